@@ -1,0 +1,155 @@
+#include "gpu/dispatcher.h"
+
+#include <fmt/format.h>
+
+namespace tessera::gpu {
+
+Dispatcher::Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& params,
+                       const sim::ClockDomain& clock, sim::RunControl& run, sim::StatGroup& stats_parent,
+                       std::vector<sm::Sm*> sms)
+    : sc_module(name),
+      regs_socket("regs_socket"),
+      p_(params),
+      clock_(clock),
+      run_(run),
+      sms_(std::move(sms)),
+      log_(std::string(this->name())),
+      stats_("dispatcher", &stats_parent) {
+  regs_socket.register_b_transport(this, &Dispatcher::b_transport);
+  for (sm::Sm* s : sms_) s->set_listener(this);
+  stats_.add_counter("kernels", &kernels_, "Kernels completed");
+  stats_.add_counter("blocks", &blocks_, "Thread blocks completed");
+  stats_.add_counter("kernel_cycles", &kernel_cycles_, "SM cycles from each launch to its last block's end, summed");
+}
+
+void Dispatcher::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  const auto offset = static_cast<uint32_t>(gp.get_address());
+  if (gp.get_data_length() != 4 || (offset & 3)) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  uint32_t value = 0;
+  uint32_t* fields[] = {&next_.start_pc,   &next_.kernel,  &next_.args,    &next_.grid.x,
+                        &next_.grid.y,     &next_.grid.z,  &next_.block.x, &next_.block.y,
+                        &next_.block.z,    &next_.shared_bytes, &next_.regs_per_thread};
+  const bool is_field = offset >= reg::kStart && offset <= reg::kRegs;
+  if (gp.is_read()) {
+    if (is_field) {
+      value = *fields[(offset - reg::kStart) / 4];
+    } else if (offset == reg::kStatus) {
+      value = busy() ? 1 : 0;
+    } else if (offset == reg::kDoneCount) {
+      value = static_cast<uint32_t>(kernels_);
+    } else if (offset != reg::kLaunch) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    std::memcpy(gp.get_data_ptr(), &value, 4);
+  } else {
+    std::memcpy(&value, gp.get_data_ptr(), 4);
+    if (is_field) {
+      *fields[(offset - reg::kStart) / 4] = value;
+    } else if (offset == reg::kLaunch) {
+      sm::KernelLaunch k = next_;
+      if (k.regs_per_thread == 0) k.regs_per_thread = p_.regs_per_thread_default;
+      k.id = static_cast<uint32_t>(kernels_ + queue_.size() + (running_ ? 1 : 0));
+      if (!validate(k)) {
+        gp.set_response_status(tlm::TLM_OK_RESPONSE);  // the run stops; the report says why
+        return;
+      }
+      if (running_) {
+        queue_.push_back(k);
+      } else {
+        launch(k);
+      }
+    } else {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool Dispatcher::validate(const sm::KernelLaunch& k) {
+  std::string why;
+  const uint64_t threads = k.block.count();
+  const sm::BlockFootprint f = sm::footprint(k, sm::kWarpSize, p_.register_granule);
+  if (k.grid.x == 0 || k.grid.y == 0 || k.grid.z == 0) {
+    why = fmt::format("grid ({},{},{}) has a zero dimension", k.grid.x, k.grid.y, k.grid.z);
+  } else if (k.block.x == 0 || k.block.y == 0 || k.block.z == 0) {
+    why = fmt::format("block ({},{},{}) has a zero dimension", k.block.x, k.block.y, k.block.z);
+  } else if (threads > p_.max_threads_per_block || threads > p_.max_threads) {
+    why = fmt::format("block ({},{},{}) has {} threads; the limit is sm.max_threads_per_block={}", k.block.x,
+                      k.block.y, k.block.z, threads, std::min(p_.max_threads_per_block, p_.max_threads));
+  } else if (k.shared_bytes > p_.shared_bytes) {
+    why = fmt::format("{} bytes of shared memory per block; an SM has sm.shared_bytes={}", k.shared_bytes,
+                      p_.shared_bytes);
+  } else if (f.registers > p_.registers) {
+    why = fmt::format("{} registers per thread x {} threads need {} registers; an SM has sm.registers={}",
+                      k.regs_per_thread, threads, f.registers, p_.registers);
+  } else if (f.warps > p_.max_warps) {
+    why = fmt::format("{} warps per block; an SM holds sm.max_warps={}", f.warps, p_.max_warps);
+  } else if (k.start_pc & 3) {
+    why = fmt::format("start pc 0x{:08x} is not aligned", k.start_pc);
+  }
+  if (why.empty()) return true;
+  run_.stop(sim::ExitKind::kBadLaunch, sim::kStatusBadLaunch,
+            fmt::format("{}: bad kernel launch (kernel 0x{:08x}): {}", name(), k.kernel, why));
+  return false;
+}
+
+void Dispatcher::launch(const sm::KernelLaunch& k) {
+  current_ = k;
+  running_ = true;
+  next_block_ = 0;
+  finished_blocks_ = 0;
+  total_blocks_ = k.grid.count();
+  kernel_start_cycle_ = clock_.now_cycle();
+  log_.info("kernel {} at 0x{:08x}: grid ({},{},{}) block ({},{},{}) shared {} B", k.id, k.kernel, k.grid.x, k.grid.y,
+            k.grid.z, k.block.x, k.block.y, k.block.z, k.shared_bytes);
+  place_blocks();
+}
+
+void Dispatcher::place_blocks() {
+  // Round robin over SMs, one block per SM per round, so a grid spreads
+  // across the chip before any SM fills up.
+  bool placed = true;
+  while (placed && next_block_ < total_blocks_) {
+    placed = false;
+    for (size_t n = 0; n < sms_.size() && next_block_ < total_blocks_; ++n) {
+      sm::Sm* s = sms_[rr_];
+      rr_ = static_cast<unsigned>((rr_ + 1) % sms_.size());
+      if (!s->can_accept(current_)) continue;
+      s->start_block(current_, next_block_++);
+      placed = true;
+    }
+  }
+}
+
+void Dispatcher::block_finished(sm::Sm&) {
+  ++blocks_;
+  if (!running_) return;
+  ++finished_blocks_;
+  if (finished_blocks_ < total_blocks_) {
+    place_blocks();
+    return;
+  }
+  running_ = false;
+  ++kernels_;
+  kernel_cycles_ += clock_.now_cycle() - kernel_start_cycle_;
+  log_.info("kernel {} done after {} cycles", current_.id, clock_.now_cycle() - kernel_start_cycle_);
+  if (!queue_.empty()) {
+    const sm::KernelLaunch k = queue_.front();
+    queue_.pop_front();
+    launch(k);
+  }
+  if (on_done_) on_done_();
+}
+
+std::string Dispatcher::describe() const {
+  if (!running_) return "  no kernel is running\n";
+  return fmt::format("  kernel {} at 0x{:08x}: {} of {} blocks finished, {} placed\n", current_.id, current_.kernel,
+                     finished_blocks_, total_blocks_, next_block_);
+}
+
+}  // namespace tessera::gpu

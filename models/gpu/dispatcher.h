@@ -1,0 +1,70 @@
+// The block dispatcher: takes kernel launches from its MMIO registers
+// (docs/firmware-abi.md), places thread blocks on SMs while their threads,
+// warps, registers, shared memory and block slots allow, and places the next
+// block whenever one finishes. Kernels run one at a time; a launch written
+// while one runs waits in a queue.
+#pragma once
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include <deque>
+#include <functional>
+#include <systemc>
+#include <vector>
+
+#include "sim/clock.h"
+#include "sim/config.h"
+#include "sim/log.h"
+#include "sim/run_control.h"
+#include "sim/stats.h"
+#include "sm/kernel_launch.h"
+#include "sm/sm.h"
+
+namespace tessera::gpu {
+
+namespace reg {
+inline constexpr uint32_t kStart = 0x100, kKernel = 0x104, kArgs = 0x108;
+inline constexpr uint32_t kGridX = 0x10C, kGridY = 0x110, kGridZ = 0x114;
+inline constexpr uint32_t kBlockX = 0x118, kBlockY = 0x11C, kBlockZ = 0x120;
+inline constexpr uint32_t kSharedBytes = 0x124, kRegs = 0x128, kLaunch = 0x12C, kStatus = 0x130, kDoneCount = 0x134;
+}  // namespace reg
+
+class Dispatcher : public sc_core::sc_module, public sm::BlockListener {
+ public:
+  tlm_utils::simple_target_socket<Dispatcher> regs_socket;  // offsets from the MMIO base
+
+  Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& params, const sim::ClockDomain& clock,
+             sim::RunControl& run, sim::StatGroup& stats_parent, std::vector<sm::Sm*> sms);
+
+  bool busy() const { return running_ || !queue_.empty(); }
+  void on_kernel_done(std::function<void()> fn) { on_done_ = std::move(fn); }
+  void block_finished(sm::Sm& sm) override;
+  // For the deadlock report.
+  std::string describe() const;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void launch(const sm::KernelLaunch& k);
+  bool validate(const sm::KernelLaunch& k);
+  void place_blocks();
+
+  const sm::SmParams& p_;
+  const sim::ClockDomain& clock_;
+  sim::RunControl& run_;
+  std::vector<sm::Sm*> sms_;
+  sim::Log log_;
+  std::function<void()> on_done_;
+
+  sm::KernelLaunch next_;  // what the registers hold
+  std::deque<sm::KernelLaunch> queue_;
+  sm::KernelLaunch current_;
+  bool running_ = false;
+  uint64_t next_block_ = 0, total_blocks_ = 0, finished_blocks_ = 0;
+  unsigned rr_ = 0;  // SM to try first
+  uint64_t kernel_start_cycle_ = 0;
+
+  sim::StatGroup stats_;
+  uint64_t kernels_ = 0, blocks_ = 0, kernel_cycles_ = 0;
+};
+
+}  // namespace tessera::gpu

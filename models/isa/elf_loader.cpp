@@ -1,0 +1,128 @@
+// ELF loading with libelf: checks that the file is a 32-bit little-endian
+// RISC-V executable, then copies its PT_LOAD segments and .symtab symbols.
+#include "isa/elf_loader.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace tessera::isa {
+namespace {
+
+// Owns the file descriptor and the libelf handle.
+class ElfFile {
+ public:
+  explicit ElfFile(const std::string& path) : path_(path) {
+    if (elf_version(EV_CURRENT) == EV_NONE) fail(std::string("libelf initialisation failed: ") + elf_errmsg(-1));
+    fd_ = ::open(path.c_str(), O_RDONLY);
+    if (fd_ < 0) fail(std::string("cannot open: ") + std::strerror(errno));
+    elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
+    if (elf_ == nullptr) fail(std::string("cannot read: ") + elf_errmsg(-1));
+  }
+  ~ElfFile() {
+    if (elf_ != nullptr) elf_end(elf_);
+    if (fd_ >= 0) ::close(fd_);
+  }
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+
+  Elf* get() const { return elf_; }
+
+  [[noreturn]] void fail(const std::string& what) const { throw ElfError("ELF file '" + path_ + "': " + what); }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  Elf* elf_ = nullptr;
+};
+
+const char* type_name(unsigned type) {
+  switch (type) {
+    case ET_NONE: return "ET_NONE";
+    case ET_REL: return "ET_REL, a relocatable object file: link it into an executable";
+    case ET_DYN: return "ET_DYN, a shared object or position-independent executable: link with -static -no-pie";
+    case ET_CORE: return "ET_CORE, a core dump";
+    default: return "unknown type";
+  }
+}
+
+}  // namespace
+
+ElfImage load_elf(const std::string& path) {
+  ElfFile file(path);
+  Elf* e = file.get();
+  if (elf_kind(e) != ELF_K_ELF) file.fail("not an ELF file");
+
+  const int cls = gelf_getclass(e);
+  if (cls == ELFCLASS64) {
+    file.fail("is a 64-bit ELF; Tessera runs 32-bit RV32 programs, build with -march=rv32imaf -mabi=ilp32f");
+  }
+  if (cls != ELFCLASS32) file.fail("unknown ELF class " + std::to_string(cls));
+
+  GElf_Ehdr ehdr;
+  if (gelf_getehdr(e, &ehdr) == nullptr) file.fail(std::string("bad ELF header: ") + elf_errmsg(-1));
+  if (ehdr.e_ident[EI_DATA] != ELFDATA2LSB) file.fail("is big-endian; RISC-V programs are little-endian");
+  if (ehdr.e_machine != EM_RISCV) {
+    file.fail("is for machine " + std::to_string(ehdr.e_machine) + ", not RISC-V (EM_RISCV = " +
+              std::to_string(EM_RISCV) + ")");
+  }
+  if (ehdr.e_type != ET_EXEC) {
+    file.fail(std::string("is not an executable (ET_EXEC); its type is ") + type_name(ehdr.e_type));
+  }
+
+  ElfImage image;
+  image.entry = static_cast<uint32_t>(ehdr.e_entry);
+
+  size_t file_size = 0;
+  const char* raw = elf_rawfile(e, &file_size);
+  if (raw == nullptr) file.fail(std::string("cannot read contents: ") + elf_errmsg(-1));
+
+  size_t phnum = 0;
+  if (elf_getphdrnum(e, &phnum) != 0) file.fail(std::string("bad program header table: ") + elf_errmsg(-1));
+  for (size_t n = 0; n < phnum; ++n) {
+    GElf_Phdr ph;
+    if (gelf_getphdr(e, static_cast<int>(n), &ph) == nullptr) {
+      file.fail("bad program header " + std::to_string(n) + ": " + elf_errmsg(-1));
+    }
+    if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+    if (ph.p_filesz > ph.p_memsz) file.fail("segment " + std::to_string(n) + " has p_filesz > p_memsz");
+    if (ph.p_offset > file_size || ph.p_filesz > file_size - ph.p_offset) {
+      file.fail("segment " + std::to_string(n) + " extends past the end of the file");
+    }
+    ElfSegment seg;
+    seg.addr = static_cast<uint32_t>(ph.p_vaddr);
+    seg.mem_size = static_cast<uint32_t>(ph.p_memsz);
+    seg.executable = (ph.p_flags & PF_X) != 0;
+    seg.bytes.assign(raw + ph.p_offset, raw + ph.p_offset + ph.p_filesz);
+    image.segments.push_back(std::move(seg));
+  }
+  if (image.segments.empty()) file.fail("has no loadable (PT_LOAD) segments");
+
+  for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn != nullptr; scn = elf_nextscn(e, scn)) {
+    GElf_Shdr sh;
+    if (gelf_getshdr(scn, &sh) == nullptr || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (data == nullptr) continue;
+    const size_t count = sh.sh_size / sh.sh_entsize;
+    for (size_t k = 0; k < count; ++k) {
+      GElf_Sym sym;
+      if (gelf_getsym(data, static_cast<int>(k), &sym) == nullptr) continue;
+      if (sym.st_shndx == SHN_UNDEF) continue;
+      const unsigned type = GELF_ST_TYPE(sym.st_info);
+      const unsigned bind = GELF_ST_BIND(sym.st_info);
+      const bool wanted = type == STT_FUNC || type == STT_OBJECT ||
+                          (type == STT_NOTYPE && (bind == STB_GLOBAL || bind == STB_WEAK));
+      if (!wanted) continue;
+      const char* name = elf_strptr(e, sh.sh_link, sym.st_name);
+      if (name == nullptr || *name == '\0') continue;
+      image.symbols.emplace(name, static_cast<uint32_t>(sym.st_value));
+    }
+  }
+  return image;
+}
+
+}  // namespace tessera::isa

@@ -1,0 +1,43 @@
+// Loads a 32-bit RISC-V executable (the firmware ELF) with libelf.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tessera::isa {
+
+// A PT_LOAD segment: bytes holds the file contents (p_filesz); the rest up to
+// mem_size (p_memsz) is zero (.bss).
+struct ElfSegment {
+  uint32_t addr = 0;
+  std::vector<uint8_t> bytes;
+  uint32_t mem_size = 0;
+  bool executable = false;
+};
+
+struct ElfImage {
+  uint32_t entry = 0;
+  std::vector<ElfSegment> segments;
+  // Function, object and untyped global symbols of .symtab, by name.
+  std::map<std::string, uint32_t> symbols;
+
+  std::optional<uint32_t> symbol(const std::string& name) const {
+    const auto it = symbols.find(name);
+    if (it == symbols.end()) return std::nullopt;
+    return it->second;
+  }
+};
+
+// Thrown with a message naming the file and what is wrong with it.
+class ElfError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+ElfImage load_elf(const std::string& path);
+
+}  // namespace tessera::isa

@@ -1,0 +1,80 @@
+// Opcodes and CSR numbers of RV32IMAF + Zicsr + Zifencei and the Tessera
+// SIMT extension (docs/firmware-abi.md).
+#pragma once
+
+#include <cstdint>
+
+namespace tessera::isa {
+
+// One value per instruction mnemonic. The order is the unprivileged spec's
+// (20191213) instruction listing chapter by chapter, then the Tessera ones.
+enum class Op : uint16_t {
+  kIllegal,
+  // RV32I
+  kLui, kAuipc, kJal, kJalr,
+  kBeq, kBne, kBlt, kBge, kBltu, kBgeu,
+  kLb, kLh, kLw, kLbu, kLhu,
+  kSb, kSh, kSw,
+  kAddi, kSlti, kSltiu, kXori, kOri, kAndi, kSlli, kSrli, kSrai,
+  kAdd, kSub, kSll, kSlt, kSltu, kXor, kSrl, kSra, kOr, kAnd,
+  kFence, kFenceTso, kEcall, kEbreak,
+  // Zifencei
+  kFenceI,
+  // Zicsr
+  kCsrrw, kCsrrs, kCsrrc, kCsrrwi, kCsrrsi, kCsrrci,
+  // Privileged, used by the control cores' idle loop
+  kWfi,
+  // M
+  kMul, kMulh, kMulhsu, kMulhu, kDiv, kDivu, kRem, kRemu,
+  // A
+  kLrW, kScW, kAmoswapW, kAmoaddW, kAmoxorW, kAmoandW, kAmoorW,
+  kAmominW, kAmomaxW, kAmominuW, kAmomaxuW,
+  // F
+  kFlw, kFsw,
+  kFmaddS, kFmsubS, kFnmsubS, kFnmaddS,
+  kFaddS, kFsubS, kFmulS, kFdivS, kFsqrtS,
+  kFsgnjS, kFsgnjnS, kFsgnjxS, kFminS, kFmaxS,
+  kFcvtWS, kFcvtWuS, kFmvXW, kFeqS, kFltS, kFleS, kFclassS,
+  kFcvtSW, kFcvtSWu, kFmvWX,
+  // Tessera custom-0 (opcode 0x0B)
+  kSfuSin, kSfuCos, kSfuEx2, kSfuLg2, kSfuRcp, kSfuRsqrt,
+  kBarSync, kExit,
+  // Tessera custom-1 (opcode 0x2B)
+  kLdgB, kLdgH, kLdgW, kLdgBu, kLdgHu,
+  kAtomFadd, kAtomInc, kAtomDec, kAtomCas,
+  kCount  // number of opcodes, not an instruction
+};
+
+inline constexpr unsigned kOpCount = static_cast<unsigned>(Op::kCount);
+
+// Mnemonic as objdump prints it ("fcvt.w.s", "amoadd.w"; without aq/rl
+// suffixes), or our own name for the Tessera instructions ("sfu.sin").
+// "illegal" for Op::kIllegal.
+const char* op_name(Op op);
+
+// F extension rounding modes (rm field and frm), spec section 11.2.
+namespace rm {
+inline constexpr uint8_t kRne = 0, kRtz = 1, kRdn = 2, kRup = 3, kRmm = 4, kDyn = 7;
+}
+
+// fflags bits (spec section 11.2).
+namespace fflag {
+inline constexpr uint32_t kNx = 1, kUf = 2, kOf = 4, kDz = 8, kNv = 16;
+}
+
+namespace csr {
+// Standard user CSRs.
+inline constexpr uint16_t kFflags = 0x001, kFrm = 0x002, kFcsr = 0x003;
+inline constexpr uint16_t kCycle = 0xC00, kTime = 0xC01, kInstret = 0xC02;
+inline constexpr uint16_t kCycleh = 0xC80, kTimeh = 0xC81, kInstreth = 0xC82;
+inline constexpr uint16_t kMhartid = 0xF14;
+// Tessera SIMT CSRs, read-only (docs/firmware-abi.md "CSRs").
+inline constexpr uint16_t kTidX = 0xCC0, kTidY = 0xCC1, kTidZ = 0xCC2;
+inline constexpr uint16_t kNtidX = 0xCC3, kNtidY = 0xCC4, kNtidZ = 0xCC5;
+inline constexpr uint16_t kCtaidX = 0xCC6, kCtaidY = 0xCC7, kCtaidZ = 0xCC8;
+inline constexpr uint16_t kNctaidX = 0xCC9, kNctaidY = 0xCCA, kNctaidZ = 0xCCB;
+inline constexpr uint16_t kLaneid = 0xCCC, kWarpid = 0xCCD, kSmid = 0xCCE, kNsmid = 0xCCF;
+inline constexpr uint16_t kSharedBytes = 0xCD0;
+}  // namespace csr
+
+}  // namespace tessera::isa

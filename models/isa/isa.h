@@ -1,0 +1,117 @@
+// RV32IMAF + Tessera SIMT extension: instruction representation, decoder,
+// executor and disassembler. No SystemC here: the SM, the control cores and the
+// fuzzers all reuse this library.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "isa/encoding.h"
+
+namespace tessera::isa {
+
+// Functional unit an instruction occupies in the SM (see docs/architecture.md).
+enum class Unit : uint8_t {
+  kSp,    // integer and single-precision ALU/FMA lanes, branches, CSR reads
+  kSfu,   // special function unit: sin, cos, ex2, lg2, rcp, rsqrt, fdiv, fsqrt
+  kLdst,  // loads, stores, atomics, fences
+  kCtrl,  // barrier, thread exit, ecall/ebreak/wfi: no lane occupancy
+};
+
+// Register index space used by scoreboards: 0..31 are x0..x31, 32..63 are f0..f31.
+inline constexpr uint8_t kNoReg = 0xFF;
+inline constexpr uint8_t kFpRegBase = 32;
+
+struct Inst {
+  Op op = Op::kIllegal;
+  uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;  // register fields as encoded
+  uint8_t rm = 0;       // F: rounding-mode field; A: aq<<1|rl
+  uint16_t csr = 0;     // Zicsr: CSR number
+  int32_t imm = 0;      // sign-extended immediate (shift amount for shifts, zimm for csr*i)
+  uint32_t raw = 0;     // the encoded word
+  Unit unit = Unit::kSp;
+  // Scoreboard view: destination and sources in the 0..63 space; kNoReg when
+  // unused. Writes to x0 report dst == kNoReg.
+  uint8_t dst = kNoReg;
+  uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
+  uint8_t mem_bytes = 0;  // access size for loads/stores/atomics, else 0
+  bool is_load = false;   // reads memory (loads, LR, AMOs, LDG)
+  bool is_store = false;  // writes memory (stores, SC, AMOs)
+  bool is_control = false;  // may change the PC other than to pc + 4
+};
+
+// Decodes one 32-bit instruction word. Unknown or reserved encodings give
+// op == Op::kIllegal (never throws).
+Inst decode(uint32_t raw);
+
+// GNU objdump style with -M no-aliases: "addi\ta0,a1,5", branch and jump
+// targets as absolute hex addresses ("beq\ta0,a1,0x80000010"), FP rounding
+// mode printed when not dyn ("fcvt.w.s\ta0,fa0,rtz").
+std::string disassemble(const Inst& inst, uint32_t pc);
+inline std::string disassemble(uint32_t raw, uint32_t pc) { return disassemble(decode(raw), pc); }
+
+// Architectural state of one hardware thread.
+struct ThreadState {
+  uint32_t x[32] = {};
+  uint32_t f[32] = {};   // raw IEEE-754 single bits
+  uint32_t pc = 0;
+  uint32_t fcsr = 0;     // frm in bits 7:5, fflags in bits 4:0
+};
+
+enum class MemStatus : uint8_t { kOk, kMisaligned, kAccessFault };
+
+// What a core or SM provides to the executor. Addresses are guest addresses.
+class ExecEnv {
+ public:
+  virtual ~ExecEnv() = default;
+  // read_only is true for the Tessera LDG (__ldg) loads.
+  virtual MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) = 0;
+  virtual MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) = 0;
+  // AMOs and the Tessera atomics are executed as load() then store() of the
+  // same word: threads run one instruction at a time, so the pair is atomic.
+  virtual MemStatus load_reserved(uint32_t addr, uint32_t* value) = 0;
+  // Sets *success; stores only when the reservation taken by load_reserved
+  // of this thread is still valid.
+  virtual MemStatus store_conditional(uint32_t addr, uint32_t value, bool* success) = 0;
+  // CSRs other than fflags/frm/fcsr (which live in ThreadState). Return false
+  // for an unknown CSR or a write to a read-only one (illegal instruction).
+  virtual bool csr_read(uint16_t csr, uint32_t* value) = 0;
+  virtual bool csr_write(uint16_t csr, uint32_t value) = 0;
+};
+
+enum class Trap : uint8_t {
+  kNone,
+  kIllegalInstruction,
+  kLoadMisaligned,
+  kLoadAccessFault,
+  kStoreMisaligned,
+  kStoreAccessFault,
+  kEcall,
+  kEbreak,
+  kBarrier,     // Tessera bar.sync: pc already advanced; the SM holds the thread
+  kThreadExit,  // Tessera exit: the thread is finished
+  kWfi,         // wait for interrupt: pc already advanced; the core may sleep
+  // A taken branch or jump to an address that is not a multiple of 4 (no C
+  // extension; spec 2.2); fault_addr is the target. Added after the others.
+  kInstructionMisaligned,
+};
+
+const char* trap_name(Trap trap);
+
+struct ExecResult {
+  Trap trap = Trap::kNone;
+  uint32_t fault_addr = 0;  // the address for memory traps
+};
+
+// Executes one instruction for one thread and advances thread.pc. On a fault
+// (illegal instruction, misaligned or faulting access) the thread's registers
+// and pc are left unchanged. kTrackFflags selects whether IEEE exception
+// flags accrue into fcsr (exactly, as the control cores do) or are not
+// tracked (SM lanes, like CUDA hardware, raise no FP flags; faster).
+template <bool kTrackFflags>
+ExecResult execute(const Inst& inst, ThreadState& thread, ExecEnv& env);
+
+extern template ExecResult execute<true>(const Inst&, ThreadState&, ExecEnv&);
+extern template ExecResult execute<false>(const Inst&, ThreadState&, ExecEnv&);
+
+}  // namespace tessera::isa

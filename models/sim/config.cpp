@@ -1,0 +1,216 @@
+#include "sim/config.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace tessera::sim {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+void Config::load_yaml_file(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw ConfigError(fmt::format("cannot read platform file '{}'", path));
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  if (!root.IsMap()) throw ConfigError(fmt::format("{}: a platform file must be a YAML mapping", path));
+  for (const auto& kv : root) {
+    const auto key = kv.first.as<std::string>();
+    if (key == "platform") {
+      platform_name_ = kv.second.as<std::string>();
+    } else if (key == "description") {
+      platform_description_ = kv.second.as<std::string>();
+    } else {
+      flatten(kv.second, key, path);
+    }
+  }
+}
+
+void Config::load_yaml_string(const std::string& text, const std::string& origin) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(fmt::format("{}: YAML syntax error: {}", origin, e.msg));
+  }
+  if (!root.IsMap()) throw ConfigError(fmt::format("{}: expected a YAML mapping", origin));
+  for (const auto& kv : root) flatten(kv.second, kv.first.as<std::string>(), origin);
+}
+
+void Config::flatten(const YAML::Node& node, const std::string& prefix, const std::string& origin) {
+  if (node.IsMap()) {
+    for (const auto& kv : node) flatten(kv.second, prefix + "." + kv.first.as<std::string>(), origin);
+  } else if (node.IsScalar()) {
+    set(prefix, node.Scalar(), origin);
+  } else {
+    throw ConfigError(fmt::format("{}: '{}' must be a scalar value or a mapping", origin, prefix));
+  }
+}
+
+void Config::set_override(const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError(fmt::format("--set '{}': expected key=value", assignment));
+  set(assignment.substr(0, eq), assignment.substr(eq + 1), "--set");
+}
+
+void Config::set(const std::string& key, const std::string& value, const std::string& source) {
+  values_[key] = Value{value, source};
+}
+
+const Config::Value* Config::lookup(const std::string& key) const {
+  auto it = values_.find(key);
+  return it == values_.end() ? nullptr : &it->second;
+}
+
+void Config::declare(ParamSpec spec) {
+  auto it = specs_.find(spec.key);
+  if (it != specs_.end()) {
+    if (it->second.default_value != spec.default_value || it->second.type != spec.type)
+      throw std::logic_error(fmt::format("parameter '{}' declared twice with different defaults", spec.key));
+    return;
+  }
+  specs_.emplace(spec.key, std::move(spec));
+}
+
+namespace {
+std::string where(const std::string& key, const std::string& source) {
+  return source == "--set" ? fmt::format("--set {}", key) : fmt::format("{}: {}", source, key);
+}
+}  // namespace
+
+int64_t Config::get_int(const std::string& key, int64_t def, int64_t lo, int64_t hi, const std::string& desc) {
+  int64_t v = def;
+  std::string source = "default";
+  if (const Value* given = lookup(key)) {
+    source = given->source;
+    const char* s = given->text.c_str();
+    char* end = nullptr;
+    errno = 0;
+    const long long parsed = std::strtoll(s, &end, 0);
+    if (given->text.empty() || *end != '\0' || errno == ERANGE)
+      throw ConfigError(fmt::format("{}: '{}' is not an integer", where(key, source), given->text));
+    v = parsed;
+    if (v < lo || v > hi)
+      throw ConfigError(
+          fmt::format("{}: value {} is out of range [{}, {}] ({})", where(key, source), v, lo, hi, desc));
+  }
+  declare(ParamSpec{key, "int", std::to_string(def), std::to_string(v), fmt::format("[{}, {}]", lo, hi), desc,
+                    source});
+  return v;
+}
+
+double Config::get_float(const std::string& key, double def, double lo, double hi, const std::string& desc) {
+  double v = def;
+  std::string source = "default";
+  if (const Value* given = lookup(key)) {
+    source = given->source;
+    char* end = nullptr;
+    v = std::strtod(given->text.c_str(), &end);
+    if (given->text.empty() || *end != '\0' || !std::isfinite(v))
+      throw ConfigError(fmt::format("{}: '{}' is not a number", where(key, source), given->text));
+    if (v < lo || v > hi)
+      throw ConfigError(
+          fmt::format("{}: value {} is out of range [{}, {}] ({})", where(key, source), v, lo, hi, desc));
+  }
+  declare(ParamSpec{key, "float", fmt::format("{}", def), fmt::format("{}", v), fmt::format("[{}, {}]", lo, hi),
+                    desc, source});
+  return v;
+}
+
+bool Config::get_bool(const std::string& key, bool def, const std::string& desc) {
+  bool v = def;
+  std::string source = "default";
+  if (const Value* given = lookup(key)) {
+    source = given->source;
+    const std::string& t = given->text;
+    if (t == "true" || t == "1" || t == "on" || t == "yes") {
+      v = true;
+    } else if (t == "false" || t == "0" || t == "off" || t == "no") {
+      v = false;
+    } else {
+      throw ConfigError(fmt::format("{}: '{}' is not a boolean (true/false)", where(key, source), t));
+    }
+  }
+  declare(ParamSpec{key, "bool", def ? "true" : "false", v ? "true" : "false", "true|false", desc, source});
+  return v;
+}
+
+std::string Config::get_string(const std::string& key, const std::string& def, const std::string& desc) {
+  std::string v = def;
+  std::string source = "default";
+  if (const Value* given = lookup(key)) {
+    source = given->source;
+    v = given->text;
+  }
+  declare(ParamSpec{key, "string", def, v, "text", desc, source});
+  return v;
+}
+
+std::string Config::get_enum(const std::string& key, const std::string& def, const std::vector<std::string>& choices,
+                             const std::string& desc) {
+  std::string v = def;
+  std::string source = "default";
+  std::string joined;
+  for (const auto& c : choices) joined += (joined.empty() ? "" : "|") + c;
+  if (const Value* given = lookup(key)) {
+    source = given->source;
+    v = given->text;
+    if (std::find(choices.begin(), choices.end(), v) == choices.end())
+      throw ConfigError(fmt::format("{}: '{}' is not one of {}", where(key, source), v, joined));
+  }
+  declare(ParamSpec{key, "enum", def, v, joined, desc, source});
+  return v;
+}
+
+std::string Config::nearest_key(const std::string& key) const {
+  std::string best;
+  size_t best_distance = std::max<size_t>(3, key.size() / 3) + 1;
+  for (const auto& [name, spec] : specs_) {
+    const size_t d = edit_distance(key, name);
+    if (d < best_distance) {
+      best_distance = d;
+      best = name;
+    }
+  }
+  // A key whose last component matches a declared one ("fma_latency" for
+  // "sm.fma_latency") is probably that parameter under another prefix.
+  if (best.empty()) {
+    const auto leaf = key.substr(key.rfind('.') + 1);
+    for (const auto& [name, spec] : specs_)
+      if (name.size() >= leaf.size() && name.compare(name.size() - leaf.size(), leaf.size(), leaf) == 0) return name;
+  }
+  return best;
+}
+
+void Config::check_all_used() const {
+  for (const auto& [key, value] : values_) {
+    if (specs_.count(key)) continue;
+    const std::string near = nearest_key(key);
+    throw ConfigError(fmt::format("{}: unknown parameter '{}'{}", value.source == "--set" ? "--set" : value.source,
+                                  key, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+  }
+}
+
+}  // namespace tessera::sim

@@ -1,0 +1,84 @@
+// Typed, named model parameters. Every parameter has a key ("sm.scheduler"),
+// a default, a range or set of choices and a one-line description; values
+// come from the platform netlist (YAML) and `--set key=value` overrides.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace YAML {
+class Node;
+}
+
+namespace tessera::sim {
+
+// A configuration mistake made by the user: unknown key, bad value, bad file.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ParamSpec {
+  std::string key;
+  std::string type;           // "int", "float", "bool", "string", "enum"
+  std::string default_value;  // as text
+  std::string value;          // effective value, as text
+  std::string range;          // "[1, 64]" or "lrr|gto|two_level"
+  std::string description;
+  std::string source;         // "default", the netlist path, or "--set"
+};
+
+class Config {
+ public:
+  // Loads a netlist; every key other than `platform` and `description` is a
+  // parameter, nested maps flatten with dots (sm: {scheduler: gto} is
+  // "sm.scheduler").
+  void load_yaml_file(const std::string& path);
+  void load_yaml_string(const std::string& text, const std::string& origin);
+  // "key=value" from the command line.
+  void set_override(const std::string& assignment);
+  void set(const std::string& key, const std::string& value, const std::string& source);
+
+  const std::string& platform_name() const { return platform_name_; }
+  const std::string& platform_description() const { return platform_description_; }
+
+  // Declares a parameter and returns its value. The same key may be declared
+  // by many instances (every SM); the declarations must agree.
+  int64_t get_int(const std::string& key, int64_t def, int64_t lo, int64_t hi, const std::string& desc);
+  double get_float(const std::string& key, double def, double lo, double hi, const std::string& desc);
+  bool get_bool(const std::string& key, bool def, const std::string& desc);
+  std::string get_string(const std::string& key, const std::string& def, const std::string& desc);
+  std::string get_enum(const std::string& key, const std::string& def, const std::vector<std::string>& choices,
+                       const std::string& desc);
+
+  // After elaboration: any value that no model declared is an error naming
+  // the key and the nearest declared one.
+  void check_all_used() const;
+
+  const std::map<std::string, ParamSpec>& specs() const { return specs_; }
+
+  // Closest declared key by edit distance, or "" when nothing is close.
+  std::string nearest_key(const std::string& key) const;
+
+ private:
+  struct Value {
+    std::string text;
+    std::string source;
+  };
+  const Value* lookup(const std::string& key) const;
+  void declare(ParamSpec spec);
+  void flatten(const YAML::Node& node, const std::string& prefix, const std::string& origin);
+
+  std::string platform_name_;
+  std::string platform_description_;
+  std::map<std::string, Value> values_;
+  std::map<std::string, ParamSpec> specs_;
+};
+
+size_t edit_distance(const std::string& a, const std::string& b);
+
+}  // namespace tessera::sim

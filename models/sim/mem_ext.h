@@ -1,0 +1,26 @@
+// TLM-2.0 extension carried by every memory transaction: who issued it, so
+// responses find their warp and statistics can be attributed.
+#pragma once
+
+#include <tlm>
+
+#include <cstdint>
+
+namespace tessera::sim {
+
+enum class MemOp : uint8_t { kRead, kWrite, kAtomic };
+
+struct MemExt : tlm::tlm_extension<MemExt> {
+  uint16_t source = 0;  // SM number, or control core number
+  uint16_t warp = 0;    // hardware warp slot in the SM
+  uint32_t tag = 0;     // the issuer's request id
+  MemOp op = MemOp::kRead;
+  // The issuer already performed the access on the functional memory (the
+  // SMs execute at issue); the target models only its timing.
+  bool timing_only = false;
+
+  tlm::tlm_extension_base* clone() const override { return new MemExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const MemExt&>(other); }
+};
+
+}  // namespace tessera::sim

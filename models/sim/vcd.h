@@ -1,0 +1,51 @@
+// Change-driven VCD writer for gtkwave. Signals live in dotted scopes
+// ("chip.sm0.sched1") that become nested $scope sections; only changes are
+// written, so idle-skipped components cost nothing.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tessera::sim {
+
+class VcdWriter {
+ public:
+  // patterns: shell globs matched against the scope ("sm0.*" matches
+  // "chip.sm0.sched1"); empty means every scope.
+  VcdWriter(const std::string& path, std::vector<std::string> patterns);
+  ~VcdWriter();
+  VcdWriter(const VcdWriter&) = delete;
+  VcdWriter& operator=(const VcdWriter&) = delete;
+
+  bool scope_enabled(const std::string& scope) const;
+  // Returns a signal id, or -1 when the scope is filtered out.
+  int add_signal(const std::string& scope, const std::string& name, unsigned width);
+  // Records value at time_ps; values equal to the last one are dropped.
+  void change(int id, uint64_t value, uint64_t time_ps);
+  void close(uint64_t end_time_ps);
+  size_t signal_count() const { return signals_.size(); }
+
+ private:
+  struct Signal {
+    std::string scope, name, code;
+    unsigned width;
+    uint64_t value;
+    bool written;
+  };
+  void write_header();
+  void write_value(const Signal& s);
+
+  std::FILE* file_ = nullptr;
+  std::string path_;
+  std::vector<std::string> patterns_;
+  std::vector<Signal> signals_;
+  bool header_done_ = false;
+  uint64_t current_time_ = 0;
+  bool time_written_ = false;
+};
+
+}  // namespace tessera::sim

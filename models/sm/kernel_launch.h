@@ -1,0 +1,36 @@
+// A kernel launch as the block dispatcher hands it to the SMs.
+#pragma once
+
+#include <cstdint>
+
+namespace tessera::sm {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+};
+
+struct KernelLaunch {
+  uint32_t start_pc = 0;  // the runtime trampoline
+  uint32_t kernel = 0;    // passed in a1
+  uint32_t args = 0;      // passed in a0
+  Dim3 grid, block;
+  uint32_t shared_bytes = 0;     // per block
+  uint32_t regs_per_thread = 0;  // for occupancy
+  uint32_t id = 0;               // launch number
+};
+
+// Resources one block takes on an SM.
+struct BlockFootprint {
+  uint32_t threads, warps, registers, shared_bytes;
+};
+
+inline BlockFootprint footprint(const KernelLaunch& k, uint32_t warp_size, uint32_t register_granule) {
+  const auto threads = static_cast<uint32_t>(k.block.count());
+  const uint32_t warps = (threads + warp_size - 1) / warp_size;
+  // Registers are allocated per warp, rounded up to the allocation granule.
+  const uint32_t per_warp = (k.regs_per_thread * warp_size + register_granule - 1) / register_granule * register_granule;
+  return BlockFootprint{threads, warps, per_warp * warps, k.shared_bytes};
+}
+
+}  // namespace tessera::sm

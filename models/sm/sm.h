@@ -1,0 +1,214 @@
+// The streaming multiprocessor (DESIGN.md section 4): partitions with a warp
+// scheduler, a scoreboard and dual issue to SP, SFU and LD/ST units; SIMT
+// threads with their own PCs and minimum-PC reconvergence; block barriers;
+// shared and local memory; global memory through a TLM-2.0 AT initiator.
+//
+// Timing: one SC_METHOD per SM advances one cycle per activation and stops
+// its clock when no warp can issue, waking at the next cycle something
+// changes (a result ready, a unit free, a memory response). Instructions
+// execute functionally when they issue; the scoreboard holds their results
+// back for the unit's latency, and global-memory results until every sector
+// request of the warp has been answered.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "isa/decoded_program.h"
+#include "isa/isa.h"
+#include "sim/backing_memory.h"
+#include "sim/clock.h"
+#include "sim/config.h"
+#include "sim/log.h"
+#include "sim/payload_pool.h"
+#include "sim/run_control.h"
+#include "sim/stats.h"
+#include "sim/vcd.h"
+#include "sm/kernel_launch.h"
+#include "sm/sm_params.h"
+#include "sm/warp_scheduler.h"
+
+namespace tessera::sm {
+
+class Sm;
+
+// Told when a block leaves an SM, so the dispatcher can place the next one.
+class BlockListener {
+ public:
+  virtual ~BlockListener() = default;
+  virtual void block_finished(Sm& sm) = 0;
+};
+
+// Why a partition did not issue in a cycle.
+enum class Stall : uint8_t { kNone, kScoreboard, kMemory, kUnitBusy, kBarrier, kNoWarp, kCount };
+const char* stall_name(Stall s);
+
+class Sm : public sc_core::sc_module, public isa::ExecEnv {
+ public:
+  tlm_utils::simple_initiator_socket<Sm> mem_socket;
+
+  struct Context {
+    sim::Config& config;
+    const SmParams& params;
+    const sim::ClockDomain& clock;
+    sim::BackingMemory& global;
+    const isa::DecodedProgram& program;
+    sim::RunControl& run;
+    sim::StatGroup& stats_parent;
+    sim::VcdWriter* vcd;  // may be null
+    unsigned num_sms;
+  };
+
+  Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx);
+  ~Sm() override;
+
+  unsigned id() const { return id_; }
+  // Occupancy: can a block of this launch be placed now?
+  bool can_accept(const KernelLaunch& k) const;
+  void start_block(const KernelLaunch& k, uint64_t block_index);
+  bool idle() const { return resident_blocks_ == 0; }
+  void set_listener(BlockListener* l) { listener_ = l; }
+
+  // Warp and thread states, for the deadlock report.
+  std::string dump_state() const;
+
+  uint64_t warp_insts() const { return warp_insts_; }
+  uint64_t thread_insts() const { return thread_insts_; }
+
+  // isa::ExecEnv, for the thread being executed.
+  isa::MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) override;
+  isa::MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) override;
+  isa::MemStatus load_reserved(uint32_t addr, uint32_t* value) override;
+  isa::MemStatus store_conditional(uint32_t addr, uint32_t value, bool* success) override;
+  bool csr_read(uint16_t csr, uint32_t* value) override;
+  bool csr_write(uint16_t csr, uint32_t value) override;
+
+ private:
+  static constexpr uint64_t kPending = ~uint64_t{0};  // register waits on memory
+  enum ThreadStatus : uint8_t { kEmpty, kActive, kAtBarrier, kExited };
+  enum UnitIndex { kUnitSp, kUnitSfu, kUnitLdst, kUnitCount };
+
+  struct Warp {
+    bool resident = false;
+    unsigned block_slot = 0;
+    unsigned warp_in_block = 0;
+    unsigned partition = 0;
+    uint32_t pc = 0;    // the PC the warp issues next (minimum over active threads)
+    uint32_t mask = 0;  // threads at that PC
+    uint32_t existing = 0, exited = 0, at_barrier = 0;
+    unsigned outstanding = 0;  // global-memory groups in flight
+    std::array<uint64_t, 64> ready{};  // scoreboard: cycle each register is readable
+    std::array<isa::ThreadState, kWarpSize> threads{};
+    std::array<std::array<uint16_t, 3>, kWarpSize> tid{};
+  };
+
+  struct Block {
+    bool resident = false;
+    uint64_t index = 0;  // linear block index in the grid
+    uint32_t ctaid[3] = {0, 0, 0};
+    KernelLaunch launch;
+    BlockFootprint use{};
+    uint32_t shared_base = 0;  // offset in the SM's shared memory
+    std::vector<unsigned> warps;  // slots given at start (reused after they retire)
+    unsigned live_warps = 0;
+    unsigned threads = 0, waiting = 0, exited = 0;
+  };
+
+  // A global-memory access of one warp instruction: done when every sector
+  // request has been answered.
+  struct MemGroup {
+    unsigned warp = 0;
+    uint8_t dst = isa::kNoReg;
+    unsigned remaining = 0;
+    bool in_use = false;
+  };
+
+  struct Partition {
+    std::unique_ptr<WarpScheduler> scheduler;
+    std::vector<uint16_t> warps;  // resident warp slots, oldest first
+    std::vector<uint16_t> order;  // scratch
+    std::array<uint64_t, kUnitCount> unit_free{};
+    Stall last_stall = Stall::kNoWarp;
+    // statistics
+    uint64_t issued = 0, dual_issued = 0;
+    std::array<uint64_t, static_cast<size_t>(Stall::kCount)> stalls{};
+    std::unique_ptr<sim::StatGroup> stats;
+    // waveform signals
+    int vcd_warp = -1, vcd_pc = -1, vcd_unit = -1, vcd_stall = -1, vcd_lanes = -1;
+  };
+
+  void cycle();
+  void account_skipped(uint64_t upto);
+  bool issue_partition(unsigned p, uint64_t now, uint64_t& next_wake);
+  Stall check(const Warp& w, const isa::Inst& inst, const Partition& part, uint64_t now, uint64_t& wake) const;
+  bool execute_warp(unsigned slot, const isa::Inst& inst, uint64_t now);
+  void update_warp_pc(Warp& w);
+  void maybe_release_barrier(Block& b);
+  void maybe_retire(unsigned slot);
+  void fault(const Warp& w, unsigned lane, const isa::Inst& inst, const isa::ExecResult& r);
+  unsigned unit_occupancy(isa::Unit u) const;
+  unsigned latency(const isa::Inst& inst) const;
+  void send_requests();
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void complete_sector(tlm::tlm_generic_payload& gp);
+  void trace_partition(Partition& part, int warp, uint32_t pc, int unit, Stall stall, unsigned lanes);
+  uint64_t now_cycle() const { return clock_.now_cycle(); }
+  void wake_at_next_cycle();
+
+  unsigned id_;
+  const SmParams& p_;
+  const sim::ClockDomain& clock_;
+  sim::BackingMemory& global_;
+  const isa::DecodedProgram& program_;
+  sim::RunControl& run_;
+  sim::VcdWriter* vcd_;
+  unsigned num_sms_;
+  sim::Log log_;
+  BlockListener* listener_ = nullptr;
+
+  sim::BackingMemory shared_;  // this SM's shared memory
+  sim::BackingMemory local_;   // every thread slot's local memory, side by side
+  std::vector<Warp> warps_;
+  std::vector<Block> blocks_;
+  std::vector<Partition> partitions_;
+  std::vector<std::pair<uint32_t, uint32_t>> shared_free_;  // free [offset, size) extents
+  unsigned resident_blocks_ = 0, resident_warps_ = 0, resident_threads_ = 0, used_registers_ = 0;
+
+  // The instruction being executed: set before each lane's execute().
+  unsigned cur_warp_ = 0, cur_lane_ = 0;
+  uint64_t cur_cycle_ = 0;
+  bool cur_local_ = false, cur_shared_ = false;
+  bool cur_fault_ = false;
+  std::vector<uint32_t> cur_sectors_;  // distinct 32-byte global sectors touched
+  bool cur_global_write_ = false, cur_global_atomic_ = false;
+
+  // Global memory path.
+  sim::PayloadPool pool_;
+  std::vector<MemGroup> groups_;
+  std::vector<unsigned> free_groups_;
+  std::deque<tlm::tlm_generic_payload*> outgoing_;
+  bool waiting_end_req_ = false;
+  uint64_t in_flight_ = 0;
+
+  sc_core::sc_event wake_;
+  uint64_t last_cycle_ = 0;     // last cycle processed
+  bool ever_ran_ = false;
+  uint64_t next_planned_ = 0;   // cycle the method is armed for (kPending: sleeping)
+
+  // Statistics.
+  sim::StatGroup stats_;
+  uint64_t active_cycles_ = 0, warp_insts_ = 0, thread_insts_ = 0;
+  uint64_t blocks_started_ = 0, blocks_finished_ = 0;
+  uint64_t sector_reads_ = 0, sector_writes_ = 0, shared_accesses_ = 0, local_accesses_ = 0;
+  uint64_t unit_insts_[kUnitCount] = {0, 0, 0};
+  uint64_t ctrl_insts_ = 0;
+};
+
+}  // namespace tessera::sm

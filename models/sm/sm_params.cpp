@@ -1,0 +1,54 @@
+#include "sm/sm_params.h"
+
+#include "sm/warp_scheduler.h"
+
+namespace tessera::sm {
+
+SmParams SmParams::from_config(sim::Config& cfg) {
+  SmParams p{};
+  p.partitions = static_cast<unsigned>(cfg.get_int("sm.partitions", 4, 1, 8, "Warp schedulers (partitions) per SM"));
+  p.sp_lanes = static_cast<unsigned>(cfg.get_int("sm.sp_lanes", 32, 1, 32, "SP (ALU/FMA) lanes per partition"));
+  p.sfu_lanes = static_cast<unsigned>(cfg.get_int("sm.sfu_lanes", 8, 1, 32, "SFU lanes per partition"));
+  p.ldst_lanes = static_cast<unsigned>(cfg.get_int("sm.ldst_lanes", 8, 1, 32, "LD/ST lanes per partition"));
+  p.alu_latency = static_cast<unsigned>(
+      cfg.get_int("sm.alu_latency", 6, 1, 64, "Latency of SP instructions (FMA, ALU, branch link, CSR read), cycles"));
+  p.idiv_latency = static_cast<unsigned>(
+      cfg.get_int("sm.idiv_latency", 24, 1, 256, "Latency of integer divide/remainder on the SP lanes, cycles"));
+  p.sfu_latency = static_cast<unsigned>(
+      cfg.get_int("sm.sfu_latency", 12, 1, 256, "Latency of SFU instructions (sin, cos, ex2, lg2, rcp, rsqrt, fdiv, fsqrt), cycles"));
+  p.shared_latency = static_cast<unsigned>(
+      cfg.get_int("sm.shared_latency", 24, 1, 1024, "Latency of a shared-memory access, cycles"));
+  p.local_latency = static_cast<unsigned>(
+      cfg.get_int("sm.local_latency", 30, 1, 1024, "Latency of a local-memory (per-thread stack) access, cycles"));
+  p.dual_issue = cfg.get_bool("sm.dual_issue", true,
+                              "Issue a second independent instruction of the same warp to another unit in one cycle");
+  p.scheduler = cfg.get_enum("sm.scheduler", "gto", scheduler_names(), "Warp scheduling policy");
+  p.two_level_active = static_cast<unsigned>(
+      cfg.get_int("sm.two_level_active", 4, 1, 64, "Active-set size of the two-level scheduler, warps per partition"));
+  p.max_warps = static_cast<unsigned>(cfg.get_int("sm.max_warps", 64, 1, 64, "Resident warps per SM"));
+  p.max_threads = static_cast<unsigned>(cfg.get_int("sm.max_threads", 2048, 32, 2048, "Resident threads per SM"));
+  p.max_blocks = static_cast<unsigned>(cfg.get_int("sm.max_blocks", 32, 1, 64, "Resident thread blocks per SM"));
+  p.max_threads_per_block =
+      static_cast<unsigned>(cfg.get_int("sm.max_threads_per_block", 1024, 32, 1024, "Threads per block limit"));
+  p.registers = static_cast<unsigned>(
+      cfg.get_int("sm.registers", 65536, 1024, 1 << 20, "32-bit registers in the SM's register file"));
+  p.register_granule = static_cast<unsigned>(
+      cfg.get_int("sm.register_granule", 256, 1, 4096, "Register allocation granule per warp, registers"));
+  p.regs_per_thread_default = static_cast<unsigned>(cfg.get_int(
+      "sm.regs_per_thread_default", 64, 1, 255, "Registers per thread charged when a launch does not say (x0-31 + f0-31)"));
+  p.shared_bytes = static_cast<unsigned>(
+      cfg.get_int("sm.shared_bytes", 65536, 0, 1 << 20, "Shared memory per SM, bytes"));
+  p.local_bytes = static_cast<unsigned>(
+      cfg.get_int("sm.local_bytes", 4096, 256, 1 << 20, "Local memory (stack) per thread, bytes"));
+  p.mem_queue = static_cast<unsigned>(
+      cfg.get_int("sm.mem_queue", 64, 1, 4096, "Sector requests the LD/ST unit can hold before it stalls issue"));
+  if (p.max_threads > p.max_warps * kWarpSize)
+    throw sim::ConfigError("sm.max_threads: " + std::to_string(p.max_threads) + " threads need more than sm.max_warps=" +
+                           std::to_string(p.max_warps) + " warps");
+  if (p.local_bytes % 16 != 0)
+    throw sim::ConfigError("sm.local_bytes: must be a multiple of 16 (stack alignment), got " +
+                           std::to_string(p.local_bytes));
+  return p;
+}
+
+}  // namespace tessera::sm

@@ -1,0 +1,32 @@
+// SM configuration (DESIGN.md section 4; defaults follow Maxwell, compute
+// capability 5.x). Keys are shared by every SM of a chip: "sm.<name>".
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/config.h"
+
+namespace tessera::sm {
+
+inline constexpr unsigned kWarpSize = 32;
+inline constexpr uint32_t kSharedWindow = 0x20000000;
+inline constexpr uint32_t kLocalWindow = 0x30000000;
+
+struct SmParams {
+  unsigned partitions;
+  unsigned sp_lanes, sfu_lanes, ldst_lanes;  // per partition
+  unsigned alu_latency, idiv_latency, sfu_latency;
+  unsigned shared_latency, local_latency;
+  bool dual_issue;
+  std::string scheduler;
+  unsigned two_level_active;
+  unsigned max_warps, max_threads, max_blocks, max_threads_per_block;
+  unsigned registers, register_granule, regs_per_thread_default;
+  unsigned shared_bytes, local_bytes;
+  unsigned mem_queue;  // outstanding sector requests the LD/ST unit may queue
+
+  static SmParams from_config(sim::Config& cfg);
+};
+
+}  // namespace tessera::sm

@@ -1,0 +1,138 @@
+// The `tessera` command line: run a program on a platform, list a
+// platform's parameters.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <systemc>
+
+#include "isa/elf_loader.h"
+#include "platforms/platform.h"
+#include "sim/log.h"
+
+namespace fs = std::filesystem;
+using tessera::sim::ConfigError;
+
+namespace {
+
+// A platform is a YAML path, or the name of one in the platforms/ folder
+// ("sm1" for platforms/sm1.yaml).
+std::string resolve_platform(const std::string& arg) {
+  if (fs::exists(arg)) return arg;
+  const std::string name = fs::path(arg).extension() == ".yaml" ? fs::path(arg).stem().string() : arg;
+  std::vector<fs::path> dirs{fs::path(TESSERA_PLATFORM_DIR)};
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) dirs.push_back(exe.parent_path() / ".." / "platforms");
+  for (const auto& d : dirs) {
+    const fs::path candidate = d / (name + ".yaml");
+    if (fs::exists(candidate)) return candidate.string();
+  }
+  std::string known;
+  if (fs::is_directory(TESSERA_PLATFORM_DIR)) {
+    for (const auto& entry : fs::directory_iterator(TESSERA_PLATFORM_DIR))
+      if (entry.path().extension() == ".yaml") known += " " + entry.path().stem().string();
+  }
+  throw ConfigError(fmt::format("platform '{}' not found (not a file; known platforms:{})", arg, known));
+}
+
+void quiet_systemc() {
+  // The simulator reports for itself; SystemC's info messages ("simulation
+  // stopped by user") would only clutter the console.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+}
+
+int list_config(const std::string& platform_arg, const std::vector<std::string>& sets) {
+  tessera::sim::Config cfg;
+  cfg.load_yaml_file(resolve_platform(platform_arg));
+  for (const auto& s : sets) cfg.set_override(s);
+  tessera::platform::Platform platform(cfg, "", tessera::platform::RunOptions{});
+  fmt::print("# {}: {}\n", cfg.platform_name(), cfg.platform_description());
+  fmt::print("{:<32} {:<10} {:<10} {:<18} {:<8} {}\n", "key", "value", "default", "range", "type", "description");
+  for (const auto& [key, spec] : cfg.specs()) {
+    fmt::print("{:<32} {:<10} {:<10} {:<18} {:<8} {}{}\n", key, spec.value, spec.default_value, spec.range, spec.type,
+               spec.description, spec.source == "default" ? "" : fmt::format(" (set by {})", spec.source));
+  }
+  return 0;
+}
+
+int run(const std::string& platform_arg, const std::string& elf, const std::vector<std::string>& sets,
+        const std::string& stats_path, const tessera::platform::RunOptions& options, bool quiet) {
+  tessera::sim::Config cfg;
+  cfg.load_yaml_file(resolve_platform(platform_arg));
+  for (const auto& s : sets) cfg.set_override(s);
+  tessera::platform::Platform platform(cfg, elf, options);
+  const int status = platform.run();
+  if (platform.run_control().kind() != tessera::sim::ExitKind::kProgramExit)
+    fmt::print(stderr, "tessera: error: {}\n", platform.report());
+  if (!quiet) fmt::print(stderr, "{}", platform.summary());
+  if (!stats_path.empty()) {
+    std::ofstream out(stats_path);
+    if (!out) throw ConfigError(fmt::format("--stats: cannot write '{}'", stats_path));
+    out << platform.stats_json().dump(2) << "\n";
+  }
+  if (!options.vcd_path.empty() && !quiet) fmt::print(stderr, "  waveform             {}\n", options.vcd_path);
+  return status;
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  quiet_systemc();
+  CLI::App app{"Tessera: a SystemC/TLM-2.0 full-chip model of a parallel chip (SMs, control cores, memory)."};
+  app.require_subcommand(1);
+  std::string log_level = "warning";
+  app.add_option("--log-level", log_level, "trace|debug|info|warning|error|off")->capture_default_str();
+
+  std::string platform_arg, elf, stats_path;
+  std::vector<std::string> sets;
+  tessera::platform::RunOptions options;
+  bool quiet = false;
+  auto* run_cmd = app.add_subcommand("run", "Run a firmware program on a platform; exits with main()'s status");
+  run_cmd->add_option("platform", platform_arg, "Platform netlist (a .yaml file, or a name such as sm1 or chip)")
+      ->required();
+  run_cmd->add_option("program", elf, "Firmware ELF built by firmware/tessera-cc")->required();
+  run_cmd->add_option("--set", sets, "Override a parameter: key=value (repeatable)");
+  run_cmd->add_option("--stats", stats_path, "Write hierarchical statistics as JSON");
+  run_cmd->add_option("--vcd", options.vcd_path, "Write a VCD waveform (open with gtkwave; waves/sm.gtkw)");
+  run_cmd->add_option("--trace-scope", options.trace_scopes, "Restrict the waveform to scopes (glob, e.g. sm0.*)");
+  run_cmd->add_option("--max-cycles", options.max_cycles, "Stop after this many SM cycles (exit status 6)");
+  run_cmd->add_flag("-q,--quiet", quiet, "Do not print the summary");
+
+  bool list = false;
+  auto* config_cmd = app.add_subcommand("config", "Show a platform's parameters");
+  config_cmd->add_flag("--list", list, "List every parameter with its value, default, range and description");
+  config_cmd->add_option("platform", platform_arg, "Platform netlist (.yaml file or name)")->required();
+  config_cmd->add_option("--set", sets, "Override a parameter: key=value (repeatable)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : tessera::sim::kStatusConfigError;
+  }
+
+  try {
+    tessera::sim::set_log_level(log_level == "warning" ? "warn" : log_level);
+    if (run_cmd->parsed()) return run(platform_arg, elf, sets, stats_path, options, quiet);
+    if (config_cmd->parsed()) return list_config(platform_arg, sets);
+  } catch (const ConfigError& e) {
+    fmt::print(stderr, "tessera: error: {}\n", e.what());
+    return tessera::sim::kStatusConfigError;
+  } catch (const tessera::isa::ElfError& e) {
+    fmt::print(stderr, "tessera: error: {}\n", e.what());
+    return tessera::sim::kStatusConfigError;
+  }
+  return 0;
+}
+
+// Our own main: SystemC prints its banner when the kernel starts unless told
+// not to, and that must be said before sc_elab_and_sim.
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,174 @@
+#include "platforms/platform.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace tessera::platform {
+
+Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptions& options)
+    : cfg_(cfg), options_(options), program_path_(elf_path) {
+  const auto num_sms = static_cast<unsigned>(cfg.get_int("gpu.num_sms", 1, 1, 256, "Streaming multiprocessors"));
+  sm_clock_ = std::make_unique<sim::ClockDomain>(
+      "sm", cfg.get_float("clock.sm_mhz", 1000.0, 1.0, 100000.0, "SM clock, MHz"));
+  cpu_clock_ = std::make_unique<sim::ClockDomain>(
+      "cpu", cfg.get_float("clock.cpu_mhz", 1000.0, 1.0, 100000.0, "Control-core clock, MHz"));
+  const auto size_mb = static_cast<uint64_t>(cfg.get_int(
+      "memory.size_mb", 256, 64, 2048, "Global memory at 0x8000_0000, MiB (programs need at least 64)"));
+  global_ = std::make_unique<sim::BackingMemory>(kGlobalBase, size_mb << 20);
+  sm_params_ = sm::SmParams::from_config(cfg);
+
+  if (!elf_path.empty()) load_program(elf_path);
+  if (!image_) image_ = std::make_unique<isa::ElfImage>();
+  program_ = std::make_unique<isa::DecodedProgram>(*image_);
+
+  if (!options.vcd_path.empty()) vcd_ = std::make_unique<sim::VcdWriter>(options.vcd_path, options.trace_scopes);
+
+  memory_ = std::make_unique<gpu::GlobalMemory>("memory", cfg, *global_, root_);
+  std::vector<sm::Sm*> sm_ptrs;
+  for (unsigned i = 0; i < num_sms; ++i) {
+    sm::Sm::Context ctx{cfg, sm_params_, *sm_clock_, *global_, *program_, run_, root_, vcd_.get(), num_sms};
+    sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", i).c_str(), i, ctx));
+    sms_.back()->mem_socket.bind(memory_->socket);
+    sm_ptrs.push_back(sms_.back().get());
+  }
+  dispatcher_ = std::make_unique<gpu::Dispatcher>("dispatcher", sm_params_, *sm_clock_, run_, root_, sm_ptrs);
+
+  const uint32_t stack_top = image_->symbol("__stack_top").value_or(0x84000000u);
+  cpu::ControlCore::Context cctx{cfg, *cpu_clock_, *global_, *program_, run_, root_, image_->entry, stack_top};
+  core_ = std::make_unique<cpu::ControlCore>("cpu0", 0, cctx);
+  regs_ = std::make_unique<SystemRegs>("mmio", *cpu_clock_, run_);
+  regs_->set_echo(options.echo_console);
+  core_->mmio_socket.bind(regs_->socket);
+  regs_->dispatcher_socket.bind(dispatcher_->regs_socket);
+  core_->set_wfi_condition([this] { return dispatcher_->busy(); });
+  dispatcher_->on_kernel_done([this] { core_->interrupt(); });
+  regs_->on_roi([this](bool begin) { roi(begin); });
+
+  cfg.check_all_used();
+}
+
+Platform::~Platform() = default;
+
+void Platform::load_program(const std::string& path) {
+  image_ = std::make_unique<isa::ElfImage>(isa::load_elf(path));
+  for (const isa::ElfSegment& seg : image_->segments) {
+    if (!global_->contains(seg.addr, seg.mem_size))
+      throw sim::ConfigError(fmt::format(
+          "{}: segment at 0x{:08x} ({} bytes) lies outside global memory [0x{:08x}, 0x{:08x}); link with "
+          "firmware/tessera-cc or raise memory.size_mb",
+          path, seg.addr, seg.mem_size, kGlobalBase, kGlobalBase + global_->size()));
+    global_->write(seg.addr, seg.bytes.data(), seg.bytes.size());
+  }
+  if (!global_->contains(image_->entry, 4))
+    throw sim::ConfigError(fmt::format("{}: entry point 0x{:08x} is outside global memory", path, image_->entry));
+  if (const auto top = image_->symbol("__stack_top"); top && !global_->contains(*top - 4, 4))
+    throw sim::ConfigError(fmt::format("{}: the stack top 0x{:08x} is outside global memory (memory.size_mb)", path,
+                                       *top));
+}
+
+void Platform::roi(bool begin) {
+  const uint64_t now[3] = {sm_clock_->now_cycle(), warp_insts(), thread_insts()};
+  if (begin && !roi_active_) {
+    roi_active_ = roi_used_ = true;
+    for (int i = 0; i < 3; ++i) roi_start_[i] = now[i];
+  } else if (!begin && roi_active_) {
+    roi_active_ = false;
+    for (int i = 0; i < 3; ++i) roi_total_[i] += now[i] - roi_start_[i];
+  }
+}
+
+int Platform::run() {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (options_.max_cycles) {
+    sc_core::sc_start(sm_clock_->time_of(options_.max_cycles));
+  } else {
+    sc_core::sc_start();
+  }
+  host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (roi_active_) roi(false);
+  regs_->flush_console();
+  if (vcd_) vcd_->close(static_cast<uint64_t>(sc_core::sc_time_stamp().to_seconds() * 1e12 + 0.5));
+
+  if (!run_.stopped()) {
+    if (options_.max_cycles && sm_clock_->now_cycle() >= options_.max_cycles) {
+      run_.stop(sim::ExitKind::kCycleLimit, sim::kStatusCycleLimit,
+                fmt::format("--max-cycles {} reached before the program exited", options_.max_cycles));
+    } else {
+      std::string state;
+      for (const auto& s : sms_) state += s->dump_state();
+      run_.stop(sim::ExitKind::kDeadlock, sim::kStatusDeadlock,
+                fmt::format("deadlock: no component can make progress at cycle {}\n"
+                            "  cpu0: {} at pc 0x{:08x}\n{}{}",
+                            sm_clock_->now_cycle(), core_->sleeping() ? "asleep in wfi" : "stopped", core_->pc(),
+                            dispatcher_->describe(), state));
+    }
+  }
+  return run_.status();
+}
+
+uint64_t Platform::sim_cycles() const { return sm_clock_->now_cycle(); }
+
+uint64_t Platform::warp_insts() const {
+  uint64_t n = 0;
+  for (const auto& s : sms_) n += s->warp_insts();
+  return n;
+}
+
+uint64_t Platform::thread_insts() const {
+  uint64_t n = 0;
+  for (const auto& s : sms_) n += s->thread_insts();
+  return n;
+}
+
+nlohmann::json Platform::stats_json() const {
+  nlohmann::json j;
+  const double host = host_seconds_;
+  j["summary"] = {
+      {"sim_cycles", sim_cycles()},
+      {"warp_insts", warp_insts()},
+      {"thread_insts", thread_insts()},
+      {"host_seconds", host},
+      {"warp_insts_per_host_second", host > 0 ? static_cast<double>(warp_insts()) / host : 0.0},
+  };
+  if (roi_used_)
+    j["roi"] = {{"sim_cycles", roi_total_[0]}, {"warp_insts", roi_total_[1]}, {"thread_insts", roi_total_[2]}};
+  j["chip"] = root_.to_json();
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [key, spec] : cfg_.specs()) params[key] = spec.value;
+  j["config"] = {{"platform", cfg_.platform_name()}, {"program", program_path_}, {"parameters", params}};
+  return j;
+}
+
+std::string Platform::report() const { return run_.message(); }
+
+std::string Platform::summary() const {
+  const double host = host_seconds_;
+  const uint64_t cycles = sim_cycles(), warps = warp_insts();
+  std::string status;
+  switch (run_.kind()) {
+    case sim::ExitKind::kProgramExit: status = fmt::format("program exited with status {}", run_.status()); break;
+    case sim::ExitKind::kGuestFault: status = "stopped: guest fault"; break;
+    case sim::ExitKind::kBadLaunch: status = "stopped: bad kernel launch"; break;
+    case sim::ExitKind::kDeadlock: status = "stopped: deadlock"; break;
+    case sim::ExitKind::kCycleLimit: status = "stopped: cycle limit"; break;
+    case sim::ExitKind::kRunning: status = "running"; break;
+  }
+  std::string out = fmt::format("---- tessera: {} on {} ({} SM{}): {}\n", program_path_,
+                                cfg_.platform_name().empty() ? "platform" : cfg_.platform_name(), sms_.size(),
+                                sms_.size() == 1 ? "" : "s", status);
+  out += fmt::format("  simulated cycles     {:>14}  ({:.3f} us at {} MHz)\n", cycles,
+                     static_cast<double>(cycles) / sm_clock_->mhz(), sm_clock_->mhz());
+  out += fmt::format("  warp instructions    {:>14}\n", warps);
+  out += fmt::format("  thread instructions  {:>14}\n", thread_insts());
+  out += fmt::format("  IPC (warp insts/cyc) {:>14.3f}\n", cycles ? static_cast<double>(warps) / cycles : 0.0);
+  out += fmt::format("  control-core insts   {:>14}\n", core_->instructions());
+  if (roi_used_) out += fmt::format("  ROI cycles / warp insts  {} / {}\n", roi_total_[0], roi_total_[1]);
+  out += fmt::format("  host time            {:>14.3f} s\n", host);
+  out += fmt::format("  simulation speed     {:>14.0f} warp insts/s, {:.0f} cycles/s\n",
+                     host > 0 ? static_cast<double>(warps) / host : 0.0,
+                     host > 0 ? static_cast<double>(cycles) / host : 0.0);
+  return out;
+}
+
+}  // namespace tessera::platform

@@ -1,0 +1,81 @@
+// The platform builder: instantiates a chip from a netlist's parameters
+// (gpu.num_sms SMs, a control core, global memory, the dispatcher and the
+// MMIO block), loads the program, runs it and reports.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cpu/control_core.h"
+#include "gpu/dispatcher.h"
+#include "gpu/global_memory.h"
+#include "isa/decoded_program.h"
+#include "isa/elf_loader.h"
+#include "platforms/system_regs.h"
+#include "sim/backing_memory.h"
+#include "sim/clock.h"
+#include "sim/config.h"
+#include "sim/run_control.h"
+#include "sim/stats.h"
+#include "sim/vcd.h"
+#include "sm/sm.h"
+
+namespace tessera::platform {
+
+inline constexpr uint32_t kGlobalBase = 0x80000000;
+
+struct RunOptions {
+  std::string vcd_path;
+  std::vector<std::string> trace_scopes;
+  uint64_t max_cycles = 0;  // 0: no limit
+  bool echo_console = true;
+};
+
+class Platform {
+ public:
+  // elf_path may be empty to elaborate only (`tessera config --list`).
+  Platform(sim::Config& cfg, const std::string& elf_path, const RunOptions& options);
+  ~Platform();
+
+  // Runs to the end; returns the exit status. run_control() says why.
+  int run();
+
+  const sim::RunControl& run_control() const { return run_; }
+  std::string report() const;            // what went wrong, for a non-program exit
+  std::string summary() const;           // the end-of-run summary
+  nlohmann::json stats_json() const;
+  const std::string& console() const { return regs_->console(); }
+
+  uint64_t sim_cycles() const;
+  uint64_t warp_insts() const;
+  uint64_t thread_insts() const;
+  double host_seconds() const { return host_seconds_; }
+
+ private:
+  void load_program(const std::string& path);
+  void roi(bool begin);
+
+  sim::Config& cfg_;
+  RunOptions options_;
+  std::string program_path_;
+  sim::RunControl run_;
+  sim::StatGroup root_{"chip"};
+  std::unique_ptr<sim::ClockDomain> sm_clock_, cpu_clock_;
+  std::unique_ptr<sim::BackingMemory> global_;
+  std::unique_ptr<isa::ElfImage> image_;
+  std::unique_ptr<isa::DecodedProgram> program_;
+  std::unique_ptr<sim::VcdWriter> vcd_;
+  sm::SmParams sm_params_{};
+  std::unique_ptr<gpu::GlobalMemory> memory_;
+  std::vector<std::unique_ptr<sm::Sm>> sms_;
+  std::unique_ptr<gpu::Dispatcher> dispatcher_;
+  std::unique_ptr<cpu::ControlCore> core_;
+  std::unique_ptr<SystemRegs> regs_;
+  double host_seconds_ = 0;
+  bool roi_active_ = false, roi_used_ = false;
+  uint64_t roi_start_[3] = {0, 0, 0}, roi_total_[3] = {0, 0, 0};  // cycles, warp insts, thread insts
+};
+
+}  // namespace tessera::platform
