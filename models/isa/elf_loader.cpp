@@ -3,6 +3,7 @@
 #include "isa/elf_loader.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <unistd.h>
@@ -20,6 +21,9 @@ class ElfFile {
     if (elf_version(EV_CURRENT) == EV_NONE) fail(std::string("libelf initialisation failed: ") + elf_errmsg(-1));
     fd_ = ::open(path.c_str(), O_RDONLY);
     if (fd_ < 0) fail(std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) fail(std::string("cannot stat: ") + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) fail("is a directory, not an ELF file");
     elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
     if (elf_ == nullptr) fail(std::string("cannot read: ") + elf_errmsg(-1));
   }
@@ -55,7 +59,7 @@ const char* type_name(unsigned type) {
 ElfImage load_elf(const std::string& path) {
   ElfFile file(path);
   Elf* e = file.get();
-  if (elf_kind(e) != ELF_K_ELF) file.fail("not an ELF file");
+  if (elf_kind(e) != ELF_K_ELF) file.fail("is not an ELF file");
 
   const int cls = gelf_getclass(e);
   if (cls == ELFCLASS64) {

@@ -123,7 +123,9 @@ TEST(ExecuteInt, X0StaysZero) {
   EXPECT_EQ(h.t.x[0], 0u);
   h.step(enc::u(0x37, 0, 0x12345));  // lui zero
   EXPECT_EQ(h.t.x[0], 0u);
-  h.step(enc::j(0, 8));  // jal zero,+8 (no link)
+  const uint32_t pc = h.t.pc;
+  EXPECT_EQ(h.run(enc::j(0, 8)).trap, Trap::kNone);  // jal zero,+8 (no link)
+  EXPECT_EQ(h.t.pc, pc + 8);
   EXPECT_EQ(h.t.x[0], 0u);
   // A load into x0 still accesses memory (and may fault) but writes nothing.
   h.env.set_word(0x1100, 0xDEADBEEF);

@@ -1,0 +1,78 @@
+#include "tessera_run.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace tessera::test {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+RunResult run_tessera(const std::vector<std::string>& args, int timeout_seconds) {
+  char out_name[] = "/tmp/tessera_test_out_XXXXXX";
+  char err_name[] = "/tmp/tessera_test_err_XXXXXX";
+  const int out_fd = mkstemp(out_name);
+  const int err_fd = mkstemp(err_name);
+  RunResult r;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    std::vector<char*> argv;
+    std::string bin = TESSERA_BIN;
+    argv.push_back(bin.data());
+    std::vector<std::string> copy = args;
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(bin.c_str(), argv.data());
+    _exit(127);
+  }
+  int wstatus = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+  while (waitpid(pid, &wstatus, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &wstatus, 0);
+      r.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (WIFEXITED(wstatus)) r.status = WEXITSTATUS(wstatus);
+  if (WIFSIGNALED(wstatus)) r.signal = WTERMSIG(wstatus);
+  close(out_fd);
+  close(err_fd);
+  r.out = read_file(out_name);
+  r.err = read_file(err_name);
+  unlink(out_name);
+  unlink(err_name);
+  return r;
+}
+
+std::map<std::string, std::vector<long long>> parse_results(const std::string& out) {
+  std::map<std::string, std::vector<long long>> results;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string tag, name;
+    if (!(words >> tag >> name) || tag != "RESULT") continue;
+    long long v;
+    while (words >> v) results[name].push_back(v);
+  }
+  return results;
+}
+
+}  // namespace tessera::test

@@ -1,0 +1,26 @@
+// Runs the real `tessera` binary in a child process (a netlist elaborates
+// once per process) and captures its exit status, stdout and stderr.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tessera::test {
+
+struct RunResult {
+  int status = -1;        // exit status, or -1 when killed by a signal
+  int signal = 0;         // the signal that killed it, if any
+  bool timed_out = false;
+  std::string out, err;
+};
+
+// argv[0] is the tessera binary (TESSERA_BIN, set by CMake).
+RunResult run_tessera(const std::vector<std::string>& args, int timeout_seconds = 120);
+
+// "RESULT name v1 v2 ..." lines printed by test firmware.
+std::map<std::string, std::vector<long long>> parse_results(const std::string& out);
+
+std::string read_file(const std::string& path);
+
+}  // namespace tessera::test

@@ -1,0 +1,225 @@
+// VcdWriter: header with nested scopes and 1ps timescale, change-only
+// output, scope filtering with globs.
+#include "sim/vcd.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/config.h"
+
+namespace {
+
+using tessera::sim::VcdWriter;
+
+std::string tmp_path(const std::string& name) { return std::string(SIM_TEST_TMP_DIR) + "/" + name; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The identifier code of signal `name` from its $var line.
+std::string code_of(const std::string& text, const std::string& name) {
+  for (const auto& line : lines_of(text)) {
+    std::istringstream in(line);
+    std::string var, wire, width, code, n;
+    in >> var >> wire >> width >> code >> n;
+    if (var == "$var" && n == name) return code;
+  }
+  return "";
+}
+
+// The section of the file after $enddefinitions.
+std::string body_of(const std::string& text) {
+  const auto pos = text.find("$enddefinitions $end\n");
+  return pos == std::string::npos ? "" : text.substr(pos + 21);
+}
+
+TEST(Vcd, HeaderHasNestedScopesAndPicosecondTimescale) {
+  const std::string path = tmp_path("two_scopes.vcd");
+  {
+    VcdWriter vcd(path, {});
+    const int a = vcd.add_signal("chip.sm0.sched0", "warp", 8);
+    const int b = vcd.add_signal("chip.sm1.sched0", "warp", 8);
+    const int c = vcd.add_signal("chip.sm0.sched0", "stall", 1);
+    ASSERT_GE(a, 0);
+    ASSERT_GE(b, 0);
+    ASSERT_GE(c, 0);
+    EXPECT_EQ(vcd.signal_count(), 3u);
+    vcd.change(a, 3, 1000);
+    vcd.close(5000);
+  }
+  const std::string text = read_file(path);
+  EXPECT_NE(text.find("$timescale 1ps $end"), std::string::npos) << text;
+  ASSERT_NE(text.find("$enddefinitions $end"), std::string::npos) << text;
+
+  // Walk the header: scopes nest chip > sm0 > sched0 and chip > sm1 > sched0,
+  // every $scope closes, and each $var sits at depth 3.
+  std::vector<std::string> stack;
+  std::vector<std::string> var_scopes;
+  int chip_opened = 0;
+  for (const auto& line : lines_of(text)) {
+    if (line == "$enddefinitions $end") break;
+    std::istringstream in(line);
+    std::string kw, kind, name;
+    in >> kw;
+    if (kw == "$scope") {
+      in >> kind >> name;
+      EXPECT_EQ(kind, "module");
+      stack.push_back(name);
+      if (name == "chip") ++chip_opened;
+    } else if (kw == "$upscope") {
+      ASSERT_FALSE(stack.empty()) << "unbalanced $upscope";
+      stack.pop_back();
+    } else if (kw == "$var") {
+      std::string joined;
+      for (const auto& s : stack) joined += (joined.empty() ? "" : ".") + s;
+      var_scopes.push_back(joined);
+    }
+  }
+  EXPECT_TRUE(stack.empty()) << "unclosed $scope";
+  EXPECT_EQ(chip_opened, 1) << "both SMs belong to one chip scope";
+  ASSERT_EQ(var_scopes.size(), 3u);
+  EXPECT_EQ(var_scopes[0], "chip.sm0.sched0");
+  EXPECT_EQ(var_scopes[1], "chip.sm0.sched0");
+  EXPECT_EQ(var_scopes[2], "chip.sm1.sched0");
+  EXPECT_NE(text.find("$var wire 8 "), std::string::npos);
+  EXPECT_NE(text.find("$var wire 1 "), std::string::npos);
+}
+
+TEST(Vcd, ValuesWrittenOnlyOnChange) {
+  const std::string path = tmp_path("changes.vcd");
+  {
+    VcdWriter vcd(path, {});
+    const int w = vcd.add_signal("chip.sm0.sched0", "warp", 4);
+    const int s = vcd.add_signal("chip.sm0.sched0", "busy", 1);
+    vcd.change(w, 5, 100);
+    vcd.change(w, 5, 200);  // same value: nothing, not even the time
+    vcd.change(s, 0, 250);  // same as the initial 0: nothing
+    vcd.change(w, 6, 300);
+    vcd.change(s, 1, 300);  // same time: one #300
+    vcd.change(w, 6, 400);
+    vcd.close(1000);
+  }
+  const std::string text = read_file(path);
+  const std::string w = code_of(text, "warp"), s = code_of(text, "busy");
+  ASSERT_FALSE(w.empty());
+  ASSERT_FALSE(s.empty());
+  ASSERT_NE(w, s);
+  const std::string body = body_of(text);
+  // Initial dump at #0, then #100, #300 and the end time.
+  const std::string want = "#0\n$dumpvars\nb0000 " + w + "\n0" + s + "\n$end\n#100\nb0101 " + w + "\n#300\nb0110 " + w +
+                           "\n1" + s + "\n#1000\n";
+  EXPECT_EQ(body, want) << text;
+  EXPECT_EQ(text.find("#200"), std::string::npos);
+  EXPECT_EQ(text.find("#250"), std::string::npos);
+  EXPECT_EQ(text.find("#400"), std::string::npos);
+}
+
+TEST(Vcd, ScopeFilterGlobRelativeToTop) {
+  VcdWriter vcd(tmp_path("filter_probe.vcd"), {"sm0.*"});
+  EXPECT_TRUE(vcd.scope_enabled("chip.sm0.sched0"));
+  EXPECT_TRUE(vcd.scope_enabled("chip.sm0.sched3"));
+  EXPECT_FALSE(vcd.scope_enabled("chip.sm1.sched0"));
+  EXPECT_FALSE(vcd.scope_enabled("chip.memory"));
+  EXPECT_FALSE(vcd.scope_enabled("chip.sm10.sched0"));
+}
+
+TEST(Vcd, ScopeFilterPlainNameCoversDescendants) {
+  VcdWriter vcd(tmp_path("filter_probe2.vcd"), {"sm1"});
+  EXPECT_TRUE(vcd.scope_enabled("chip.sm1"));
+  EXPECT_TRUE(vcd.scope_enabled("chip.sm1.sched0"));
+  EXPECT_FALSE(vcd.scope_enabled("chip.sm0.sched0"));
+}
+
+TEST(Vcd, ScopeFilterFullPathAndSeveralPatterns) {
+  VcdWriter vcd(tmp_path("filter_probe3.vcd"), {"chip.sm2.*", "memory"});
+  EXPECT_TRUE(vcd.scope_enabled("chip.sm2.sched1"));
+  EXPECT_TRUE(vcd.scope_enabled("chip.memory"));
+  EXPECT_FALSE(vcd.scope_enabled("chip.sm0.sched1"));
+}
+
+TEST(Vcd, NoPatternsEnablesEverything) {
+  VcdWriter vcd(tmp_path("filter_probe4.vcd"), {});
+  EXPECT_TRUE(vcd.scope_enabled("chip.sm0.sched0"));
+  EXPECT_TRUE(vcd.scope_enabled("anything"));
+}
+
+TEST(Vcd, FilteredScopeExcludedFromFile) {
+  const std::string path = tmp_path("filtered.vcd");
+  {
+    VcdWriter vcd(path, {"sm0.*"});
+    const int in = vcd.add_signal("chip.sm0.sched0", "warp_in", 8);
+    const int out = vcd.add_signal("chip.sm1.sched0", "warp_out", 8);
+    EXPECT_GE(in, 0);
+    EXPECT_EQ(out, -1);
+    EXPECT_EQ(vcd.signal_count(), 1u);
+    vcd.change(out, 7, 100);  // ignored
+    vcd.change(in, 2, 200);
+    vcd.close(300);
+  }
+  const std::string text = read_file(path);
+  EXPECT_NE(text.find("$scope module sm0 $end"), std::string::npos) << text;
+  EXPECT_EQ(text.find("sm1"), std::string::npos) << text;
+  EXPECT_EQ(text.find("warp_out"), std::string::npos) << text;
+  EXPECT_EQ(text.find("#100"), std::string::npos) << text;
+  EXPECT_NE(text.find("#200"), std::string::npos) << text;
+}
+
+TEST(Vcd, SignalAfterFirstChangeIsALogicError) {
+  VcdWriter vcd(tmp_path("late.vcd"), {});
+  const int a = vcd.add_signal("chip.sm0", "a", 1);
+  vcd.change(a, 1, 10);
+  EXPECT_THROW(vcd.add_signal("chip.sm0", "b", 1), std::logic_error);
+}
+
+TEST(Vcd, CloseWithoutChangesWritesHeader) {
+  const std::string path = tmp_path("empty.vcd");
+  {
+    VcdWriter vcd(path, {});
+    vcd.add_signal("chip.sm0", "a", 2);
+    vcd.close(0);
+    vcd.close(0);  // second close is harmless
+  }
+  const std::string text = read_file(path);
+  EXPECT_NE(text.find("$enddefinitions $end"), std::string::npos);
+  EXPECT_NE(text.find("$dumpvars"), std::string::npos);
+}
+
+TEST(Vcd, ManySignalsGetDistinctCodes) {
+  const std::string path = tmp_path("many.vcd");
+  {
+    VcdWriter vcd(path, {});
+    for (int i = 0; i < 200; ++i) vcd.add_signal("chip.s", "sig" + std::to_string(i), 1);
+    vcd.close(1);
+  }
+  const std::string text = read_file(path);
+  std::set<std::string> codes;
+  for (int i = 0; i < 200; ++i) {
+    const std::string c = code_of(text, "sig" + std::to_string(i));
+    ASSERT_FALSE(c.empty()) << i;
+    for (char ch : c) EXPECT_TRUE(ch >= 33 && ch <= 126);
+    codes.insert(c);
+  }
+  EXPECT_EQ(codes.size(), 200u);
+}
+
+TEST(Vcd, UnwritablePathIsConfigError) {
+  EXPECT_THROW(VcdWriter("/nonexistent/dir/x.vcd", {}), tessera::sim::ConfigError);
+}
+
+}  // namespace
