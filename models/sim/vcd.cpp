@@ -79,8 +79,14 @@ void VcdWriter::write_header() {
     node->signals.push_back(&s);
   }
   std::function<void(const Node&)> emit = [&](const Node& n) {
-    for (const Signal* s : n.signals)
-      std::fprintf(file_, "$var wire %u %s %s $end\n", s->width, s->code.c_str(), s->name.c_str());
+    for (const Signal* s : n.signals) {
+      if (s->width == 1) {
+        std::fprintf(file_, "$var wire 1 %s %s $end\n", s->code.c_str(), s->name.c_str());
+      } else {
+        std::fprintf(file_, "$var wire %u %s %s [%u:0] $end\n", s->width, s->code.c_str(), s->name.c_str(),
+                     s->width - 1);
+      }
+    }
     for (const auto& [name, child] : n.children) {
       std::fprintf(file_, "$scope module %s $end\n", name.c_str());
       emit(child);

@@ -1,0 +1,80 @@
+// Every self-checking firmware program passes on every reference platform;
+// the same inputs give bit-identical statistics; waveforms are written.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tessera_run.h"
+
+using tessera::test::read_file;
+using tessera::test::run_tessera;
+
+namespace {
+
+const char* const kPrograms[] = {"vecadd", "saxpy", "sinx", "matrixadd", "conv1d", "divergent", "atomic_counter"};
+const char* const kPlatforms[] = {"sm1", "chip"};
+
+std::string fw(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
+std::string platform(const std::string& name) { return std::string(PLATFORM_DIR) + "/" + name + ".yaml"; }
+
+class ProgramTest : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+
+TEST_P(ProgramTest, PassesItsOwnCheck) {
+  const auto [program, plat] = GetParam();
+  const std::string stats = ::testing::TempDir() + "/" + program + "_" + plat + ".json";
+  const auto r = run_tessera({"run", platform(plat), fw(program), "--stats", stats});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(read_file(stats));
+  const auto& s = j["summary"];
+  EXPECT_EQ(s.size(), 5u);
+  for (const char* key : {"sim_cycles", "warp_insts", "thread_insts", "host_seconds", "warp_insts_per_host_second"})
+    EXPECT_TRUE(s.contains(key)) << key;
+  EXPECT_GT(s["warp_insts"].get<uint64_t>(), 0u);
+  EXPECT_GE(s["thread_insts"].get<uint64_t>(), s["warp_insts"].get<uint64_t>());
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPrograms, ProgramTest,
+                         ::testing::Combine(::testing::ValuesIn(kPrograms), ::testing::ValuesIn(kPlatforms)),
+                         [](const ::testing::TestParamInfo<ProgramTest::ParamType>& param_info) {
+                           return std::string(std::get<0>(param_info.param)) + "_on_" + std::get<1>(param_info.param);
+                         });
+
+nlohmann::json without_host_time(nlohmann::json j) {
+  j["summary"].erase("host_seconds");
+  j["summary"].erase("warp_insts_per_host_second");
+  return j;
+}
+
+TEST(Determinism, SameInputsGiveBitIdenticalStatistics) {
+  for (const char* program : {"conv1d", "atomic_counter"}) {
+    const std::string a = ::testing::TempDir() + "/det_a.json", b = ::testing::TempDir() + "/det_b.json";
+    ASSERT_EQ(run_tessera({"run", platform("chip"), fw(program), "--stats", a}).status, 0);
+    ASSERT_EQ(run_tessera({"run", platform("chip"), fw(program), "--stats", b}).status, 0);
+    const auto ja = without_host_time(nlohmann::json::parse(read_file(a)));
+    const auto jb = without_host_time(nlohmann::json::parse(read_file(b)));
+    EXPECT_EQ(ja.dump(), jb.dump()) << program;
+  }
+}
+
+TEST(Waveform, VcdHasOneScopePerSchedulerAndHonoursTraceScope) {
+  const std::string vcd = ::testing::TempDir() + "/conv1d.vcd";
+  ASSERT_EQ(run_tessera({"run", platform("chip"), fw("conv1d"), "--vcd", vcd}).status, 0);
+  const std::string all = read_file(vcd);
+  EXPECT_NE(all.find("$scope module sm0 $end"), std::string::npos);
+  EXPECT_NE(all.find("$scope module sm3 $end"), std::string::npos);
+  EXPECT_NE(all.find("$scope module sched3 $end"), std::string::npos);
+  for (const char* signal : {" issued_warp ", " pc ", " unit ", " stall ", " active_lanes "})
+    EXPECT_NE(all.find(signal), std::string::npos) << signal;
+  EXPECT_NE(all.find("$enddefinitions"), std::string::npos);
+
+  const std::string only = ::testing::TempDir() + "/conv1d_sm1.vcd";
+  ASSERT_EQ(run_tessera({"run", platform("chip"), fw("conv1d"), "--vcd", only, "--trace-scope", "sm1.*"}).status, 0);
+  const std::string part = read_file(only);
+  EXPECT_NE(part.find("$scope module sm1 $end"), std::string::npos);
+  EXPECT_EQ(part.find("$scope module sm0 $end"), std::string::npos);
+}
+
+}  // namespace
