@@ -66,15 +66,17 @@ int run(const std::string& platform_arg, const std::string& elf, const std::vect
   cfg.load_yaml_file(resolve_platform(platform_arg));
   for (const auto& s : sets) cfg.set_override(s);
   tessera::platform::Platform platform(cfg, elf, options);
+  // Open the statistics file before the run, so a bad path costs nothing.
+  std::ofstream stats_out;
+  if (!stats_path.empty()) {
+    stats_out.open(stats_path);
+    if (!stats_out) throw ConfigError(fmt::format("--stats: cannot write '{}'", stats_path));
+  }
   const int status = platform.run();
   if (platform.run_control().kind() != tessera::sim::ExitKind::kProgramExit)
     fmt::print(stderr, "tessera: error: {}\n", platform.report());
   if (!quiet) fmt::print(stderr, "{}", platform.summary());
-  if (!stats_path.empty()) {
-    std::ofstream out(stats_path);
-    if (!out) throw ConfigError(fmt::format("--stats: cannot write '{}'", stats_path));
-    out << platform.stats_json().dump(2) << "\n";
-  }
+  if (stats_out.is_open()) stats_out << platform.stats_json().dump(2) << "\n";
   if (!options.vcd_path.empty() && !quiet) fmt::print(stderr, "  waveform             {}\n", options.vcd_path);
   return status;
 }

@@ -28,7 +28,11 @@ bool BackingMemory::read(uint32_t addr, void* dst, uint64_t bytes) {
 bool BackingMemory::write(uint32_t addr, const void* src, uint64_t bytes) {
   if (!contains(addr, bytes)) return false;
   const auto* in = static_cast<const uint8_t*>(src);
-  for (uint64_t i = 0; i < bytes && !reservations_.empty(); i += 4) break_reservations((addr + i) & ~3u);
+  if (!reservations_.empty() && bytes) {
+    const uint64_t last = (uint64_t{addr} + bytes - 1) & ~uint64_t{3};
+    for (uint64_t word = addr & ~3u; word <= last && !reservations_.empty(); word += 4)
+      break_reservations(static_cast<uint32_t>(word));
+  }
   while (bytes) {
     const uint32_t offset = (addr - base_) & (kPageSize - 1);
     const uint64_t chunk = std::min<uint64_t>(bytes, kPageSize - offset);

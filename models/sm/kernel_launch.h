@@ -21,15 +21,18 @@ struct KernelLaunch {
 };
 
 // Resources one block takes on an SM.
+// 64-bit: the launch registers are guest-written 32-bit values whose
+// products must not wrap around into something that fits.
 struct BlockFootprint {
-  uint32_t threads, warps, registers, shared_bytes;
+  uint64_t threads, warps, registers, shared_bytes;
 };
 
 inline BlockFootprint footprint(const KernelLaunch& k, uint32_t warp_size, uint32_t register_granule) {
-  const auto threads = static_cast<uint32_t>(k.block.count());
-  const uint32_t warps = (threads + warp_size - 1) / warp_size;
+  const uint64_t threads = k.block.count();
+  const uint64_t warps = (threads + warp_size - 1) / warp_size;
   // Registers are allocated per warp, rounded up to the allocation granule.
-  const uint32_t per_warp = (k.regs_per_thread * warp_size + register_granule - 1) / register_granule * register_granule;
+  const uint64_t per_warp =
+      (uint64_t{k.regs_per_thread} * warp_size + register_granule - 1) / register_granule * register_granule;
   return BlockFootprint{threads, warps, per_warp * warps, k.shared_bytes};
 }
 

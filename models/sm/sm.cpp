@@ -554,6 +554,9 @@ void Sm::fault(const Warp& w, unsigned lane, const Inst& inst, const isa::ExecRe
       what = fmt::format("{} access fault at unmapped address 0x{:08x} ({})",
                          r.trap == Trap::kLoadAccessFault ? "load" : "store", r.fault_addr, isa::disassemble(inst, pc));
       break;
+    case Trap::kInstructionMisaligned:
+      what = fmt::format("jump to misaligned address 0x{:08x} ({})", r.fault_addr, isa::disassemble(inst, pc));
+      break;
     default:
       what = fmt::format("{} is not supported in kernels ({})", isa::trap_name(r.trap), isa::disassemble(inst, pc));
       break;
