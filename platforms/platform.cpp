@@ -161,9 +161,11 @@ std::string Platform::summary() const {
                      static_cast<double>(cycles) / sm_clock_->mhz(), sm_clock_->mhz());
   out += fmt::format("  warp instructions    {:>14}\n", warps);
   out += fmt::format("  thread instructions  {:>14}\n", thread_insts());
-  out += fmt::format("  IPC (warp insts/cyc) {:>14.3f}\n", cycles ? static_cast<double>(warps) / cycles : 0.0);
+  const uint64_t kernel_cycles = dispatcher_->kernel_cycles();
+  out += fmt::format("  kernel cycles        {:>14}  (IPC {:.3f} warp insts/cycle while kernels ran)\n", kernel_cycles,
+                     kernel_cycles ? static_cast<double>(warps) / static_cast<double>(kernel_cycles) : 0.0);
   out += fmt::format("  control-core insts   {:>14}\n", core_->instructions());
-  if (roi_used_) out += fmt::format("  ROI cycles / warp insts  {} / {}\n", roi_total_[0], roi_total_[1]);
+  if (roi_used_) out += fmt::format("  region of interest   {:>14}  cycles, {} warp insts\n", roi_total_[0], roi_total_[1]);
   out += fmt::format("  host time            {:>14.3f} s\n", host);
   out += fmt::format("  simulation speed     {:>14.0f} warp insts/s, {:.0f} cycles/s\n",
                      host > 0 ? static_cast<double>(warps) / host : 0.0,

@@ -37,6 +37,7 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener {
              sim::RunControl& run, sim::StatGroup& stats_parent, std::vector<sm::Sm*> sms);
 
   bool busy() const { return running_ || !queue_.empty(); }
+  uint64_t kernel_cycles() const { return kernel_cycles_; }
   void on_kernel_done(std::function<void()> fn) { on_done_ = std::move(fn); }
   void block_finished(sm::Sm& sm) override;
   // For the deadlock report.
