@@ -40,6 +40,7 @@ RunResult run_tessera(const std::vector<std::string>& args, int timeout_seconds)
     _exit(127);
   }
   int wstatus = 0;
+  const auto started = std::chrono::steady_clock::now();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
   while (waitpid(pid, &wstatus, WNOHANG) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {
@@ -50,6 +51,7 @@ RunResult run_tessera(const std::vector<std::string>& args, int timeout_seconds)
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (WIFEXITED(wstatus)) r.status = WEXITSTATUS(wstatus);
   if (WIFSIGNALED(wstatus)) r.signal = WTERMSIG(wstatus);
   close(out_fd);

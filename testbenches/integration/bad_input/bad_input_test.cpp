@@ -2,17 +2,10 @@
 // documented exit status (docs/firmware-abi.md), no signal and no hang.
 // The real binary runs as a subprocess; stdout and stderr are captured
 // together.
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
-#include <cerrno>
 #include <cstdint>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -24,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "tessera_run.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -31,12 +26,9 @@ namespace fs = std::filesystem;
 constexpr double kTimeoutSeconds = 60.0;  // the guard: a hang fails the test
 constexpr double kQuickSeconds = 20.0;    // "finishes quickly"
 
-struct RunResult {
-  int status = -1;       // exit status when exited
-  int signal = 0;        // terminating signal, 0 if none
-  bool timed_out = false;
-  double seconds = 0;
-  std::string output;    // stdout + stderr
+// The shared runner, with both output streams together.
+struct RunResult : tessera::test::RunResult {
+  std::string output;  // stdout + stderr
 };
 
 std::ostream& operator<<(std::ostream& os, const RunResult& r) {
@@ -44,71 +36,10 @@ std::ostream& operator<<(std::ostream& os, const RunResult& r) {
             << r.seconds << " s, output:\n" << r.output;
 }
 
-// Runs the tessera binary with args, capturing both output streams.
 RunResult run_tessera(const std::vector<std::string>& args, double timeout = kTimeoutSeconds) {
   RunResult r;
-  int fds[2];
-  if (pipe(fds) != 0) {
-    ADD_FAILURE() << "pipe: " << std::strerror(errno);
-    return r;
-  }
-  std::vector<std::string> argv_s{TESSERA_BIN};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& s : argv_s) argv.push_back(s.data());
-  argv.push_back(nullptr);
-
-  const auto t0 = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    ADD_FAILURE() << "fork: " << std::strerror(errno);
-    close(fds[0]);
-    close(fds[1]);
-    return r;
-  }
-  if (pid == 0) {
-    dup2(fds[1], STDOUT_FILENO);
-    dup2(fds[1], STDERR_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    const int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  close(fds[1]);
-  fcntl(fds[0], F_SETFL, O_NONBLOCK);
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  bool open_pipe = true;
-  while (open_pipe) {
-    const double left = timeout - elapsed();
-    if (left <= 0) {
-      r.timed_out = true;
-      kill(pid, SIGKILL);  // the child we started
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    const int n = poll(&p, 1, static_cast<int>(left * 1000) + 1);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) continue;
-    char buf[4096];
-    for (;;) {
-      const ssize_t got = read(fds[0], buf, sizeof buf);
-      if (got > 0) {
-        r.output.append(buf, static_cast<size_t>(got));
-        continue;
-      }
-      if (got == 0) open_pipe = false;
-      break;  // EOF, EAGAIN or an error
-    }
-  }
-  close(fds[0]);
-  int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-  }
-  r.seconds = elapsed();
-  if (WIFEXITED(wstatus)) r.status = WEXITSTATUS(wstatus);
-  if (WIFSIGNALED(wstatus)) r.signal = WTERMSIG(wstatus);
+  static_cast<tessera::test::RunResult&>(r) = tessera::test::run_tessera(args, static_cast<int>(timeout));
+  r.output = r.out + r.err;
   return r;
 }
 
