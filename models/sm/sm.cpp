@@ -168,6 +168,7 @@ void Sm::start_block(const KernelLaunch& k, uint64_t block_index) {
     w.partition = slot % p_.partitions;
     w.existing = w.exited = w.at_barrier = 0;
     w.outstanding = 0;
+    w.first_issue = now_cycle() + 1;
     w.ready.fill(0);
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
       const uint32_t t = wi * kWarpSize + lane;
@@ -246,6 +247,7 @@ void Sm::cycle() {
 
   uint64_t next = wake;
   if (issued || (!outgoing_.empty() && !waiting_end_req_)) next = now + 1;
+  if (!p_.skip_idle && resident_warps_ > 0) next = now + 1;  // tick every cycle
   next_planned_ = next;
   if (next == kPending) {
     next_trigger(wake_);
@@ -278,6 +280,13 @@ unsigned Sm::latency(const Inst& inst) const {
 }
 
 Stall Sm::check(const Warp& w, const Inst& inst, const Partition& part, uint64_t now, uint64_t& wake) const {
+  // Events that land in a cycle (a block placed, a response, END_REQ) take
+  // effect from the next one, whatever order SystemC runs the processes of
+  // that cycle in: the results do not depend on idle skipping.
+  if (w.first_issue > now) {
+    wake = w.first_issue;
+    return Stall::kNoWarp;
+  }
   for (uint8_t r : {inst.src[0], inst.src[1], inst.src[2], inst.dst}) {
     if (r == isa::kNoReg) continue;
     const uint64_t t = w.ready[r];
@@ -365,7 +374,6 @@ bool Sm::execute_warp(unsigned slot, const Inst& inst, uint64_t now) {
   cur_warp_ = slot;
   cur_cycle_ = now;
   cur_local_ = cur_shared_ = false;
-  cur_global_write_ = cur_global_atomic_ = false;
   cur_sectors_.clear();
 
   const uint32_t mask = w.mask;
@@ -410,7 +418,6 @@ bool Sm::execute_warp(unsigned slot, const Inst& inst, uint64_t now) {
       free_groups_.pop_back();
     }
     MemGroup& grp = groups_[g];
-    grp.in_use = true;
     grp.warp = slot;
     grp.dst = inst.is_load ? inst.dst : isa::kNoReg;
     grp.remaining = static_cast<unsigned>(cur_sectors_.size());
@@ -626,7 +633,6 @@ MemStatus Sm::store(uint32_t addr, unsigned bytes, uint32_t value) {
   }
   if (!global_.contains(addr, bytes)) return MemStatus::kAccessFault;
   global_.store(addr, bytes, value);
-  cur_global_write_ = true;
   const uint32_t sector = addr & ~31u;
   if (std::find(cur_sectors_.begin(), cur_sectors_.end(), sector) == cur_sectors_.end()) cur_sectors_.push_back(sector);
   return MemStatus::kOk;
@@ -705,13 +711,13 @@ bool Sm::csr_write(uint16_t /*csr*/, uint32_t /*value*/) { return false; }
 void Sm::send_requests() {
   // One sector request per cycle; the AT protocol allows a new BEGIN_REQ only
   // after the previous one's END_REQ.
-  if (waiting_end_req_ || outgoing_.empty()) return;
+  if (waiting_end_req_ || outgoing_.empty() || cur_cycle_ <= end_req_cycle_) return;
   tlm::tlm_generic_payload* gp = outgoing_.front();
   outgoing_.pop_front();
-  ++in_flight_;
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   const tlm::tlm_sync_enum status = mem_socket->nb_transport_fw(*gp, phase, delay);
+  end_req_cycle_ = cur_cycle_;
   if (status == tlm::TLM_ACCEPTED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_REQ)) {
     waiting_end_req_ = true;
   } else if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
@@ -722,11 +728,15 @@ void Sm::send_requests() {
 tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time&) {
   if (phase == tlm::END_REQ) {
     waiting_end_req_ = false;
+    end_req_cycle_ = now_cycle();
     if (!outgoing_.empty()) wake_at_next_cycle();
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) {
-    if (waiting_end_req_) waiting_end_req_ = false;  // BEGIN_RESP implies END_REQ
+    if (waiting_end_req_) {  // BEGIN_RESP implies END_REQ
+      waiting_end_req_ = false;
+      end_req_cycle_ = now_cycle();
+    }
     complete_sector(gp);
     phase = tlm::END_RESP;
     return tlm::TLM_COMPLETED;
@@ -735,7 +745,6 @@ tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_ph
 }
 
 void Sm::complete_sector(tlm::tlm_generic_payload& gp) {
-  --in_flight_;
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
     run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
               fmt::format("{}: global memory answered {} for address 0x{:08x}", name(), gp.get_response_string(),
@@ -750,7 +759,6 @@ void Sm::complete_sector(tlm::tlm_generic_payload& gp) {
   Warp& w = warps_[grp.warp];
   if (grp.dst != isa::kNoReg) w.ready[grp.dst] = now_cycle() + 1;
   --w.outstanding;
-  grp.in_use = false;
   free_groups_.push_back(g);
   maybe_retire(grp.warp);
   wake_at_next_cycle();

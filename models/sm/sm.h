@@ -104,6 +104,7 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
     uint32_t mask = 0;  // threads at that PC
     uint32_t existing = 0, exited = 0, at_barrier = 0;
     unsigned outstanding = 0;  // global-memory groups in flight
+    uint64_t first_issue = 0;  // placed in cycle c, a warp issues from c + 1
     std::array<uint64_t, 64> ready{};  // scoreboard: cycle each register is readable
     std::array<isa::ThreadState, kWarpSize> threads{};
     std::array<std::array<uint16_t, 3>, kWarpSize> tid{};
@@ -127,7 +128,6 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
     unsigned warp = 0;
     uint8_t dst = isa::kNoReg;
     unsigned remaining = 0;
-    bool in_use = false;
   };
 
   struct Partition {
@@ -185,9 +185,7 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
   unsigned cur_warp_ = 0, cur_lane_ = 0;
   uint64_t cur_cycle_ = 0;
   bool cur_local_ = false, cur_shared_ = false;
-  bool cur_fault_ = false;
   std::vector<uint32_t> cur_sectors_;  // distinct 32-byte global sectors touched
-  bool cur_global_write_ = false, cur_global_atomic_ = false;
 
   // Global memory path.
   sim::PayloadPool pool_;
@@ -195,7 +193,7 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
   std::vector<unsigned> free_groups_;
   std::deque<tlm::tlm_generic_payload*> outgoing_;
   bool waiting_end_req_ = false;
-  uint64_t in_flight_ = 0;
+  uint64_t end_req_cycle_ = 0;  // the next request goes out the cycle after this
 
   sc_core::sc_event wake_;
   uint64_t last_cycle_ = 0;     // last cycle processed

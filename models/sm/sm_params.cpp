@@ -22,6 +22,8 @@ SmParams SmParams::from_config(sim::Config& cfg) {
       cfg.get_int("sm.local_latency", 30, 1, 1024, "Latency of a local-memory (per-thread stack) access, cycles"));
   p.dual_issue = cfg.get_bool("sm.dual_issue", true,
                               "Issue a second independent instruction of the same warp to another unit in one cycle");
+  p.skip_idle = cfg.get_bool("sm.skip_idle", true,
+                             "Sleep through cycles in which no warp can issue (false: tick every cycle, to compare)");
   p.scheduler = cfg.get_enum("sm.scheduler", "gto", scheduler_names(), "Warp scheduling policy");
   p.two_level_active = static_cast<unsigned>(
       cfg.get_int("sm.two_level_active", 4, 1, 64, "Active-set size of the two-level scheduler, warps per partition"));

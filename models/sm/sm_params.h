@@ -19,6 +19,7 @@ struct SmParams {
   unsigned alu_latency, idiv_latency, sfu_latency;
   unsigned shared_latency, local_latency;
   bool dual_issue;
+  bool skip_idle;
   std::string scheduler;
   unsigned two_level_active;
   unsigned max_warps, max_threads, max_blocks, max_threads_per_block;
