@@ -16,6 +16,10 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& 
       log_(std::string(this->name())),
       stats_("dispatcher", &stats_parent) {
   regs_socket.register_b_transport(this, &Dispatcher::b_transport);
+  SC_HAS_PROCESS(Dispatcher);
+  SC_METHOD(place_blocks);
+  sensitive << place_;
+  dont_initialize();
   for (sm::Sm* s : sms_) s->set_listener(this);
   stats_.add_counter("kernels", &kernels_, "Kernels completed");
   stats_.add_counter("blocks", &blocks_, "Thread blocks completed");
@@ -107,10 +111,13 @@ void Dispatcher::launch(const sm::KernelLaunch& k) {
   kernel_start_cycle_ = clock_.now_cycle();
   log_.info("kernel {} at 0x{:08x}: grid ({},{},{}) block ({},{},{}) shared {} B", k.id, k.kernel, k.grid.x, k.grid.y,
             k.grid.z, k.block.x, k.block.y, k.block.z, k.shared_bytes);
-  place_blocks();
+  request_placement();
 }
 
+void Dispatcher::request_placement() { place_.notify(sc_core::sc_time(1, sc_core::SC_PS)); }
+
 void Dispatcher::place_blocks() {
+  if (!running_) return;
   // Round robin over SMs, one block per SM per round, so a grid spreads
   // across the chip before any SM fills up.
   bool placed = true;
@@ -131,7 +138,7 @@ void Dispatcher::block_finished(sm::Sm&) {
   if (!running_) return;
   ++finished_blocks_;
   if (finished_blocks_ < total_blocks_) {
-    place_blocks();
+    request_placement();
     return;
   }
   running_ = false;

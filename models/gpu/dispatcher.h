@@ -1,7 +1,9 @@
 // The block dispatcher: takes kernel launches from its MMIO registers
 // (docs/firmware-abi.md), places thread blocks on SMs while their threads,
 // warps, registers, shared memory and block slots allow, and places the next
-// block whenever one finishes. Kernels run one at a time; a launch written
+// block whenever one finishes (1 ps later, in SM-number order, so blocks
+// that finish at the same instant on several SMs are replaced the same way
+// whatever order the SMs ran in). Kernels run one at a time; a launch written
 // while one runs waits in a queue.
 #pragma once
 
@@ -48,6 +50,7 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener {
   void launch(const sm::KernelLaunch& k);
   bool validate(const sm::KernelLaunch& k);
   void place_blocks();
+  void request_placement();
 
   const sm::SmParams& p_;
   const sim::ClockDomain& clock_;
@@ -63,6 +66,10 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener {
   uint64_t next_block_ = 0, total_blocks_ = 0, finished_blocks_ = 0;
   unsigned rr_ = 0;  // SM to try first
   uint64_t kernel_start_cycle_ = 0;
+  // Placement runs just after the instant that freed resources, once every
+  // SM of that instant has reported, so it does not depend on the order in
+  // which SystemC ran them.
+  sc_core::sc_event place_;
 
   sim::StatGroup stats_;
   uint64_t kernels_ = 0, blocks_ = 0, kernel_cycles_ = 0;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/mem_ext.h"
@@ -36,6 +37,9 @@ GlobalMemory::GlobalMemory(const sc_core::sc_module_name& name, sim::Config& cfg
   SC_METHOD(respond);
   sensitive << ready_.get_event();
   dont_initialize();
+  SC_METHOD(arbitrate);
+  sensitive << arbitrate_;
+  dont_initialize();
 }
 
 void GlobalMemory::perform(tlm::tlm_generic_payload& gp) {
@@ -66,14 +70,9 @@ tlm::tlm_sync_enum GlobalMemory::nb_transport_fw(int id, tlm::tlm_generic_payloa
                                                  sc_core::sc_time&) {
   if (phase == tlm::BEGIN_REQ) {
     gp.acquire();
-    if (in_service_ >= queue_depth_) {
-      ++backpressure_;
-      waiting_.emplace_back(id, &gp);
-      return tlm::TLM_ACCEPTED;  // END_REQ later, when a slot frees
-    }
-    accept(id, gp);
-    phase = tlm::END_REQ;
-    return tlm::TLM_UPDATED;
+    arrivals_.push_back(Request{id, &gp, sc_core::sc_time_stamp()});
+    arbitrate_.notify(sc_core::sc_time(1, sc_core::SC_PS));
+    return tlm::TLM_ACCEPTED;  // END_REQ comes from the arbiter
   }
   if (phase == tlm::END_RESP) {
     finish(gp);
@@ -82,17 +81,38 @@ tlm::tlm_sync_enum GlobalMemory::nb_transport_fw(int id, tlm::tlm_generic_payloa
   return tlm::TLM_ACCEPTED;
 }
 
-void GlobalMemory::accept(int id, tlm::tlm_generic_payload& gp) {
+void GlobalMemory::arbitrate() {
+  std::stable_sort(arrivals_.begin(), arrivals_.end(),
+                   [](const Request& a, const Request& b) { return a.id < b.id; });
+  const size_t arrived = arrivals_.size();
+  for (const Request& r : arrivals_) waiting_.push_back(r);
+  arrivals_.clear();
+  while (!waiting_.empty() && in_service_ < queue_depth_) {
+    const Request r = waiting_.front();
+    waiting_.pop_front();
+    accept(r);
+    tlm::tlm_phase phase = tlm::END_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket[r.id]->nb_transport_bw(*r.gp, phase, delay);
+  }
+  backpressure_ += std::min(arrived, waiting_.size());  // this instant's arrivals that must wait
+}
+
+void GlobalMemory::accept(const Request& r) {
+  tlm::tlm_generic_payload& gp = *r.gp;
   ++in_service_;
-  origin_[&gp] = id;
+  origin_[&gp] = r.id;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  // Requests start on a memory-clock edge, one transfer at a time.
-  const sc_core::sc_time edge = clock_.time_of(clock_.cycle_at(now) + (now == clock_.time_of(clock_.cycle_at(now)) ? 0 : 1));
+  // A request starts on the first memory-clock edge at or after its arrival
+  // (or, if it had to wait, after its admission), one transfer at a time.
+  const sc_core::sc_time from = now > r.arrival + sc_core::sc_time(1, sc_core::SC_PS) ? now : r.arrival;
+  const uint64_t from_cycle = clock_.cycle_at(from);
+  const sc_core::sc_time edge = clock_.time_of(from_cycle + (from == clock_.time_of(from_cycle) ? 0 : 1));
   const sc_core::sc_time start = std::max(edge, channel_free_);
   const double transfer = std::ceil(gp.get_data_length() / bytes_per_cycle_);
   channel_free_ = start + clock_.period() * transfer;
   const sc_core::sc_time done = channel_free_ + clock_.period() * static_cast<double>(latency_);
-  latency_sum_cycles_ += clock_.cycle_at(done - now);
+  latency_sum_cycles_ += clock_.cycle_at(done - r.arrival);
   if (gp.is_read()) {
     ++reads_;
   } else {
@@ -117,14 +137,7 @@ void GlobalMemory::finish(tlm::tlm_generic_payload& gp) {
   origin_.erase(&gp);
   --in_service_;
   gp.release();
-  if (!waiting_.empty()) {
-    auto [id, next] = waiting_.front();
-    waiting_.pop_front();
-    accept(id, *next);
-    tlm::tlm_phase phase = tlm::END_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket[id]->nb_transport_bw(*next, phase, delay);
-  }
+  if (!waiting_.empty()) arbitrate_.notify(sc_core::sc_time(1, sc_core::SC_PS));
 }
 
 }  // namespace tessera::gpu

@@ -1,8 +1,11 @@
 // Global memory with a fixed latency and a bandwidth, behind a TLM-2.0 AT
-// target (the HBM model replaces it). Requests are served in arrival order:
-// each occupies the data path for bytes / bytes_per_cycle cycles and its
-// response leaves `latency` cycles after its transfer. At most `queue_depth`
-// requests are in service; beyond that END_REQ is withheld (back-pressure).
+// target (the HBM model replaces it). An arbiter admits requests 1 ps after
+// the instant they arrive: older waiting requests first, then that instant's
+// arrivals by initiator socket, so admission never depends on the order in
+// which SystemC ran the initiators. Each admitted request occupies the data
+// path for bytes / bytes_per_cycle cycles and its response leaves `latency`
+// cycles after its transfer. At most `queue_depth` requests are in service;
+// the others wait without END_REQ (back-pressure).
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -12,6 +15,7 @@
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
+#include <vector>
 
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
@@ -34,7 +38,13 @@ class GlobalMemory : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void accept(int id, tlm::tlm_generic_payload& gp);
+  struct Request {
+    int id;  // initiator socket
+    tlm::tlm_generic_payload* gp;
+    sc_core::sc_time arrival;
+  };
+  void arbitrate();
+  void accept(const Request& r);
   void respond();
   void finish(tlm::tlm_generic_payload& gp);
   void perform(tlm::tlm_generic_payload& gp);
@@ -48,7 +58,9 @@ class GlobalMemory : public sc_core::sc_module {
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> ready_;
   sc_core::sc_event ready_event_;
   std::unordered_map<tlm::tlm_generic_payload*, int> origin_;
-  std::deque<std::pair<int, tlm::tlm_generic_payload*>> waiting_;  // END_REQ withheld
+  std::vector<Request> arrivals_;  // since the last arbitration
+  std::deque<Request> waiting_;    // END_REQ withheld
+  sc_core::sc_event arbitrate_;
   uint64_t in_service_ = 0;
 
   sim::StatGroup stats_;

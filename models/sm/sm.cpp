@@ -133,7 +133,8 @@ bool Sm::can_accept(const KernelLaunch& k) const {
 }
 
 void Sm::start_block(const KernelLaunch& k, uint64_t block_index) {
-  account_skipped(now_cycle());
+  // The current cycle ran (or was skipped) without this block.
+  account_skipped(now_cycle() + 1);
   const BlockFootprint f = footprint(k, kWarpSize, p_.register_granule);
   unsigned b = 0;
   while (blocks_[b].resident) ++b;
@@ -231,6 +232,7 @@ void Sm::cycle() {
   ever_ran_ = true;
   cur_cycle_ = now;
 
+  apply_arrivals(now);
   send_requests();
   bool issued = false;
   uint64_t wake = kPending;
@@ -720,6 +722,7 @@ void Sm::send_requests() {
   end_req_cycle_ = cur_cycle_;
   if (status == tlm::TLM_ACCEPTED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_REQ)) {
     waiting_end_req_ = true;
+    awaiting_end_req_ = gp;
   } else if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
     complete_sector(*gp);
   }
@@ -733,7 +736,7 @@ tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_ph
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) {
-    if (waiting_end_req_) {  // BEGIN_RESP implies END_REQ
+    if (waiting_end_req_ && &gp == awaiting_end_req_) {  // its BEGIN_RESP implies its END_REQ
       waiting_end_req_ = false;
       end_req_cycle_ = now_cycle();
     }
@@ -750,18 +753,30 @@ void Sm::complete_sector(tlm::tlm_generic_payload& gp) {
               fmt::format("{}: global memory answered {} for address 0x{:08x}", name(), gp.get_response_string(),
                           static_cast<uint32_t>(gp.get_address())));
   }
-  const unsigned g = gp.get_extension<sim::MemExt>()->tag;
+  // Applied by cycle() from the next cycle on, so the result does not depend
+  // on whether this SM's method ran before or after the response this cycle.
+  arrivals_.push_back(Arrival{gp.get_extension<sim::MemExt>()->tag, now_cycle()});
   gp.release();
-  MemGroup& grp = groups_[g];
-  if (--grp.remaining > 0) return;
-  // The last sector: the destination is readable from the next cycle.
-  account_skipped(now_cycle());
-  Warp& w = warps_[grp.warp];
-  if (grp.dst != isa::kNoReg) w.ready[grp.dst] = now_cycle() + 1;
-  --w.outstanding;
-  free_groups_.push_back(g);
-  maybe_retire(grp.warp);
   wake_at_next_cycle();
+}
+
+void Sm::apply_arrivals(uint64_t now) {
+  size_t kept = 0;
+  for (const Arrival& a : arrivals_) {
+    if (a.cycle >= now) {
+      arrivals_[kept++] = a;
+      continue;
+    }
+    MemGroup& grp = groups_[a.group];
+    if (--grp.remaining > 0) continue;
+    // The last sector: the destination is readable from the cycle after it.
+    Warp& w = warps_[grp.warp];
+    if (grp.dst != isa::kNoReg) w.ready[grp.dst] = a.cycle + 1;
+    --w.outstanding;
+    free_groups_.push_back(a.group);
+    maybe_retire(grp.warp);
+  }
+  arrivals_.resize(kept);
 }
 
 void Sm::trace_partition(Partition& part, int warp, uint32_t pc, int unit, Stall stall, unsigned lanes) {

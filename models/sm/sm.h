@@ -158,6 +158,7 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
   void send_requests();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void complete_sector(tlm::tlm_generic_payload& gp);
+  void apply_arrivals(uint64_t now);
   void trace_partition(Partition& part, int warp, uint32_t pc, int unit, Stall stall, unsigned lanes);
   uint64_t now_cycle() const { return clock_.now_cycle(); }
   void wake_at_next_cycle();
@@ -190,9 +191,15 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
   // Global memory path.
   sim::PayloadPool pool_;
   std::vector<MemGroup> groups_;
+  struct Arrival {
+    unsigned group;
+    uint64_t cycle;  // when the sector's response arrived
+  };
+  std::vector<Arrival> arrivals_;  // responses not yet applied
   std::vector<unsigned> free_groups_;
   std::deque<tlm::tlm_generic_payload*> outgoing_;
   bool waiting_end_req_ = false;
+  const tlm::tlm_generic_payload* awaiting_end_req_ = nullptr;
   uint64_t end_req_cycle_ = 0;  // the next request goes out the cycle after this
 
   sc_core::sc_event wake_;
