@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "isa/encoding.h"
+#include "isa/trap_report.h"
 
 namespace tessera::cpu {
 
@@ -105,27 +106,7 @@ void ControlCore::step() {
 
 void ControlCore::fault(const isa::Inst& inst, const isa::ExecResult& r) {
   const uint32_t pc = state_.pc;
-  std::string what;
-  switch (r.trap) {
-    case Trap::kIllegalInstruction:
-      what = program_.find(pc) ? fmt::format("illegal instruction 0x{:08x} ({})", inst.raw, isa::disassemble(inst, pc))
-                               : fmt::format("instruction fetch from 0x{:08x}, outside the program's code", pc);
-      break;
-    case Trap::kLoadMisaligned: case Trap::kStoreMisaligned:
-      what = fmt::format("misaligned {} at address 0x{:08x} ({})", r.trap == Trap::kLoadMisaligned ? "load" : "store",
-                         r.fault_addr, isa::disassemble(inst, pc));
-      break;
-    case Trap::kLoadAccessFault: case Trap::kStoreAccessFault:
-      what = fmt::format("{} access fault at unmapped address 0x{:08x} ({})",
-                         r.trap == Trap::kLoadAccessFault ? "load" : "store", r.fault_addr, isa::disassemble(inst, pc));
-      break;
-    case Trap::kInstructionMisaligned:
-      what = fmt::format("jump to misaligned address 0x{:08x} ({})", r.fault_addr, isa::disassemble(inst, pc));
-      break;
-    default:
-      what = fmt::format("{} ({}) is not supported", isa::trap_name(r.trap), isa::disassemble(inst, pc));
-      break;
-  }
+  const std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "on control cores");
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}: {} at pc 0x{:08x}", name(), what, pc));
 }

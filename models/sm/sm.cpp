@@ -6,6 +6,7 @@
 #include <bitset>
 
 #include "isa/encoding.h"
+#include "isa/trap_report.h"
 
 namespace tessera::sm {
 
@@ -546,30 +547,7 @@ void Sm::fault(const Warp& w, unsigned lane, const Inst& inst, const isa::ExecRe
   const Block& blk = blocks_[w.block_slot];
   const auto& tid = w.tid[lane];
   const uint32_t pc = w.threads[lane].pc;
-  std::string what;
-  switch (r.trap) {
-    case Trap::kIllegalInstruction:
-      what = program_.find(pc) ? fmt::format("illegal instruction 0x{:08x} ({})", inst.raw, isa::disassemble(inst, pc))
-                               : fmt::format("instruction fetch from 0x{:08x}, outside the program's code", pc);
-      break;
-    case Trap::kLoadMisaligned:
-    case Trap::kStoreMisaligned:
-      what = fmt::format("misaligned {} of {} bytes at address 0x{:08x} ({})",
-                         r.trap == Trap::kLoadMisaligned ? "load" : "store", inst.mem_bytes, r.fault_addr,
-                         isa::disassemble(inst, pc));
-      break;
-    case Trap::kLoadAccessFault:
-    case Trap::kStoreAccessFault:
-      what = fmt::format("{} access fault at unmapped address 0x{:08x} ({})",
-                         r.trap == Trap::kLoadAccessFault ? "load" : "store", r.fault_addr, isa::disassemble(inst, pc));
-      break;
-    case Trap::kInstructionMisaligned:
-      what = fmt::format("jump to misaligned address 0x{:08x} ({})", r.fault_addr, isa::disassemble(inst, pc));
-      break;
-    default:
-      what = fmt::format("{} is not supported in kernels ({})", isa::trap_name(r.trap), isa::disassemble(inst, pc));
-      break;
-  }
+  const std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "in kernels");
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}: {} at pc 0x{:08x}, warp slot {} (block ({},{},{}) warp {}), thread ({},{},{}) lane {}",
                         name(), what, pc, cur_warp_, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block,
