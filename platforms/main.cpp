@@ -13,6 +13,7 @@
 #include "isa/elf_loader.h"
 #include "platforms/platform.h"
 #include "sim/log.h"
+#include "sim/tool_command.h"
 
 namespace fs = std::filesystem;
 using tessera::sim::ConfigError;
@@ -111,6 +112,9 @@ int sc_main(int argc, char** argv) {
   config_cmd->add_option("platform", platform_arg, "Platform netlist (.yaml file or name)")->required();
   config_cmd->add_option("--set", sets, "Override a parameter: key=value (repeatable)");
 
+  // Standalone tools of the subsystems.
+  std::vector<tessera::sim::ToolCommand> tools;
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -122,6 +126,8 @@ int sc_main(int argc, char** argv) {
     tessera::sim::set_log_level(log_level == "warning" ? "warn" : log_level);
     if (run_cmd->parsed()) return run(platform_arg, elf, sets, stats_path, options, quiet);
     if (config_cmd->parsed()) return list_config(platform_arg, sets);
+    for (const auto& tool : tools)
+      if (tool.command->parsed()) return tool.run();
   } catch (const ConfigError& e) {
     fmt::print(stderr, "tessera: error: {}\n", e.what());
     return tessera::sim::kStatusConfigError;
