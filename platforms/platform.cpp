@@ -24,12 +24,15 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
 
   if (!options.vcd_path.empty()) vcd_ = std::make_unique<sim::VcdWriter>(options.vcd_path, options.trace_scopes);
 
+  // SMs -> crossbar -> L2 slices -> memory, TLM-2.0 AT at each boundary.
   memory_ = std::make_unique<gpu::GlobalMemory>("memory", cfg, *global_, root_);
+  l2_ = std::make_unique<gpu::L2System>("l2", cfg, num_sms, run_, root_);
+  for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(memory_->socket);
   std::vector<sm::Sm*> sm_ptrs;
   for (unsigned i = 0; i < num_sms; ++i) {
     sm::Sm::Context ctx{cfg, sm_params_, *sm_clock_, *global_, *program_, run_, root_, vcd_.get(), num_sms};
     sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", i).c_str(), i, ctx));
-    sms_.back()->mem_socket.bind(memory_->socket);
+    sms_.back()->mem_socket.bind(l2_->sm_socket);
     sm_ptrs.push_back(sms_.back().get());
   }
   dispatcher_ = std::make_unique<gpu::Dispatcher>("dispatcher", sm_params_, *sm_clock_, run_, root_, sm_ptrs);

@@ -11,6 +11,7 @@
 #include "cpu/control_core.h"
 #include "gpu/dispatcher.h"
 #include "gpu/global_memory.h"
+#include "gpu/l2_system.h"
 #include "isa/decoded_program.h"
 #include "isa/elf_loader.h"
 #include "platforms/system_regs.h"
@@ -69,6 +70,7 @@ class Platform {
   std::unique_ptr<sim::VcdWriter> vcd_;
   sm::SmParams sm_params_{};
   std::unique_ptr<gpu::GlobalMemory> memory_;
+  std::unique_ptr<gpu::L2System> l2_;
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::unique_ptr<gpu::Dispatcher> dispatcher_;
   std::unique_ptr<cpu::ControlCore> core_;

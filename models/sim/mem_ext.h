@@ -15,6 +15,10 @@ struct MemExt : tlm::tlm_extension<MemExt> {
   uint16_t warp = 0;    // hardware warp slot in the SM
   uint32_t tag = 0;     // the issuer's request id
   MemOp op = MemOp::kRead;
+  // A request for part of a 128-byte line: bit i asks for its 32-byte sector
+  // i (0: the whole address range of the payload).
+  uint8_t sectors = 0;
+  uint8_t atomic_ops = 0;  // lanes whose atomic operations the request carries
   // The issuer already performed the access on the functional memory (the
   // SMs execute at issue); the target models only its timing.
   bool timing_only = false;

@@ -7,6 +7,7 @@
 
 #include "isa/encoding.h"
 #include "isa/trap_report.h"
+#include "sm/shared_banks.h"
 
 namespace tessera::sm {
 
@@ -64,7 +65,24 @@ Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
       blocks_(ctx.params.max_blocks),
       partitions_(ctx.params.partitions),
       stats_(fmt::format("sm{}", id), &ctx.stats_parent) {
+  shared_passes_.assign(kWarpSize + 1, 0);
   mem_socket.register_nb_transport_bw(this, &Sm::nb_transport_bw);
+  const CacheGeometry half{p_.l1_bytes / p_.l1_halves, p_.l1_ways, kLineBytes};
+  l1_.reserve(p_.l1_halves);
+  for (unsigned h = 0; h < p_.l1_halves; ++h) {
+    l1_.emplace_back(half, p_.l1_mshrs);
+    L1Half& l1 = l1_.back();
+    l1.stats = std::make_unique<sim::StatGroup>(fmt::format("l1_half{}", h), &stats_);
+    l1.stats->add_counter("requests", &l1.requests, "Line requests of cached loads (__ldg, or all with l1.cache_global_loads)");
+    l1.stats->add_counter("hit_sectors", &l1.hit_sectors, "Requested sectors present");
+    l1.stats->add_counter("miss_sectors", &l1.miss_sectors, "Requested sectors absent");
+    l1.stats->add_counter("mshr_merged_sectors", &l1.merged_sectors, "Missing sectors already being fetched");
+    l1.stats->add_counter("mshr_full_bypasses", &l1.bypassed, "Misses sent on uncached because every MSHR was busy");
+    l1.stats->add_formula("sector_hit_rate", [&l1] {
+      const uint64_t all = l1.hit_sectors + l1.miss_sectors;
+      return all ? static_cast<double>(l1.hit_sectors) / static_cast<double>(all) : 0.0;
+    }, "Hit sectors / requested sectors");
+  }
   shared_free_.emplace_back(0, p_.shared_bytes);
 
   for (unsigned p = 0; p < partitions_.size(); ++p) {
@@ -107,10 +125,18 @@ Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
   stats_.add_counter("blocks_finished", &blocks_finished_, "Thread blocks that finished");
   stats_.add_counter("global_sector_reads", &sector_reads_, "32-byte global read (and atomic) sector requests");
   stats_.add_counter("global_sector_writes", &sector_writes_, "32-byte global write sector requests");
+  stats_.add_counter("global_line_requests", &line_requests_, "Requests sent towards L2 (one per 128-byte line)");
   stats_.add_counter("shared_warp_accesses", &shared_accesses_, "Warp instructions that accessed shared memory");
+  stats_.add_histogram("shared_passes", &shared_passes_,
+                       "Bank-array passes per shared-memory warp request (n-way conflict: n passes)");
+  stats_.add_counter("shared_conflict_passes", &shared_conflict_passes_,
+                     "Passes beyond the first caused by bank conflicts");
+  stats_.add_counter("shared_broadcasts", &shared_broadcasts_, "Words read by several lanes in one pass");
+  stats_.add_counter("shared_atomic_warp_insts", &shared_atomic_insts_,
+                     "Atomic warp instructions on shared memory (executed beside the banks, not on the SP lanes)");
+  stats_.add_counter("shared_atomic_ops", &shared_atomic_ops_, "Lane atomic operations on shared memory");
   stats_.add_counter("local_warp_accesses", &local_accesses_, "Warp instructions that accessed local memory");
 
-  cur_sectors_.reserve(kWarpSize * 2);
   SC_HAS_PROCESS(Sm);
   SC_METHOD(cycle);
   sensitive << wake_;
@@ -137,6 +163,12 @@ void Sm::start_block(const KernelLaunch& k, uint64_t block_index) {
   // The current cycle ran (or was skipped) without this block.
   account_skipped(now_cycle() + 1);
   const BlockFootprint f = footprint(k, kWarpSize, p_.register_granule);
+  if (!any_launch_ || k.id != launch_id_) {
+    // L1 is not coherent: each kernel launch starts with it empty.
+    for (L1Half& h : l1_) h.cache.invalidate_all();
+    any_launch_ = true;
+    launch_id_ = k.id;
+  }
   unsigned b = 0;
   while (blocks_[b].resident) ++b;
   Block& blk = blocks_[b];
@@ -248,7 +280,7 @@ void Sm::cycle() {
   }
   if (run_.stopped()) return;
 
-  uint64_t next = wake;
+  uint64_t next = std::min(wake, next_arrival());
   if (issued || (!outgoing_.empty() && !waiting_end_req_)) next = now + 1;
   if (!p_.skip_idle && resident_warps_ > 0) next = now + 1;  // tick every cycle
   next_planned_ = next;
@@ -376,8 +408,9 @@ bool Sm::execute_warp(unsigned slot, const Inst& inst, uint64_t now) {
   Block& blk = blocks_[w.block_slot];
   cur_warp_ = slot;
   cur_cycle_ = now;
-  cur_local_ = cur_shared_ = false;
-  cur_sectors_.clear();
+  cur_local_ = cur_shared_ = cur_read_only_ = cur_shared_fault_ = false;
+  cur_shared_mask_ = cur_global_lanes_ = 0;
+  coalescer_.clear();
 
   const uint32_t mask = w.mask;
   bool barrier = false, exited = false;
@@ -411,53 +444,13 @@ bool Sm::execute_warp(unsigned slot, const Inst& inst, uint64_t now) {
   }
 
   // When the destination becomes readable.
-  if (!cur_sectors_.empty()) {
-    unsigned g;
-    if (free_groups_.empty()) {
-      g = static_cast<unsigned>(groups_.size());
-      groups_.emplace_back();
-    } else {
-      g = free_groups_.back();
-      free_groups_.pop_back();
-    }
-    MemGroup& grp = groups_[g];
-    grp.warp = slot;
-    grp.dst = inst.is_load ? inst.dst : isa::kNoReg;
-    grp.remaining = static_cast<unsigned>(cur_sectors_.size());
-    ++w.outstanding;
-    const bool atomic = inst.is_load && inst.is_store;
-    for (uint32_t sector : cur_sectors_) {
-      tlm::tlm_generic_payload* gp = pool_.allocate();
-      gp->set_address(sector);
-      gp->set_data_length(32);
-      gp->set_streaming_width(32);
-      gp->set_byte_enable_ptr(nullptr);
-      gp->set_dmi_allowed(false);
-      gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      gp->set_command(inst.is_load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-      auto* ext = gp->get_extension<sim::MemExt>();
-      ext->source = static_cast<uint16_t>(id_);
-      ext->warp = static_cast<uint16_t>(slot);
-      ext->tag = g;
-      ext->op = atomic ? sim::MemOp::kAtomic : inst.is_load ? sim::MemOp::kRead : sim::MemOp::kWrite;
-      ext->timing_only = true;  // the instruction already executed
-      if (inst.is_load) {
-        ++sector_reads_;
-      } else {
-        ++sector_writes_;
-      }
-      outgoing_.push_back(gp);
-    }
-    if (grp.dst != isa::kNoReg) {
-      w.ready[grp.dst] = kPending;
-      part.scheduler->long_latency_wait(static_cast<uint16_t>(slot));
-    }
-  } else if (inst.dst != isa::kNoReg) {
+  if (cur_shared_mask_) issue_shared(w, inst, now);
+  if (!coalescer_.lines().empty()) {
+    issue_global(slot, w, inst, now);
+  } else if (inst.dst != isa::kNoReg && !cur_shared_mask_) {
     uint64_t lat = 0;
     if (inst.unit == isa::Unit::kLdst) {
-      if (cur_shared_) lat = p_.shared_latency;
-      if (cur_local_) lat = std::max<uint64_t>(lat, p_.local_latency);
-      if (lat == 0) lat = p_.alu_latency;
+      lat = cur_local_ ? p_.local_latency : p_.alu_latency;
     } else {
       lat = latency(inst);
     }
@@ -470,6 +463,119 @@ bool Sm::execute_warp(unsigned slot, const Inst& inst, uint64_t now) {
   if (barrier || exited) maybe_release_barrier(blk);
   if (exited) maybe_retire(slot);
   return true;
+}
+
+void Sm::issue_shared(Warp& w, const Inst& inst, uint64_t now) {
+  // The bank array takes a warp request's passes one per cycle (an atomic's
+  // read-modify-write shared_atomic_cycles each), after the passes of earlier
+  // requests; the result is readable the base latency after the last pass.
+  const bool atomic = inst.is_load && inst.is_store;
+  const BankAccess a = arbitrate_banks(cur_shared_words_, cur_shared_mask_, p_.shared_banks, atomic);
+  const uint64_t per_pass = atomic ? p_.shared_atomic_cycles : 1;
+  const uint64_t start = std::max(now, shared_busy_until_);
+  shared_busy_until_ = start + per_pass * a.passes;
+  ++shared_passes_[std::min<size_t>(a.passes, shared_passes_.size() - 1)];
+  shared_conflict_passes_ += a.passes - 1;
+  shared_broadcasts_ += a.broadcasts;
+  if (atomic) {
+    ++shared_atomic_insts_;
+    shared_atomic_ops_ += lanes_in(cur_shared_mask_);
+  }
+  if (inst.dst == isa::kNoReg) return;
+  const uint64_t base = atomic ? p_.shared_atomic_latency : p_.shared_latency;
+  uint64_t ready = start + base + per_pass * (a.passes - 1);
+  if (cur_local_) ready = std::max<uint64_t>(ready, now + p_.local_latency);
+  w.ready[inst.dst] = ready;
+}
+
+void Sm::issue_global(unsigned slot, Warp& w, const Inst& inst, uint64_t now) {
+  unsigned g;
+  if (free_groups_.empty()) {
+    g = static_cast<unsigned>(groups_.size());
+    groups_.emplace_back();
+  } else {
+    g = free_groups_.back();
+    free_groups_.pop_back();
+  }
+  const auto& lines = coalescer_.lines();
+  MemGroup& grp = groups_[g];
+  grp.warp = slot;
+  grp.dst = inst.is_load ? inst.dst : isa::kNoReg;
+  grp.remaining = static_cast<unsigned>(lines.size());
+  grp.last = now;
+  ++w.outstanding;
+  if (grp.dst != isa::kNoReg) {
+    w.ready[grp.dst] = kPending;
+    partitions_[w.partition].scheduler->long_latency_wait(static_cast<uint16_t>(slot));
+  }
+
+  const bool atomic = inst.is_load && inst.is_store;
+  const sim::MemOp op = atomic ? sim::MemOp::kAtomic : inst.is_load ? sim::MemOp::kRead : sim::MemOp::kWrite;
+  const bool cached = op == sim::MemOp::kRead && (cur_read_only_ || p_.l1_cache_global_loads);
+  L1Half& l1 = l1_[w.partition * p_.l1_halves / p_.partitions];
+  for (const LineRequest& line : lines) {
+    if (op != sim::MemOp::kRead) {
+      // Stores and atomics go through to L2; L1 drops its stale copies.
+      for (L1Half& h : l1_) h.cache.invalidate(line.line, line.sectors);
+      queue_request(line.line, line.sectors, op, op == sim::MemOp::kAtomic ? line.lanes : 0, g, slot);
+      continue;
+    }
+    if (!cached) {
+      queue_request(line.line, line.sectors, op, 0, g, slot);
+      continue;
+    }
+    ++l1.requests;
+    const uint8_t hit = l1.cache.lookup(line.line, line.sectors);
+    const auto miss = static_cast<uint8_t>(line.sectors & ~hit);
+    l1.hit_sectors += static_cast<unsigned>(__builtin_popcount(hit));
+    l1.miss_sectors += static_cast<unsigned>(__builtin_popcount(miss));
+    if (!miss) {
+      // Served by L1: readable hit_latency cycles after issue.
+      arrivals_.push_back(Arrival{now + p_.l1_hit_latency - 1, g, line.line, line.sectors});
+      continue;
+    }
+    auto* entry = l1.mshr.find(line.line);
+    if (!entry && l1.mshr.full()) {
+      ++l1.bypassed;
+      queue_request(line.line, line.sectors, op, 0, g, slot);
+      continue;
+    }
+    if (!entry) entry = &l1.mshr.allocate(line.line);
+    const auto fetch = static_cast<uint8_t>(miss & ~entry->requested);
+    l1.merged_sectors += static_cast<unsigned>(__builtin_popcount(miss & entry->requested));
+    entry->requested = static_cast<uint8_t>(entry->requested | fetch);
+    entry->waiters.push_back({g, miss});
+    const auto half = static_cast<uint32_t>(&l1 - l1_.data());
+    if (fetch) queue_request(line.line, fetch, op, 0, kFillTag | half, slot);
+  }
+}
+
+void Sm::queue_request(uint32_t line, uint8_t sectors, sim::MemOp op, unsigned atomic_ops, uint32_t tag,
+                       unsigned slot) {
+  tlm::tlm_generic_payload* gp = pool_.allocate();
+  const unsigned bytes = kSectorBytes * static_cast<unsigned>(__builtin_popcount(sectors));
+  gp->set_address(line);
+  gp->set_data_length(bytes);
+  gp->set_streaming_width(bytes);
+  gp->set_byte_enable_ptr(nullptr);
+  gp->set_dmi_allowed(false);
+  gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  gp->set_command(op == sim::MemOp::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  auto* ext = gp->get_extension<sim::MemExt>();
+  ext->source = static_cast<uint16_t>(id_);
+  ext->warp = static_cast<uint16_t>(slot);
+  ext->tag = tag;
+  ext->op = op;
+  ext->sectors = sectors;
+  ext->atomic_ops = static_cast<uint8_t>(atomic_ops);
+  ext->timing_only = true;  // the instruction already executed
+  ++line_requests_;
+  if (op == sim::MemOp::kWrite) {
+    sector_writes_ += static_cast<unsigned>(__builtin_popcount(sectors));
+  } else {
+    sector_reads_ += static_cast<unsigned>(__builtin_popcount(sectors));
+  }
+  outgoing_.push_back(gp);
 }
 
 void Sm::update_warp_pc(Warp& w) {
@@ -547,7 +653,10 @@ void Sm::fault(const Warp& w, unsigned lane, const Inst& inst, const isa::ExecRe
   const Block& blk = blocks_[w.block_slot];
   const auto& tid = w.tid[lane];
   const uint32_t pc = w.threads[lane].pc;
-  const std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "in kernels");
+  std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "in kernels");
+  if (cur_shared_fault_)
+    what += fmt::format(" (the shared-memory window 0x{:08x}: this block has {} bytes of shared memory)", kSharedWindow,
+                        blk.use.shared_bytes);
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}: {} at pc 0x{:08x}, warp slot {} (block ({},{},{}) warp {}), thread ({},{},{}) lane {}",
                         name(), what, pc, cur_warp_, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block,
@@ -580,10 +689,16 @@ std::string Sm::dump_state() const {
 
 // ---------------------------------------------------------------- ExecEnv
 
-MemStatus Sm::load(uint32_t addr, unsigned bytes, uint32_t* value, bool /*read_only*/) {
+void Sm::note_shared(uint32_t sm_offset) {
+  cur_shared_ = true;
+  cur_shared_mask_ |= 1u << cur_lane_;
+  cur_shared_words_[cur_lane_] = sm_offset / p_.shared_bank_bytes;
+}
+
+MemStatus Sm::load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) {
   const Block& blk = blocks_[warps_[cur_warp_].block_slot];
   if (addr - kSharedWindow < blk.use.shared_bytes && addr - kSharedWindow + bytes <= blk.use.shared_bytes) {
-    cur_shared_ = true;
+    note_shared(blk.shared_base + (addr - kSharedWindow));
     *value = shared_.load(blk.shared_base + (addr - kSharedWindow), bytes);
     return MemStatus::kOk;
   }
@@ -592,17 +707,22 @@ MemStatus Sm::load(uint32_t addr, unsigned bytes, uint32_t* value, bool /*read_o
     *value = local_.load((cur_warp_ * kWarpSize + cur_lane_) * p_.local_bytes + (addr - kLocalWindow), bytes);
     return MemStatus::kOk;
   }
-  if (!global_.contains(addr, bytes)) return MemStatus::kAccessFault;
+  if (!global_.contains(addr, bytes)) {
+    cur_shared_fault_ = addr - kSharedWindow < kLocalWindow - kSharedWindow;
+    return MemStatus::kAccessFault;
+  }
   *value = global_.load(addr, bytes);
-  const uint32_t sector = addr & ~31u;
-  if (std::find(cur_sectors_.begin(), cur_sectors_.end(), sector) == cur_sectors_.end()) cur_sectors_.push_back(sector);
+  cur_read_only_ |= read_only;
+  cur_global_lanes_ |= 1u << cur_lane_;
+  coalescer_.add(addr, bytes);
   return MemStatus::kOk;
 }
 
 MemStatus Sm::store(uint32_t addr, unsigned bytes, uint32_t value) {
   const Block& blk = blocks_[warps_[cur_warp_].block_slot];
   if (addr - kSharedWindow < blk.use.shared_bytes && addr - kSharedWindow + bytes <= blk.use.shared_bytes) {
-    cur_shared_ = true;
+    // An atomic's store follows its load on the same word: one bank access.
+    if (!(cur_shared_mask_ & (1u << cur_lane_))) note_shared(blk.shared_base + (addr - kSharedWindow));
     shared_.store(blk.shared_base + (addr - kSharedWindow), bytes, value);
     return MemStatus::kOk;
   }
@@ -611,10 +731,13 @@ MemStatus Sm::store(uint32_t addr, unsigned bytes, uint32_t value) {
     local_.store((cur_warp_ * kWarpSize + cur_lane_) * p_.local_bytes + (addr - kLocalWindow), bytes, value);
     return MemStatus::kOk;
   }
-  if (!global_.contains(addr, bytes)) return MemStatus::kAccessFault;
+  if (!global_.contains(addr, bytes)) {
+    cur_shared_fault_ = addr - kSharedWindow < kLocalWindow - kSharedWindow;
+    return MemStatus::kAccessFault;
+  }
   global_.store(addr, bytes, value);
-  const uint32_t sector = addr & ~31u;
-  if (std::find(cur_sectors_.begin(), cur_sectors_.end(), sector) == cur_sectors_.end()) cur_sectors_.push_back(sector);
+  // An atomic's store follows its load on the same word: one request.
+  if (!(cur_global_lanes_ & (1u << cur_lane_))) coalescer_.add(addr, bytes);
   return MemStatus::kOk;
 }
 
@@ -702,7 +825,7 @@ void Sm::send_requests() {
     waiting_end_req_ = true;
     awaiting_end_req_ = gp;
   } else if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
-    complete_sector(*gp);
+    complete_request(*gp);
   }
 }
 
@@ -718,14 +841,14 @@ tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_ph
       waiting_end_req_ = false;
       end_req_cycle_ = now_cycle();
     }
-    complete_sector(gp);
+    complete_request(gp);
     phase = tlm::END_RESP;
     return tlm::TLM_COMPLETED;
   }
   return tlm::TLM_ACCEPTED;
 }
 
-void Sm::complete_sector(tlm::tlm_generic_payload& gp) {
+void Sm::complete_request(tlm::tlm_generic_payload& gp) {
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
     run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
               fmt::format("{}: global memory answered {} for address 0x{:08x}", name(), gp.get_response_string(),
@@ -733,28 +856,47 @@ void Sm::complete_sector(tlm::tlm_generic_payload& gp) {
   }
   // Applied by cycle() from the next cycle on, so the result does not depend
   // on whether this SM's method ran before or after the response this cycle.
-  arrivals_.push_back(Arrival{gp.get_extension<sim::MemExt>()->tag, now_cycle()});
+  const auto* ext = gp.get_extension<sim::MemExt>();
+  arrivals_.push_back(Arrival{now_cycle(), ext->tag, static_cast<uint32_t>(gp.get_address()), ext->sectors});
   gp.release();
   wake_at_next_cycle();
 }
 
+void Sm::line_served(unsigned group, uint64_t cycle) {
+  MemGroup& grp = groups_[group];
+  grp.last = std::max(grp.last, cycle);
+  if (--grp.remaining > 0) return;
+  // The last line: the destination is readable from the cycle after it.
+  Warp& w = warps_[grp.warp];
+  if (grp.dst != isa::kNoReg) w.ready[grp.dst] = grp.last + 1;
+  --w.outstanding;
+  free_groups_.push_back(group);
+  maybe_retire(grp.warp);
+}
+
 void Sm::apply_arrivals(uint64_t now) {
   size_t kept = 0;
-  for (const Arrival& a : arrivals_) {
+  for (size_t i = 0; i < arrivals_.size(); ++i) {
+    const Arrival a = arrivals_[i];
     if (a.cycle >= now) {
       arrivals_[kept++] = a;
       continue;
     }
-    MemGroup& grp = groups_[a.group];
-    if (--grp.remaining > 0) continue;
-    // The last sector: the destination is readable from the cycle after it.
-    Warp& w = warps_[grp.warp];
-    if (grp.dst != isa::kNoReg) w.ready[grp.dst] = a.cycle + 1;
-    --w.outstanding;
-    free_groups_.push_back(a.group);
-    maybe_retire(grp.warp);
+    if (a.tag & kFillTag) {
+      L1Half& l1 = l1_[a.tag & ~kFillTag];
+      l1.cache.fill(a.line, a.sectors, false);
+      l1.mshr.arrive(a.line, a.sectors, [&](unsigned group) { line_served(group, a.cycle); });
+    } else {
+      line_served(a.tag, a.cycle);
+    }
   }
   arrivals_.resize(kept);
+}
+
+uint64_t Sm::next_arrival() const {
+  uint64_t next = kPending;
+  for (const Arrival& a : arrivals_) next = std::min(next, a.cycle + 1);
+  return next;
 }
 
 void Sm::trace_partition(Partition& part, int warp, uint32_t pc, int unit, Stall stall, unsigned lanes) {

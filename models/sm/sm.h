@@ -1,7 +1,9 @@
 // The streaming multiprocessor (DESIGN.md section 4): partitions with a warp
 // scheduler, a scoreboard and dual issue to SP, SFU and LD/ST units; SIMT
 // threads with their own PCs and minimum-PC reconvergence; block barriers;
-// shared and local memory; global memory through a TLM-2.0 AT initiator.
+// banked shared memory with remote atomics and local memory; the coalescer,
+// the unified L1/texture cache and global memory through a TLM-2.0 AT
+// initiator (one request per 128-byte line with a sector mask).
 //
 // Timing: one SC_METHOD per SM advances one cycle per activation and stops
 // its clock when no warp can issue, waking at the next cycle something
@@ -31,7 +33,9 @@
 #include "sim/run_control.h"
 #include "sim/stats.h"
 #include "sim/vcd.h"
+#include "sm/coalescer.h"
 #include "sm/kernel_launch.h"
+#include "sm/sector_cache.h"
 #include "sm/sm_params.h"
 #include "sm/warp_scheduler.h"
 
@@ -122,12 +126,23 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
     unsigned threads = 0, waiting = 0, exited = 0;
   };
 
-  // A global-memory access of one warp instruction: done when every sector
-  // request has been answered.
+  // A global-memory access of one warp instruction: done when every line it
+  // touches has been served (an L1 hit, a fill, or an answer from L2).
   struct MemGroup {
     unsigned warp = 0;
     uint8_t dst = isa::kNoReg;
     unsigned remaining = 0;
+    uint64_t last = 0;  // latest cycle a line was served
+  };
+
+  // One L1 half: the tag array, its MSHRs (waiters are memory groups) and
+  // its statistics.
+  struct L1Half {
+    SectorCache cache;
+    MshrTable<unsigned> mshr;
+    uint64_t requests = 0, hit_sectors = 0, miss_sectors = 0, merged_sectors = 0, bypassed = 0;
+    std::unique_ptr<sim::StatGroup> stats;
+    L1Half(const CacheGeometry& g, unsigned mshrs) : cache(g), mshr(mshrs) {}
   };
 
   struct Partition {
@@ -155,10 +170,16 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
   void fault(const Warp& w, unsigned lane, const isa::Inst& inst, const isa::ExecResult& r);
   unsigned unit_occupancy(isa::Unit u) const;
   unsigned latency(const isa::Inst& inst) const;
+  void note_shared(uint32_t sm_offset);
+  void issue_global(unsigned slot, Warp& w, const isa::Inst& inst, uint64_t now);
+  void issue_shared(Warp& w, const isa::Inst& inst, uint64_t now);
+  void queue_request(uint32_t line, uint8_t sectors, sim::MemOp op, unsigned atomic_ops, uint32_t tag, unsigned slot);
   void send_requests();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
-  void complete_sector(tlm::tlm_generic_payload& gp);
+  void complete_request(tlm::tlm_generic_payload& gp);
+  void line_served(unsigned group, uint64_t cycle);
   void apply_arrivals(uint64_t now);
+  uint64_t next_arrival() const;  // first cycle an arrival takes effect
   void trace_partition(Partition& part, int warp, uint32_t pc, int unit, Stall stall, unsigned lanes);
   uint64_t now_cycle() const { return clock_.now_cycle(); }
   void wake_at_next_cycle();
@@ -185,17 +206,29 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
   // The instruction being executed: set before each lane's execute().
   unsigned cur_warp_ = 0, cur_lane_ = 0;
   uint64_t cur_cycle_ = 0;
-  bool cur_local_ = false, cur_shared_ = false;
-  std::vector<uint32_t> cur_sectors_;  // distinct 32-byte global sectors touched
+  bool cur_local_ = false, cur_shared_ = false, cur_read_only_ = false, cur_shared_fault_ = false;
+  uint32_t cur_shared_mask_ = 0;              // lanes that accessed shared memory
+  uint32_t cur_global_lanes_ = 0;             // lanes already given to the coalescer
+  std::array<uint32_t, kWarpSize> cur_shared_words_{};  // their bank-word indices
+  Coalescer coalescer_;                       // the global accesses
+
+  // Shared memory's bank array: busy until this cycle with earlier passes.
+  uint64_t shared_busy_until_ = 0;
+  std::vector<L1Half> l1_;
 
   // Global memory path.
   sim::PayloadPool pool_;
   std::vector<MemGroup> groups_;
+  // A line served: an answer from L2 for a memory group, or a fill of an L1
+  // half. Applied from the cycle after `cycle`.
   struct Arrival {
-    unsigned group;
-    uint64_t cycle;  // when the sector's response arrived
+    uint64_t cycle;
+    uint32_t tag;  // group, or kFillTag | half
+    uint32_t line;
+    uint8_t sectors;
   };
-  std::vector<Arrival> arrivals_;  // responses not yet applied
+  static constexpr uint32_t kFillTag = 0x80000000u;
+  std::vector<Arrival> arrivals_;  // not yet applied
   std::vector<unsigned> free_groups_;
   std::deque<tlm::tlm_generic_payload*> outgoing_;
   bool waiting_end_req_ = false;
@@ -212,6 +245,11 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
   uint64_t active_cycles_ = 0, warp_insts_ = 0, thread_insts_ = 0;
   uint64_t blocks_started_ = 0, blocks_finished_ = 0;
   uint64_t sector_reads_ = 0, sector_writes_ = 0, shared_accesses_ = 0, local_accesses_ = 0;
+  uint64_t line_requests_ = 0, shared_broadcasts_ = 0, shared_atomic_ops_ = 0, shared_atomic_insts_ = 0;
+  uint64_t shared_conflict_passes_ = 0;   // passes beyond the first
+  std::vector<uint64_t> shared_passes_;   // histogram: passes per warp request
+  uint64_t launch_id_ = 0;                // the kernel whose blocks run here (L1 invalidation)
+  bool any_launch_ = false;
   uint64_t unit_insts_[kUnitCount] = {0, 0, 0};
   uint64_t ctrl_insts_ = 0;
 };

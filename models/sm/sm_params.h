@@ -25,6 +25,11 @@ struct SmParams {
   unsigned max_warps, max_threads, max_blocks, max_threads_per_block;
   unsigned registers, register_granule, regs_per_thread_default;
   unsigned shared_bytes, local_bytes;
+  unsigned shared_banks, shared_bank_bytes;
+  unsigned shared_atomic_latency, shared_atomic_cycles;
+  // Unified L1/texture cache: `l1_halves` halves of l1_bytes / l1_halves.
+  unsigned l1_bytes, l1_halves, l1_ways, l1_hit_latency, l1_mshrs;
+  bool l1_cache_global_loads;
   unsigned mem_queue;  // outstanding sector requests the LD/ST unit may queue
 
   static SmParams from_config(sim::Config& cfg);

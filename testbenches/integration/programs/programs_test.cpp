@@ -68,11 +68,13 @@ TEST(IdleSkipping, StatisticsAreIdenticalWhenTickingEveryCycle) {
     for (const char* plat : kPlatforms) {
       const std::string a = ::testing::TempDir() + "/skip.json", b = ::testing::TempDir() + "/tick.json";
       ASSERT_EQ(run_tessera({"run", platform(plat), fw(program), "--stats", a}).status, 0);
-      ASSERT_EQ(run_tessera({"run", platform(plat), fw(program), "--stats", b, "--set", "sm.skip_idle=false"}).status,
+      ASSERT_EQ(run_tessera({"run", platform(plat), fw(program), "--stats", b, "--set", "sm.skip_idle=false", "--set",
+                             "l2.skip_idle=false"})
+                    .status,
                 0);
       auto ja = without_host_time(nlohmann::json::parse(read_file(a)));
       auto jb = without_host_time(nlohmann::json::parse(read_file(b)));
-      ja.erase("config");  // sm.skip_idle differs
+      ja.erase("config");  // sm.skip_idle and l2.skip_idle differ
       jb.erase("config");
       EXPECT_EQ(ja.dump(), jb.dump()) << program << " on " << plat;
     }

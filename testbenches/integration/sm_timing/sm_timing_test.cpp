@@ -144,8 +144,10 @@ TEST(SmTiming, NoThreadLeavesABarrierBeforeTheLastArrives) {
 // 1.5 KiB of shared memory, 520 bytes per block (528 with 16-byte
 // alignment): two blocks fit (1056 B), a third (1584 B) does not.
 TEST(Occupancy, SharedMemoryAdmitsTwoBlocksAndTheThirdStartsWhenTheFirstEnds) {
-  // A short memory latency, so a block retires soon after its last store.
-  const auto r = run_ok("occupancy", {"--set", "sm.shared_bytes=1536", "--set", "memory.latency=10"});
+  // A short path to L2, so a block retires soon after its last store is
+  // acknowledged.
+  const auto r = run_ok("occupancy", {"--set", "sm.shared_bytes=1536", "--set", "xbar.latency=1", "--set",
+                                      "l2.hit_latency=1", "--set", "memory.latency=10"});
   struct Interval {
     long long first, last;
   };

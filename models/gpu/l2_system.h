@@ -1,0 +1,110 @@
+// The SMs' path to memory beyond L1 (DESIGN.md section 5): a crossbar with a
+// bandwidth and a latency per port, and address-interleaved L2 slices. SMs
+// bind their initiator sockets to sm_socket (socket index = SM number); each
+// slice reaches memory through its own AT initiator socket, so any TLM-2.0 AT
+// memory (the fixed-latency one, HBM) plugs in.
+//
+// One SC_METHOD on the L2 clock advances the crossbar and every slice. A
+// request or memory answer that arrives during cycle c is handled from cycle
+// c + 1, whatever order SystemC runs the processes of that instant in, and
+// the method sleeps through cycles in which nothing is due (l2.skip_idle).
+#pragma once
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <deque>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <unordered_map>
+#include <vector>
+
+#include "gpu/crossbar.h"
+#include "gpu/l2_slice.h"
+#include "sim/clock.h"
+#include "sim/config.h"
+#include "sim/payload_pool.h"
+#include "sim/run_control.h"
+#include "sim/stats.h"
+
+namespace tessera::gpu {
+
+class L2System : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<L2System> sm_socket;
+
+  L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, sim::RunControl& run,
+           sim::StatGroup& stats_parent);
+  ~L2System() override;
+
+  unsigned slices() const { return static_cast<unsigned>(slices_.size()); }
+  tlm_utils::simple_initiator_socket_tagged<L2System>& memory_socket(unsigned slice) { return *mem_sockets_[slice]; }
+  unsigned slice_of(uint32_t addr) const;
+  const sim::ClockDomain& clock() const { return clock_; }
+  bool idle() const;
+
+ private:
+  struct Incoming {
+    int sm;
+    tlm::tlm_generic_payload* gp;
+    sc_core::sc_time arrival;
+  };
+  struct Delivery {
+    uint64_t cycle;
+    uint64_t seq;  // keeps same-cycle deliveries in the order they were sent
+    tlm::tlm_generic_payload* gp;
+  };
+  struct MemoryPort {
+    std::deque<MemoryRequest>* queue = nullptr;
+    bool awaiting_end_req = false;
+    const tlm::tlm_generic_payload* awaiting = nullptr;
+    uint64_t end_req_cycle = 0;
+    bool ever_sent = false;
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  tlm::tlm_sync_enum memory_bw(int slice, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                               sc_core::sc_time& delay);
+  void cycle();
+  void admit(const sc_core::sc_time& now_time);
+  void forward_requests(uint64_t now);
+  void collect_answers(uint64_t now);
+  void deliver(uint64_t now);
+  void send_to_memory(uint64_t now);
+  uint64_t next_cycle(uint64_t now) const;
+  void wake_next_cycle();
+  static unsigned request_bytes(const tlm::tlm_generic_payload& gp);
+  static unsigned answer_bytes(const tlm::tlm_generic_payload& gp);
+
+  sim::RunControl& run_;
+  sim::ClockDomain clock_;
+  bool skip_idle_;
+  bool xor_interleave_;
+  unsigned input_queue_;
+  std::vector<std::unique_ptr<L2Slice>> slices_;
+  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<L2System>>> mem_sockets_;
+  std::vector<MemoryPort> mem_ports_;
+  Crossbar requests_, answers_;
+  std::vector<Incoming> inbox_;                                // arrived, not yet admitted
+  std::vector<std::deque<tlm::tlm_generic_payload*>> input_;   // per SM port, admitted
+  std::unordered_map<tlm::tlm_generic_payload*, int> origin_;  // SM port of each request in flight
+  std::vector<Delivery> deliveries_;                           // answers crossing the crossbar
+  struct Fill {
+    unsigned slice;
+    uint32_t addr;
+    uint64_t cycle;
+  };
+  std::vector<Fill> fills_;  // memory answers not yet applied
+  sim::PayloadPool pool_;
+  uint64_t seq_ = 0;
+  sc_core::sc_event wake_;
+  uint64_t last_cycle_ = ~uint64_t{0};
+
+  sim::StatGroup stats_;
+  std::vector<std::unique_ptr<sim::StatGroup>> slice_stats_;
+  uint64_t request_bytes_ = 0, answer_bytes_ = 0, port_stall_cycles_ = 0;
+};
+
+}  // namespace tessera::gpu
