@@ -167,6 +167,21 @@ std::string Platform::summary() const {
   const uint64_t kernel_cycles = dispatcher_->kernel_cycles();
   out += fmt::format("  kernel cycles        {:>14}  (IPC {:.3f} warp insts/cycle while kernels ran)\n", kernel_cycles,
                      kernel_cycles ? static_cast<double>(warps) / static_cast<double>(kernel_cycles) : 0.0);
+  std::pair<uint64_t, uint64_t> l1{0, 0};
+  for (const auto& sm : sms_) {
+    const auto t = sm->l1_sector_totals();
+    l1.first += t.first;
+    l1.second += t.second;
+  }
+  const auto hit_rate = [](std::pair<uint64_t, uint64_t> t) {
+    const uint64_t all = t.first + t.second;
+    return all ? 100.0 * static_cast<double>(t.first) / static_cast<double>(all) : 0.0;
+  };
+  out += fmt::format("  L1/texture sectors   {:>14}  ({:.1f}% hit; cached loads only)\n", l1.first + l1.second,
+                     hit_rate(l1));
+  const auto l2 = l2_->sector_totals();
+  out += fmt::format("  L2 sectors           {:>14}  ({:.1f}% hit; reads and atomics)\n", l2.first + l2.second,
+                     hit_rate(l2));
   out += fmt::format("  control-core insts   {:>14}\n", core_->instructions());
   if (roi_used_) out += fmt::format("  region of interest   {:>14}  cycles, {} warp insts\n", roi_total_[0], roi_total_[1]);
   out += fmt::format("  host time            {:>14.3f} s\n", host);

@@ -114,6 +114,15 @@ unsigned L2System::slice_of(uint32_t addr) const {
   return line % n;
 }
 
+std::pair<uint64_t, uint64_t> L2System::sector_totals() const {
+  std::pair<uint64_t, uint64_t> t{0, 0};
+  for (const auto& s : slices_) {
+    t.first += s->stats().hit_sectors;
+    t.second += s->stats().miss_sectors;
+  }
+  return t;
+}
+
 bool L2System::idle() const {
   if (!inbox_.empty() || !deliveries_.empty() || !fills_.empty()) return false;
   for (const auto& q : input_)

@@ -18,6 +18,7 @@
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gpu/crossbar.h"
@@ -43,6 +44,8 @@ class L2System : public sc_core::sc_module {
   unsigned slice_of(uint32_t addr) const;
   const sim::ClockDomain& clock() const { return clock_; }
   bool idle() const;
+  // Requested sectors of reads and atomics over every slice: hits, misses.
+  std::pair<uint64_t, uint64_t> sector_totals() const;
 
  private:
   struct Incoming {

@@ -21,6 +21,7 @@
 #include <string>
 #include <systemc>
 #include <tlm>
+#include <utility>
 #include <vector>
 
 #include "isa/decoded_program.h"
@@ -85,6 +86,15 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
 
   uint64_t warp_insts() const { return warp_insts_; }
   uint64_t thread_insts() const { return thread_insts_; }
+  // Requested sectors of cached loads over both L1 halves: hits, misses.
+  std::pair<uint64_t, uint64_t> l1_sector_totals() const {
+    std::pair<uint64_t, uint64_t> t{0, 0};
+    for (const L1Half& h : l1_) {
+      t.first += h.hit_sectors;
+      t.second += h.miss_sectors;
+    }
+    return t;
+  }
 
   // isa::ExecEnv, for the thread being executed.
   isa::MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) override;
