@@ -165,6 +165,14 @@ TEST(BadInput, SharedAccessOutsideTheAllocationFaults) {
   EXPECT_NE(r.err.find("thread (16,0,0)"), std::string::npos) << r.err;
 }
 
+TEST(BadInput, BlockAskingForMoreSharedMemoryThanAnSmHasIsRefusedAtLaunch) {
+  const auto r = run_tessera({"run", platform("sm1"), fw("shared_too_big")});
+  EXPECT_EQ(r.status, 4) << r.out << r.err;
+  EXPECT_NE(r.err.find("70000 bytes of shared memory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sm.shared_bytes=65536"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("should have been refused"), std::string::npos) << r.out;
+}
+
 TEST(BadInput, CacheGeometryThatDoesNotDivideIsAConfigurationError) {
   const auto l1 = run_tessera({"run", platform("sm1"), fw("mem_timing"), "--set", "l1.ways=5"});
   EXPECT_EQ(l1.status, 2);
