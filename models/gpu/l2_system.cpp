@@ -281,18 +281,15 @@ void L2System::collect_answers(uint64_t now) {
       const auto sm = static_cast<unsigned>(origin_.at(gp));
       const unsigned bytes = answer_bytes(*gp);
       answer_bytes_ += bytes;
-      deliveries_.push_back(Delivery{answers_.send(s, sm, bytes, now), seq_++, gp});
+      deliveries_.push(Delivery{answers_.send(s, sm, bytes, now), seq_++, gp});
     }
   }
 }
 
 void L2System::deliver(uint64_t now) {
-  std::sort(deliveries_.begin(), deliveries_.end(), [](const Delivery& a, const Delivery& b) {
-    return a.cycle != b.cycle ? a.cycle < b.cycle : a.seq < b.seq;
-  });
-  size_t done = 0;
-  while (done < deliveries_.size() && deliveries_[done].cycle <= now) {
-    tlm::tlm_generic_payload* gp = deliveries_[done++].gp;
+  while (!deliveries_.empty() && deliveries_.top().cycle <= now) {
+    tlm::tlm_generic_payload* gp = deliveries_.top().gp;
+    deliveries_.pop();
     const int sm = origin_.at(gp);
     origin_.erase(gp);
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
@@ -301,7 +298,6 @@ void L2System::deliver(uint64_t now) {
     sm_socket[static_cast<unsigned>(sm)]->nb_transport_bw(*gp, phase, delay);
     gp->release();
   }
-  deliveries_.erase(deliveries_.begin(), deliveries_.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
 void L2System::send_to_memory(uint64_t now) {
@@ -350,7 +346,7 @@ uint64_t L2System::next_cycle(uint64_t now) const {
   for (const auto& q : input_)
     if (!q.empty()) next = soon;
   for (const auto& s : slices_) next = std::min(next, s->next_work(now));
-  for (const Delivery& d : deliveries_) next = std::min(next, std::max(soon, d.cycle));
+  if (!deliveries_.empty()) next = std::min(next, std::max(soon, deliveries_.top().cycle));
   for (const MemoryPort& p : mem_ports_)
     if (!p.queue->empty() && !p.awaiting_end_req) next = soon;
   if (!skip_idle_ && !idle()) next = soon;

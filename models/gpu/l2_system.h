@@ -14,6 +14,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <deque>
+#include <functional>
+#include <queue>
 #include <memory>
 #include <systemc>
 #include <tlm>
@@ -57,6 +59,7 @@ class L2System : public sc_core::sc_module {
     uint64_t cycle;
     uint64_t seq;  // keeps same-cycle deliveries in the order they were sent
     tlm::tlm_generic_payload* gp;
+    bool operator>(const Delivery& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
   };
   struct MemoryPort {
     std::deque<MemoryRequest>* queue = nullptr;
@@ -93,7 +96,8 @@ class L2System : public sc_core::sc_module {
   std::vector<Incoming> inbox_;                                // arrived, not yet admitted
   std::vector<std::deque<tlm::tlm_generic_payload*>> input_;   // per SM port, admitted
   std::unordered_map<tlm::tlm_generic_payload*, int> origin_;  // SM port of each request in flight
-  std::vector<Delivery> deliveries_;                           // answers crossing the crossbar
+  // Answers crossing the crossbar, earliest first.
+  std::priority_queue<Delivery, std::vector<Delivery>, std::greater<Delivery>> deliveries_;
   struct Fill {
     unsigned slice;
     uint32_t addr;
