@@ -39,13 +39,14 @@ TimingRun run_timing(std::vector<std::string> extra = {}) {
   return TimingRun{parse_results(r.out), nlohmann::json::parse(read_file(stats))};
 }
 
-long long value(const TimingRun& run, const std::string& key) {
+// The i-th RESULT line with this name.
+long long value(const TimingRun& run, const std::string& key, size_t i = 0) {
   auto it = run.results.find(key);
-  if (it == run.results.end() || it->second.empty()) {
-    ADD_FAILURE() << "missing RESULT " << key;
+  if (it == run.results.end() || it->second.size() <= i) {
+    ADD_FAILURE() << "missing RESULT " << key << " #" << i;
     return -1;
   }
-  return it->second[0];
+  return it->second[i];
 }
 
 const TimingRun& defaults() {
@@ -121,12 +122,20 @@ TEST(L1, OrdinaryLoadsHitInL1WhenCachingIsOn) {
   EXPECT_EQ(value(run, "chase_plain_warm"), 8 * 82 + 1);
 }
 
+// The second launch of the chase kernel: L1 starts empty again, so the first
+// ldg chain misses L1, but hits in L2 (225 per link); then L1 hits.
+TEST(L1, IsInvalidatedAtEachKernelLaunch) {
+  EXPECT_EQ(value(defaults(), "chase_ldg_cold", 1), 8 * 225 + 1);
+  EXPECT_EQ(value(defaults(), "chase_ldg_warm", 1), 8 * 82 + 1);
+  EXPECT_EQ(value(defaults(), "chase_plain_warm", 1), 8 * 225 + 1);
+}
+
 // The unbalanced kernel loads only from partitions 0 and 1 (16 ldg each, one
-// line per warp load); the chase kernel adds 16 ldg from warp 0. Half 0
-// serves all 48, half 1 none.
+// line per warp load); the two chase launches add 32 ldg from warp 0. Half 0
+// serves all 64, half 1 none.
 TEST(L1, PerHalfStatisticsExposeImbalance) {
   const auto& sm = defaults().stats["chip"]["sm0"];
-  EXPECT_EQ(sm["l1_half0"]["requests"].get<uint64_t>(), 48u);
+  EXPECT_EQ(sm["l1_half0"]["requests"].get<uint64_t>(), 64u);
   EXPECT_EQ(sm["l1_half1"]["requests"].get<uint64_t>(), 0u);
 }
 
