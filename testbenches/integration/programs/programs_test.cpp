@@ -12,7 +12,11 @@ using tessera::test::run_tessera;
 
 namespace {
 
-const char* const kPrograms[] = {"vecadd", "saxpy", "sinx", "matrixadd", "conv1d", "divergent", "atomic_counter"};
+const char* const kPrograms[] = {
+    "vecadd", "saxpy", "sinx", "matrixadd", "conv1d", "divergent", "atomic_counter", "histogram", "reduction",
+    "sgemm", "ldg_lut", "particles_global_lock", "particles_cell_locks", "particles_partial_grids", "particles_sort",
+    // firmware/microbench: latency microbenchmarks that also check where their pointer chases end
+    "smem_latency", "mem_latency"};
 const char* const kPlatforms[] = {"sm1", "chip"};
 
 std::string fw(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
