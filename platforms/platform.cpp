@@ -28,9 +28,10 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   memory_ = std::make_unique<gpu::GlobalMemory>("memory", cfg, *global_, root_);
   l2_ = std::make_unique<gpu::L2System>("l2", cfg, num_sms, run_, root_);
   for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(memory_->socket);
+  atomics_ = std::make_unique<sm::GlobalAtomics>("global_atomics", *global_);
   std::vector<sm::Sm*> sm_ptrs;
   for (unsigned i = 0; i < num_sms; ++i) {
-    sm::Sm::Context ctx{cfg, sm_params_, *sm_clock_, *global_, *program_, run_, root_, vcd_.get(), num_sms};
+    sm::Sm::Context ctx{cfg, sm_params_, *sm_clock_, *global_, *program_, run_, root_, vcd_.get(), num_sms, *atomics_};
     sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", i).c_str(), i, ctx));
     sms_.back()->mem_socket.bind(l2_->sm_socket);
     sm_ptrs.push_back(sms_.back().get());

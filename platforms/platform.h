@@ -71,6 +71,7 @@ class Platform {
   sm::SmParams sm_params_{};
   std::unique_ptr<gpu::GlobalMemory> memory_;
   std::unique_ptr<gpu::L2System> l2_;
+  std::unique_ptr<sm::GlobalAtomics> atomics_;
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::unique_ptr<gpu::Dispatcher> dispatcher_;
   std::unique_ptr<cpu::ControlCore> core_;

@@ -5,7 +5,7 @@
  * numbers, the custom instruction encodings and the MMIO registers.
  *
  * Device side (inside a TESSERA_KERNEL function, run by SM threads):
- *   threadIdx blockIdx blockDim gridDim, __shared__, __syncthreads(),
+ *   threadIdx blockIdx blockDim gridDim, __shared__, __syncthreads(), __threadfence(),
  *   atomicAdd/Sub/Exch/Min/Max/And/Or/Xor/CAS/Inc/Dec, atomicAddf,
  *   __ldg __ldgu __ldgf, __sinf __cosf __exp2f __log2f __frcp __frsqrt,
  *   clock(), tessera_lane_id() tessera_warp_id() tessera_sm_id(),
@@ -156,6 +156,13 @@ TESSERA_INLINE void *tessera_dynamic_shared(void)
 TESSERA_INLINE void __syncthreads(void)
 {
 	__asm__ volatile(".insn r 0x0B, 1, 0, x0, x0, x0" ::: "memory");
+}
+
+/* Orders this thread's memory accesses (fence rw,rw). Tessera's SMs perform
+ * accesses in issue order, so this is for portability and the compiler. */
+TESSERA_INLINE void __threadfence(void)
+{
+	__asm__ volatile("fence rw, rw" ::: "memory");
 }
 
 /* exit: the calling SM thread finishes now (like returning from the kernel). */

@@ -150,6 +150,11 @@ inline uint32_t sfu(Op op, uint32_t a) {
 
 }  // namespace
 
+uint32_t atomic_new_value(Op op, uint32_t old, uint32_t v, uint32_t swap) {
+  if (op == Op::kAtomCas) return old == v ? swap : old;
+  return amo_result(op, old, v);
+}
+
 template <bool kTrackFflags>
 ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
   const uint32_t a = t.x[in.rs1];

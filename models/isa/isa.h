@@ -40,6 +40,10 @@ struct Inst {
   bool is_control = false;  // may change the PC other than to pc + 4
 };
 
+// The value an AMO or Tessera atomic leaves in memory, from the old value,
+// rs2 (`v`) and, for atom.cas, rs3 (`swap`, stored only when old == v).
+uint32_t atomic_new_value(Op op, uint32_t old, uint32_t v, uint32_t swap);
+
 // Decodes one 32-bit instruction word. Unknown or reserved encodings give
 // op == Op::kIllegal (never throws).
 Inst decode(uint32_t raw);

@@ -56,6 +56,7 @@ Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
       global_(ctx.global),
       program_(ctx.program),
       run_(ctx.run),
+      atomics_(ctx.atomics),
       vcd_(ctx.vcd),
       num_sms_(ctx.num_sms),
       log_(std::string(this->name())),
@@ -409,7 +410,8 @@ bool Sm::execute_warp(unsigned slot, const Inst& inst, uint64_t now) {
   cur_warp_ = slot;
   cur_cycle_ = now;
   cur_local_ = cur_shared_ = cur_read_only_ = cur_shared_fault_ = false;
-  cur_shared_mask_ = cur_global_lanes_ = 0;
+  cur_shared_mask_ = cur_global_lanes_ = cur_deferred_lanes_ = 0;
+  cur_inst_ = &inst;
   coalescer_.clear();
 
   const uint32_t mask = w.mask;
@@ -711,7 +713,16 @@ MemStatus Sm::load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_onl
     cur_shared_fault_ = addr - kSharedWindow < kLocalWindow - kSharedWindow;
     return MemStatus::kAccessFault;
   }
-  *value = global_.load(addr, bytes);
+  if (cur_inst_->is_store && cur_inst_->op != isa::Op::kLrW && cur_inst_->op != isa::Op::kScW) {
+    // A global atomic: performed with this instant's others, in SM order.
+    isa::ThreadState& t = warps_[cur_warp_].threads[cur_lane_];
+    atomics_.add(id_, cur_inst_->op, addr, t.x[cur_inst_->rs2], t.x[cur_inst_->rs3],
+                 cur_inst_->rd ? &t.x[cur_inst_->rd] : nullptr);
+    cur_deferred_lanes_ |= 1u << cur_lane_;
+    *value = 0;  // replaced by the old value when it is performed
+  } else {
+    *value = global_.load(addr, bytes);
+  }
   cur_read_only_ |= read_only;
   cur_global_lanes_ |= 1u << cur_lane_;
   coalescer_.add(addr, bytes);
@@ -735,7 +746,7 @@ MemStatus Sm::store(uint32_t addr, unsigned bytes, uint32_t value) {
     cur_shared_fault_ = addr - kSharedWindow < kLocalWindow - kSharedWindow;
     return MemStatus::kAccessFault;
   }
-  global_.store(addr, bytes, value);
+  if (!(cur_deferred_lanes_ & (1u << cur_lane_))) global_.store(addr, bytes, value);
   // An atomic's store follows its load on the same word: one request.
   if (!(cur_global_lanes_ & (1u << cur_lane_))) coalescer_.add(addr, bytes);
   return MemStatus::kOk;

@@ -35,6 +35,7 @@
 #include "sim/stats.h"
 #include "sim/vcd.h"
 #include "sm/coalescer.h"
+#include "sm/global_atomics.h"
 #include "sm/kernel_launch.h"
 #include "sm/sector_cache.h"
 #include "sm/sm_params.h"
@@ -69,6 +70,7 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
     sim::StatGroup& stats_parent;
     sim::VcdWriter* vcd;  // may be null
     unsigned num_sms;
+    GlobalAtomics& atomics;  // performs global atomics in a fixed order
   };
 
   Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx);
@@ -200,6 +202,7 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
   sim::BackingMemory& global_;
   const isa::DecodedProgram& program_;
   sim::RunControl& run_;
+  GlobalAtomics& atomics_;
   sim::VcdWriter* vcd_;
   unsigned num_sms_;
   sim::Log log_;
@@ -219,6 +222,8 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
   bool cur_local_ = false, cur_shared_ = false, cur_read_only_ = false, cur_shared_fault_ = false;
   uint32_t cur_shared_mask_ = 0;              // lanes that accessed shared memory
   uint32_t cur_global_lanes_ = 0;             // lanes already given to the coalescer
+  uint32_t cur_deferred_lanes_ = 0;           // lanes whose global atomic GlobalAtomics performs
+  const isa::Inst* cur_inst_ = nullptr;
   std::array<uint32_t, kWarpSize> cur_shared_words_{};  // their bank-word indices
   Coalescer coalescer_;                       // the global accesses
 
