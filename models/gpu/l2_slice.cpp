@@ -8,6 +8,17 @@ using sim::MemOp;
 using sm::kSectorBytes;
 using sm::kSectorsPerLine;
 
+unsigned slice_for_line(uint32_t line_number, unsigned slices, bool hashed) {
+  if (hashed && slices > 1) {
+    unsigned bits = 0;
+    while ((2u << bits) <= slices) ++bits;  // floor(log2(slices))
+    uint32_t folded = 0;
+    for (uint32_t v = line_number; v; v >>= bits) folded ^= v;
+    line_number = folded;
+  }
+  return line_number % slices;
+}
+
 L2Slice::L2Slice(const L2Params& p) : p_(p), cache_(p.geometry), mshr_(p.mshrs) {}
 
 void L2Slice::push(const L2Request& r, uint64_t arrival) { input_.push_back(Queued{r, arrival}); }

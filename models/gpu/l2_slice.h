@@ -54,6 +54,11 @@ struct L2Stats {
   uint64_t writebacks = 0, mem_reads = 0, mshr_full_cycles = 0;
 };
 
+// The slice that holds a line: line number mod slices, or, with `hashed`,
+// the line number's bit fields (log2(slices) bits wide) xor-folded first, so
+// power-of-two strides that would all land in one slice spread over all.
+unsigned slice_for_line(uint32_t line_number, unsigned slices, bool hashed);
+
 class L2Slice {
  public:
   explicit L2Slice(const L2Params& p);

@@ -12,11 +12,6 @@ namespace {
 constexpr unsigned kHeaderBytes = 8;  // command, address, sector mask, ids
 constexpr uint64_t kNever = L2Slice::kNever;
 
-unsigned log2_floor(unsigned v) {
-  unsigned r = 0;
-  while (v >>= 1) ++r;
-  return r;
-}
 }  // namespace
 
 L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, sim::RunControl& run,
@@ -101,17 +96,7 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsign
 L2System::~L2System() = default;
 
 unsigned L2System::slice_of(uint32_t addr) const {
-  uint32_t line = addr / sm::kLineBytes;
-  const auto n = static_cast<uint32_t>(slices_.size());
-  if (xor_interleave_ && n > 1) {
-    // Fold the upper line bits onto the slice bits, so power-of-two strides
-    // that would all land in one slice spread over every slice.
-    const unsigned bits = std::max(1u, log2_floor(n));
-    uint32_t folded = 0;
-    for (uint32_t v = line; v; v >>= bits) folded ^= v;
-    line = folded;
-  }
-  return line % n;
+  return slice_for_line(addr / sm::kLineBytes, static_cast<unsigned>(slices_.size()), xor_interleave_);
 }
 
 std::pair<uint64_t, uint64_t> L2System::sector_totals() const {

@@ -164,6 +164,18 @@ TEST(L2Slice, QueueDepthBoundsTheInput) {
   EXPECT_FALSE(s.can_accept());
 }
 
+// Linear interleaving: line n in slice n mod 4, so a stride of 4 lines hits
+// one slice. Hashed: the 2-bit fields of n xor-folded, so the same stride
+// (n = 0, 4, 8, 12: fields 00, 01 00, 10 00, 11 00) visits every slice.
+TEST(L2Interleave, HashingSpreadsPowerOfTwoStrides) {
+  for (uint32_t n : {0u, 4u, 8u, 12u}) EXPECT_EQ(slice_for_line(n, 4, false), 0u);
+  EXPECT_EQ(slice_for_line(0, 4, true), 0u);
+  EXPECT_EQ(slice_for_line(4, 4, true), 1u);
+  EXPECT_EQ(slice_for_line(8, 4, true), 2u);
+  EXPECT_EQ(slice_for_line(12, 4, true), 3u);
+  for (uint32_t n = 0; n < 64; ++n) EXPECT_LT(slice_for_line(n, 3, true), 3u);
+}
+
 // 40 bytes at 32 bytes/cycle take two cycles on both ports, then the
 // latency; a second transfer to the same output starts when it is free.
 TEST(Crossbar, PortsSerializeTransfersByBandwidth) {
