@@ -13,7 +13,9 @@
 #include "isa/elf_loader.h"
 #include "platforms/platform.h"
 #include "sim/log.h"
+#include "bus/coherence_cli.h"
 #include "sim/tool_command.h"
+#include "dram/dram_cli.h"
 
 namespace fs = std::filesystem;
 using tessera::sim::ConfigError;
@@ -114,6 +116,8 @@ int sc_main(int argc, char** argv) {
 
   // Standalone tools of the subsystems.
   std::vector<tessera::sim::ToolCommand> tools;
+  tools.push_back(tessera::bus::add_coherence_command(app));
+  tools.push_back(tessera::dram::add_dram_command(app));
 
   try {
     app.parse(argc, argv);

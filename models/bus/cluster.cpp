@@ -1,0 +1,982 @@
+#include "bus/cluster.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "sim/stats.h"
+
+namespace tessera::bus {
+
+using mem::BusOp;
+using mem::Event;
+using mem::State;
+
+namespace {
+
+constexpr size_t kPorts = 3;
+
+bool writes(OpKind k) { return k == OpKind::kStore || k == OpKind::kAmo || k == OpKind::kSc; }
+
+uint32_t amo_result(AmoKind kind, uint32_t old, uint32_t operand) {
+  const auto s_old = static_cast<int32_t>(old);
+  const auto s_op = static_cast<int32_t>(operand);
+  switch (kind) {
+    case AmoKind::kSwap: return operand;
+    case AmoKind::kAdd: return old + operand;
+    case AmoKind::kXor: return old ^ operand;
+    case AmoKind::kAnd: return old & operand;
+    case AmoKind::kOr: return old | operand;
+    case AmoKind::kMin: return static_cast<uint32_t>(std::min(s_old, s_op));
+    case AmoKind::kMax: return static_cast<uint32_t>(std::max(s_old, s_op));
+    case AmoKind::kMinu: return std::min(old, operand);
+    case AmoKind::kMaxu: return std::max(old, operand);
+  }
+  return old;
+}
+
+uint32_t read_bytes(const uint8_t* p, uint32_t size) {
+  uint32_t v = 0;
+  for (uint32_t i = 0; i < size; ++i) v |= static_cast<uint32_t>(p[i]) << (8 * i);
+  return v;
+}
+
+void write_bytes(uint8_t* p, uint32_t size, uint32_t value) {
+  for (uint32_t i = 0; i < size; ++i) p[i] = static_cast<uint8_t>(value >> (8 * i));
+}
+
+Event snoop_event(BusOp op) {
+  switch (op) {
+    case BusOp::kBusRd: return Event::kBusRd;
+    case BusOp::kBusRdX: return Event::kBusRdX;
+    case BusOp::kBusUpgr: return Event::kBusUpgr;
+    default: return Event::kBusUpd;
+  }
+}
+
+std::string agent_name(uint32_t agent) { return fmt::format("{}{}", agent % 2 ? "l1i" : "l1d", agent / 2); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Internal state
+
+struct Cluster::Completion {
+  uint64_t at;
+  uint32_t agent;
+  Port port;
+  uint32_t value;
+};
+
+struct Cluster::Response {
+  uint32_t tag;
+  int source;  // agent, or -1 for the bridge
+  uint64_t ready_at;
+  bool to_requester;
+  bool to_memory;
+  std::vector<uint8_t> data;
+};
+
+struct Cluster::Txn {
+  bool valid = false;
+  uint32_t agent = 0;
+  BusOp op = BusOp::kNone;
+  uint64_t line = 0;
+  bool write_back = false;  // a WriteBack from the agent's write-back buffer
+  Port port = Port::kData;  // the miss it serves
+  uint64_t resolve_at = 0;
+  bool resolved = false;
+  int row = -1;  // the requester's row, chosen by the snoop result
+};
+
+struct Cluster::Agent {
+  struct PortState {
+    bool busy = false;
+    bool performed = false;  // done, completion scheduled
+    Op op;
+    DoneFn done;
+  };
+  // One outstanding request (MSHR) per port.
+  struct Miss {
+    bool active = false;
+    bool granted = false;
+    uint64_t line = 0;
+    int way = -1;
+    Event event = Event::kPrRd;
+    uint64_t since = 0;
+    uint64_t retry_at = 0;
+  };
+  struct WriteBack {
+    uint64_t line;
+    std::vector<uint8_t> data;
+    bool granted = false;
+    uint64_t since = 0;
+    uint64_t retry_at = 0;
+  };
+
+  Agent(uint32_t agent_id, const mem::CacheGeometry& g, uint32_t sb_entries)
+      : id(agent_id), array(g), store_buffer(sb_entries) {}
+
+  uint32_t id;
+  mem::CacheArray array;
+  PortState ports[kPorts];
+  Miss misses[kPorts];
+  std::vector<WriteBack> wb;
+  std::deque<std::unique_ptr<Response>> responses;
+  mem::StoreBuffer store_buffer;
+  uint64_t sb_drained_at = 0;
+  bool reservation = false;
+  uint64_t reservation_line = 0;
+  uint64_t lru_clock = 0;
+  AgentCounters counters;
+
+  PortState& port(Port p) { return ports[static_cast<size_t>(p)]; }
+  Miss& miss(Port p) { return misses[static_cast<size_t>(p)]; }
+  WriteBack* find_wb(uint64_t line) {
+    for (auto& w : wb)
+      if (w.line == line) return &w;
+    return nullptr;
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Construction
+
+Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::StatGroup* stats_parent,
+                 std::optional<mem::ProtocolTable> table)
+    : params_(params),
+      memory_(memory),
+      table_(table ? std::move(*table) : mem::ProtocolTable::standard(params.protocol)),
+      line_bytes_(params.l1d.line_bytes),
+      beats_per_line_(params.l1d.line_bytes * 8 / params.width_bits),
+      row_hits_(table_.rows().size(), 0) {
+  if (params.l1i.line_bytes != line_bytes_)
+    throw std::invalid_argument("L1I and L1D line sizes differ");
+  const uint32_t agents = 2 * params.cores;
+  for (uint32_t a = 0; a < agents; ++a)
+    agents_.push_back(std::make_unique<Agent>(a, a % 2 ? params.l1i : params.l1d, params.store_buffer_entries));
+  for (uint32_t t = 0; t < params.request_table; ++t) table_entries_.push_back(std::make_unique<Txn>());
+  request_arbiter_ = make_arbiter(params.arbiter, agents);
+  response_arbiter_ = make_arbiter(params.arbiter, agents + 1);  // + the bridge
+  if (params.check)
+    checker_ = std::make_unique<mem::CoherenceChecker>(
+        static_cast<const mem::CacheView&>(*this), line_bytes_, table_.has_exclusive_clean(),
+        [this](uint64_t line, uint8_t* out) { memory_.read_line(line, out, line_bytes_); });
+  register_stats(stats_parent);
+}
+
+Cluster::~Cluster() = default;
+
+void Cluster::register_stats(sim::StatGroup* parent) {
+  stats_ = std::make_unique<sim::StatGroup>("cluster", parent);
+  for (size_t op = 1; op < static_cast<size_t>(BusOp::kCount); ++op)
+    stats_->add_counter(fmt::format("bus.{}", mem::bus_op_name(static_cast<BusOp>(op))), &counters_.bus_ops[op],
+                        "transactions of this kind ordered on the bus");
+  stats_->add_counter("bus.cache_to_cache", &counters_.cache_to_cache, "lines supplied by a cache to a cache");
+  stats_->add_counter("bus.memory_reads", &counters_.memory_reads, "lines supplied by memory through the bridge");
+  stats_->add_counter("bus.memory_writes", &counters_.memory_writes, "write-backs and flushes reaching memory");
+  stats_->add_counter("bus.nacks", &counters_.nacks, "requests refused because a receiver's buffer was full");
+  stats_->add_counter("bus.wb_snoop_hits", &counters_.wb_snoop_hits, "snoops answered by a write-back buffer");
+  stats_->add_counter("bus.data_beats", &counters_.data_beats, "response bus cycles carrying data");
+  stats_->add_counter("bus.request_busy_cycles", &counters_.request_bus_busy, "request bus cycles in use");
+  stats_->add_counter("bus.max_grant_wait", &counters_.max_grant_wait, "longest wait for a request grant, cycles");
+  stats_->add_counter("ops_completed", &counters_.ops_completed, "processor operations completed");
+  stats_->add_counter("store_buffer_forwards", &counters_.sb_forwards, "loads served by the store buffer");
+  for (auto& a : agents_) {
+    auto g = std::make_unique<sim::StatGroup>(agent_name(a->id), stats_.get());
+    g->add_counter("hits", &a->counters.hits, "accesses performed without a bus transaction");
+    g->add_counter("misses", &a->counters.misses, "accesses that needed a bus transaction");
+    g->add_counter("bus_transactions", &a->counters.bus_transactions, "transactions this cache had ordered");
+    g->add_counter("invalidations", &a->counters.invalidations, "copies lost to another cache's transaction");
+    g->add_counter("nacked", &a->counters.nacked, "this cache's requests that were NACKed");
+    g->add_counter("grant_wait_max", &a->counters.grant_wait_max, "longest wait for a request grant, cycles");
+    agent_stats_.push_back(std::move(g));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Processor side
+
+void Cluster::validate(const Op& op, uint32_t core) const {
+  if (core >= params_.cores)
+    throw std::invalid_argument(fmt::format("core {} does not exist (the cluster has {})", core, params_.cores));
+  const bool word_only = op.kind == OpKind::kAmo || op.kind == OpKind::kLr || op.kind == OpKind::kSc;
+  if (op.kind == OpKind::kFence) return;
+  if ((op.size != 1 && op.size != 2 && op.size != 4) || (word_only && op.size != 4))
+    throw std::invalid_argument(fmt::format("core {}: access size {} at {:#x} is not {}", core, op.size, op.addr,
+                                            word_only ? "4 (AMO/LR/SC are word-sized)" : "1, 2 or 4"));
+  if (op.addr % op.size != 0)
+    throw std::invalid_argument(fmt::format("core {}: misaligned {}-byte access at {:#x}", core, op.size, op.addr));
+  if (!memory_.contains(op.addr, op.size))
+    throw std::invalid_argument(fmt::format("core {}: address {:#x} is outside the cluster's memory", core, op.addr));
+}
+
+bool Cluster::port_free(uint32_t core, bool fetch) const {
+  const Agent& a = *agents_.at(fetch ? l1i_agent(core) : l1d_agent(core));
+  return !a.ports[static_cast<size_t>(fetch ? Port::kFetch : Port::kData)].busy;
+}
+
+void Cluster::issue(uint32_t core, const Op& op, DoneFn on_done) {
+  validate(op, core);
+  const bool fetch = op.kind == OpKind::kIfetch;
+  Agent& a = *agents_[fetch ? l1i_agent(core) : l1d_agent(core)];
+  auto& p = a.port(fetch ? Port::kFetch : Port::kData);
+  if (p.busy) throw std::logic_error(fmt::format("core {}: {} port is busy", core, fetch ? "fetch" : "data"));
+  p.busy = true;
+  p.performed = false;
+  p.op = op;
+  p.done = std::move(on_done);
+  active_ = true;
+}
+
+const Op* Cluster::port_op(uint32_t agent, Port port) const {
+  const Agent& a = *agents_[agent];
+  if (port == Port::kStoreBuffer) return nullptr;
+  const auto& p = a.ports[static_cast<size_t>(port)];
+  return p.busy ? &p.op : nullptr;
+}
+
+void Cluster::run_cores() {
+  for (uint32_t c = 0; c < params_.cores; ++c) {
+    run_port(l1d_agent(c), Port::kData);
+    run_port(l1d_agent(c), Port::kStoreBuffer);
+    run_port(l1i_agent(c), Port::kFetch);
+  }
+}
+
+void Cluster::wake(uint32_t agent, Port port) { run_port(agent, port); }
+
+void Cluster::run_port(uint32_t agent, Port port) {
+  Agent& a = *agents_[agent];
+  if (failed() || a.miss(port).active) return;
+  uint32_t result = 0;
+  if (port == Port::kStoreBuffer) {
+    // Stores leave the buffer in order, one per cycle, each performed with
+    // write permission in the L1.
+    if (a.store_buffer.empty() || a.sb_drained_at == now_) return;
+    const mem::BufferedStore& s = a.store_buffer.front();
+    const Op op{OpKind::kStore, s.addr, s.size, s.value, AmoKind::kAdd};
+    if (access(agent, port, op, &result)) {
+      a.store_buffer.pop();
+      a.sb_drained_at = now_;
+    }
+    return;
+  }
+  auto& p = a.port(port);
+  if (!p.busy || p.performed) return;
+  const Op& op = p.op;
+  if (op.kind == OpKind::kFence) {
+    if (a.store_buffer.empty()) finish_port(agent, port, 0, 1);
+    return;
+  }
+  if (params_.tso && port == Port::kData) {
+    if (op.kind == OpKind::kLoad) {
+      const auto fwd = a.store_buffer.forward(op.addr, op.size);
+      if (fwd.kind == mem::StoreBuffer::Forward::kPartial) return;  // wait until it drains
+      if (fwd.kind == mem::StoreBuffer::Forward::kHit) {
+        ++counters_.sb_forwards;
+        if (checker_) checker_->on_forward(now_, agent, op.addr, op.size, fwd.value);
+        finish_port(agent, port, fwd.value, params_.hit_latency);
+        check_failure();
+        return;
+      }
+    } else if (op.kind == OpKind::kStore) {
+      if (a.store_buffer.full()) return;
+      const mem::BufferedStore s{op.addr, op.size, op.value};
+      a.store_buffer.push(s);
+      if (checker_) checker_->on_buffered(agent, s);
+      finish_port(agent, port, 0, 1);
+      return;
+    } else if (!a.store_buffer.empty()) {
+      return;  // AMO, LR, SC order like fences under TSO
+    }
+  }
+  if (access(agent, port, op, &result)) finish_port(agent, port, result, params_.hit_latency);
+}
+
+// Performs `op` if the line's state allows it (true); otherwise starts or
+// waits for the bus transaction the table asks for (false).
+bool Cluster::access(uint32_t agent, Port port, const Op& op, uint32_t* result) {
+  Agent& a = *agents_[agent];
+  const uint64_t line = a.array.line_of(op.addr);
+  if (op.kind == OpKind::kSc && !(a.reservation && a.reservation_line == line)) {
+    *result = 1;  // reservation lost: SC fails without writing
+    return true;
+  }
+  const int way = a.array.find(line);
+  const State state = way < 0 ? State::kI : a.array.line(way).state;
+  const Event event = writes(op.kind) ? Event::kPrWr : Event::kPrRd;
+  const int row = table_.first_row(state, event);
+  if (row < 0) {
+    protocol_error(line, fmt::format("{} has no row for ({}, {})", table_.name(), mem::state_name(state),
+                                     mem::event_name(event)));
+    return false;
+  }
+  const mem::Row& r = table_.rows()[static_cast<size_t>(row)];
+  if (r.actions & mem::kHit) {
+    if (way < 0) {
+      protocol_error(line, fmt::format("{}: a hit row for a line that is not present", table_.name()));
+      return false;
+    }
+    count_row(row);
+    a.array.line(way).state = r.next;
+    ++a.counters.hits;
+    perform(agent, way, op, result);
+    return true;
+  }
+  start_miss(agent, port, line, event);
+  return false;
+}
+
+bool Cluster::start_miss(uint32_t agent, Port port, uint64_t line, Event event) {
+  Agent& a = *agents_[agent];
+  for (size_t p = 0; p < kPorts; ++p)
+    if (a.misses[p].active && a.misses[p].line == line) return false;  // the other port's fill comes first
+  if (a.find_wb(line)) return false;  // the victim must reach memory first
+  int way = a.array.find(line);
+  if (way < 0) {
+    way = a.array.victim(line);
+    if (way < 0) return false;  // every way waits for a fill
+    auto& victim = a.array.line(way);
+    if (victim.state != State::kI) {
+      const int row = table_.first_row(victim.state, Event::kReplace);
+      if (row < 0) {
+        protocol_error(victim.line_addr, fmt::format("{} has no row for ({}, Replace)", table_.name(),
+                                                     mem::state_name(victim.state)));
+        return false;
+      }
+      const mem::Row& r = table_.rows()[static_cast<size_t>(row)];
+      if (r.actions & mem::kWriteBackLine) {
+        if (a.wb.size() >= params_.wb_buffer_entries) return false;
+        Agent::WriteBack w;
+        w.line = victim.line_addr;
+        w.data.assign(a.array.data(way), a.array.data(way) + line_bytes_);
+        w.since = now_;
+        a.wb.push_back(std::move(w));
+      }
+      count_row(row);
+      if (a.reservation && a.reservation_line == victim.line_addr) a.reservation = false;
+      victim.state = r.next;
+    }
+    victim.line_addr = line;
+  }
+  a.array.line(way).reserved = true;
+  auto& m = a.miss(port);
+  m = Agent::Miss{};
+  m.active = true;
+  m.line = line;
+  m.way = way;
+  m.event = event;
+  m.since = now_;
+  ++a.counters.misses;
+  active_ = true;
+  return true;
+}
+
+void Cluster::perform(uint32_t agent, int way, const Op& op, uint32_t* result) {
+  Agent& a = *agents_[agent];
+  auto& l = a.array.line(way);
+  l.last_use = ++a.lru_clock;
+  uint8_t* bytes = a.array.data(way) + (op.addr - l.line_addr);
+  const uint32_t old = read_bytes(bytes, op.size);
+  progress();
+  active_ = true;
+  switch (op.kind) {
+    case OpKind::kLoad:
+    case OpKind::kIfetch:
+    case OpKind::kLr:
+      *result = old;
+      if (checker_) checker_->on_load(now_, agent, op.addr, op.size, old);
+      if (op.kind == OpKind::kLr) {
+        a.reservation = true;
+        a.reservation_line = l.line_addr;
+      }
+      break;
+    case OpKind::kStore:
+    case OpKind::kSc:
+      write_bytes(bytes, op.size, op.value);
+      *result = 0;
+      if (checker_) checker_->on_store(now_, agent, op.addr, op.size, op.value);
+      if (op.kind == OpKind::kSc) a.reservation = false;
+      break;
+    case OpKind::kAmo: {
+      const uint32_t updated = amo_result(op.amo, old, op.value);
+      write_bytes(bytes, op.size, updated);
+      *result = old;
+      if (checker_) {
+        checker_->on_load(now_, agent, op.addr, op.size, old);
+        checker_->on_store(now_, agent, op.addr, op.size, updated);
+      }
+      break;
+    }
+    case OpKind::kFence:
+      break;
+  }
+  check_failure();
+}
+
+void Cluster::finish_port(uint32_t agent, Port port, uint32_t value, uint32_t latency) {
+  if (port == Port::kStoreBuffer) return;
+  auto& p = agents_[agent]->port(port);
+  p.performed = true;
+  completions_.push_back(Completion{now_ + latency, agent, port, value});
+  progress();
+  active_ = true;
+}
+
+// ---------------------------------------------------------------------------
+// The cycle
+
+void Cluster::tick() {
+  ++now_;
+  active_ = false;
+  if (failed()) return;
+  std::vector<std::pair<DoneFn, uint32_t>> callbacks;
+  for (auto it = completions_.begin(); it != completions_.end();) {
+    if (it->at > now_) {
+      ++it;
+      continue;
+    }
+    auto& p = agents_[it->agent]->port(it->port);
+    callbacks.emplace_back(std::move(p.done), it->value);
+    p.busy = false;
+    p.performed = false;
+    ++counters_.ops_completed;
+    it = completions_.erase(it);
+    active_ = true;
+  }
+  deliver_responses();
+  start_response();
+  resolve_snoops();
+  grant_request();
+  run_cores();
+  if (!failed() && !idle() && now_ > last_progress_ + params_.deadlock_cycles) {
+    std::string outstanding;
+    for (const auto& a : agents_) {
+      for (size_t p = 0; p < kPorts; ++p) {
+        if (a->ports[p].busy)
+          outstanding += fmt::format(" {}:{}@{:#x}", agent_name(a->id), p == 2 ? "fetch" : "data", a->ports[p].op.addr);
+        if (a->misses[p].active)
+          outstanding += fmt::format(" {}:miss@{:#x}{}", agent_name(a->id), a->misses[p].line,
+                                     a->misses[p].granted ? "(granted)" : "");
+      }
+      if (!a->store_buffer.empty())
+        outstanding += fmt::format(" {}:{} buffered stores", agent_name(a->id), a->store_buffer.size());
+      for (const auto& w : a->wb) outstanding += fmt::format(" {}:wb@{:#x}", agent_name(a->id), w.line);
+    }
+    // The states of every line someone is waiting for.
+    std::vector<uint64_t> lines;
+    for (const auto& a : agents_)
+      for (const auto& m : a->misses)
+        if (m.active && std::find(lines.begin(), lines.end(), m.line) == lines.end()) lines.push_back(m.line);
+    for (uint64_t line : lines) outstanding += fmt::format("\n  line {:#x}: {}", line, describe_line(line));
+    failure_ = fmt::format("bus deadlock at cycle {}: no access performed for {} cycles; outstanding:{}", now_,
+                           params_.deadlock_cycles, outstanding);
+  }
+  for (auto& [fn, value] : callbacks)
+    if (fn) fn(value);
+}
+
+void Cluster::advance_to(uint64_t cycle) {
+  while (now_ < cycle && !failed()) {
+    if (params_.skip_idle) {
+      const uint64_t next = next_event_cycle();
+      if (next > cycle) {
+        now_ = cycle;
+        return;
+      }
+      now_ = next - 1;
+    }
+    tick();
+  }
+}
+
+uint64_t Cluster::next_event_cycle() const {
+  if (failed()) return kNever;
+  const uint64_t soon = now_ + 1;
+  if (active_) return soon;
+  uint64_t t = kNever;
+  auto consider = [&t, soon](uint64_t at) { t = std::min(t, std::max(at, soon)); };
+  for (const auto& c : completions_) consider(c.at);
+  if (on_response_bus_) {
+    consider(response_bus_free_at_);
+  } else {
+    for (const auto& a : agents_)
+      if (!a->responses.empty()) consider(a->responses.front()->ready_at);
+    if (!bridge_queue_.empty()) consider(bridge_queue_.front()->ready_at);
+  }
+  if (!snooping_.empty()) consider(table_entries_[snooping_.front()]->resolve_at);
+  // Requests: only those the request bus could take (a busy line or a full
+  // table is freed by a response, which is an event above).
+  uint32_t used = 0;
+  for (const auto& e : table_entries_) used += e->valid;
+  if (used < table_entries_.size()) {
+    auto line_free = [this](uint64_t line) {
+      for (const auto& e : table_entries_)
+        if (e->valid && e->line == line) return false;
+      return true;
+    };
+    for (const auto& a : agents_) {
+      for (const auto& m : a->misses)
+        if (m.active && !m.granted && line_free(m.line))
+          consider(std::max(m.retry_at, request_bus_free_at_));
+      for (const auto& w : a->wb)
+        if (!w.granted && line_free(w.line)) consider(std::max(w.retry_at, request_bus_free_at_));
+    }
+  }
+  if (!idle()) consider(last_progress_ + params_.deadlock_cycles + 1);
+  return t;
+}
+
+bool Cluster::idle() const {
+  if (!completions_.empty() || on_response_bus_ || !bridge_queue_.empty() || !snooping_.empty()) return false;
+  for (const auto& e : table_entries_)
+    if (e->valid) return false;
+  for (const auto& a : agents_) {
+    if (!a->store_buffer.empty() || !a->wb.empty() || !a->responses.empty()) return false;
+    for (size_t p = 0; p < kPorts; ++p)
+      if (a->ports[p].busy || a->misses[p].active) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Response bus
+
+void Cluster::deliver_responses() {
+  if (!on_response_bus_ || response_bus_free_at_ > now_) return;
+  std::unique_ptr<Response> resp = std::move(on_response_bus_);
+  Txn& t = *table_entries_[resp->tag];
+  Agent& r = *agents_[t.agent];
+  active_ = true;
+  progress();
+  trace(BusEvent::kResponse, t.op, t.agent, resp->tag, t.line, resp->source);
+  if (resp->source < 0) --bridge_slots_used_;  // a memory read leaves the bridge
+  if (resp->to_memory) {
+    memory_.write_line(t.line, resp->data.data(), line_bytes_);
+    ++counters_.memory_writes;
+  }
+  if (t.write_back) {
+    --bridge_slots_used_;
+    r.wb.erase(std::remove_if(r.wb.begin(), r.wb.end(), [&t](const Agent::WriteBack& w) { return w.line == t.line; }),
+               r.wb.end());
+    free_tag(resp->tag);
+    return;
+  }
+  // A fill: the line takes the state the snoop result chose.
+  auto& m = r.miss(t.port);
+  auto& l = r.array.line(m.way);
+  std::memcpy(r.array.data(m.way), resp->data.data(), line_bytes_);
+  l.state = table_.rows()[static_cast<size_t>(t.row)].next;
+  l.reserved = false;
+  l.last_use = ++r.lru_clock;
+  count_row(t.row);
+  if (checker_) {
+    checker_->on_fill(now_, t.agent, t.line, resp->data.data());
+    checker_->check_line(now_, t.line);
+    check_failure();
+  }
+  m.active = false;
+  const Port port = t.port;
+  const uint32_t agent = t.agent;
+  free_tag(resp->tag);
+  wake(agent, port);
+}
+
+void Cluster::start_response() {
+  if (on_response_bus_ || response_bus_free_at_ > now_) return;
+  std::vector<Candidate> candidates;
+  for (const auto& a : agents_)
+    if (!a->responses.empty() && a->responses.front()->ready_at <= now_)
+      candidates.push_back({a->id, a->responses.front()->ready_at});
+  const auto bridge = static_cast<uint32_t>(agents_.size());
+  if (!bridge_queue_.empty() && bridge_queue_.front()->ready_at <= now_)
+    candidates.push_back({bridge, bridge_queue_.front()->ready_at});
+  if (candidates.empty()) return;
+  const uint32_t winner = response_arbiter_->pick(candidates);
+  auto& queue = winner == bridge ? bridge_queue_ : agents_[winner]->responses;
+  on_response_bus_ = std::move(queue.front());
+  queue.pop_front();
+  response_bus_free_at_ = now_ + beats_per_line_;
+  counters_.data_beats += beats_per_line_;
+  if (on_response_bus_->source >= 0 && on_response_bus_->to_requester) ++counters_.cache_to_cache;
+  active_ = true;
+}
+
+// ---------------------------------------------------------------------------
+// Request bus and snooping
+
+void Cluster::grant_request() {
+  if (request_bus_free_at_ > now_) return;
+  int free_tag_index = -1;
+  for (size_t t = 0; t < table_entries_.size(); ++t)
+    if (!table_entries_[t]->valid) {
+      free_tag_index = static_cast<int>(t);
+      break;
+    }
+  if (free_tag_index < 0) return;  // the request table is full: nobody is granted
+  auto line_free = [this](uint64_t line) {
+    for (const auto& e : table_entries_)
+      if (e->valid && e->line == line) return false;
+    return true;
+  };
+  // Each cache presents one request: its oldest eligible demand miss, else
+  // its oldest write-back (reads bypass the write-back buffer, which is why
+  // that buffer must be snooped).
+  struct Presented {
+    int port = -1;
+    int wb = -1;
+    uint64_t since = 0;
+  };
+  std::vector<Presented> presented(agents_.size());
+  std::vector<Candidate> candidates;
+  for (const auto& a : agents_) {
+    Presented& pr = presented[a->id];
+    for (size_t p = 0; p < kPorts; ++p) {
+      const auto& m = a->misses[p];
+      if (m.active && !m.granted && m.retry_at <= now_ && line_free(m.line) && (pr.port < 0 || m.since < pr.since)) {
+        pr.port = static_cast<int>(p);
+        pr.since = m.since;
+      }
+    }
+    if (pr.port < 0)
+      for (size_t w = 0; w < a->wb.size(); ++w) {
+        const auto& wb = a->wb[w];
+        if (!wb.granted && wb.retry_at <= now_ && line_free(wb.line) && (pr.wb < 0 || wb.since < pr.since)) {
+          pr.wb = static_cast<int>(w);
+          pr.since = wb.since;
+        }
+      }
+    if (pr.port >= 0 || pr.wb >= 0) candidates.push_back({a->id, pr.since});
+  }
+  if (candidates.empty()) return;
+  const uint32_t winner = request_arbiter_->pick(candidates);
+  Agent& a = *agents_[winner];
+  const Presented& pr = presented[winner];
+  const auto tag = static_cast<uint32_t>(free_tag_index);
+  Txn& t = *table_entries_[tag];
+  t = Txn{};
+  active_ = true;
+  if (pr.wb >= 0) {
+    auto& wb = a.wb[static_cast<size_t>(pr.wb)];
+    wb.granted = true;
+    t.write_back = true;
+    t.op = BusOp::kWriteBack;
+    t.line = wb.line;
+  } else {
+    const Port port = static_cast<Port>(pr.port);
+    auto& m = a.miss(port);
+    // The state may have changed while the request waited (an S copy
+    // invalidated turns an upgrade into BusRdX): ask the table again.
+    const State state = a.array.line(m.way).state;
+    const int row = table_.first_row(state, m.event);
+    if (row < 0)
+      return protocol_error(m.line, fmt::format("{} has no row for ({}, {})", table_.name(), mem::state_name(state),
+                                                mem::event_name(m.event)));
+    const Op* op = port_op(winner, port);
+    const bool sc_lost = op && op->kind == OpKind::kSc && !(a.reservation && a.reservation_line == m.line);
+    const uint16_t actions = table_.rows()[static_cast<size_t>(row)].actions;
+    if ((actions & mem::kHit) || sc_lost) {
+      // Nothing to ask the bus for any more: the port finishes on its own.
+      m.active = false;
+      a.array.line(m.way).reserved = false;
+      wake(winner, port);
+      return;
+    }
+    m.granted = true;
+    t.op = mem::bus_op_of(actions);
+    t.line = m.line;
+    t.port = port;
+  }
+  t.valid = true;
+  t.agent = winner;
+  t.resolve_at = now_ + params_.snoop_latency;
+  snooping_.push_back(tag);
+  const uint64_t occupancy = t.op == BusOp::kBusUpd ? 2 : 1;  // BusUpd carries its word
+  request_bus_free_at_ = now_ + occupancy;
+  counters_.request_bus_busy += occupancy;
+  const uint64_t wait = now_ - pr.since;
+  counters_.max_grant_wait = std::max(counters_.max_grant_wait, wait);
+  a.counters.grant_wait_max = std::max(a.counters.grant_wait_max, wait);
+  trace(BusEvent::kGrant, t.op, winner, tag, t.line, -1);
+}
+
+void Cluster::resolve_snoops() {
+  while (!snooping_.empty() && table_entries_[snooping_.front()]->resolve_at <= now_ && !failed()) {
+    const uint32_t tag = snooping_.front();
+    snooping_.pop_front();
+    resolve(tag);
+  }
+}
+
+void Cluster::resolve(uint32_t tag) {
+  Txn& t = *table_entries_[tag];
+  Agent& r = *agents_[t.agent];
+  active_ = true;
+  auto nack = [&](uint64_t* retry_at) {
+    ++counters_.nacks;
+    ++r.counters.nacked;
+    *retry_at = now_ + params_.nack_backoff;
+    trace(BusEvent::kNack, t.op, t.agent, tag, t.line, -1);
+    free_tag(tag);
+  };
+
+  if (t.write_back) {
+    Agent::WriteBack* wb = r.find_wb(t.line);
+    if (bridge_slots_used_ >= params_.bridge_queue_entries || r.responses.size() >= params_.response_queue_entries) {
+      wb->granted = false;
+      return nack(&wb->retry_at);
+    }
+    ++bridge_slots_used_;
+    ++counters_.bus_ops[static_cast<size_t>(BusOp::kWriteBack)];
+    ++r.counters.bus_transactions;
+    r.responses.push_back(std::make_unique<Response>(
+        Response{tag, static_cast<int>(t.agent), now_ + params_.hit_latency, false, true, wb->data}));
+    if (checker_) checker_->on_ordered(now_, BusOp::kWriteBack, t.agent, t.line, false);
+    trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
+    return;
+  }
+
+  // Snoop every other cache and write-back buffer: first decide, then apply
+  // (a NACK must leave every cache as it was).
+  const Event event = snoop_event(t.op);
+  std::vector<int> rows(agents_.size(), -1);
+  bool shared = false;
+  int supplier = -1, wb_holder = -1;
+  bool flush = false;
+  for (const auto& a : agents_) {
+    if (a->id == t.agent) continue;
+    if (a->find_wb(t.line)) wb_holder = static_cast<int>(a->id);
+    const State s = a->array.state_of(t.line);
+    if (s == State::kI) continue;
+    const int row = table_.find(s, event, false);
+    if (row < 0)
+      return protocol_error(t.line, fmt::format("{} has no row for ({}, {}) in {}", table_.name(), mem::state_name(s),
+                                                mem::event_name(event), agent_name(a->id)));
+    rows[a->id] = row;
+    const mem::Row& rw = table_.rows()[static_cast<size_t>(row)];
+    if (rw.next != State::kI) shared = true;
+    if ((rw.actions & (mem::kFlush | mem::kSupply)) && supplier < 0) {
+      supplier = static_cast<int>(a->id);
+      flush = rw.actions & mem::kFlush;
+    }
+  }
+  const bool needs_data = t.op == BusOp::kBusRd || t.op == BusOp::kBusRdX;
+  auto& miss = r.miss(t.port);
+  if (needs_data) {
+    const bool refused = wb_holder >= 0 ? agents_[wb_holder]->responses.size() >= params_.response_queue_entries
+                         : supplier >= 0 ? agents_[supplier]->responses.size() >= params_.response_queue_entries
+                                         : bridge_slots_used_ >= params_.bridge_queue_entries;
+    if (refused) {
+      miss.granted = false;
+      return nack(&miss.retry_at);
+    }
+  }
+
+  // The supplier's copy, taken before its row may invalidate it.
+  std::vector<uint8_t> supplied;
+  if (needs_data && supplier >= 0 && wb_holder < 0) {
+    const Agent& s = *agents_[supplier];
+    const uint8_t* bytes = s.array.data(s.array.find(t.line));
+    supplied.assign(bytes, bytes + line_bytes_);
+  }
+
+  // Ordered: apply the snoopers' rows.
+  std::vector<uint32_t> updated;
+  for (auto& a : agents_) {
+    const int row = rows[a->id];
+    if (row < 0) continue;
+    const mem::Row& rw = table_.rows()[static_cast<size_t>(row)];
+    count_row(row);
+    auto& l = a->array.line(a->array.find(t.line));
+    l.state = rw.next;
+    if (rw.next == State::kI) ++a->counters.invalidations;
+    if (rw.actions & mem::kApplyUpdate) updated.push_back(a->id);
+    // Another core's write (invalidation or update) ends a reservation.
+    if (a->reservation && a->reservation_line == t.line && (rw.next == State::kI || t.op == BusOp::kBusUpd))
+      a->reservation = false;
+  }
+  std::unique_ptr<Response> data;
+  if (wb_holder >= 0) {
+    // A snooped write-back buffer entry answers like the dirty line it holds
+    // and retires: for a read it flushes (requester and memory), an upgrade
+    // or update makes the requester the owner of the same data.
+    Agent& h = *agents_[wb_holder];
+    auto it = std::find_if(h.wb.begin(), h.wb.end(), [&t](const Agent::WriteBack& w) { return w.line == t.line; });
+    if (needs_data)
+      data = std::make_unique<Response>(Response{tag, wb_holder, now_ + params_.hit_latency, true, true, it->data});
+    h.wb.erase(it);
+    ++counters_.wb_snoop_hits;
+    if (data) h.responses.push_back(std::move(data));
+  } else if (needs_data && supplier >= 0) {
+    agents_[supplier]->responses.push_back(std::make_unique<Response>(
+        Response{tag, supplier, now_ + params_.hit_latency, true, flush, std::move(supplied)}));
+  } else if (needs_data) {
+    auto resp = std::make_unique<Response>(
+        Response{tag, -1, now_ + memory_.read_latency(), true, false, std::vector<uint8_t>(line_bytes_)});
+    memory_.read_line(t.line, resp->data.data(), line_bytes_);
+    bridge_queue_.push_back(std::move(resp));
+    ++bridge_slots_used_;
+    ++counters_.memory_reads;
+  }
+
+  // The requester's row, now that the shared line is known.
+  const State rs = r.array.line(miss.way).state;
+  const Event revent = miss.event;
+  const int rrow = table_.find(rs, revent, shared);
+  if (rrow < 0)
+    return protocol_error(t.line, fmt::format("{} has no row for ({}, {}{}) in {}", table_.name(),
+                                              mem::state_name(rs), mem::event_name(revent),
+                                              shared ? "(S)" : "(!S)", agent_name(t.agent)));
+  t.row = rrow;
+  t.resolved = true;
+  ++counters_.bus_ops[static_cast<size_t>(t.op)];
+  ++r.counters.bus_transactions;
+  trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
+  if (checker_) checker_->on_ordered(now_, t.op, t.agent, t.line, shared);
+  if (needs_data) {
+    if (checker_) checker_->check_line(now_, t.line);
+    check_failure();
+    return;  // the fill completes it
+  }
+  // Upgrades and updates complete now: no data comes back.
+  auto& l = r.array.line(miss.way);
+  l.state = table_.rows()[static_cast<size_t>(rrow)].next;
+  count_row(rrow);
+  miss.active = false;
+  l.reserved = false;
+  const Port port = t.port;
+  const uint32_t agent = t.agent;
+  const uint64_t line = t.line;
+  const BusOp op_kind = t.op;
+  free_tag(tag);
+  if (op_kind == BusOp::kBusUpd) {
+    // The write is performed at its place in the bus order; the sharers take
+    // the written bytes with it.
+    const Op* op = port_op(agent, port);
+    Op drained;
+    if (!op) {
+      const auto& s = r.store_buffer.front();
+      drained = Op{OpKind::kStore, s.addr, s.size, s.value, AmoKind::kAdd};
+      op = &drained;
+    }
+    uint32_t result = 0;
+    const int way = r.array.find(line);
+    const Op performed = *op;
+    perform(agent, way, performed, &result);
+    for (uint32_t u : updated) {
+      Agent& sharer = *agents_[u];
+      const int sw = sharer.array.find(line);
+      std::memcpy(sharer.array.data(sw) + (performed.addr - line), r.array.data(way) + (performed.addr - line),
+                  performed.size);
+    }
+    if (port == Port::kStoreBuffer) {
+      r.store_buffer.pop();
+      r.sb_drained_at = now_;
+    } else {
+      finish_port(agent, port, result, params_.hit_latency);
+    }
+  } else {
+    wake(agent, port);
+  }
+  if (checker_) checker_->check_line(now_, line);
+  check_failure();
+}
+
+void Cluster::free_tag(uint32_t tag) { table_entries_[tag]->valid = false; }
+
+// ---------------------------------------------------------------------------
+// Reports and views
+
+void Cluster::protocol_error(uint64_t line, const std::string& what) {
+  if (failed()) return;
+  failure_ = fmt::format("protocol error at cycle {}, line {:#x}: {}\n  caches: {}", now_, line, what,
+                         describe_line(line));
+}
+
+void Cluster::check_failure() {
+  if (checker_ && checker_->failed() && failure_.empty()) failure_ = checker_->report();
+}
+
+void Cluster::trace(BusEvent::Kind kind, BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source) {
+  if (trace_) trace_(BusEvent{kind, now_, op, agent, tag, line, source});
+}
+
+uint32_t Cluster::agent_count() const { return static_cast<uint32_t>(agents_.size()); }
+
+mem::State Cluster::line_state(uint32_t agent, uint64_t line) const { return agents_[agent]->array.state_of(line); }
+
+const uint8_t* Cluster::line_data(uint32_t agent, uint64_t line) const {
+  const Agent& a = *agents_[agent];
+  const int way = a.array.find(line);
+  if (way < 0 || a.array.line(way).state == State::kI) return nullptr;
+  return a.array.data(way);
+}
+
+mem::State Cluster::state_of(uint32_t agent, uint64_t addr) const {
+  const Agent& a = *agents_.at(agent);
+  return a.array.state_of(a.array.line_of(addr));
+}
+
+const AgentCounters& Cluster::agent_counters(uint32_t agent) const { return agents_.at(agent)->counters; }
+
+uint64_t Cluster::checker_checks() const { return checker_ ? checker_->checks() : 0; }
+
+std::string Cluster::describe_line(uint64_t line) const {
+  std::string out;
+  for (const auto& a : agents_) {
+    const int way = a->array.find(line);
+    out += fmt::format("{}{}={}", out.empty() ? "" : " ", agent_name(a->id),
+                       way < 0 ? "I" : mem::state_name(a->array.line(way).state));
+    if (way >= 0 && a->array.line(way).reserved) out += "(fill pending)";
+    for (const auto& w : a->wb)
+      if (w.line == line) out += "(+write-back buffer)";
+  }
+  for (size_t t = 0; t < table_entries_.size(); ++t) {
+    const Txn& e = *table_entries_[t];
+    if (e.valid && e.line == line)
+      out += fmt::format("; tag {}: {} by {} {}", t, mem::bus_op_name(e.op), agent_name(e.agent),
+                         e.resolved ? "awaiting data" : "snooping");
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Functional access
+
+uint32_t Cluster::debug_read(uint64_t addr, uint32_t size) const {
+  const uint64_t line = addr & ~static_cast<uint64_t>(line_bytes_ - 1);
+  for (const auto& a : agents_) {
+    const int way = a->array.find(line);
+    if (way >= 0 && a->array.line(way).state != State::kI) return read_bytes(a->array.data(way) + (addr - line), size);
+    for (const auto& w : a->wb)
+      if (w.line == line) return read_bytes(w.data.data() + (addr - line), size);
+  }
+  std::vector<uint8_t> bytes(line_bytes_);
+  memory_.read_line(line, bytes.data(), line_bytes_);
+  return read_bytes(bytes.data() + (addr - line), size);
+}
+
+void Cluster::debug_write(uint64_t addr, uint32_t size, uint32_t value) {
+  const uint64_t line = addr & ~static_cast<uint64_t>(line_bytes_ - 1);
+  if (!memory_.contains(addr, size))
+    throw std::invalid_argument(fmt::format("debug write: address {:#x} is outside the cluster's memory", addr));
+  for (const auto& e : table_entries_)
+    if (e->valid && e->line == line)
+      throw std::logic_error(fmt::format("debug write to {:#x}: a bus transaction on the line is in flight", addr));
+  std::vector<uint8_t> bytes(line_bytes_);
+  memory_.read_line(line, bytes.data(), line_bytes_);
+  write_bytes(bytes.data() + (addr - line), size, value);
+  memory_.write_line(line, bytes.data(), line_bytes_);
+  for (auto& a : agents_) {
+    const int way = a->array.find(line);
+    if (way >= 0 && a->array.line(way).state != State::kI) write_bytes(a->array.data(way) + (addr - line), size, value);
+    for (auto& w : a->wb)
+      if (w.line == line) write_bytes(w.data.data() + (addr - line), size, value);
+  }
+  if (checker_) checker_->on_debug_write(addr, size, value);
+}
+
+}  // namespace tessera::bus

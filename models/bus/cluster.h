@@ -1,0 +1,241 @@
+// The control-core cluster: N cores' private L1 instruction and data caches,
+// kept coherent by snooping on one split-transaction bus, with a bridge to
+// the rest of the chip (a mem::MemorySide). A pure C++ cycle-stepped engine:
+// the SystemC shell (phase 2) calls tick()/advance_to() from one SC_METHOD
+// and sleeps until next_event_cycle().
+//
+// Bus (Culler & Singh §6.5, the SGI Challenge design; lecture 12):
+//  - request bus: one arbitrated request per cycle (BusUpd two cycles: it
+//    carries its word); the winner gets a tag in the request table
+//    (cluster.bus.request_table entries system-wide). A line with an
+//    outstanding transaction is not requested again until it completes, so
+//    the order in which requests win the bus is the serialization order.
+//  - snoop: cluster.bus.snoop_latency cycles after the grant every other
+//    cache (and write-back buffer) looks the line up in the protocol table;
+//    the wired-OR shared/dirty lines decide the requester's row. A supplier
+//    whose response queue (or the bridge, when memory must answer) is full
+//    NACKs: nothing changes, the tag is freed and the requester retries
+//    after cluster.bus.nack_backoff cycles.
+//  - response bus: its own arbiter over every cache's response queue and
+//    the bridge; a line takes line_bits / cluster.bus.width_bits cycles.
+//    Responses carry the tag and return in any order.
+// Every cycle runs the same fixed phases, in agent order, so nothing depends
+// on the order a simulator runs processes in: deliver finished responses;
+// start the next response; resolve snoops due; grant the request bus;
+// cores' accesses.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bus/arbiter.h"
+#include "mem/cache_array.h"
+#include "mem/coherence_checker.h"
+#include "mem/coherence_protocol.h"
+#include "mem/memory_side.h"
+#include "mem/store_buffer.h"
+
+namespace tessera::sim {
+class Config;
+class StatGroup;
+}  // namespace tessera::sim
+
+namespace tessera::bus {
+
+enum class OpKind : uint8_t { kLoad, kStore, kAmo, kLr, kSc, kFence, kIfetch };
+// RISC-V A-extension AMOs (RV32: 32-bit).
+enum class AmoKind : uint8_t { kSwap, kAdd, kXor, kAnd, kOr, kMin, kMax, kMinu, kMaxu };
+
+struct Op {
+  OpKind kind = OpKind::kLoad;
+  uint64_t addr = 0;
+  uint32_t size = 4;   // 1, 2 or 4 bytes, naturally aligned; 4 for AMO/LR/SC
+  uint32_t value = 0;  // store data / AMO operand / SC data
+  AmoKind amo = AmoKind::kAdd;
+};
+
+// Completion: the loaded value (zero-extended), the old value of an AMO, 0/1
+// for SC success/failure (RISC-V), 0 for stores and fences.
+using DoneFn = std::function<void(uint32_t value)>;
+
+struct ClusterParams {
+  uint32_t cores = 4;
+  mem::Protocol protocol = mem::Protocol::kMesi;
+  mem::CacheGeometry l1d = mem::CacheGeometry::make("cluster.l1d", 32 * 1024, 4, 64);
+  mem::CacheGeometry l1i = mem::CacheGeometry::make("cluster.l1i", 32 * 1024, 4, 64);
+  uint32_t hit_latency = 1;  // cycles from a hit to completion
+  std::string arbiter = "round_robin";
+  uint32_t request_table = 8;
+  uint32_t width_bits = 256;
+  uint32_t snoop_latency = 2;
+  bool tso = false;
+  uint32_t store_buffer_entries = 8;
+  uint32_t wb_buffer_entries = 2;
+  uint32_t response_queue_entries = 2;
+  uint32_t bridge_queue_entries = 4;
+  uint32_t nack_backoff = 4;
+  bool skip_idle = true;
+  uint64_t deadlock_cycles = 100000;
+  bool check = true;  // run the coherence checker on every access
+
+  // Declares and reads every cluster.* parameter.
+  static ClusterParams from_config(sim::Config& cfg);
+};
+
+// Counters for statistics and the tester's summary.
+struct ClusterCounters {
+  uint64_t bus_ops[static_cast<size_t>(mem::BusOp::kCount)] = {};
+  uint64_t cache_to_cache = 0;
+  uint64_t memory_reads = 0;
+  uint64_t memory_writes = 0;  // write-backs and flushes reaching memory
+  uint64_t nacks = 0;
+  uint64_t wb_snoop_hits = 0;
+  uint64_t data_beats = 0;
+  uint64_t request_bus_busy = 0;
+  uint64_t max_grant_wait = 0;  // longest wait from wanting the bus to its grant
+  uint64_t ops_completed = 0;
+  uint64_t sb_forwards = 0;
+};
+
+struct AgentCounters {
+  uint64_t hits = 0;
+  uint64_t misses = 0;
+  uint64_t bus_transactions = 0;  // requests this cache had ordered on the bus
+  uint64_t invalidations = 0;     // copies lost to another agent's transaction
+  uint64_t nacked = 0;
+  uint64_t grant_wait_max = 0;
+};
+
+// One bus event, for tests and traces.
+struct BusEvent {
+  enum Kind { kGrant, kNack, kOrdered, kResponse } kind;
+  uint64_t cycle;
+  mem::BusOp op;
+  uint32_t agent;  // requester
+  uint32_t tag;
+  uint64_t line;
+  int source;  // kResponse: supplying agent, or -1 for the bridge
+};
+
+class Cluster : private mem::CacheView {
+ public:
+  static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+  // `table` replaces the protocol's standard table (tests mutate rows).
+  Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::StatGroup* stats_parent = nullptr,
+          std::optional<mem::ProtocolTable> table = std::nullopt);
+  ~Cluster() override;
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+
+  // Processor side. A core has a data port (loads, stores, AMOs, LR/SC,
+  // fences) and a fetch port; each takes one operation at a time. The
+  // operation starts at the next tick; on_done runs at the end of the tick
+  // in which it completes (a TSO store completes when it enters the store
+  // buffer) and may issue the port's next operation. Throws
+  // std::invalid_argument for a misaligned, badly sized or unmapped access
+  // and std::logic_error when the port is busy.
+  bool port_free(uint32_t core, bool fetch) const;
+  void issue(uint32_t core, const Op& op, DoneFn on_done);
+
+  void tick();                     // one bus cycle
+  void advance_to(uint64_t cycle); // ticks (or skips idle cycles) up to and including `cycle`
+  uint64_t now() const { return now_; }
+  // The next cycle at which anything can change; kNever when nothing is in
+  // flight and no port has work.
+  uint64_t next_event_cycle() const;
+  bool idle() const;  // no operation, buffered store or bus transaction anywhere
+
+  // Functional access for loaders and debuggers: the coherent value (a
+  // cached copy, a write-back buffer or memory); the write updates every
+  // copy and memory. Buffered stores are not seen. The line must have no
+  // bus transaction in flight (std::logic_error otherwise).
+  uint32_t debug_read(uint64_t addr, uint32_t size) const;
+  void debug_write(uint64_t addr, uint32_t size, uint32_t value);
+
+  // A coherence violation, protocol error or deadlock stops the cluster.
+  bool failed() const { return !failure_.empty(); }
+  const std::string& failure() const { return failure_; }
+
+  const ClusterParams& params() const { return params_; }
+  const mem::ProtocolTable& table() const { return table_; }
+  const std::vector<uint64_t>& row_hits() const { return row_hits_; }
+  const ClusterCounters& counters() const { return counters_; }
+  const AgentCounters& agent_counters(uint32_t agent) const;
+  uint64_t checker_checks() const;
+  // Agents: core c's L1D is agent 2c, its L1I agent 2c+1.
+  static uint32_t l1d_agent(uint32_t core) { return 2 * core; }
+  static uint32_t l1i_agent(uint32_t core) { return 2 * core + 1; }
+  mem::State state_of(uint32_t agent, uint64_t addr) const;
+  void set_bus_trace(std::function<void(const BusEvent&)> trace) { trace_ = std::move(trace); }
+  std::string describe_line(uint64_t line) const override;
+
+ private:
+  struct Agent;
+  struct Txn;
+  struct Response;
+  struct Completion;
+  enum class Port : uint8_t { kData, kStoreBuffer, kFetch };
+
+  // mem::CacheView
+  uint32_t agent_count() const override;
+  mem::State line_state(uint32_t agent, uint64_t line) const override;
+  const uint8_t* line_data(uint32_t agent, uint64_t line) const override;
+
+  void validate(const Op& op, uint32_t core) const;
+  void deliver_responses();
+  void start_response();
+  void resolve_snoops();
+  void resolve(uint32_t tag);
+  void grant_request();
+  void run_cores();
+  void run_port(uint32_t agent, Port port);
+  bool access(uint32_t agent, Port port, const Op& op, uint32_t* result);
+  bool start_miss(uint32_t agent, Port port, uint64_t line, mem::Event event);
+  void perform(uint32_t agent, int way, const Op& op, uint32_t* result);
+  void finish_port(uint32_t agent, Port port, uint32_t value, uint32_t latency);
+  void wake(uint32_t agent, Port port);
+  void free_tag(uint32_t tag);
+  void protocol_error(uint64_t line, const std::string& what);
+  void check_failure();
+  void progress() { last_progress_ = now_; }
+  const Op* port_op(uint32_t agent, Port port) const;
+  void count_row(int row) { ++row_hits_[static_cast<size_t>(row)]; }
+  void trace(BusEvent::Kind kind, mem::BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source);
+  void register_stats(sim::StatGroup* parent);
+
+  ClusterParams params_;
+  mem::MemorySide& memory_;
+  mem::ProtocolTable table_;
+  uint32_t line_bytes_;
+  uint32_t beats_per_line_;
+  std::vector<std::unique_ptr<Agent>> agents_;
+  std::vector<std::unique_ptr<Txn>> table_entries_;  // the request table, indexed by tag
+  std::deque<uint32_t> snooping_;                    // granted tags in grant order
+  std::deque<std::unique_ptr<Response>> bridge_queue_;
+  uint32_t bridge_slots_used_ = 0;
+  std::unique_ptr<Response> on_response_bus_;
+  uint64_t response_bus_free_at_ = 0;
+  uint64_t request_bus_free_at_ = 0;
+  std::unique_ptr<Arbiter> request_arbiter_;
+  std::unique_ptr<Arbiter> response_arbiter_;
+  std::vector<Completion> completions_;
+  std::unique_ptr<mem::CoherenceChecker> checker_;
+  std::function<void(const BusEvent&)> trace_;
+  std::vector<uint64_t> row_hits_;
+  ClusterCounters counters_;
+  std::string failure_;
+  uint64_t now_ = 0;
+  uint64_t last_progress_ = 0;
+  bool active_ = true;  // something changed in the last tick
+  std::unique_ptr<sim::StatGroup> stats_;
+  std::vector<std::unique_ptr<sim::StatGroup>> agent_stats_;
+};
+
+}  // namespace tessera::bus

@@ -1,0 +1,10 @@
+#!/bin/sh
+# The long acceptance run of the random coherence tester: every protocol with
+# 4 and 8 cores, 1,000,000 operations each. Usage: coherence_long.sh TESSERA_BIN
+set -e
+bin="$1"
+for protocol in msi mesi mesif moesi dragon; do
+  for cores in 4 8; do
+    "$bin" coherence-test --protocol "$protocol" --cores "$cores" --seed 1 --ops 1000000
+  done
+done

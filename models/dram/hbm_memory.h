@@ -1,0 +1,92 @@
+// HBM behind a TLM-2.0 AT target: a drop-in replacement for
+// gpu::GlobalMemory. A thin SystemC shell over the pure C++ engine
+// (MemorySystem); parameters under `dram.` (dram_params.h).
+//
+// Protocol (as GlobalMemory): BEGIN_REQ in; END_REQ when the request enters
+// a controller queue (withheld while the queue is full: back-pressure);
+// BEGIN_RESP at the cycle its last burst's data has moved; the initiator
+// answers END_RESP or TLM_COMPLETED. b_transport performs the access with
+// the idle row-miss latency. Transactions with MemExt::timing_only model
+// timing only; others read/write the BackingMemory (if any). Addresses
+// beyond capacity get TLM_ADDRESS_ERROR_RESPONSE.
+//
+// Order independence: the engine decides DRAM cycle c at c's clock edge +
+// 1 ps, after every request that arrived up to that edge; those are
+// admitted oldest first, then by initiator socket.
+// Idle skipping: the method sleeps until a request arrives or the engine's
+// next event; dram.skip_idle=false ticks every cycle while work is queued.
+#pragma once
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/peq_with_get.h>
+
+#include <deque>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <unordered_map>
+#include <vector>
+
+#include "dram/memory_system.h"
+#include "sim/backing_memory.h"
+#include "sim/clock.h"
+#include "sim/config.h"
+#include "sim/stats.h"
+
+namespace tessera::dram {
+
+class HbmMemory : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<HbmMemory> socket;
+
+  HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim::BackingMemory* backing,
+            uint64_t base_address, sim::StatGroup& stats_parent);
+
+  const sim::ClockDomain& clock() const { return clock_; }
+  const MemorySystem& engine() const { return *engine_; }
+  uint64_t capacity() const { return engine_->capacity(); }
+
+ private:
+  struct Arrival {
+    int socket_id;
+    tlm::tlm_generic_payload* gp;
+    sc_core::sc_time time;
+  };
+  struct InFlight {
+    tlm::tlm_generic_payload* gp = nullptr;
+    int socket_id = 0;
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void step();
+  void respond();
+  void finish(tlm::tlm_generic_payload& gp);
+  bool in_range(const tlm::tlm_generic_payload& gp) const;
+  void perform(tlm::tlm_generic_payload& gp);
+  uint64_t arrival_cycle(const sc_core::sc_time& t) const;
+  sc_core::sc_time process_time(uint64_t cycle) const;  // edge + 1 ps
+  void wake_at(uint64_t cycle);
+  void end_of_simulation() override;
+
+  sim::BackingMemory* backing_;
+  uint64_t base_;
+  DramConfig config_;
+  sim::ClockDomain clock_;
+  std::unique_ptr<MemorySystem> engine_;
+  std::vector<Arrival> arrivals_;  // since the last step
+  std::deque<Arrival> waiting_;    // END_REQ withheld
+  std::vector<InFlight> in_flight_;
+  std::vector<uint32_t> free_ids_;
+  std::unordered_map<tlm::tlm_generic_payload*, int> origin_;  // socket of each payload in service
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> responses_;
+  sc_core::sc_event wake_;
+  uint64_t last_cycle_ = 0;
+
+  sim::StatGroup stats_;
+  uint64_t backpressure_ = 0, address_errors_ = 0;
+  uint64_t acts_ = 0, refreshes_ = 0, violations_ = 0;
+};
+
+}  // namespace tessera::dram

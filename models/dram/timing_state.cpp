@@ -1,0 +1,107 @@
+#include "dram/timing_state.h"
+
+#include <algorithm>
+
+namespace tessera::dram {
+
+TimingState::TimingState(const DramSpec& spec)
+    : t_(spec.timing),
+      burst_(spec.org.burst_cycles()),
+      bank_groups_(spec.org.bank_groups),
+      banks_per_group_(spec.org.banks_per_group),
+      bank_(spec.org.pseudo_channels * spec.org.banks_per_pc()),
+      group_(spec.org.pseudo_channels * spec.org.bank_groups),
+      pc_(spec.org.pseudo_channels),
+      act_window_(spec.org.pseudo_channels),
+      act_window_pos_(spec.org.pseudo_channels, 0),
+      act_count_(spec.org.pseudo_channels, 0) {}
+
+uint64_t TimingState::earliest(CommandKind kind, unsigned pc, unsigned bg, unsigned bank) const {
+  const bool column = is_column_command(kind);
+  uint64_t at = column ? column_bus_free_ : row_bus_free_;
+  at = std::max(at, pc_[pc].get(kind));
+  if (kind == CommandKind::kRefAb) return at;
+  at = std::max(at, group_[pc * bank_groups_ + bg].get(kind));
+  at = std::max(at, bank_[bank_index(pc, bg, bank)].get(kind));
+  if (kind == CommandKind::kAct && act_count_[pc] >= 4) {
+    // tFAW: the oldest of the last four ACTs opens the window for a fifth.
+    at = std::max(at, act_window_[pc][act_window_pos_[pc]] + t_.tFAW);
+  }
+  return at;
+}
+
+void TimingState::issue(const Command& c) {
+  using K = CommandKind;
+  const uint64_t t = c.cycle;
+  Next& pc = pc_[c.pc];
+  switch (c.kind) {
+    case K::kAct: {
+      Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
+      Next& group = group_[c.pc * bank_groups_ + c.bank_group];
+      bank.push(K::kRd, t + t_.tRCDRD);
+      bank.push(K::kWr, t + t_.tRCDWR);
+      bank.push(K::kPre, t + t_.tRAS);
+      bank.push(K::kAct, t + t_.tRC);
+      group.push(K::kAct, t + t_.tRRD_L);
+      group.push(K::kRefSb, t + t_.tRRD_L);
+      pc.push(K::kAct, t + t_.tRRD_S);
+      pc.push(K::kRefSb, t + t_.tRRD_S);
+      act_window_[c.pc][act_window_pos_[c.pc]] = t;
+      act_window_pos_[c.pc] = (act_window_pos_[c.pc] + 1) % 4;
+      ++act_count_[c.pc];
+      row_bus_free_ = std::max(row_bus_free_, t + t_.tACT_BUS);
+      break;
+    }
+    case K::kPre: {
+      Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
+      bank.push(K::kAct, t + t_.tRP);
+      bank.push(K::kRefSb, t + t_.tRP);
+      pc.push(K::kRefAb, t + t_.tRP);
+      row_bus_free_ = std::max(row_bus_free_, t + 1);
+      break;
+    }
+    case K::kRd: {
+      Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
+      Next& group = group_[c.pc * bank_groups_ + c.bank_group];
+      group.push(K::kRd, t + t_.tCCD_L);
+      pc.push(K::kRd, t + std::max(t_.tCCD_S, burst_));
+      // Read-to-write turnaround: the write's data (CWL later) must follow
+      // the read's data (CL + burst later) plus the bus turnaround.
+      const uint64_t rtw = t + t_.CL + burst_ + t_.tRTRS;
+      pc.push(K::kWr, rtw > t + t_.CWL ? rtw - t_.CWL : t + 1);
+      bank.push(K::kPre, t + t_.tRTP);
+      column_bus_free_ = std::max(column_bus_free_, t + 1);
+      break;
+    }
+    case K::kWr: {
+      Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
+      Next& group = group_[c.pc * bank_groups_ + c.bank_group];
+      group.push(K::kWr, t + t_.tCCD_L);
+      group.push(K::kRd, t + t_.CWL + burst_ + t_.tWTR_L);
+      pc.push(K::kWr, t + std::max(t_.tCCD_S, burst_));
+      pc.push(K::kRd, t + t_.CWL + burst_ + t_.tWTR_S);
+      bank.push(K::kPre, t + t_.CWL + burst_ + t_.tWR);
+      column_bus_free_ = std::max(column_bus_free_, t + 1);
+      break;
+    }
+    case K::kRefAb:
+      pc.push(K::kAct, t + t_.tRFC);
+      pc.push(K::kRefAb, t + t_.tRFC);
+      pc.push(K::kRefSb, t + t_.tRFC);
+      row_bus_free_ = std::max(row_bus_free_, t + 1);
+      break;
+    case K::kRefSb: {
+      Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
+      bank.push(K::kAct, t + t_.tRFCSB);
+      bank.push(K::kRefSb, t + t_.tRFCSB);
+      pc.push(K::kAct, t + t_.tRREFD);
+      pc.push(K::kRefSb, t + t_.tRREFD);
+      // An all-bank refresh needs every bank refreshed-out as well.
+      pc.push(K::kRefAb, t + t_.tRFCSB);
+      row_bus_free_ = std::max(row_bus_free_, t + 1);
+      break;
+    }
+  }
+}
+
+}  // namespace tessera::dram

@@ -1,0 +1,50 @@
+// The controller's timing bookkeeping for one channel: for every command
+// kind, the earliest cycle it may issue, kept per bank, per bank group, per
+// pseudo channel and per command bus, and pushed forward each time a command
+// issues (the "next allowed" formulation of DRAMSys and DRAMsim3). The
+// protocol checker verifies the same rules with the opposite formulation
+// (the last time of each command), so the two cannot share a mistake.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "dram/command.h"
+#include "dram/spec.h"
+
+namespace tessera::dram {
+
+class TimingState {
+ public:
+  explicit TimingState(const DramSpec& spec);
+
+  // Earliest cycle `kind` may issue to (pc, bank_group, bank); bank
+  // arguments are ignored for REFab.
+  uint64_t earliest(CommandKind kind, unsigned pc, unsigned bank_group, unsigned bank) const;
+  void issue(const Command& cmd);
+
+ private:
+  struct Next {  // earliest cycle per follower command kind
+    std::array<uint64_t, kCommandKinds> at{};
+    void push(CommandKind k, uint64_t cycle) {
+      auto& v = at[static_cast<unsigned>(k)];
+      if (cycle > v) v = cycle;
+    }
+    uint64_t get(CommandKind k) const { return at[static_cast<unsigned>(k)]; }
+  };
+  unsigned bank_index(unsigned pc, unsigned bg, unsigned bank) const {
+    return (pc * bank_groups_ + bg) * banks_per_group_ + bank;
+  }
+
+  Timing t_;
+  unsigned burst_;
+  unsigned bank_groups_, banks_per_group_;
+  std::vector<Next> bank_, group_, pc_;
+  std::vector<std::array<uint64_t, 4>> act_window_;  // last four ACT cycles per PC (tFAW)
+  std::vector<unsigned> act_window_pos_;
+  std::vector<unsigned> act_count_;
+  uint64_t row_bus_free_ = 0, column_bus_free_ = 0;
+};
+
+}  // namespace tessera::dram

@@ -1,0 +1,91 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tessera_run.h"
+
+namespace {
+
+using tessera::test::run_tessera;
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+class ShortRun : public ::testing::TestWithParam<std::pair<std::string, int>> {};
+
+TEST_P(ShortRun, RandomTesterIsClean) {
+  const auto& [protocol, cores] = GetParam();
+  const auto r = run_tessera({"coherence-test", "--protocol", protocol, "--cores", std::to_string(cores), "--seed",
+                              "7", "--ops", "20000"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "20000 ops: clean")) << r.out;
+  for (const char* field : {"cycles", "bus transactions", "BusRd=", "cache-to-cache", "NACKs", "host seconds", "ops/s"})
+    EXPECT_TRUE(contains(r.out, field)) << field << "\n" << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ProtocolsAndCores, ShortRun,
+    ::testing::Values(std::pair<std::string, int>{"msi", 4}, std::pair<std::string, int>{"msi", 8},
+                      std::pair<std::string, int>{"mesi", 4}, std::pair<std::string, int>{"mesi", 8},
+                      std::pair<std::string, int>{"mesif", 4}, std::pair<std::string, int>{"mesif", 8},
+                      std::pair<std::string, int>{"moesi", 4}, std::pair<std::string, int>{"moesi", 8},
+                      std::pair<std::string, int>{"dragon", 4}, std::pair<std::string, int>{"dragon", 8}),
+    [](const auto& p) { return p.param.first + "_" + std::to_string(p.param.second); });
+
+TEST(CoherenceCli, TsoStressWithTinyBuffersIsClean) {
+  const auto r = run_tessera({"coherence-test", "--protocol", "moesi", "--cores", "8", "--ops", "20000", "--set",
+                              "cluster.store_buffer=tso", "--set", "cluster.bus.response_queue_entries=1", "--set",
+                              "cluster.bridge.queue_entries=1", "--set", "cluster.bus.request_table=2", "--set",
+                              "cluster.bus.arbiter=priority", "--set", "cluster.wb_buffer_entries=1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "clean"));
+}
+
+TEST(CoherenceCli, UnknownProtocolListsValidOnes) {
+  const auto r = run_tessera({"coherence-test", "--protocol", "mosi"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "msi|mesi|mesif|moesi|dragon")) << r.err;
+}
+
+TEST(CoherenceCli, CacheGeometryThatDoesNotDivideNamesTheKey) {
+  const auto r = run_tessera({"coherence-test", "--set", "cluster.l1d.size_kb=3"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "cluster.l1d.size_kb")) << r.err;
+}
+
+TEST(CoherenceCli, MisspelledParameterGetsASuggestion) {
+  const auto r = run_tessera({"coherence-test", "--set", "cluster.bus.arbitter=fifo"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "did you mean 'cluster.bus.arbiter'")) << r.err;
+}
+
+TEST(CoherenceCli, BadArbiterAndBusWidthAreErrors) {
+  auto r = run_tessera({"coherence-test", "--set", "cluster.bus.arbiter=lottery"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "fifo|round_robin|priority")) << r.err;
+  r = run_tessera({"coherence-test", "--set", "cluster.bus.width_bits=96"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "cluster.bus.width_bits")) << r.err;
+}
+
+TEST(CoherenceCli, LitmusStoreBufferingCountsOutcomes) {
+  auto r = run_tessera({"coherence-test", "--litmus", "sb", "--iterations", "2000", "--set",
+                        "cluster.store_buffer=tso"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "r1=0 r2=0")) << r.out;  // TSO shows it
+  r = run_tessera({"coherence-test", "--litmus", "sb", "--iterations", "2000"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(contains(r.out, "r1=0 r2=0")) << r.out;  // SC never does
+  r = run_tessera({"coherence-test", "--litmus", "iriw"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "sb|mp|lb")) << r.err;
+}
+
+TEST(CoherenceCli, ListShowsClusterParameters) {
+  const auto r = run_tessera({"coherence-test", "--list"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* key : {"cluster.protocol", "cluster.bus.request_table", "cluster.store_buffer",
+                          "cluster.l1i.ways", "coherence_test.lines"})
+    EXPECT_TRUE(contains(r.out, key)) << key;
+}
+
+}  // namespace
