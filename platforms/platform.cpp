@@ -25,9 +25,18 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   if (!options.vcd_path.empty()) vcd_ = std::make_unique<sim::VcdWriter>(options.vcd_path, options.trace_scopes);
 
   // SMs -> crossbar -> L2 slices -> memory, TLM-2.0 AT at each boundary.
-  memory_ = std::make_unique<gpu::GlobalMemory>("memory", cfg, *global_, root_);
+  // Memory is the fixed-latency model or HBM stacks (docs/dram.md).
+  const std::string memory_model = cfg.get_enum(
+      "memory.model", "fixed", {"fixed", "hbm"},
+      "Global memory timing: fixed (memory.latency, memory.bytes_per_cycle) or hbm (the dram.* HBM model)");
   l2_ = std::make_unique<gpu::L2System>("l2", cfg, num_sms, run_, root_);
-  for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(memory_->socket);
+  if (memory_model == "hbm") {
+    hbm_ = std::make_unique<dram::HbmMemory>("hbm", cfg, global_.get(), kGlobalBase, root_);
+    for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(hbm_->socket);
+  } else {
+    memory_ = std::make_unique<gpu::GlobalMemory>("memory", cfg, *global_, root_);
+    for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(memory_->socket);
+  }
   atomics_ = std::make_unique<sm::GlobalAtomics>("global_atomics", *global_);
   std::vector<sm::Sm*> sm_ptrs;
   for (unsigned i = 0; i < num_sms; ++i) {

@@ -10,6 +10,7 @@
 
 #include "cpu/control_core.h"
 #include "gpu/dispatcher.h"
+#include "dram/hbm_memory.h"
 #include "gpu/global_memory.h"
 #include "gpu/l2_system.h"
 #include "isa/decoded_program.h"
@@ -69,7 +70,8 @@ class Platform {
   std::unique_ptr<isa::DecodedProgram> program_;
   std::unique_ptr<sim::VcdWriter> vcd_;
   sm::SmParams sm_params_{};
-  std::unique_ptr<gpu::GlobalMemory> memory_;
+  std::unique_ptr<gpu::GlobalMemory> memory_;  // memory.model=fixed
+  std::unique_ptr<dram::HbmMemory> hbm_;       // memory.model=hbm
   std::unique_ptr<gpu::L2System> l2_;
   std::unique_ptr<sm::GlobalAtomics> atomics_;
   std::vector<std::unique_ptr<sm::Sm>> sms_;

@@ -17,7 +17,7 @@ const char* const kPrograms[] = {
     "sgemm", "ldg_lut", "particles_global_lock", "particles_cell_locks", "particles_partial_grids", "particles_sort",
     // firmware/microbench: latency microbenchmarks that also check where their pointer chases end
     "smem_latency", "mem_latency"};
-const char* const kPlatforms[] = {"sm1", "chip", "chip52"};
+const char* const kPlatforms[] = {"sm1", "chip", "chip52", "chip_hbm"};
 
 std::string fw(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
 std::string platform(const std::string& name) { return std::string(PLATFORM_DIR) + "/" + name + ".yaml"; }
@@ -74,13 +74,13 @@ TEST(IdleSkipping, StatisticsAreIdenticalWhenTickingEveryCycle) {
     for (const char* plat : kPlatforms) {
       const std::string a = ::testing::TempDir() + "/skip.json", b = ::testing::TempDir() + "/tick.json";
       ASSERT_EQ(run_tessera({"run", platform(plat), fw(program), "--stats", a}).status, 0);
-      ASSERT_EQ(run_tessera({"run", platform(plat), fw(program), "--stats", b, "--set", "sm.skip_idle=false", "--set",
-                             "l2.skip_idle=false"})
-                    .status,
-                0);
+      std::vector<std::string> tick{"run", platform(plat), fw(program), "--stats", b, "--set", "sm.skip_idle=false",
+                                    "--set", "l2.skip_idle=false"};
+      if (std::string(plat) == "chip_hbm") tick.insert(tick.end(), {"--set", "dram.skip_idle=false"});
+      ASSERT_EQ(run_tessera(tick).status, 0);
       auto ja = without_host_time(nlohmann::json::parse(read_file(a)));
       auto jb = without_host_time(nlohmann::json::parse(read_file(b)));
-      ja.erase("config");  // sm.skip_idle and l2.skip_idle differ
+      ja.erase("config");  // the skip_idle switches differ
       jb.erase("config");
       EXPECT_EQ(ja.dump(), jb.dump()) << program << " on " << plat;
     }
