@@ -16,6 +16,7 @@
 #include "bus/coherence_cli.h"
 #include "sim/tool_command.h"
 #include "dram/dram_cli.h"
+#include "noc/noc_cli.h"
 
 namespace fs = std::filesystem;
 using tessera::sim::ConfigError;
@@ -117,6 +118,7 @@ int sc_main(int argc, char** argv) {
   // Standalone tools of the subsystems.
   std::vector<tessera::sim::ToolCommand> tools;
   tools.push_back(tessera::bus::add_coherence_command(app));
+  tools.push_back(tessera::noc::add_noc_command(app));
   tools.push_back(tessera::dram::add_dram_command(app));
 
   try {

@@ -1,0 +1,118 @@
+#include "noc/network.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tessera::noc {
+
+Network::Network(const NocParams& params, sim::StatGroup* stats_parent)
+    : p_(params), topo_(params), routing_(make_routing(p_, topo_)) {
+  if (p_.check) checker_ = std::make_unique<FlitChecker>(topo_.nodes(), p_.vcs);
+  for (int n = 0; n < topo_.nodes(); ++n) routers_.push_back(std::make_unique<Router>(n, p_, topo_, *routing_));
+  for (int n = 0; n < topo_.nodes(); ++n) {
+    interfaces_.push_back(std::make_unique<NetworkInterface>(n, p_, *routers_[n], checker_.get()));
+    routers_[n]->connect_ejection(interfaces_[n].get());
+    routers_[n]->connect_upstream(kLocal, &interfaces_[n]->injection());
+    for (int port = 1; port < topo_.ports(); ++port) {
+      const int next = topo_.neighbor(n, port);
+      if (next >= 0) routers_[n]->connect_output(port, routers_[next].get());
+    }
+  }
+  if (stats_parent) {
+    stats_ = std::make_unique<sim::StatGroup>("noc", stats_parent);
+    stats_->add_counter("packets_enqueued", &packets_enqueued_, "Packets handed to network interfaces");
+    stats_->add_counter("packets_delivered", &packets_delivered_, "Packets whose tail reached the destination");
+    stats_->add_counter("flits_injected", &flits_injected_, "Flits sent into routers by network interfaces");
+    stats_->add_counter("flits_ejected", &flits_ejected_, "Flits delivered to network interfaces");
+    stats_->add_counter("flit_hops", &flit_hops_, "Router-to-router link traversals by flits");
+    stats_->add_counter("cycles_stepped", &cycles_stepped_, "Network cycles simulated");
+    stats_->add_counter("cycles_skipped", &cycles_skipped_, "Empty network cycles jumped over (noc.skip_idle)");
+    for (const auto& r : routers_) {
+      router_stats_.push_back(std::make_unique<sim::StatGroup>(fmt::format("router{}", r->id()), stats_.get()));
+      r->register_stats(*router_stats_.back());
+    }
+  }
+}
+
+Network::~Network() = default;
+
+uint64_t Network::enqueue(Packet packet) {
+  if (packet.src < 0 || packet.src >= topo_.nodes() || packet.dst < 0 || packet.dst >= topo_.nodes())
+    throw std::out_of_range(fmt::format("packet from {} to {}: the network has nodes 0..{}", packet.src, packet.dst,
+                                        topo_.nodes() - 1));
+  if (packet.cls < 0 || packet.cls >= p_.classes)
+    throw std::out_of_range(fmt::format("packet of message class {}: the network has {}", packet.cls, p_.classes));
+  if (packet.flits < 1 || packet.flits > 65535) throw std::out_of_range("packet length must be 1..65535 flits");
+  packet.id = next_packet_id_++;
+  ++packets_enqueued_;
+  interfaces_[packet.src]->enqueue(packet);
+  return packet.id;
+}
+
+void Network::step() {
+  delivered_.clear();
+  uint64_t moved = 0;
+  for (auto& ni : interfaces_) {
+    const int ejected = ni->eject(now_, delivered_);
+    const int injected = ni->inject(now_);
+    flits_ejected_ += ejected;
+    flits_injected_ += injected;
+    buffered_ += injected;
+    buffered_ -= ejected;
+    moved += ejected + injected;
+  }
+  for (auto& r : routers_) {
+    // A router without flits makes no decision; the credits coming back to
+    // it are applied, all at once, the next time it has flits.
+    if (r->buffered() == 0) continue;
+    const uint64_t before = r->flits_switched(), links_before = r->link_flits();
+    r->step(now_);
+    moved += r->flits_switched() - before;
+    flit_hops_ += r->link_flits() - links_before;
+  }
+  packets_delivered_ += delivered_.size();
+  ++cycles_stepped_;
+  if (moved > 0 || buffered_ == 0) {
+    last_progress_ = now_;
+  } else if (now_ - last_progress_ >= p_.watchdog_cycles) {
+    report_deadlock();
+  }
+  ++now_;
+}
+
+bool Network::idle() const {
+  if (buffered_ != 0) return false;
+  for (const auto& ni : interfaces_)
+    if (!ni->idle()) return false;
+  return true;
+}
+
+void Network::advance_to(uint64_t cycle) {
+  if (cycle <= now_) return;
+  if (!idle()) throw std::logic_error("Network::advance_to while flits are in flight");
+  cycles_skipped_ += cycle - now_;
+  now_ = cycle;
+  last_progress_ = now_;
+}
+
+size_t Network::source_queue_packets() const {
+  size_t n = 0;
+  for (const auto& ni : interfaces_) n += ni->source_queue_packets();
+  return n;
+}
+
+void Network::report_deadlock() const {
+  std::vector<std::string> waiting;
+  for (const auto& r : routers_) r->describe_waiting(now_, waiting);
+  std::string report = fmt::format(
+      "network deadlock at cycle {}: no flit moved for {} cycles (noc.watchdog_cycles) with {} flits in the network; "
+      "{} input VCs are waiting:",
+      now_, now_ - last_progress_, buffered_, waiting.size());
+  const size_t shown = std::min<size_t>(waiting.size(), 24);
+  for (size_t i = 0; i < shown; ++i) report += "\n  " + waiting[i];
+  if (shown < waiting.size()) report += fmt::format("\n  ... and {} more", waiting.size() - shown);
+  throw DeadlockError(report, std::move(waiting));
+}
+
+}  // namespace tessera::noc

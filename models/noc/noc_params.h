@@ -1,0 +1,77 @@
+// Parameters of the network-on-chip engine, read from sim::Config under
+// `noc.` so netlists, `tessera noc` flags and `--set` share the same keys.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/config.h"
+
+namespace tessera::noc {
+
+enum class TopologyKind { kRing, kMesh, kTorus };
+enum class RoutingKind { kDimensionOrder, kAdaptive };
+// Which productive ports adaptive routing may choose from: all of them
+// (minimal fully adaptive); west-first (Glass & Ni's turn model: a packet
+// that must go -x goes there first, then adapts among +x, +y, -y); or
+// odd-even (Chiu's turn model: east-to-north/south turns are forbidden in
+// even columns, north/south-to-west turns in odd columns).
+enum class AdaptivePolicy { kMinimal, kWestFirst, kOddEven };
+// Wormhole: buffers per flit. Virtual cut-through: a packet advances only
+// into a buffer that holds it whole. Store-and-forward: additionally a router
+// starts routing a packet only once its tail has arrived.
+enum class FlowControl { kWormhole, kVirtualCutThrough, kStoreAndForward };
+enum class AllocatorKind { kSeparableInputFirst, kIslip };
+
+const std::vector<std::string>& topology_names();
+const std::vector<std::string>& routing_names();
+const std::vector<std::string>& adaptive_policy_names();
+const std::vector<std::string>& flow_control_names();
+const std::vector<std::string>& allocator_names();
+
+struct RouterDelays {
+  int rc = 1;      // route computation
+  int va = 1;      // virtual-channel allocation
+  int sa = 1;      // switch allocation
+  int st = 1;      // switch traversal
+  int link = 1;    // channel between routers (and to/from the network interface)
+  int credit = 1;  // credit return to the upstream router
+  // Cycles a head flit spends per router at zero load, link included.
+  int per_hop() const { return rc + va + sa + st + link; }
+};
+
+struct NocParams {
+  TopologyKind topology = TopologyKind::kMesh;
+  int k = 4;  // nodes along x (ring: all nodes)
+  int m = 4;  // nodes along y (1 for a ring)
+  int vcs = 2;        // virtual channels per port, all classes together
+  int vc_buf = 8;     // flits per virtual channel buffer
+  int classes = 1;    // message classes, each with vcs / classes VCs
+  RoutingKind routing = RoutingKind::kDimensionOrder;
+  AdaptivePolicy adaptive = AdaptivePolicy::kMinimal;
+  bool escape_vc = true;   // adaptive routing keeps dimension-order escape VCs (Duato)
+  bool dateline = true;    // ring/torus: dateline VC classes break wrap-around cycles
+  bool allow_unsafe_routing = false;  // accept configurations that can deadlock (experiments)
+  FlowControl flow_control = FlowControl::kWormhole;
+  bool atomic_vc = true;  // a VC buffer holds one packet at a time (BookSim's wait_for_tail_credit)
+  AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
+  int islip_iterations = 1;
+  int speedup = 1;  // input speedup: flits an input port may send per cycle
+  RouterDelays delay;
+  int flit_bytes = 16;
+  uint64_t watchdog_cycles = 10000;  // cycles without any flit moving = deadlock
+  bool skip_idle = true;             // jump over cycles with an empty network
+  bool check = true;                 // run the flit checker
+
+  int nodes() const { return k * m; }
+  int vcs_per_class() const { return vcs / classes; }
+  // Longest packet the configuration must carry whole (VCT, SAF).
+  void validate(int max_packet_flits) const;
+
+  // Reads every noc.* parameter and checks the combination; throws
+  // sim::ConfigError naming the offending key.
+  static NocParams from_config(sim::Config& cfg);
+};
+
+}  // namespace tessera::noc

@@ -1,0 +1,48 @@
+// Helpers shared by the NoC unit tests: parameters through sim::Config (the
+// same path the CLI takes) and single-packet runs.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "noc/measurement.h"
+#include "noc/network.h"
+#include "noc/noc_params.h"
+#include "sim/config.h"
+
+namespace tessera::noc::test {
+
+using Settings = std::initializer_list<std::pair<std::string, std::string>>;
+
+inline NocParams params(Settings settings) {
+  sim::Config cfg;
+  for (const auto& [k, v] : settings) cfg.set(k, v, "--set");
+  return NocParams::from_config(cfg);
+}
+
+inline MeasureOptions measure(Settings settings) {
+  sim::Config cfg;
+  for (const auto& [k, v] : settings) cfg.set(k, v, "--set");
+  return MeasureOptions::from_config(cfg);
+}
+
+// Sends one packet into an empty network at cycle 0 and returns its delivery.
+inline Delivery single_packet(const NocParams& p, int src, int dst, int flits) {
+  Network net(p);
+  Packet packet;
+  packet.src = src;
+  packet.dst = dst;
+  packet.flits = flits;
+  packet.create_cycle = 0;
+  net.enqueue(packet);
+  for (int cycle = 0; cycle < 100000; ++cycle) {
+    net.step();
+    if (!net.delivered().empty()) return net.delivered().front();
+  }
+  throw std::runtime_error("packet never delivered");
+}
+
+}  // namespace tessera::noc::test

@@ -1,0 +1,123 @@
+// Bad configurations are ConfigErrors that name the key (and list choices).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "noc/traffic.h"
+#include "noc_test_util.h"
+
+namespace {
+
+using namespace tessera::noc;
+using tessera::noc::test::measure;
+using tessera::noc::test::params;
+using tessera::noc::test::Settings;
+
+std::string error_of(Settings s) {
+  try {
+    params(s);
+  } catch (const tessera::sim::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(NocParams, DefaultsAreTheIssueDefaults) {
+  const NocParams p = params({});
+  EXPECT_EQ(p.delay.rc, 1);
+  EXPECT_EQ(p.delay.va, 1);
+  EXPECT_EQ(p.delay.sa, 1);
+  EXPECT_EQ(p.delay.st, 1);
+  EXPECT_EQ(p.delay.link, 1);
+  EXPECT_EQ(p.delay.credit, 1);
+  EXPECT_EQ(p.m, p.k);
+}
+
+TEST(NocParams, UnknownNamesListTheValidOnes) {
+  EXPECT_NE(error_of({{"noc.topology", "hypercube"}}).find("ring|mesh|torus"), std::string::npos);
+  EXPECT_NE(error_of({{"noc.routing", "valiant"}}).find("dor|adaptive"), std::string::npos);
+  EXPECT_NE(error_of({{"noc.allocator", "wavefront"}}).find("separable_input_first|islip"), std::string::npos);
+  try {
+    measure({{"noc.traffic", "randperm"}});
+    FAIL();
+  } catch (const tessera::sim::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("uniform|transpose|bitcomp|bitrev|shuffle|tornado|neighbor|hotspot"),
+              std::string::npos);
+  }
+}
+
+TEST(NocParams, ImpossibleValuesNameTheKey) {
+  EXPECT_NE(error_of({{"noc.vcs", "0"}}).find("noc.vcs"), std::string::npos);
+  EXPECT_NE(error_of({{"noc.vc_buf", "0"}}).find("noc.vc_buf"), std::string::npos);
+  EXPECT_NE(error_of({{"noc.vcs", "3"}, {"noc.classes", "2"}}).find("noc.vcs"), std::string::npos);
+  // A torus with datelines needs two VCs per class.
+  EXPECT_NE(error_of({{"noc.topology", "torus"}, {"noc.vcs", "1"}}).find("noc.vcs"), std::string::npos);
+  // Adaptive routing without the escape VC it needs.
+  EXPECT_NE(error_of({{"noc.routing", "adaptive"}, {"noc.escape_vc", "false"}}).find("noc.escape_vc"),
+            std::string::npos);
+  EXPECT_NE(error_of({{"noc.topology", "torus"}, {"noc.dateline", "false"}}).find("noc.dateline"),
+            std::string::npos);
+  // West-first needs no escape VC on a mesh, but does around a torus.
+  EXPECT_EQ(error_of({{"noc.routing", "adaptive"}, {"noc.adaptive", "west_first"}, {"noc.escape_vc", "false"}}), "");
+  EXPECT_NE(error_of({{"noc.topology", "torus"}, {"noc.vcs", "4"}, {"noc.routing", "adaptive"},
+                      {"noc.adaptive", "west_first"}, {"noc.escape_vc", "false"}})
+                .find("noc.escape_vc"),
+            std::string::npos);
+  // Escape VC plus at least one adaptive VC.
+  EXPECT_NE(error_of({{"noc.routing", "adaptive"}, {"noc.vcs", "1"}}).find("noc.vcs"), std::string::npos);
+  EXPECT_NE(error_of({{"noc.delay.link", "0"}}).find("noc.delay.link"), std::string::npos);
+}
+
+TEST(NocParams, WholePacketFlowControlNeedsBufferForAPacket) {
+  const NocParams p = params({{"noc.flow_control", "vct"}, {"noc.vc_buf", "4"}});
+  EXPECT_NO_THROW(p.validate(4));
+  try {
+    p.validate(5);
+    FAIL();
+  } catch (const tessera::sim::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("noc.vc_buf"), std::string::npos);
+  }
+  EXPECT_NO_THROW(params({{"noc.vc_buf", "1"}}).validate(16));  // wormhole: any packet
+}
+
+TEST(Traffic, PatternsMapNodesAsDefined) {
+  const Topology mesh(TopologyKind::kMesh, 4, 4);
+  Rng rng(1);
+  EXPECT_EQ(TrafficPattern(Pattern::kTranspose, mesh).destination(mesh.node_at(1, 3), rng), mesh.node_at(3, 1));
+  EXPECT_EQ(TrafficPattern(Pattern::kBitComplement, mesh).destination(0b0110, rng), 0b1001);
+  EXPECT_EQ(TrafficPattern(Pattern::kBitReverse, mesh).destination(0b0001, rng), 0b1000);
+  EXPECT_EQ(TrafficPattern(Pattern::kShuffle, mesh).destination(0b1001, rng), 0b0011);
+  // Tornado on k = 4: ceil(4/2) - 1 = 1 ahead in each dimension.
+  EXPECT_EQ(TrafficPattern(Pattern::kTornado, mesh).destination(mesh.node_at(3, 0), rng), mesh.node_at(0, 1));
+  const Topology ring(TopologyKind::kRing, 8, 1);
+  EXPECT_EQ(TrafficPattern(Pattern::kTornado, ring).destination(6, rng), 1);  // 3 ahead
+  EXPECT_EQ(TrafficPattern(Pattern::kNeighbor, ring).destination(7, rng), 0);
+  const TrafficPattern hot(Pattern::kHotspot, mesh, {5}, 1.0);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(hot.destination(i, rng), 5);
+}
+
+TEST(Traffic, PatternsRefuseTopologiesTheyDoNotFit) {
+  const Topology mesh3(TopologyKind::kMesh, 3, 3);
+  EXPECT_THROW(TrafficPattern(Pattern::kBitReverse, mesh3), tessera::sim::ConfigError);
+  EXPECT_THROW(TrafficPattern(Pattern::kTranspose, Topology(TopologyKind::kMesh, 4, 2)), tessera::sim::ConfigError);
+  EXPECT_THROW(TrafficPattern(Pattern::kHotspot, mesh3, {9}), tessera::sim::ConfigError);
+}
+
+TEST(Traffic, BernoulliInjectsAtTheOfferedRate) {
+  // 16 nodes x 20000 cycles at 0.25 flits/node/cycle with 2-flit packets:
+  // 40000 packets expected, standard deviation ~ sqrt(40000 * 0.875) = 187.
+  const NocParams p = params({});
+  Network net(p);
+  const Topology t(p);
+  const TrafficPattern uniform(Pattern::kUniform, t);
+  BernoulliSource source(t, uniform, 0.25, 2, 1, 7);
+  uint64_t flits = 0;
+  for (uint64_t cycle = 0; cycle < 20000; ++cycle) flits += source.generate(cycle, net, false);
+  EXPECT_NEAR(static_cast<double>(flits) / 2, 40000.0, 4 * 187.0);
+  // Rate 1 with 1-flit packets: every node creates a packet every cycle.
+  Network net2(p);
+  BernoulliSource full(t, uniform, 1.0, 1, 1, 7);
+  for (uint64_t cycle = 0; cycle < 10; ++cycle) EXPECT_EQ(full.generate(cycle, net2, false), 16u);
+}
+
+}  // namespace
