@@ -48,8 +48,10 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   dispatcher_ = std::make_unique<gpu::Dispatcher>("dispatcher", sm_params_, *sm_clock_, run_, root_, sm_ptrs);
 
   const uint32_t stack_top = image_->symbol("__stack_top").value_or(0x84000000u);
-  cpu::ControlCore::Context cctx{cfg, *cpu_clock_, *global_, *program_, run_, root_, image_->entry, stack_top};
-  core_ = std::make_unique<cpu::ControlCore>("cpu0", 0, cctx);
+  // The dispatcher's LAUNCH and STATUS registers are the cluster's coherence points.
+  cpu::ControlCluster::Context cctx{cfg, *cpu_clock_, *global_, *program_, run_, root_,
+                                    image_->entry, stack_top, gpu::reg::kLaunch, gpu::reg::kStatus};
+  core_ = std::make_unique<cpu::ControlCluster>("cpus", cctx);
   regs_ = std::make_unique<SystemRegs>("mmio", *cpu_clock_, run_);
   regs_->set_echo(options.echo_console);
   core_->mmio_socket.bind(regs_->socket);
@@ -111,10 +113,8 @@ int Platform::run() {
       std::string state;
       for (const auto& s : sms_) state += s->dump_state();
       run_.stop(sim::ExitKind::kDeadlock, sim::kStatusDeadlock,
-                fmt::format("deadlock: no component can make progress at cycle {}\n"
-                            "  cpu0: {} at pc 0x{:08x}\n{}{}",
-                            sm_clock_->now_cycle(), core_->sleeping() ? "asleep in wfi" : "stopped", core_->pc(),
-                            dispatcher_->describe(), state));
+                fmt::format("deadlock: no component can make progress at cycle {}\n{}{}{}",
+                            sm_clock_->now_cycle(), core_->describe(), dispatcher_->describe(), state));
     }
   }
   return run_.status();
@@ -192,7 +192,8 @@ std::string Platform::summary() const {
   const auto l2 = l2_->sector_totals();
   out += fmt::format("  L2 sectors           {:>14}  ({:.1f}% hit; reads and atomics)\n", l2.first + l2.second,
                      hit_rate(l2));
-  out += fmt::format("  control-core insts   {:>14}\n", core_->instructions());
+  out += fmt::format("  control-core insts   {:>14}  ({} cores; {:.0f} insts/s)\n", core_->instructions(),
+                     core_->cores(), host > 0 ? static_cast<double>(core_->instructions()) / host : 0.0);
   if (roi_used_) out += fmt::format("  region of interest   {:>14}  cycles, {} warp insts\n", roi_total_[0], roi_total_[1]);
   out += fmt::format("  host time            {:>14.3f} s\n", host);
   out += fmt::format("  simulation speed     {:>14.0f} warp insts/s, {:.0f} cycles/s\n",

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cpu/control_core.h"
+#include "cpu/control_cluster.h"
 #include "gpu/dispatcher.h"
 #include "dram/hbm_memory.h"
 #include "gpu/global_memory.h"
@@ -76,7 +76,7 @@ class Platform {
   std::unique_ptr<sm::GlobalAtomics> atomics_;
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::unique_ptr<gpu::Dispatcher> dispatcher_;
-  std::unique_ptr<cpu::ControlCore> core_;
+  std::unique_ptr<cpu::ControlCluster> core_;
   std::unique_ptr<SystemRegs> regs_;
   double host_seconds_ = 0;
   bool roi_active_ = false, roi_used_ = false;

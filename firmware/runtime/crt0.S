@@ -4,12 +4,16 @@
  * _start                  control core: C environment, main(0, 0), EXIT.
  * __tessera_kernel_entry  every SM thread of a launch: a0 = args, a1 = kernel,
  *                         sp = top of its local memory (set by the SM).
+ * __tessera_hart_entry    a control core started by tessera_core_start():
+ *                         a0 = arg, a1 = fn, sp = its stack (set by HART_START);
+ *                         fn(arg), then HART_PARK.
  *
  * Both load gp with relaxation off: relaxed, "la gp, __global_pointer$" would
  * become "addi gp, gp, 0" and gp would stay 0.
  */
 
 #define TESSERA_MMIO_EXIT 0x10000004
+#define TESSERA_MMIO_HART_PARK 0x1000005C
 
 	.section .text.init.enter, "ax", @progbits
 	.globl	_start
@@ -84,3 +88,23 @@ __tessera_kernel_entry:
 	.insn r 0x0B, 1, 1, x0, x0, x0    /* exit: the thread finishes */
 1:	j	1b                        /* not reached */
 	.size	__tessera_kernel_entry, . - __tessera_kernel_entry
+
+	.text
+	.globl	__tessera_hart_entry
+	.type	__tessera_hart_entry, @function
+	.p2align 2
+__tessera_hart_entry:
+	.option push
+	.option norelax
+	la	gp, __global_pointer$
+	.option pop
+	/* One TLS block for every core: errno is shared (library calls that
+	 * set it race harmlessly). */
+	la	tp, __tls_base
+	jalr	a1                        /* fn(a0 = arg) */
+	/* Every store of fn is visible before the core reads as parked. */
+	fence	rw, rw
+	li	t0, TESSERA_MMIO_HART_PARK
+	sw	zero, 0(t0)
+1:	j	1b                        /* not reached: the core is parked */
+	.size	__tessera_hart_entry, . - __tessera_hart_entry

@@ -62,6 +62,37 @@ void tessera_roi_end(void)
 	TESSERA_MMIO(TESSERA_ROI) = 0;
 }
 
+/* ---- control-core cluster ------------------------------------------------ */
+
+extern void __tessera_hart_entry(void);
+extern char __stack_bottom[];
+extern char __hart_stack_size[];
+
+unsigned tessera_num_cores(void)
+{
+	return TESSERA_MMIO(TESSERA_NUM_CORES);
+}
+
+void tessera_core_start(unsigned hart, void (*fn)(void *arg), void *arg)
+{
+	uintptr_t sp = (uintptr_t)__stack_bottom -
+		       (uintptr_t)(hart - 1u) * (uintptr_t)__hart_stack_size;
+	/* The started core must see every store made before (TSO buffers). */
+	__asm__ volatile("fence rw, rw" ::: "memory");
+	TESSERA_MMIO(TESSERA_HART_PC) = (uint32_t)(uintptr_t)&__tessera_hart_entry;
+	TESSERA_MMIO(TESSERA_HART_FN) = (uint32_t)(uintptr_t)fn;
+	TESSERA_MMIO(TESSERA_HART_ARG) = (uint32_t)(uintptr_t)arg;
+	TESSERA_MMIO(TESSERA_HART_SP) = (uint32_t)sp;
+	TESSERA_MMIO(TESSERA_HART_START) = hart;
+}
+
+void tessera_core_join(unsigned hart)
+{
+	while (TESSERA_MMIO(TESSERA_HART_RUNNING) & (1u << hart))
+		__asm__ volatile("wfi" ::: "memory");
+	__asm__ volatile("fence rw, rw" ::: "memory");
+}
+
 /* ---- exit ---------------------------------------------------------------- */
 
 void tessera_exit(int status)

@@ -13,6 +13,8 @@
  * Host side (main(), run by control core 0):
  *   tessera_launch(kernel, grid, block, dynamic_shared_bytes, args),
  *   tessera_wait(), tessera_roi_begin(), tessera_roi_end(), tessera_exit(),
+ *   tessera_num_cores() tessera_hart_id() tessera_core_start() tessera_core_join(),
+ *   tessera_bus_transactions() tessera_bus_invalidations(),
  *   printf and the rest of picolibc's stdio on the console.
  *
  * Kernels must not touch MMIO (no printf) and have a small stack (the
@@ -88,6 +90,19 @@ TESSERA_INLINE dim3 dim3_make(unsigned x, unsigned y, unsigned z)
 #define TESSERA_DISP_LAUNCH      0x12Cu
 #define TESSERA_DISP_STATUS      0x130u
 #define TESSERA_DISP_DONE_COUNT  0x134u
+/* Control-core cluster (docs/firmware-abi.md, "Control-core cluster"). */
+#define TESSERA_NUM_CORES        0x040u
+#define TESSERA_HART_PC          0x044u
+#define TESSERA_HART_ARG         0x048u
+#define TESSERA_HART_FN          0x04Cu
+#define TESSERA_HART_SP          0x050u
+#define TESSERA_HART_START       0x054u
+#define TESSERA_HART_RUNNING     0x058u
+#define TESSERA_HART_PARK        0x05Cu
+#define TESSERA_BUS_TRANSACTIONS 0x060u
+#define TESSERA_BUS_INVALIDATIONS 0x064u
+#define TESSERA_BUS_CACHE_TO_CACHE 0x068u
+#define TESSERA_BUS_MEMORY_READS 0x06Cu
 
 /* The 32-bit MMIO register at offset off, as a volatile lvalue. */
 #define TESSERA_MMIO(off) (*(volatile uint32_t *)(uintptr_t)(TESSERA_MMIO_BASE + (off)))
@@ -380,6 +395,34 @@ void tessera_wait(void);
 /* Bracket the region whose statistics are reported. */
 void tessera_roi_begin(void);
 void tessera_roi_end(void);
+
+/* ---- control-core cluster ---- */
+
+/* The control core running the caller (0 runs main()). */
+TESSERA_INLINE unsigned tessera_hart_id(void)
+{
+	unsigned v;
+	__asm__("csrr %0, mhartid" : "=r"(v));
+	return v;
+}
+
+/* cluster.cores: the number of control cores. */
+unsigned tessera_num_cores(void);
+
+/* Starts parked control core `hart` (1 .. tessera_num_cores()-1) running
+ * fn(arg) on its own 16 KiB stack; when fn returns the core parks again.
+ * Every store made before the call is visible to fn. Starting a core that
+ * does not exist or is running stops the simulation with an error. */
+void tessera_core_start(unsigned hart, void (*fn)(void *arg), void *arg);
+
+/* Waits (wfi between polls) until core `hart` has parked; afterwards its
+ * stores are visible to the caller. */
+void tessera_core_join(unsigned hart);
+
+/* The cluster's bus counters since the start (low 32 bits): transactions
+ * ordered on the bus, and cached copies invalidated by another cache. */
+TESSERA_INLINE unsigned tessera_bus_transactions(void) { return TESSERA_MMIO(TESSERA_BUS_TRANSACTIONS); }
+TESSERA_INLINE unsigned tessera_bus_invalidations(void) { return TESSERA_MMIO(TESSERA_BUS_INVALIDATIONS); }
 
 /* Ends the simulation with this exit status (like returning from main). */
 __attribute__((noreturn)) void tessera_exit(int status);

@@ -224,6 +224,9 @@ void Cluster::issue(uint32_t core, const Op& op, DoneFn on_done) {
   Agent& a = *agents_[fetch ? l1i_agent(core) : l1d_agent(core)];
   auto& p = a.port(fetch ? Port::kFetch : Port::kData);
   if (p.busy) throw std::logic_error(fmt::format("core {}: {} port is busy", core, fetch ? "fetch" : "data"));
+  // The watchdog measures time without progress while work is outstanding:
+  // after an idle stretch (cores asleep during a kernel) it starts now.
+  if (idle()) last_progress_ = now_;
   p.busy = true;
   p.performed = false;
   p.op = op;
@@ -433,7 +436,10 @@ void Cluster::tick() {
   ++now_;
   active_ = false;
   if (failed()) return;
+  // Reuses the buffer's capacity across ticks (a callback may issue, never tick).
   std::vector<std::pair<DoneFn, uint32_t>> callbacks;
+  callbacks.swap(callback_buffer_);
+  callbacks.clear();
   for (auto it = completions_.begin(); it != completions_.end();) {
     if (it->at > now_) {
       ++it;
@@ -477,6 +483,8 @@ void Cluster::tick() {
   }
   for (auto& [fn, value] : callbacks)
     if (fn) fn(value);
+  callbacks.clear();
+  callbacks.swap(callback_buffer_);
 }
 
 void Cluster::advance_to(uint64_t cycle) {
@@ -610,6 +618,15 @@ void Cluster::start_response() {
 
 void Cluster::grant_request() {
   if (request_bus_free_at_ > now_) return;
+  // Most cycles nobody waits for the bus: skip the arbitration's set-up.
+  const bool anyone_waiting = std::any_of(agents_.begin(), agents_.end(), [](const auto& a) {
+    for (const auto& m : a->misses)
+      if (m.active && !m.granted) return true;
+    for (const auto& w : a->wb)
+      if (!w.granted) return true;
+    return false;
+  });
+  if (!anyone_waiting) return;
   int free_tag_index = -1;
   for (size_t t = 0; t < table_entries_.size(); ++t)
     if (!table_entries_[t]->valid) {
@@ -625,13 +642,10 @@ void Cluster::grant_request() {
   // Each cache presents one request: its oldest eligible demand miss, else
   // its oldest write-back (reads bypass the write-back buffer, which is why
   // that buffer must be snooped).
-  struct Presented {
-    int port = -1;
-    int wb = -1;
-    uint64_t since = 0;
-  };
-  std::vector<Presented> presented(agents_.size());
-  std::vector<Candidate> candidates;
+  std::vector<Presented>& presented = presented_scratch_;
+  presented.assign(agents_.size(), Presented{});
+  std::vector<Candidate>& candidates = candidate_scratch_;
+  candidates.clear();
   for (const auto& a : agents_) {
     Presented& pr = presented[a->id];
     for (size_t p = 0; p < kPorts; ++p) {
@@ -941,6 +955,34 @@ std::string Cluster::describe_line(uint64_t line) const {
                          e.resolved ? "awaiting data" : "snooping");
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------
+// Coherence point with the rest of the chip
+
+uint32_t Cluster::write_back_and_invalidate_all() {
+  if (!idle()) throw std::logic_error("write_back_and_invalidate_all: the cluster has operations in flight");
+  uint32_t written = 0;
+  for (auto& a : agents_) {
+    for (auto& w : a->wb) {
+      memory_.write_line(w.line, w.data.data(), line_bytes_);
+      ++written;
+    }
+    a->wb.clear();
+    for (size_t way = 0; way < a->array.num_lines(); ++way) {
+      auto& l = a->array.line(static_cast<int>(way));
+      if (l.state == State::kI) continue;
+      if (mem::is_dirty(l.state)) {
+        memory_.write_line(l.line_addr, a->array.data(static_cast<int>(way)), line_bytes_);
+        ++written;
+      }
+      l.state = State::kI;
+    }
+    a->reservation = false;
+  }
+  counters_.memory_writes += written;
+  if (checker_) checker_->forget_all();
+  return written;
 }
 
 // ---------------------------------------------------------------------------

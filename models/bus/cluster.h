@@ -159,6 +159,12 @@ class Cluster : private mem::CacheView {
   uint32_t debug_read(uint64_t addr, uint32_t size) const;
   void debug_write(uint64_t addr, uint32_t size, uint32_t value);
 
+  // Coherence point with agents outside the cluster (the SMs): every dirty
+  // line (caches and write-back buffers) is written to memory and every
+  // cache is emptied, so the next access of any line reads memory. Only when
+  // idle() (std::logic_error otherwise). Returns the lines written back.
+  uint32_t write_back_and_invalidate_all();
+
   // A coherence violation, protocol error or deadlock stops the cluster.
   bool failed() const { return !failure_.empty(); }
   const std::string& failure() const { return failure_; }
@@ -226,6 +232,15 @@ class Cluster : private mem::CacheView {
   std::unique_ptr<Arbiter> request_arbiter_;
   std::unique_ptr<Arbiter> response_arbiter_;
   std::vector<Completion> completions_;
+  std::vector<std::pair<DoneFn, uint32_t>> callback_buffer_;
+  // grant_request's per-cycle working sets, kept to avoid reallocating.
+  struct Presented {
+    int port = -1;    // the cache's oldest eligible demand miss
+    int wb = -1;      // else its oldest write-back
+    uint64_t since = 0;
+  };
+  std::vector<Presented> presented_scratch_;
+  std::vector<Candidate> candidate_scratch_;
   std::unique_ptr<mem::CoherenceChecker> checker_;
   std::function<void(const BusEvent&)> trace_;
   std::vector<uint64_t> row_hits_;

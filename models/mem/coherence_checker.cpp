@@ -27,6 +27,12 @@ std::vector<uint8_t>& CoherenceChecker::shadow(uint64_t line) {
 
 CoherenceChecker::Grant& CoherenceChecker::grant(uint64_t line) { return grants_[line]; }
 
+void CoherenceChecker::forget_all() {
+  shadow_.clear();
+  grants_.clear();
+  buffered_.clear();
+}
+
 uint32_t CoherenceChecker::shadow_value(uint64_t addr, uint32_t size) {
   const uint64_t line = addr & ~static_cast<uint64_t>(line_bytes_ - 1);
   const auto& bytes = shadow(line);

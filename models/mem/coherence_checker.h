@@ -59,6 +59,10 @@ class CoherenceChecker {
   void on_debug_write(uint64_t addr, uint32_t size, uint32_t value);
   // SWMR and value rules for every cache holding the line.
   void check_line(uint64_t cycle, uint64_t line);
+  // Every cache was emptied and memory may have been written from outside
+  // the cluster (the SMs, between kernel-launch coherence points): forget
+  // every shadow line and grant; memory is the truth again.
+  void forget_all();
 
   bool failed() const { return !report_.empty(); }
   const std::string& report() const { return report_; }

@@ -75,7 +75,7 @@ TEST(IdleSkipping, StatisticsAreIdenticalWhenTickingEveryCycle) {
       const std::string a = ::testing::TempDir() + "/skip.json", b = ::testing::TempDir() + "/tick.json";
       ASSERT_EQ(run_tessera({"run", platform(plat), fw(program), "--stats", a}).status, 0);
       std::vector<std::string> tick{"run", platform(plat), fw(program), "--stats", b, "--set", "sm.skip_idle=false",
-                                    "--set", "l2.skip_idle=false"};
+                                    "--set", "l2.skip_idle=false", "--set", "cluster.skip_idle=false"};
       if (std::string(plat) == "chip_hbm") tick.insert(tick.end(), {"--set", "dram.skip_idle=false"});
       ASSERT_EQ(run_tessera(tick).status, 0);
       auto ja = without_host_time(nlohmann::json::parse(read_file(a)));

@@ -1,0 +1,438 @@
+#include "cpu/control_cluster.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "isa/encoding.h"
+#include "isa/trap_report.h"
+
+namespace tessera::cpu {
+
+using isa::Trap;
+
+namespace {
+
+const char* mode_name(Hart::Mode m) {
+  switch (m) {
+    case Hart::Mode::kParked: return "parked";
+    case Hart::Mode::kRunning: return "running";
+    case Hart::Mode::kWaitMemory: return "waiting for memory";
+    case Hart::Mode::kSleeping: return "asleep in wfi";
+  }
+  return "?";
+}
+
+}  // namespace
+
+ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Context& ctx)
+    : sc_module(name),
+      mmio_socket("mmio_socket"),
+      clock_(ctx.clock),
+      global_(ctx.global),
+      program_(ctx.program),
+      run_(ctx.run),
+      launch_offset_(ctx.launch_offset),
+      status_offset_(ctx.status_offset),
+      stats_("cpu_cluster", &ctx.stats_parent) {
+  sim::Config& cfg = ctx.config;
+  mul_latency_ = static_cast<unsigned>(
+      cfg.get_int("cpu.mul_latency", 2, 0, 100, "Extra cycles of a control-core multiply"));
+  div_latency_ = static_cast<unsigned>(
+      cfg.get_int("cpu.div_latency", 32, 0, 1000, "Extra cycles of a control-core divide or remainder"));
+  quantum_ = static_cast<unsigned>(cfg.get_int(
+      "cpu.quantum", 1000, 1, 1000000,
+      "Cycles the control cores run ahead of SystemC time between synchronisations (MMIO, wfi)"));
+  const auto memory_latency = static_cast<uint32_t>(cfg.get_int(
+      "cluster.memory_latency", 120, 1, 100000,
+      "Cycles from a cluster line read reaching the bridge to its data (stands for the L2 path)"));
+  launch_coherence_ = cfg.get_bool(
+      "cluster.launch_coherence", true,
+      "Write back and invalidate the cluster's caches at kernel launch and completion (off only to show the need)");
+  fetch_l1i_ = cfg.get_bool("cpu.fetch_l1i", true,
+                            "Fetch control-core instructions through the L1I, a line at a time (false: functional fetch)");
+  const bus::ClusterParams params = bus::ClusterParams::from_config(cfg);
+  line_mask_ = ~static_cast<uint64_t>(params.l1i.line_bytes - 1);
+
+  memory_side_ = std::make_unique<mem::BackingMemorySide>(global_, memory_latency);
+  engine_ = std::make_unique<bus::Cluster>(params, *memory_side_, &ctx.stats_parent);
+
+  for (unsigned h = 0; h < params.cores; ++h) {
+    auto hart = std::make_unique<Hart>(h, [this, h](bool write, uint32_t addr, unsigned bytes, uint32_t* value) {
+      return mmio(*harts_[h], write, addr, bytes, value);
+    });
+    auto g = std::make_unique<sim::StatGroup>(fmt::format("cpu{}", h), &ctx.stats_parent);
+    g->add_counter("instructions", &hart->instructions, "Instructions retired");
+    g->add_counter("loads", &hart->loads, "Loads through the L1D");
+    g->add_counter("stores", &hart->stores, "Stores through the L1D");
+    g->add_counter("atomics", &hart->atomics, "AMOs, LR and SC through the L1D");
+    g->add_counter("fences", &hart->fences, "Fences (wait for the store buffer)");
+    g->add_counter("fetches", &hart->fetches, "Fetch-buffer fills from the L1I (one line each)");
+    g->add_counter("mmio_accesses", &hart->mmio_accesses, "MMIO register accesses");
+    g->add_counter("memory_wait_cycles", &hart->memory_wait_cycles,
+                   "Cycles from issuing a data access to its completion, summed");
+    g->add_counter("wfi_cycles", &hart->wfi_cycles, "Cycles asleep in wfi");
+    hart_stats_.push_back(std::move(g));
+    harts_.push_back(std::move(hart));
+  }
+  completed_.assign(harts_.size(), std::nullopt);
+  issued_at_.assign(harts_.size(), 0);
+  sleep_start_.assign(harts_.size(), 0);
+  fetch_expected_.assign(harts_.size(), 0);
+  forget_fetch_lines();
+  Hart& boot = *harts_[0];
+  boot.mode = Hart::Mode::kRunning;
+  boot.state.pc = ctx.entry;
+  boot.state.x[2] = ctx.stack_top;
+
+  stats_.add_counter("coherence_points", &coherence_points_,
+                     "Kernel-launch coherence points (write back and invalidate every cache)");
+  stats_.add_counter("coherence_write_backs", &coherence_write_backs_, "Dirty lines written back at coherence points");
+
+  SC_HAS_PROCESS(ControlCluster);
+  SC_METHOD(step);
+}
+
+ControlCluster::~ControlCluster() = default;
+
+uint64_t ControlCluster::instructions() const {
+  uint64_t n = 0;
+  for (const auto& h : harts_) n += h->instructions;
+  return n;
+}
+
+std::string ControlCluster::describe() const {
+  std::string out;
+  for (const auto& h : harts_)
+    out += fmt::format("  cpu{}: {} at pc 0x{:08x}\n", h->id(), mode_name(h->mode), h->state.pc);
+  return out;
+}
+
+void ControlCluster::interrupt() {
+  interrupt_pending_ = true;
+  interrupt_at_ = clock_.now_cycle() + 1;
+  interrupt_.notify(clock_.delay_until(interrupt_at_));
+}
+
+bool ControlCluster::should_sleep(const Hart& h) const {
+  if (kernel_busy_ && kernel_busy_()) return true;
+  // Another core is still working: it may park (tessera_core_join) and wake us.
+  return std::any_of(harts_.begin(), harts_.end(), [&h](const auto& o) {
+    return o.get() != &h && (o->mode == Hart::Mode::kRunning || o->mode == Hart::Mode::kWaitMemory);
+  });
+}
+
+void ControlCluster::wake_sleepers(uint64_t at) {
+  for (auto& h : harts_) {
+    if (h->mode != Hart::Mode::kSleeping) continue;
+    h->mode = Hart::Mode::kRunning;
+    h->ready_at = at;
+    h->wfi_cycles += at - sleep_start_[h->id()];
+  }
+}
+
+void ControlCluster::stop_on_engine_failure() {
+  const std::string& f = engine_->failure();
+  const bool deadlock = f.rfind("bus deadlock", 0) == 0;
+  run_.stop(deadlock ? sim::ExitKind::kDeadlock : sim::ExitKind::kGuestFault,
+            deadlock ? sim::kStatusDeadlock : sim::kStatusGuestFault, fmt::format("{}: {}", name(), f));
+}
+
+// The whole cluster's clocked process. Every pass of the loop is one engine
+// cycle E: cores whose next instruction is due at E run in hart order, then
+// the engine advances to the next cycle at which a core or the engine has
+// something to do.
+void ControlCluster::step() {
+  if (run_.stopped()) return;
+  const uint64_t sc_now = clock_.now_cycle();
+  if (interrupt_pending_ && sc_now >= interrupt_at_) {
+    interrupt_pending_ = false;
+    wake_sleepers(std::max(sc_now, engine_->now()));
+  }
+  const uint64_t horizon = sc_now + quantum_;
+  for (;;) {
+    const uint64_t now = engine_->now();
+    for (auto& h : harts_) {
+      if (h->mode == Hart::Mode::kRunning && h->ready_at <= now) run_hart(*h, now, sc_now, horizon);
+      if (run_.stopped()) return;
+    }
+    if (engine_->failed()) return stop_on_engine_failure();
+    uint64_t next = engine_->next_event_cycle();
+    for (const auto& h : harts_)
+      if (h->mode == Hart::Mode::kRunning) next = std::min(next, h->ready_at);
+    if (next == bus::Cluster::kNever) {
+      next_trigger(interrupt_);  // every core parked or asleep, nothing in flight
+      return;
+    }
+    if (next <= now) {
+      // A core waits at `now` to synchronise with SystemC time (MMIO, wfi).
+      next_trigger(clock_.delay_until(now), interrupt_);
+      return;
+    }
+    if (next > horizon) {
+      next_trigger(clock_.delay_until(next), interrupt_);
+      return;
+    }
+    engine_->advance_to(next);
+    if (engine_->failed()) return stop_on_engine_failure();
+  }
+}
+
+bool ControlCluster::needs_coherence_point(const isa::Inst& inst, const Hart& h) const {
+  if (!launch_coherence_) return false;
+  const uint32_t addr = access_address(inst, h.state);
+  if (!is_mmio(addr)) return false;
+  const uint32_t offset = addr - kMmioBase;
+  if (inst.is_store && offset == launch_offset_) return true;
+  return inst.is_load && offset == status_offset_ && kernel_may_have_run_;
+}
+
+// Every dirty line to memory, every cache emptied: the SMs read what the
+// cores wrote, and the cores' next reads see what kernels wrote. Costs the
+// core one line transfer per dirty line.
+void ControlCluster::coherence_point(Hart& h, uint64_t now) {
+  const uint32_t written = engine_->write_back_and_invalidate_all();
+  forget_fetch_lines();  // the L1Is are empty too
+  ++coherence_points_;
+  coherence_write_backs_ += written;
+  const auto& p = engine_->params();
+  const uint64_t beats = p.l1d.line_bytes * 8u / p.width_bits;
+  h.ready_at = now + static_cast<uint64_t>(written) * beats;
+}
+
+// An access completed in the engine (its callback, at the end of the
+// completing cycle): the core continues in that cycle.
+void ControlCluster::resume(Hart& h) {
+  h.mode = Hart::Mode::kRunning;
+  h.ready_at = engine_->now();
+  h.memory_wait_cycles += h.ready_at - issued_at_[h.id()];
+}
+
+void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t horizon) {
+  const unsigned id = h.id();
+  while (h.mode == Hart::Mode::kRunning && h.ready_at <= horizon) {
+    const uint64_t t = h.ready_at;
+    const isa::Inst* inst = program_.find(h.state.pc);
+    if (!inst) {
+      isa::ExecResult r;
+      r.trap = Trap::kIllegalInstruction;
+      return fault(h, isa::Inst{}, r);
+    }
+    if (completed_[id]) {
+      // The data access finished in the engine: retire the instruction.
+      const uint32_t result = *completed_[id];
+      completed_[id].reset();
+      const isa::ExecResult r = h.replay(*inst, result);
+      if (r.trap != Trap::kNone) return fault(h, *inst, r);
+      ++h.instructions;
+      continue;
+    }
+    if (fetch_l1i_ && (h.state.pc & line_mask_) != fetch_line_[id]) {
+      // Fill the fetch buffer from the L1I, when the engine reaches the core.
+      if (t != now) return;
+      if (draining_) {
+        h.ready_at = t + 1;
+        return;
+      }
+      bus::Op fetch;
+      fetch.kind = bus::OpKind::kIfetch;
+      fetch.addr = h.state.pc;
+      fetch.size = 4;
+      fetch_expected_[id] = inst->raw;
+      ++h.fetches;
+      issued_at_[id] = t;
+      h.mode = Hart::Mode::kWaitMemory;
+      engine_->issue(id, fetch, [this, &h](uint32_t word) {
+        const unsigned hid = h.id();
+        resume(h);
+        if (word != fetch_expected_[hid]) {
+          run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+                    fmt::format("{}.cpu{}: the instruction at pc 0x{:08x} was changed in memory (0x{:08x}, was "
+                                "0x{:08x}); control cores do not run code written at run time",
+                                name(), hid, h.state.pc, word, fetch_expected_[hid]));
+          return;
+        }
+        fetch_line_[hid] = h.state.pc & line_mask_;
+      });
+      return;
+    }
+    const MemClass mc = classify(*inst);
+    const bool mmio_access = mc == MemClass::kAccess && is_mmio(access_address(*inst, h.state));
+    if (mmio_access || inst->op == isa::Op::kWfi) {
+      // Synchronise: MMIO and wfi happen exactly at SystemC time.
+      if (t != now || t != sc_now) return;
+      if (mmio_access && needs_coherence_point(*inst, h)) {
+        if (!engine_->idle()) {
+          draining_ = true;  // no core starts a new access until the engine is idle
+          h.ready_at = t + 1;
+          return;
+        }
+        draining_ = false;
+        coherence_point(h, t);
+        if (h.ready_at != t) continue;  // the write-backs take time: synchronise again
+      }
+      const isa::ExecResult r = h.execute_direct(*inst);
+      if (run_.stopped()) return;  // EXIT, or a bad core start
+      if (r.trap != Trap::kNone && r.trap != Trap::kWfi) return fault(h, *inst, r);
+      ++h.instructions;
+      if (r.trap == Trap::kWfi && should_sleep(h)) {
+        h.mode = Hart::Mode::kSleeping;
+        sleep_start_[id] = t + 1;
+        return;
+      }
+      if (h.mode == Hart::Mode::kRunning) h.ready_at = t + 1;  // not parked by HART_PARK
+      continue;
+    }
+    if (mc == MemClass::kAccess || mc == MemClass::kFence) {
+      if (mc == MemClass::kAccess) {
+        const uint32_t addr = access_address(*inst, h.state);
+        const unsigned bytes = inst->mem_bytes ? inst->mem_bytes : 4;
+        if ((addr & (bytes - 1)) != 0 || !global_.contains(addr, bytes)) {
+          // Misaligned or unmapped: the executor raises the trap.
+          return fault(h, *inst, h.execute_direct(*inst));
+        }
+      }
+      if (t != now) return;  // issue when the engine reaches the core's time
+      if (draining_) {
+        h.ready_at = t + 1;
+        return;
+      }
+      const bus::Op op = memory_op(*inst, h.state);
+      switch (op.kind) {
+        case bus::OpKind::kLoad: ++h.loads; break;
+        case bus::OpKind::kStore: ++h.stores; break;
+        case bus::OpKind::kFence: ++h.fences; break;
+        default: ++h.atomics; break;
+      }
+      issued_at_[id] = t;
+      h.mode = Hart::Mode::kWaitMemory;
+      engine_->issue(id, op, [this, &h](uint32_t value) {
+        completed_[h.id()] = value;
+        resume(h);
+      });
+      return;
+    }
+    // Everything else is local to the core: it may run ahead of the engine.
+    const isa::ExecResult r = h.execute_direct(*inst);
+    if (r.trap != Trap::kNone) return fault(h, *inst, r);
+    ++h.instructions;
+    uint64_t cost = 1;
+    switch (inst->op) {
+      case isa::Op::kMul: case isa::Op::kMulh: case isa::Op::kMulhsu: case isa::Op::kMulhu:
+        cost += mul_latency_;
+        break;
+      case isa::Op::kDiv: case isa::Op::kDivu: case isa::Op::kRem: case isa::Op::kRemu:
+        cost += div_latency_;
+        break;
+      default: break;
+    }
+    h.ready_at = t + cost;
+  }
+}
+
+void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult& r) {
+  const uint32_t pc = h.state.pc;
+  const std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "on control cores");
+  run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+            fmt::format("{}.cpu{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
+}
+
+bool ControlCluster::mmio(Hart& h, bool write, uint32_t addr, unsigned bytes, uint32_t* value) {
+  ++h.mmio_accesses;
+  const uint32_t offset = addr - kMmioBase;
+  if (offset >= cluster_reg::kFirst && offset < cluster_reg::kEnd) return cluster_register(h, write, offset, value);
+  tlm::tlm_generic_payload gp;
+  gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  gp.set_address(offset);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(value));
+  gp.set_data_length(bytes);
+  gp.set_streaming_width(bytes);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;  // cores synchronise before MMIO
+  mmio_socket->b_transport(gp, delay);
+  if (!gp.is_response_ok()) return false;
+  if (write && offset == launch_offset_) kernel_may_have_run_ = true;
+  if (!write && offset == status_offset_ && *value == 0) kernel_may_have_run_ = false;
+  return true;
+}
+
+bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint32_t* value) {
+  namespace r = cluster_reg;
+  const uint64_t t = h.ready_at;
+  if (write) {
+    switch (offset) {
+      case r::kHartPc: start_pc_ = *value; return true;
+      case r::kHartArg: start_arg_ = *value; return true;
+      case r::kHartFn: start_fn_ = *value; return true;
+      case r::kHartSp: start_sp_ = *value; return true;
+      case r::kHartStart: {
+        const uint32_t target = *value;
+        std::string why;
+        if (target == 0 || target >= harts_.size())
+          why = fmt::format("hart {} cannot be started (harts 1..{} exist; cluster.cores={})", target,
+                            harts_.size() - 1, harts_.size());
+        else if (harts_[target]->mode != Hart::Mode::kParked)
+          why = fmt::format("hart {} is already running", target);
+        if (!why.empty()) {
+          run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+                    fmt::format("{}.cpu{}: HART_START at pc 0x{:08x}: {}", name(), h.id(), h.state.pc, why));
+          return true;
+        }
+        Hart& o = *harts_[target];
+        o.state = isa::ThreadState{};
+        o.state.pc = start_pc_;
+        o.state.x[2] = start_sp_;
+        o.state.x[10] = start_arg_;
+        o.state.x[11] = start_fn_;
+        o.mode = Hart::Mode::kRunning;
+        o.ready_at = t + 1;
+        completed_[target].reset();
+        fetch_line_[target] = kNoLine;
+        return true;
+      }
+      case r::kHartPark:
+        if (h.id() == 0) {
+          run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+                    fmt::format("{}.cpu0: HART_PARK at pc 0x{:08x}: hart 0 runs main() and cannot park", name(),
+                                h.state.pc));
+          return true;
+        }
+        h.mode = Hart::Mode::kParked;
+        wake_sleepers(t + 1);  // a core waiting in tessera_core_join
+        return true;
+      default: return false;  // read-only
+    }
+  }
+  const bus::ClusterCounters& c = engine_->counters();
+  switch (offset) {
+    case r::kNumCores: *value = static_cast<uint32_t>(harts_.size()); return true;
+    case r::kHartPc: *value = start_pc_; return true;
+    case r::kHartArg: *value = start_arg_; return true;
+    case r::kHartFn: *value = start_fn_; return true;
+    case r::kHartSp: *value = start_sp_; return true;
+    case r::kHartRunning: {
+      uint32_t mask = 0;
+      for (const auto& o : harts_)
+        if (o->mode != Hart::Mode::kParked) mask |= 1u << o->id();
+      *value = mask;
+      return true;
+    }
+    case r::kBusTransactions: {
+      uint64_t n = 0;
+      for (uint64_t k : c.bus_ops) n += k;
+      *value = static_cast<uint32_t>(n);
+      return true;
+    }
+    case r::kInvalidations: {
+      uint64_t n = 0;
+      for (uint32_t a = 0; a < 2 * harts_.size(); ++a) n += engine_->agent_counters(a).invalidations;
+      *value = static_cast<uint32_t>(n);
+      return true;
+    }
+    case r::kCacheToCache: *value = static_cast<uint32_t>(c.cache_to_cache); return true;
+    case r::kMemoryReads: *value = static_cast<uint32_t>(c.memory_reads); return true;
+    default: return false;
+  }
+}
+
+}  // namespace tessera::cpu

@@ -1,0 +1,144 @@
+// The control-core cluster: `cluster.cores` in-order RV32IMAF cores whose
+// data loads, stores, AMOs, LR/SC and fences go through their coherent L1D
+// caches in the bus::Cluster engine (docs/coherence.md), with the engine's
+// timing: a load that misses waits for the bus and memory. Instructions are
+// fetched a line at a time through the core's L1I into a one-line fetch
+// buffer (cpu.fetch_l1i); they are decoded from the program image, and a
+// fetched word that differs (code written at run time) stops the run.
+//
+// One SC_METHOD steps every core and the engine (DESIGN.md §3): cores run
+// ahead of SystemC time up to `cpu.quantum` cycles (TLM temporal
+// decoupling) and synchronise at MMIO accesses and wfi, so launches,
+// status reads, core start and exit happen at exact times. Inside a step,
+// cores and the engine advance in lockstep by cycle, cores in hart order,
+// so nothing depends on the order SystemC runs processes in.
+//
+// Core 0 runs main(); the others start parked and run only when firmware
+// starts them through the cluster's MMIO registers (docs/firmware-abi.md).
+// Kernel-launch coherence points: before the dispatcher's LAUNCH write is
+// accepted and before each DISP_STATUS read while a launched kernel may
+// have run, the cluster drains its operations, writes every dirty line back
+// to global memory and empties every cache.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "bus/cluster.h"
+#include "cpu/hart.h"
+#include "isa/decoded_program.h"
+#include "mem/backing_memory_side.h"
+#include "sim/backing_memory.h"
+#include "sim/clock.h"
+#include "sim/config.h"
+#include "sim/run_control.h"
+#include "sim/stats.h"
+
+namespace tessera::cpu {
+
+// The cluster's own MMIO registers (offsets from the MMIO base;
+// docs/firmware-abi.md). Accesses elsewhere go out through mmio_socket.
+namespace cluster_reg {
+inline constexpr uint32_t kNumCores = 0x040;        // R: cluster.cores
+inline constexpr uint32_t kHartPc = 0x044;          // RW: start PC for HART_START
+inline constexpr uint32_t kHartArg = 0x048;         // RW: a0 for HART_START
+inline constexpr uint32_t kHartFn = 0x04C;          // RW: a1 for HART_START
+inline constexpr uint32_t kHartSp = 0x050;          // RW: sp for HART_START
+inline constexpr uint32_t kHartStart = 0x054;       // W: hart id to start (must be parked, not 0)
+inline constexpr uint32_t kHartRunning = 0x058;     // R: bit h set while hart h is not parked
+inline constexpr uint32_t kHartPark = 0x05C;        // W: the writing hart parks (not hart 0)
+inline constexpr uint32_t kBusTransactions = 0x060; // R: bus transactions ordered so far (low word)
+inline constexpr uint32_t kInvalidations = 0x064;   // R: copies invalidated by other caches (low word)
+inline constexpr uint32_t kCacheToCache = 0x068;    // R: lines supplied cache to cache (low word)
+inline constexpr uint32_t kMemoryReads = 0x06C;     // R: lines read from memory (low word)
+inline constexpr uint32_t kFirst = 0x040, kEnd = 0x070;
+}  // namespace cluster_reg
+
+class ControlCluster : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<ControlCluster> mmio_socket;
+
+  struct Context {
+    sim::Config& config;
+    const sim::ClockDomain& clock;
+    sim::BackingMemory& global;
+    const isa::DecodedProgram& program;
+    sim::RunControl& run;
+    sim::StatGroup& stats_parent;
+    uint32_t entry;
+    uint32_t stack_top;
+    // The dispatcher's LAUNCH and STATUS register offsets: the coherence points.
+    uint32_t launch_offset;
+    uint32_t status_offset;
+  };
+
+  ControlCluster(const sc_core::sc_module_name& name, const Context& ctx);
+  ~ControlCluster() override;
+
+  // Kernel completion: a core sleeping in wfi continues. `busy` tells wfi
+  // whether a kernel is still running (it may sleep until this interrupt).
+  void interrupt();
+  void set_wfi_condition(std::function<bool()> busy) { kernel_busy_ = std::move(busy); }
+
+  unsigned cores() const { return static_cast<unsigned>(harts_.size()); }
+  uint64_t instructions() const;
+  const bus::Cluster& engine() const { return *engine_; }
+  // For the deadlock report: what every core is doing.
+  std::string describe() const;
+
+ private:
+  void step();
+  void run_hart(Hart& h, uint64_t engine_now, uint64_t sc_now, uint64_t horizon);
+  void resume(Hart& h);
+  bool needs_coherence_point(const isa::Inst& inst, const Hart& h) const;
+  void coherence_point(Hart& h, uint64_t now);
+  bool mmio(Hart& h, bool write, uint32_t addr, unsigned bytes, uint32_t* value);
+  bool cluster_register(Hart& h, bool write, uint32_t offset, uint32_t* value);
+  bool should_sleep(const Hart& h) const;
+  void wake_sleepers(uint64_t at);
+  void fault(Hart& h, const isa::Inst& inst, const isa::ExecResult& r);
+  void stop_on_engine_failure();
+  void forget_fetch_lines() { fetch_line_.assign(harts_.size(), kNoLine); }
+
+  const sim::ClockDomain& clock_;
+  sim::BackingMemory& global_;
+  const isa::DecodedProgram& program_;
+  sim::RunControl& run_;
+  uint32_t launch_offset_, status_offset_;
+  unsigned quantum_, mul_latency_, div_latency_;
+  bool launch_coherence_ = true;
+
+  std::unique_ptr<mem::BackingMemorySide> memory_side_;
+  std::unique_ptr<bus::Cluster> engine_;
+  std::vector<std::unique_ptr<Hart>> harts_;
+  std::vector<std::optional<uint32_t>> completed_;  // per hart: result of its finished operation
+  std::vector<uint64_t> issued_at_, sleep_start_;
+  // Per hart: the line in its fetch buffer (kNoLine: none), and the word it
+  // expects from the fetch in flight (the decoded program's).
+  static constexpr uint64_t kNoLine = ~uint64_t{0};
+  std::vector<uint64_t> fetch_line_;
+  std::vector<uint32_t> fetch_expected_;
+  bool fetch_l1i_ = true;
+  uint64_t line_mask_ = 0;
+  uint32_t start_pc_ = 0, start_arg_ = 0, start_fn_ = 0, start_sp_ = 0;
+
+  std::function<bool()> kernel_busy_;
+  sc_core::sc_event interrupt_;
+  bool interrupt_pending_ = false;
+  uint64_t interrupt_at_ = 0;
+  bool draining_ = false;          // a coherence point waits for the engine to go idle
+  bool kernel_may_have_run_ = false;  // launched since the last coherence point at a status read
+
+  sim::StatGroup stats_;
+  std::vector<std::unique_ptr<sim::StatGroup>> hart_stats_;
+  uint64_t coherence_points_ = 0, coherence_write_backs_ = 0;
+};
+
+}  // namespace tessera::cpu

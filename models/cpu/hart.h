@@ -1,0 +1,83 @@
+// One control core (hart) of the cluster: architectural state, what it is
+// doing, and how an instruction's data access becomes a cluster operation.
+// Pure logic, no SystemC: the ControlCluster shell schedules harts.
+//
+// A data access runs in two halves: the hart turns the instruction into a
+// bus::Op (memory_op) and the cluster engine performs it with real timing;
+// when the engine completes it, the instruction is executed by the ISA
+// executor in replay mode, where load()/store()/lr/sc return the engine's
+// result instead of touching memory. So the executor stays the one
+// definition of every instruction's semantics.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "bus/cluster.h"
+#include "isa/isa.h"
+
+namespace tessera::cpu {
+
+inline constexpr uint32_t kMmioBase = 0x10000000;
+inline constexpr uint32_t kMmioSize = 0x1000;
+
+inline bool is_mmio(uint32_t addr) { return addr - kMmioBase < kMmioSize; }
+
+// What an instruction needs from the memory system.
+enum class MemClass : uint8_t {
+  kNone,    // no data access (fetch is functional)
+  kAccess,  // a load, store, AMO, LR or SC through the L1D
+  kFence,   // fence / fence.tso: waits for the store buffer
+  kDirect,  // executed without the cluster: it faults (LDG and the SIMT atomics are SM instructions)
+};
+
+MemClass classify(const isa::Inst& inst);
+
+// The data address of an access: rs1 + imm, or rs1 alone for the A
+// extension (spec 8.2-8.4: no offset).
+inline uint32_t access_address(const isa::Inst& inst, const isa::ThreadState& s) {
+  const bool a_extension = inst.op >= isa::Op::kLrW && inst.op <= isa::Op::kAmomaxuW;
+  return s.x[inst.rs1] + (a_extension ? 0u : static_cast<uint32_t>(inst.imm));
+}
+
+// The cluster operation of a kAccess or kFence instruction.
+bus::Op memory_op(const isa::Inst& inst, const isa::ThreadState& s);
+
+class Hart final : public isa::ExecEnv {
+ public:
+  enum class Mode : uint8_t { kParked, kRunning, kWaitMemory, kSleeping };
+
+  // mmio(write, addr, bytes, value): the shell's MMIO path.
+  using MmioFn = std::function<bool(bool write, uint32_t addr, unsigned bytes, uint32_t* value)>;
+
+  Hart(unsigned id, MmioFn mmio) : id_(id), mmio_(std::move(mmio)) {}
+
+  unsigned id() const { return id_; }
+  Mode mode = Mode::kParked;
+  isa::ThreadState state;
+  uint64_t ready_at = 0;  // cycle of the next instruction (the hart's local time)
+
+  // Executes `inst` with the result of its completed cluster operation.
+  isa::ExecResult replay(const isa::Inst& inst, uint32_t result);
+  // Executes `inst` directly: MMIO and CSRs work, global memory faults.
+  isa::ExecResult execute_direct(const isa::Inst& inst);
+
+  // Statistics (instret reads `instructions`).
+  uint64_t instructions = 0, loads = 0, stores = 0, atomics = 0, fences = 0, fetches = 0, mmio_accesses = 0;
+  uint64_t memory_wait_cycles = 0, wfi_cycles = 0;
+
+  isa::MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) override;
+  isa::MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) override;
+  isa::MemStatus load_reserved(uint32_t addr, uint32_t* value) override;
+  isa::MemStatus store_conditional(uint32_t addr, uint32_t value, bool* success) override;
+  bool csr_read(uint16_t csr, uint32_t* value) override;
+  bool csr_write(uint16_t csr, uint32_t value) override;
+
+ private:
+  unsigned id_;
+  MmioFn mmio_;
+  std::optional<uint32_t> replay_result_;
+};
+
+}  // namespace tessera::cpu
