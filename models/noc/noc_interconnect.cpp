@@ -34,7 +34,9 @@ NocInterconnect::NocInterconnect(const sc_core::sc_module_name& name, sim::Confi
   for (const auto* nodes : {&requester_nodes_, &target_nodes_})
     for (int n : *nodes)
       if (n < 0 || n >= params_.nodes())
-        throw sim::ConfigError(fmt::format("{}: node {} is not in the {}-node network", name, n, params_.nodes()));
+        throw sim::ConfigError(fmt::format(
+            "noc.k: {} puts a requester or target at node {}, but the network (noc.k x noc.m) has {} nodes", name, n,
+            params_.nodes()));
   // The largest transaction is one cache line.
   params_.validate(1 + (static_cast<int>(sim::PayloadPool::kMaxBytes) + params_.flit_bytes - 1) / params_.flit_bytes);
   net_ = std::make_unique<Network>(params_, stats_.get());

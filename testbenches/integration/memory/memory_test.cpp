@@ -210,6 +210,12 @@ TEST(BadInput, BlockAskingForMoreSharedMemoryThanAnSmHasIsRefusedAtLaunch) {
   EXPECT_EQ(r.out.find("should have been refused"), std::string::npos) << r.out;
 }
 
+TEST(BadInput, NetworkTooSmallForTheSmsAndSlicesIsAConfigurationError) {
+  const auto r = run_tessera({"run", platform("chip_noc"), fw("mem_timing"), "--set", "noc.k=2"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("noc.k"), std::string::npos) << r.err;
+}
+
 TEST(BadInput, CacheGeometryThatDoesNotDivideIsAConfigurationError) {
   const auto l1 = run_tessera({"run", platform("sm1"), fw("mem_timing"), "--set", "l1.ways=5"});
   EXPECT_EQ(l1.status, 2);
