@@ -29,7 +29,23 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   const std::string memory_model = cfg.get_enum(
       "memory.model", "fixed", {"fixed", "hbm"},
       "Global memory timing: fixed (memory.latency, memory.bytes_per_cycle) or hbm (the dram.* HBM model)");
-  l2_ = std::make_unique<gpu::L2System>("l2", cfg, num_sms, run_, root_);
+  // The SMs reach the slices through the crossbar or the network-on-chip.
+  const bool use_noc = cfg.get_enum("icnt.model", "crossbar", {"crossbar", "noc"},
+                                    "SM <-> L2 interconnect: the crossbar (xbar.*) or the network-on-chip (noc.*)") ==
+                       "noc";
+  l2_ = std::make_unique<gpu::L2System>("l2", cfg, num_sms, use_noc, run_, root_);
+  if (use_noc) {
+    // Nodes 0..SMs-1 are the SMs, the next ones the L2 slices (a network
+    // with too few nodes is a configuration error naming noc.k).
+    std::vector<int> sm_nodes, slice_nodes;
+    for (unsigned i = 0; i < num_sms; ++i) sm_nodes.push_back(static_cast<int>(i));
+    for (unsigned s = 0; s < l2_->slices(); ++s) slice_nodes.push_back(static_cast<int>(num_sms + s));
+    noc_ = std::make_unique<noc::NocInterconnect>(
+        "noc", cfg, sm_nodes, slice_nodes,
+        [l2 = l2_.get()](uint64_t addr) { return static_cast<int>(l2->slice_of(static_cast<uint32_t>(addr))); }, root_,
+        &run_);
+    for (unsigned s = 0; s < l2_->slices(); ++s) noc_->initiator_socket.bind(l2_->sm_socket);
+  }
   if (memory_model == "hbm") {
     hbm_ = std::make_unique<dram::HbmMemory>("hbm", cfg, global_.get(), kGlobalBase, root_);
     for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(hbm_->socket);
@@ -42,7 +58,11 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   for (unsigned i = 0; i < num_sms; ++i) {
     sm::Sm::Context ctx{cfg, sm_params_, *sm_clock_, *global_, *program_, run_, root_, vcd_.get(), num_sms, *atomics_};
     sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", i).c_str(), i, ctx));
-    sms_.back()->mem_socket.bind(l2_->sm_socket);
+    if (noc_) {
+      sms_.back()->mem_socket.bind(noc_->target_socket);
+    } else {
+      sms_.back()->mem_socket.bind(l2_->sm_socket);
+    }
     sm_ptrs.push_back(sms_.back().get());
   }
   dispatcher_ = std::make_unique<gpu::Dispatcher>("dispatcher", sm_params_, *sm_clock_, run_, root_, sm_ptrs);

@@ -15,6 +15,7 @@
 #include "gpu/l2_system.h"
 #include "isa/decoded_program.h"
 #include "isa/elf_loader.h"
+#include "noc/noc_interconnect.h"
 #include "platforms/system_regs.h"
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
@@ -73,6 +74,7 @@ class Platform {
   std::unique_ptr<gpu::GlobalMemory> memory_;  // memory.model=fixed
   std::unique_ptr<dram::HbmMemory> hbm_;       // memory.model=hbm
   std::unique_ptr<gpu::L2System> l2_;
+  std::unique_ptr<noc::NocInterconnect> noc_;  // icnt.model=noc
   std::unique_ptr<sm::GlobalAtomics> atomics_;
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::unique_ptr<gpu::Dispatcher> dispatcher_;

@@ -77,4 +77,9 @@ std::map<std::string, std::vector<long long>> parse_results(const std::string& o
   return results;
 }
 
+std::string temp_path(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir && *dir ? dir : "/tmp") + "/tessera_" + std::to_string(getpid()) + "_" + name;
+}
+
 }  // namespace tessera::test

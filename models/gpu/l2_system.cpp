@@ -14,14 +14,15 @@ constexpr uint64_t kNever = L2Slice::kNever;
 
 }  // namespace
 
-L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, sim::RunControl& run,
-                   sim::StatGroup& stats_parent)
+L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, bool network_ports,
+                   sim::RunControl& run, sim::StatGroup& stats_parent)
     : sc_module(name),
       sm_socket("sm_socket"),
       run_(run),
       clock_("l2", cfg.get_float("clock.l2_mhz", 1000.0, 1.0, 100000.0, "L2 and crossbar clock, MHz")),
       skip_idle_(cfg.get_bool("l2.skip_idle", true,
                               "Sleep through L2 cycles in which nothing is due (false: tick every cycle, to compare)")),
+      network_ports_(network_ports),
       requests_(num_sms, 1, 1, 0),
       answers_(1, num_sms, 1, 0),
       stats_("l2", &stats_parent) {
@@ -39,19 +40,25 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsign
   xor_interleave_ = cfg.get_enum("l2.interleave", "linear", {"linear", "xor"},
                                  "Line-to-slice map: line mod slices, or xor-folded upper line bits (spreads strides)") ==
                     "xor";
-  input_queue_ = static_cast<unsigned>(
-      cfg.get_int("xbar.input_queue", 4, 1, 1024, "Requests an SM port of the crossbar holds before END_REQ is withheld"));
-  const double bpc = cfg.get_float("xbar.bytes_per_cycle", 32.0, 1.0, 4096.0, "Crossbar bandwidth per port, bytes/cycle");
-  const auto xlat = static_cast<unsigned>(
-      cfg.get_int("xbar.latency", 48, 0, 10000, "Crossbar traversal latency per direction, cycles"));
+  const unsigned ports = network_ports ? n : num_sms;
+  double bpc = 1.0;
+  unsigned xlat = 0;
+  input_queue_ = 1;  // behind a network: the network interface queues
+  if (!network_ports) {
+    input_queue_ = static_cast<unsigned>(cfg.get_int(
+        "xbar.input_queue", 4, 1, 1024, "Requests an SM port of the crossbar holds before END_REQ is withheld"));
+    bpc = cfg.get_float("xbar.bytes_per_cycle", 32.0, 1.0, 4096.0, "Crossbar bandwidth per port, bytes/cycle");
+    xlat = static_cast<unsigned>(
+        cfg.get_int("xbar.latency", 48, 0, 10000, "Crossbar traversal latency per direction, cycles"));
+  }
   if (size_kb % n != 0)
     throw sim::ConfigError(fmt::format("l2.size_kb: {} KiB does not divide into l2.slices={} slices", size_kb, n));
   p.geometry = sm::CacheGeometry{size_kb / n * 1024, ways, sm::kLineBytes, n};
   p.geometry.validate("l2.size_kb", "l2.ways");
 
-  requests_ = Crossbar(num_sms, n, bpc, xlat);
-  answers_ = Crossbar(n, num_sms, bpc, xlat);
-  input_.resize(num_sms);
+  requests_ = Crossbar(ports, n, bpc, xlat);
+  answers_ = Crossbar(n, ports, bpc, xlat);
+  input_.resize(ports);
   sm_socket.register_nb_transport_fw(this, &L2System::nb_transport_fw);
 
   stats_.add_counter("xbar_request_bytes", &request_bytes_, "Bytes the crossbar carried towards the slices");
@@ -238,14 +245,18 @@ void L2System::forward_requests(uint64_t now) {
     const auto addr = static_cast<uint32_t>(gp->get_address());
     const unsigned o = slice_of(addr);
     L2Slice& slice = *slices_[o];
-    if (!requests_.input_free(i, now) || !requests_.output_free(o, now) || !slice.can_accept()) {
+    if ((!network_ports_ && (!requests_.input_free(i, now) || !requests_.output_free(o, now))) ||
+        !slice.can_accept()) {
       ++port_stall_cycles_;
       continue;
     }
     const auto* ext = gp->get_extension<sim::MemExt>();
-    const unsigned bytes = request_bytes(*gp);
-    request_bytes_ += bytes;
-    const uint64_t arrival = requests_.send(i, o, bytes, now);
+    uint64_t arrival = now;  // behind a network: delivered at the slice's node
+    if (!network_ports_) {
+      const unsigned bytes = request_bytes(*gp);
+      request_bytes_ += bytes;
+      arrival = requests_.send(i, o, bytes, now);
+    }
     L2Request r;
     r.handle = reinterpret_cast<uintptr_t>(gp);
     r.line = addr & ~(sm::kLineBytes - 1);
@@ -263,6 +274,10 @@ void L2System::collect_answers(uint64_t now) {
     while (!answers.empty() && answers.front().cycle <= now) {
       auto* gp = reinterpret_cast<tlm::tlm_generic_payload*>(answers.front().handle);
       answers.pop_front();
+      if (network_ports_) {
+        deliveries_.push(Delivery{now, seq_++, gp});
+        continue;
+      }
       const auto sm = static_cast<unsigned>(origin_.at(gp));
       const unsigned bytes = answer_bytes(*gp);
       answer_bytes_ += bytes;

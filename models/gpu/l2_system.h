@@ -2,7 +2,9 @@
 // bandwidth and a latency per port, and address-interleaved L2 slices. SMs
 // bind their initiator sockets to sm_socket (socket index = SM number); each
 // slice reaches memory through its own AT initiator socket, so any TLM-2.0 AT
-// memory (the fixed-latency one, HBM) plugs in.
+// memory (the fixed-latency one, HBM) plugs in. With `network_ports` the
+// crossbar is left out: an interconnect in front (the network-on-chip)
+// carries the traffic and binds one port per slice, in slice order.
 //
 // One SC_METHOD on the L2 clock advances the crossbar and every slice. A
 // request or memory answer that arrives during cycle c is handled from cycle
@@ -37,8 +39,8 @@ class L2System : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<L2System> sm_socket;
 
-  L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, sim::RunControl& run,
-           sim::StatGroup& stats_parent);
+  L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, bool network_ports,
+           sim::RunControl& run, sim::StatGroup& stats_parent);
   ~L2System() override;
 
   unsigned slices() const { return static_cast<unsigned>(slices_.size()); }
@@ -87,6 +89,7 @@ class L2System : public sc_core::sc_module {
   sim::RunControl& run_;
   sim::ClockDomain clock_;
   bool skip_idle_;
+  bool network_ports_;
   bool xor_interleave_;
   unsigned input_queue_;
   std::vector<std::unique_ptr<L2Slice>> slices_;

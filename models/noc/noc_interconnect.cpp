@@ -34,13 +34,16 @@ NocInterconnect::NocInterconnect(const sc_core::sc_module_name& name, sim::Confi
   for (const auto* nodes : {&requester_nodes_, &target_nodes_})
     for (int n : *nodes)
       if (n < 0 || n >= params_.nodes())
-        throw sim::ConfigError(fmt::format("{}: node {} is not in the {}-node network", name, n, params_.nodes()));
+        throw sim::ConfigError(fmt::format(
+            "noc.k: {} puts a requester or target at node {}, but the network (noc.k x noc.m) has {} nodes", name, n,
+            params_.nodes()));
   // The largest transaction is one cache line.
   params_.validate(1 + (static_cast<int>(sim::PayloadPool::kMaxBytes) + params_.flit_bytes - 1) / params_.flit_bytes);
   net_ = std::make_unique<Network>(params_, stats_.get());
   to_target_.resize(target_nodes_.size());
   target_busy_.assign(target_nodes_.size(), false);
   target_free_since_.assign(target_nodes_.size(), sc_core::SC_ZERO_TIME);
+  target_waiting_.assign(target_nodes_.size(), nullptr);
   to_requester_.resize(requester_nodes_.size());
   requester_busy_.assign(requester_nodes_.size(), false);
   requester_free_since_.assign(requester_nodes_.size(), sc_core::SC_ZERO_TIME);
@@ -104,8 +107,9 @@ tlm::tlm_sync_enum NocInterconnect::nb_transport_fw(int id, tlm::tlm_generic_pay
 tlm::tlm_sync_enum NocInterconnect::nb_transport_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                                     sc_core::sc_time&) {
   if (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP) {
-    // BEGIN_RESP without END_REQ implies it.
-    if (target_busy_[id]) {
+    // BEGIN_RESP without END_REQ implies it, for that transaction only: a
+    // target may answer an earlier request while the latest still waits.
+    if (target_busy_[id] && (phase == tlm::END_REQ || target_waiting_[id] == &gp)) {
       target_busy_[id] = false;
       target_free_since_[id] = sc_core::sc_time_stamp();
     }
@@ -236,6 +240,7 @@ void NocInterconnect::issue_to_targets() {
     tlm::tlm_generic_payload* gp = to_target_[t].front();
     to_target_[t].pop_front();
     target_busy_[t] = true;
+    target_waiting_[t] = gp;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     const tlm::tlm_sync_enum status = initiator_socket[static_cast<int>(t)]->nb_transport_fw(*gp, phase, delay);

@@ -111,6 +111,7 @@ class NocInterconnect : public sc_core::sc_module {
   std::vector<Arrival> response_arrivals_;  // BEGIN_RESP from targets
   std::vector<std::deque<tlm::tlm_generic_payload*>> to_target_;     // delivered requests per target
   std::vector<bool> target_busy_;                                    // BEGIN_REQ sent, END_REQ not yet
+  std::vector<const tlm::tlm_generic_payload*> target_waiting_;      // the request awaiting END_REQ
   std::vector<sc_core::sc_time> target_free_since_;                  // when its END_REQ came
   std::vector<std::deque<tlm::tlm_generic_payload*>> to_requester_;  // delivered responses per requester
   std::vector<bool> requester_busy_;                                 // BEGIN_RESP sent, END_RESP not yet

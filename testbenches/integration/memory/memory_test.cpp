@@ -19,6 +19,7 @@
 using tessera::test::parse_results;
 using tessera::test::read_file;
 using tessera::test::run_tessera;
+using tessera::test::temp_path;
 
 namespace {
 
@@ -31,7 +32,7 @@ struct TimingRun {
 };
 
 TimingRun run_timing(std::vector<std::string> extra = {}) {
-  const std::string stats = ::testing::TempDir() + "/mem_timing.json";
+  const std::string stats = temp_path("mem_timing.json");
   std::vector<std::string> args{"run", platform("sm1"), fw("mem_timing"), "--stats", stats};
   args.insert(args.end(), extra.begin(), extra.end());
   const auto r = run_tessera(args);
@@ -143,7 +144,7 @@ TEST(L1, PerHalfStatisticsExposeImbalance) {
 // thread from the global counter (executed in the L2 slices' atomic units)
 // and one count per thread in shared memory (beside the banks).
 TEST(Atomics, GlobalAtomicsRunAtL2AndSharedOnesBesideTheBanks) {
-  const std::string stats = ::testing::TempDir() + "/atomics.json";
+  const std::string stats = temp_path("atomics.json");
   const auto r = run_tessera({"run", platform("chip"), std::string(PROGRAMS_DIR) + "/atomic_counter.elf", "--stats",
                               stats});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
@@ -207,6 +208,12 @@ TEST(BadInput, BlockAskingForMoreSharedMemoryThanAnSmHasIsRefusedAtLaunch) {
   EXPECT_NE(r.err.find("70000 bytes of shared memory"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("sm.shared_bytes=65536"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("should have been refused"), std::string::npos) << r.out;
+}
+
+TEST(BadInput, NetworkTooSmallForTheSmsAndSlicesIsAConfigurationError) {
+  const auto r = run_tessera({"run", platform("chip_noc"), fw("mem_timing"), "--set", "noc.k=2"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("noc.k"), std::string::npos) << r.err;
 }
 
 TEST(BadInput, CacheGeometryThatDoesNotDivideIsAConfigurationError) {

@@ -14,6 +14,7 @@
 
 using tessera::test::parse_results;
 using tessera::test::run_tessera;
+using tessera::test::temp_path;
 
 namespace {
 
@@ -88,7 +89,7 @@ TEST(SmTiming, DivergentIfElseRunsBothSidesThenReconverges) {
 }
 
 TEST(SmTiming, LaneUtilisationShowsDivergence) {
-  const std::string stats = ::testing::TempDir() + "/single_warp_stats.json";
+  const std::string stats = temp_path("single_warp_stats.json");
   run_ok("timing_single_warp", {"--stats", stats});
   const auto j = nlohmann::json::parse(tessera::test::read_file(stats));
   const auto& sm = j["chip"]["sm0"];
