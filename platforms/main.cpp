@@ -10,13 +10,13 @@
 #include <iostream>
 #include <systemc>
 
+#include "bus/coherence_cli.h"
+#include "dram/dram_cli.h"
 #include "isa/elf_loader.h"
+#include "noc/noc_cli.h"
 #include "platforms/platform.h"
 #include "sim/log.h"
-#include "bus/coherence_cli.h"
 #include "sim/tool_command.h"
-#include "dram/dram_cli.h"
-#include "noc/noc_cli.h"
 
 namespace fs = std::filesystem;
 using tessera::sim::ConfigError;
