@@ -21,6 +21,10 @@ ChannelController::ChannelController(unsigned channel, const DramSpec& spec, con
       banks_(spec.org.pseudo_channels * spec.org.banks_per_pc()),
       read_hits_(banks_.size(), 0),
       write_hits_(banks_.size(), 0),
+      bypassed_(banks_.size(), 0),
+      conflict_cycle_(banks_.size(), kNever),
+      conflict_index_(banks_.size(), 0),
+      capped_(banks_.size(), false),
       refresh_pending_(spec.org.pseudo_channels, false) {
   page_closes_ = page_->close_at(0) != kNever;
   precharge_waits_for_hits_ = !scheduler_->eligible(Candidate{CommandKind::kPre, true});
@@ -74,6 +78,7 @@ void ChannelController::issue(CommandKind kind, const DramAddress& a, uint64_t c
   } else {
     const unsigned b = flat(a);
     banks_[b].apply(kind, a.row, cycle);
+    if (kind == CommandKind::kAct || kind == CommandKind::kPre) bypassed_[b] = 0;
     if (kind == CommandKind::kAct) count_hits(b, a.row);
     if (kind == CommandKind::kPre) {
       read_hit_total_ -= read_hits_[b];
@@ -205,6 +210,7 @@ void ChannelController::process(uint64_t cycle) {
     if (any_refresh_pending_ && blocked_by_refresh(a)) continue;
     if (is_hit) {
       if (column_index != window) continue;
+      if (conflict_cycle_[b] == cycle && capped_[b]) continue;  // an older conflict's turn
       const CommandKind kind = queue[i].is_write ? CommandKind::kWr : CommandKind::kRd;
       const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
       if (at <= cycle) {
@@ -215,7 +221,14 @@ void ChannelController::process(uint64_t cycle) {
     } else {
       if (row_index != window) continue;
       const CommandKind kind = bank.open() ? CommandKind::kPre : CommandKind::kAct;
-      if (precharge_waits_for_hits_ && kind == CommandKind::kPre && hits[b] > 0) continue;
+      if (precharge_waits_for_hits_ && kind == CommandKind::kPre && hits[b] > 0) {
+        if (conflict_cycle_[b] != cycle) {  // the oldest conflict of this bank
+          conflict_cycle_[b] = cycle;
+          conflict_index_[b] = i;
+          capped_[b] = params_.row_hit_cap > 0 && bypassed_[b] >= params_.row_hit_cap;
+        }
+        if (!capped_[b]) continue;
+      }
       const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
       if (at <= cycle) {
         row_index = i;
@@ -232,6 +245,7 @@ void ChannelController::process(uint64_t cycle) {
     const Transaction t = queue[column_index];
     const unsigned b = t.bank;
     issue(t.is_write ? CommandKind::kWr : CommandKind::kRd, t.address, cycle);
+    if (conflict_cycle_[b] == cycle && conflict_index_[b] < column_index) ++bypassed_[b];
     --hits[b];
     --hit_total;
     queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(column_index));

@@ -33,6 +33,10 @@ struct ControllerParams {
   unsigned write_high_watermark = 24;  // start draining writes at this many
   unsigned write_low_watermark = 8;    // stop draining at this many
   uint64_t adaptive_timeout = 32;      // cycles a row stays open idle (adaptive page)
+  // FR-FCFS with a cap (Mutlu and Moscibroda, MICRO 2007): at most this many
+  // younger row hits are served ahead of an older request to another row of
+  // the same bank; then that request may close the row. 0: no cap.
+  unsigned row_hit_cap = 0;
 };
 
 // One burst-sized access to one bank.
@@ -101,6 +105,14 @@ class ChannelController {
   TimingState timing_;
   std::vector<BankState> banks_;
   std::vector<uint16_t> read_hits_, write_hits_;  // queued hits on each bank's open row
+  // Row-hit cap: per bank, hits served past an older conflicting request
+  // since the row opened; and, for the cycle being scheduled, where the
+  // oldest such request stands in the queue and whether it has reached the
+  // cap (younger hits then wait).
+  std::vector<uint32_t> bypassed_;
+  std::vector<uint64_t> conflict_cycle_;
+  std::vector<size_t> conflict_index_;
+  std::vector<bool> capped_;
   size_t read_hit_total_ = 0, write_hit_total_ = 0;  // their sums
   std::vector<Transaction> reads_, writes_;       // oldest first
   std::vector<bool> refresh_pending_;

@@ -30,6 +30,9 @@ DramConfig load_dram_config(sim::Config& cfg, const std::string& p) {
       p + "write_high_watermark", k.write_high_watermark, 1, 4096, "Queued writes that start a write drain"));
   k.write_low_watermark = static_cast<unsigned>(cfg.get_int(p + "write_low_watermark", k.write_low_watermark, 0, 4096,
                                                             "Queued writes at which a write drain stops"));
+  k.row_hit_cap = static_cast<unsigned>(cfg.get_int(
+      p + "row_hit_cap", 0, 0, 65535,
+      "FR-FCFS: younger row hits served ahead of an older request to another row of the bank (0: no cap)"));
   k.adaptive_timeout = static_cast<uint64_t>(cfg.get_int(
       p + "adaptive_timeout", static_cast<int64_t>(k.adaptive_timeout), 0, 1000000,
       "Adaptive page policy: idle cycles before an unwanted open row closes"));

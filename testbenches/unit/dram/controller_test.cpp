@@ -36,6 +36,37 @@ TEST(DramScheduler, FrFcfsServesRowHitsBeforeAnOlderConflict) {
   EXPECT_EQ(h.log.cycles(K::kAct).size(), 2u);
 }
 
+// Bank 0: column 1 of row 1 (opens it), then an older conflict (column 2 of
+// row 2), then eight younger hits on row 1 (columns 3-10), all at cycle 0.
+void conflict_behind_hits(Harness& h) {
+  h.read(0, 0, 0, 0, 1, 1);
+  h.read(0, 0, 0, 0, 2, 2);
+  for (unsigned c = 3; c <= 10; ++c) h.read(0, 0, 0, 0, 1, c);
+  h.run_until(1000);
+}
+
+TEST(DramScheduler, FrFcfsWithoutCapServesEveryYoungerHitFirst) {
+  Harness h(Settings{{"scheduler", "fr_fcfs"}});
+  conflict_behind_hits(h);
+  EXPECT_EQ(column_order(h.log), (std::vector<uint32_t>{1, 3, 4, 5, 6, 7, 8, 9, 10, 2}));
+}
+
+// With dram.row_hit_cap=2 only columns 3 and 4 pass the older conflict.
+// ACT 0; RD 1 at tRCDRD 14, RD 3 at 18, RD 4 at 22 (tCCD_L 4); then the
+// conflict may close the row: PRE at max(ACT + tRAS 34, RD 22 + tRTP 4) =
+// 34, ACT row 2 at max(PRE + tRP 14, ACT + tRC 48) = 48, its RD at 62; the
+// remaining hits of row 1 come after, with the row opened again.
+TEST(DramScheduler, FrFcfsRowHitCapBoundsHowManyYoungerHitsPassAConflict) {
+  Harness h(Settings{{"scheduler", "fr_fcfs"}, {"row_hit_cap", "2"}});
+  conflict_behind_hits(h);
+  EXPECT_EQ(column_order(h.log), (std::vector<uint32_t>{1, 3, 4, 2, 5, 6, 7, 8, 9, 10}));
+  ASSERT_GE(h.log.cycles(K::kPre).size(), 1u);
+  EXPECT_EQ(h.log.cycles(K::kPre)[0], 34u);
+  EXPECT_EQ(h.log.cycles(K::kAct)[1], 48u);
+  EXPECT_EQ(h.log.cycles(K::kRd)[3], 62u);
+  EXPECT_EQ(h.log.cycles(K::kAct).size(), 3u);
+}
+
 TEST(DramScheduler, FcfsServesInArrivalOrder) {
   Harness h(Settings{{"scheduler", "fcfs"}});
   three_reads(h);
