@@ -209,7 +209,11 @@ void Config::check_all_used() const {
     if (specs_.count(key)) continue;
     const std::string near = nearest_key(key);
     throw ConfigError(fmt::format("{}: unknown parameter '{}'{}", value.source == "--set" ? "--set" : value.source,
-                                  key, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+                                  key,
+                                  near.empty() ? " (`tessera config --list` shows this platform's parameters; a "
+                                                 "subsystem's exist only when the platform selects it, e.g. dram.* "
+                                                 "with memory.model=hbm)"
+                                               : fmt::format(" (did you mean '{}'?)", near)));
   }
 }
 
