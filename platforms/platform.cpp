@@ -212,6 +212,18 @@ std::string Platform::summary() const {
   const auto l2 = l2_->sector_totals();
   out += fmt::format("  L2 sectors           {:>14}  ({:.1f}% hit; reads and atomics)\n", l2.first + l2.second,
                      hit_rate(l2));
+  if (hbm_) {
+    const auto& st = hbm_->engine().stats();
+    const double ns = hbm_->clock().period().to_seconds() * 1e9;
+    out += fmt::format("  memory requests      {:>14}  ({}, {} reads; avg read {:.1f} ns)\n", st.requests,
+                       hbm_->engine().spec().name, st.read_requests,
+                       st.read_requests ? ns * static_cast<double>(st.read_latency_sum) /
+                                              static_cast<double>(st.read_requests)
+                                        : 0.0);
+  } else {
+    out += fmt::format("  memory requests      {:>14}  (fixed latency; avg {:.1f} memory cycles)\n",
+                       memory_->requests(), memory_->avg_latency_cycles());
+  }
   out += fmt::format("  control-core insts   {:>14}  ({} cores; {:.0f} insts/s)\n", core_->instructions(),
                      core_->cores(), host > 0 ? static_cast<double>(core_->instructions()) / host : 0.0);
   if (roi_used_) out += fmt::format("  region of interest   {:>14}  cycles, {} warp insts\n", roi_total_[0], roi_total_[1]);

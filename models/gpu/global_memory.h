@@ -33,6 +33,10 @@ class GlobalMemory : public sc_core::sc_module {
 
   const sim::ClockDomain& clock() const { return clock_; }
   uint64_t in_service() const { return in_service_; }
+  uint64_t requests() const { return reads_ + writes_; }
+  double avg_latency_cycles() const {
+    return requests() ? static_cast<double>(latency_sum_cycles_) / static_cast<double>(requests()) : 0.0;
+  }
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
