@@ -18,14 +18,8 @@
 #define ACQUIRES 100u
 #endif
 
-enum lock_kind { TAS, TTAS, TAS_BACKOFF, TICKET, ARRAY, LOCK_KINDS };
-static const char *const kLockNames[] = { "tas", "ttas", "tas_backoff", "ticket", "array" };
-
-static sync_spinlock spin;
-static sync_ticket_lock ticket;
-static sync_array_lock array;
+static sync_any_lock lock;
 static volatile unsigned counter SYNC_ALIGNED;
-static enum lock_kind kind;
 static unsigned cores;
 static sync_central_barrier barrier;
 static unsigned long long start_cycle, start_txn, start_inval;
@@ -42,20 +36,9 @@ static void bench_worker(void *arg)
 		start_cycle = now_cycles();
 	}
 	for (unsigned i = 0; i < ACQUIRES; ++i) {
-		unsigned token = 0;
-		switch (kind) {
-		case TAS: tas_lock(&spin); break;
-		case TTAS: ttas_lock(&spin); break;
-		case TAS_BACKOFF: tas_backoff_lock(&spin); break;
-		case TICKET: token = ticket_lock(&ticket); break;
-		default: token = array_lock(&array); break;
-		}
+		const unsigned token = any_lock(&lock);
 		counter = counter + 1u;
-		switch (kind) {
-		case TICKET: ticket_unlock(&ticket, token); break;
-		case ARRAY: array_unlock(&array, token); break;
-		default: spin_unlock(&spin); break;
-		}
+		any_unlock(&lock, token);
 	}
 	central_barrier(&barrier, cores, &sense);
 }
@@ -65,22 +48,22 @@ int main(void)
 	const unsigned max_cores = tessera_num_cores();
 	int ok = 1;
 	for (cores = 1; cores <= max_cores; ++cores) {
-		for (kind = TAS; kind < LOCK_KINDS; ++kind) {
+		for (unsigned kind = SYNC_TAS; kind < SYNC_LOCK_KINDS; ++kind) {
 			counter = 0;
-			array_lock_init(&array);
+			any_lock_init(&lock, (enum sync_lock_kind)kind);
 			run_on_cores(cores, bench_worker, 0);
 			/* Read after the end barrier, as core 0 leaves it. */
 			const unsigned long long cycles = now_cycles() - start_cycle;
 			const unsigned long long txn = tessera_bus_transactions() - start_txn;
 			const unsigned long long inval = tessera_bus_invalidations() - start_inval;
 			const unsigned handoffs = cores * ACQUIRES;
-			printf("RESULT lock %s cores %u", kLockNames[kind], cores);
+			printf("RESULT lock %s cores %u", sync_lock_names[kind], cores);
 			print_ratio("txn_per_handoff", txn, handoffs);
 			print_ratio("inval_per_handoff", inval, handoffs);
 			print_ratio("cycles_per_acquire", cycles, handoffs);
 			printf("\n");
 			if (counter != handoffs) {
-				printf("FAIL lock %s on %u cores: counter %u, expected %u\n", kLockNames[kind], cores,
+				printf("FAIL lock %s on %u cores: counter %u, expected %u\n", sync_lock_names[kind], cores,
 				       counter, handoffs);
 				ok = 0;
 			}

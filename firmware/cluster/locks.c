@@ -15,14 +15,8 @@
 #define ACQUIRES 100u
 #define EPISODES 50u
 
-enum lock_kind { TAS, TTAS, TAS_BACKOFF, TICKET, ARRAY, LOCK_KINDS };
-static const char *const kLockNames[] = { "tas", "ttas", "tas_backoff", "ticket", "array" };
-
-static sync_spinlock spin;
-static sync_ticket_lock ticket;
-static sync_array_lock array;
+static sync_any_lock lock;
 static volatile unsigned counter SYNC_ALIGNED;
-static enum lock_kind kind;
 static unsigned cores;
 
 static sync_central_barrier central;
@@ -35,22 +29,11 @@ static void lock_worker(void *arg)
 {
 	(void)arg;
 	for (unsigned i = 0; i < ACQUIRES; ++i) {
-		unsigned token = 0;
-		switch (kind) {
-		case TAS: tas_lock(&spin); break;
-		case TTAS: ttas_lock(&spin); break;
-		case TAS_BACKOFF: tas_backoff_lock(&spin); break;
-		case TICKET: token = ticket_lock(&ticket); break;
-		default: token = array_lock(&array); break;
-		}
+		const unsigned token = any_lock(&lock);
 		const unsigned c = counter; /* not atomic: the lock must exclude */
 		sync_delay(3);
 		counter = c + 1u;
-		switch (kind) {
-		case TICKET: ticket_unlock(&ticket, token); break;
-		case ARRAY: array_unlock(&array, token); break;
-		default: spin_unlock(&spin); break;
-		}
+		any_unlock(&lock, token);
 	}
 }
 
@@ -74,14 +57,14 @@ int main(void)
 {
 	cores = tessera_num_cores();
 	int ok = 1;
-	for (kind = TAS; kind < LOCK_KINDS; ++kind) {
+	for (unsigned kind = SYNC_TAS; kind < SYNC_LOCK_KINDS; ++kind) {
 		counter = 0;
-		array_lock_init(&array);
+		any_lock_init(&lock, (enum sync_lock_kind)kind);
 		run_on_cores(cores, lock_worker, 0);
 		const unsigned expected = cores * ACQUIRES;
-		printf("RESULT locks %s cores %u counter %u expected %u\n", kLockNames[kind], cores, counter, expected);
+		printf("RESULT locks %s cores %u counter %u expected %u\n", sync_lock_names[kind], cores, counter, expected);
 		if (counter != expected) {
-			printf("FAIL lock %s: %u updates lost\n", kLockNames[kind], expected - counter);
+			printf("FAIL lock %s: %u updates lost\n", sync_lock_names[kind], expected - counter);
 			ok = 0;
 		}
 	}

@@ -126,6 +126,46 @@ SYNC_INLINE void array_unlock(sync_array_lock *l, unsigned mine)
 	sync_store(&l->slots[(mine + 1u) % SYNC_MAX_CORES].has_lock, 1u);
 }
 
+/* Any of the five locks, chosen at run time (the lock test and the lock
+ * benchmark run each kind in turn). */
+enum sync_lock_kind { SYNC_TAS, SYNC_TTAS, SYNC_TAS_BACKOFF, SYNC_TICKET, SYNC_ARRAY, SYNC_LOCK_KINDS };
+static const char *const sync_lock_names[SYNC_LOCK_KINDS] = { "tas", "ttas", "tas_backoff", "ticket", "array" };
+
+typedef struct {
+	enum sync_lock_kind kind;
+	sync_spinlock spin;
+	sync_ticket_lock ticket;
+	sync_array_lock array;
+} sync_any_lock;
+
+/* Before first use, by one core. */
+SYNC_INLINE void any_lock_init(sync_any_lock *l, enum sync_lock_kind kind)
+{
+	l->kind = kind;
+	array_lock_init(&l->array);
+}
+
+/* Returns the token any_unlock() needs (ticket or slot; 0 for the spin locks). */
+SYNC_INLINE unsigned any_lock(sync_any_lock *l)
+{
+	switch (l->kind) {
+	case SYNC_TAS: tas_lock(&l->spin); return 0u;
+	case SYNC_TTAS: ttas_lock(&l->spin); return 0u;
+	case SYNC_TAS_BACKOFF: tas_backoff_lock(&l->spin); return 0u;
+	case SYNC_TICKET: return ticket_lock(&l->ticket);
+	default: return array_lock(&l->array);
+	}
+}
+
+SYNC_INLINE void any_unlock(sync_any_lock *l, unsigned token)
+{
+	switch (l->kind) {
+	case SYNC_TICKET: ticket_unlock(&l->ticket, token); break;
+	case SYNC_ARRAY: array_unlock(&l->array, token); break;
+	default: spin_unlock(&l->spin); break;
+	}
+}
+
 /* ---- barriers ------------------------------------------------------------ */
 
 /* Centralized sense-reversing barrier: the last arriver resets the count
