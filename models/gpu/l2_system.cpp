@@ -308,20 +308,10 @@ void L2System::send_to_memory(uint64_t now) {
     if (port.queue->empty() || port.awaiting_end_req || (port.ever_sent && now <= port.end_req_cycle)) continue;
     const MemoryRequest m = port.queue->front();
     port.queue->pop_front();
-    tlm::tlm_generic_payload* gp = pool_.allocate();
-    gp->set_address(m.addr);
-    gp->set_data_length(sm::kSectorBytes);
-    gp->set_streaming_width(sm::kSectorBytes);
-    gp->set_byte_enable_ptr(nullptr);
-    gp->set_dmi_allowed(false);
-    gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    gp->set_command(m.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    auto* ext = gp->get_extension<sim::MemExt>();
-    ext->source = static_cast<uint16_t>(s);
-    ext->op = m.write ? sim::MemOp::kWrite : sim::MemOp::kRead;
-    ext->sectors = 0;
-    ext->atomic_ops = 0;
-    ext->timing_only = true;  // the SMs executed the accesses at issue
+    // Timing only: the SMs executed the accesses at issue.
+    tlm::tlm_generic_payload* gp = nullptr;
+    pool_.request(gp, m.addr, sm::kSectorBytes, m.write ? sim::MemOp::kWrite : sim::MemOp::kRead).source =
+        static_cast<uint16_t>(s);
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     port.ever_sent = true;

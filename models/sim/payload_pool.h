@@ -40,6 +40,26 @@ class PayloadPool : public tlm::tlm_mm_interface {
     return p;
   }
 
+  // A timing-only memory request (the issuer already performed the access):
+  // a payload from allocate() with its fields and MemExt set; returns the
+  // extension for the issuer's own fields (source, warp, tag, sectors).
+  MemExt& request(tlm::tlm_generic_payload*& out, uint64_t address, unsigned bytes, MemOp op) {
+    tlm::tlm_generic_payload* p = allocate();
+    p->set_address(address);
+    p->set_data_length(bytes);
+    p->set_streaming_width(bytes);
+    p->set_byte_enable_ptr(nullptr);
+    p->set_dmi_allowed(false);
+    p->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    p->set_command(op == MemOp::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    MemExt& ext = *p->get_extension<MemExt>();
+    ext = MemExt{};
+    ext.op = op;
+    ext.timing_only = true;
+    out = p;
+    return ext;
+  }
+
   void free(tlm::tlm_generic_payload* p) override { free_.push_back(p); }
 
  private:

@@ -554,23 +554,15 @@ void Sm::issue_global(unsigned slot, Warp& w, const Inst& inst, uint64_t now) {
 
 void Sm::queue_request(uint32_t line, uint8_t sectors, sim::MemOp op, unsigned atomic_ops, uint32_t tag,
                        unsigned slot) {
-  tlm::tlm_generic_payload* gp = pool_.allocate();
-  const unsigned bytes = kSectorBytes * static_cast<unsigned>(__builtin_popcount(sectors));
-  gp->set_address(line);
-  gp->set_data_length(bytes);
-  gp->set_streaming_width(bytes);
-  gp->set_byte_enable_ptr(nullptr);
-  gp->set_dmi_allowed(false);
-  gp->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  gp->set_command(op == sim::MemOp::kWrite ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  auto* ext = gp->get_extension<sim::MemExt>();
-  ext->source = static_cast<uint16_t>(id_);
-  ext->warp = static_cast<uint16_t>(slot);
-  ext->tag = tag;
-  ext->op = op;
-  ext->sectors = sectors;
-  ext->atomic_ops = static_cast<uint8_t>(atomic_ops);
-  ext->timing_only = true;  // the instruction already executed
+  // Timing only: the instruction already executed.
+  tlm::tlm_generic_payload* gp = nullptr;
+  sim::MemExt& ext =
+      pool_.request(gp, line, kSectorBytes * static_cast<unsigned>(__builtin_popcount(sectors)), op);
+  ext.source = static_cast<uint16_t>(id_);
+  ext.warp = static_cast<uint16_t>(slot);
+  ext.tag = tag;
+  ext.sectors = sectors;
+  ext.atomic_ops = static_cast<uint8_t>(atomic_ops);
   ++line_requests_;
   if (op == sim::MemOp::kWrite) {
     sector_writes_ += static_cast<unsigned>(__builtin_popcount(sectors));
