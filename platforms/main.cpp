@@ -15,7 +15,9 @@
 #include "isa/elf_loader.h"
 #include "noc/noc_cli.h"
 #include "platforms/platform.h"
+#include "sim/cli_checks.h"
 #include "sim/log.h"
+#include "sim/output_file.h"
 #include "sim/tool_command.h"
 
 namespace fs = std::filesystem;
@@ -65,23 +67,34 @@ int list_config(const std::string& platform_arg, const std::vector<std::string>&
 }
 
 int run(const std::string& platform_arg, const std::string& elf, const std::vector<std::string>& sets,
-        const std::string& stats_path, const tessera::platform::RunOptions& options, bool quiet) {
+        const std::string& stats_path, tessera::platform::RunOptions options, bool quiet) {
   tessera::sim::Config cfg;
-  cfg.load_yaml_file(resolve_platform(platform_arg));
+  const std::string platform_file = resolve_platform(platform_arg);
+  options.inputs = {platform_file, elf};
+  // Outputs are opened before the run, so a bad path costs nothing.
+  tessera::sim::OutputFile stats_out;
+  if (!stats_path.empty()) stats_out = tessera::sim::OutputFile("--stats", stats_path, options.inputs);
+  cfg.load_yaml_file(platform_file);
   for (const auto& s : sets) cfg.set_override(s);
   tessera::platform::Platform platform(cfg, elf, options);
-  // Open the statistics file before the run, so a bad path costs nothing.
-  std::ofstream stats_out;
-  if (!stats_path.empty()) {
-    stats_out.open(stats_path);
-    if (!stats_out) throw ConfigError(fmt::format("--stats: cannot write '{}'", stats_path));
-  }
   const int status = platform.run();
   if (platform.run_control().kind() != tessera::sim::ExitKind::kProgramExit)
     fmt::print(stderr, "tessera: error: {}\n", platform.report());
   if (!quiet) fmt::print(stderr, "{}", platform.summary());
-  if (stats_out.is_open()) stats_out << platform.stats_json().dump(2) << "\n";
   if (!options.vcd_path.empty() && !quiet) fmt::print(stderr, "  waveform             {}\n", options.vcd_path);
+  std::string output_error = platform.output_error();
+  if (stats_out.is_open()) {
+    stats_out.write(platform.stats_json().dump(2) + "\n");
+    try {
+      stats_out.close();
+    } catch (const tessera::sim::OutputError& e) {
+      output_error += (output_error.empty() ? "" : "; ") + std::string(e.what());
+    }
+  }
+  if (!output_error.empty()) {
+    fmt::print(stderr, "tessera: error: {} (the run itself ended with status {})\n", output_error, status);
+    return tessera::sim::kStatusOutputError;
+  }
   return status;
 }
 
@@ -106,7 +119,8 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("--stats", stats_path, "Write hierarchical statistics as JSON");
   run_cmd->add_option("--vcd", options.vcd_path, "Write a VCD waveform (open with gtkwave; waves/sm.gtkw)");
   run_cmd->add_option("--trace-scope", options.trace_scopes, "Restrict the waveform to scopes (glob, e.g. sm0.*)");
-  run_cmd->add_option("--max-cycles", options.max_cycles, "Stop after this many SM cycles (exit status 6)");
+  run_cmd->add_option("--max-cycles", options.max_cycles, "Stop after this many SM cycles (exit status 6)")
+      ->check(tessera::sim::unsigned_in(1, 1000000000000));
   run_cmd->add_flag("-q,--quiet", quiet, "Do not print the summary");
 
   bool list = false;
@@ -128,12 +142,16 @@ int sc_main(int argc, char** argv) {
     return rc == 0 ? 0 : tessera::sim::kStatusConfigError;
   }
 
+  int status = 0;
   try {
     tessera::sim::set_log_level(log_level == "warning" ? "warn" : log_level);
-    if (run_cmd->parsed()) return run(platform_arg, elf, sets, stats_path, options, quiet);
-    if (config_cmd->parsed()) return list_config(platform_arg, sets);
+    if (run_cmd->parsed()) status = run(platform_arg, elf, sets, stats_path, options, quiet);
+    if (config_cmd->parsed()) status = list_config(platform_arg, sets);
     for (const auto& tool : tools)
-      if (tool.command->parsed()) return tool.run();
+      if (tool.command->parsed()) status = tool.run();
+  } catch (const tessera::sim::OutputError& e) {
+    fmt::print(stderr, "tessera: error: {}\n", e.what());
+    return tessera::sim::kStatusOutputError;
   } catch (const ConfigError& e) {
     fmt::print(stderr, "tessera: error: {}\n", e.what());
     return tessera::sim::kStatusConfigError;
@@ -141,7 +159,12 @@ int sc_main(int argc, char** argv) {
     fmt::print(stderr, "tessera: error: {}\n", e.what());
     return tessera::sim::kStatusConfigError;
   }
-  return 0;
+  // Results printed on stdout (the console, --json) count as outputs too.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    fmt::print(stderr, "tessera: error: writing standard output failed (the run ended with status {})\n", status);
+    return tessera::sim::kStatusOutputError;
+  }
+  return status;
 }
 
 // Our own main: SystemC prints its banner when the kernel starts unless told

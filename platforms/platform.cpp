@@ -22,7 +22,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   if (!image_) image_ = std::make_unique<isa::ElfImage>();
   program_ = std::make_unique<isa::DecodedProgram>(*image_);
 
-  if (!options.vcd_path.empty()) vcd_ = std::make_unique<sim::VcdWriter>(options.vcd_path, options.trace_scopes);
+  if (!options.vcd_path.empty()) vcd_ = std::make_unique<sim::VcdWriter>(options.vcd_path, options.trace_scopes, options.inputs);
 
   // SMs -> crossbar -> L2 slices -> memory, TLM-2.0 AT at each boundary.
   // Memory is the fixed-latency model or HBM stacks (docs/dram.md).
@@ -53,7 +53,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
     memory_ = std::make_unique<gpu::GlobalMemory>("memory", cfg, *global_, root_);
     for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(memory_->socket);
   }
-  atomics_ = std::make_unique<sm::GlobalAtomics>("global_atomics", *global_);
+  atomics_ = std::make_unique<sm::GlobalAtomics>("global_atomics", *global_, run_);
   std::vector<sm::Sm*> sm_ptrs;
   for (unsigned i = 0; i < num_sms; ++i) {
     sm::Sm::Context ctx{cfg, sm_params_, *sm_clock_, *global_, *program_, run_, root_, vcd_.get(), num_sms, *atomics_};
@@ -69,8 +69,9 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
 
   const uint32_t stack_top = image_->symbol("__stack_top").value_or(0x84000000u);
   // The dispatcher's LAUNCH and STATUS registers are the cluster's coherence points.
-  cpu::ControlCluster::Context cctx{cfg, *cpu_clock_, *global_, *program_, run_, root_,
-                                    image_->entry, stack_top, gpu::reg::kLaunch, gpu::reg::kStatus};
+  cpu::ControlCluster::Context cctx{cfg,          *cpu_clock_, *global_,          *program_,         run_,
+                                    root_,        image_->entry, stack_top,       gpu::reg::kLaunch, gpu::reg::kStatus,
+                                    stack_guards()};
   core_ = std::make_unique<cpu::ControlCluster>("cpus", cctx);
   regs_ = std::make_unique<SystemRegs>("mmio", *cpu_clock_, run_);
   regs_->set_echo(options.echo_console);
@@ -80,10 +81,50 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   dispatcher_->on_kernel_done([this] { core_->interrupt(); });
   regs_->on_roi([this](bool begin) { roi(begin); });
 
+  const uint64_t watchdog_cycles = static_cast<uint64_t>(cfg.get_int(
+      "watchdog.cycles", 10000000, 0, 1000000000000,
+      "SM cycles without an instruction that changes memory or writes MMIO before the run stops as a livelock "
+      "(status 5); 0: off"));
+  if (watchdog_cycles)
+    run_.arm_watchdog(static_cast<uint64_t>(sm_clock_->period().value()) * watchdog_cycles,
+                      fmt::format("{} SM cycles (watchdog.cycles)", watchdog_cycles), [this] { return state_dump(); });
+
   cfg.check_all_used();
 }
 
 Platform::~Platform() = default;
+
+std::string Platform::state_dump() const {
+  std::string state;
+  for (const auto& s : sms_) state += s->dump_state();
+  return core_->describe() + dispatcher_->describe() + state;
+}
+
+// The firmware's linker script (tessera.ld) gives each control core's stack
+// a guard region at its bottom; an ELF linked otherwise has none.
+std::vector<cpu::StackGuard> Platform::stack_guards() const {
+  const auto top = image_->symbol("__stack_top"), size = image_->symbol("__stack_size"),
+             hart_size = image_->symbol("__hart_stack_size"), harts_bottom = image_->symbol("__hart_stacks_bottom"),
+             guard = image_->symbol("__stack_guard_size");
+  if (!top || !size || !hart_size || !harts_bottom || !guard || *guard == 0 || *hart_size == 0) return {};
+  const uint32_t bottom0 = *top - *size;
+  if (*guard >= *size || *guard >= *hart_size || *harts_bottom > bottom0) return {};
+  // Every core slot the linker script lays out (cluster.cores may use fewer).
+  const uint32_t cores = 1 + (bottom0 - *harts_bottom) / *hart_size;
+  std::vector<cpu::StackGuard> guards;
+  guards.push_back({bottom0, *guard,
+                    fmt::format("control core 0's stack [0x{:08x}, 0x{:08x}), {} bytes (__stack_size in the linker "
+                                "script; the guard is __stack_guard_size)",
+                                bottom0, *top, *size)});
+  for (uint32_t h = 1; h < cores; ++h) {
+    const uint32_t hart_top = bottom0 - (h - 1) * *hart_size, hart_bottom = hart_top - *hart_size;
+    guards.push_back({hart_bottom, *guard,
+                      fmt::format("control core {}'s stack [0x{:08x}, 0x{:08x}), {} bytes (__hart_stack_size in the "
+                                  "linker script; the guard is __stack_guard_size)",
+                                  h, hart_bottom, hart_top, *hart_size)});
+  }
+  return guards;
+}
 
 void Platform::load_program(const std::string& path) {
   image_ = std::make_unique<isa::ElfImage>(isa::load_elf(path));
@@ -123,18 +164,22 @@ int Platform::run() {
   host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (roi_active_) roi(false);
   regs_->flush_console();
-  if (vcd_) vcd_->close(static_cast<uint64_t>(sc_core::sc_time_stamp().to_seconds() * 1e12 + 0.5));
+  if (vcd_) {
+    try {
+      vcd_->close(static_cast<uint64_t>(sc_core::sc_time_stamp().to_seconds() * 1e12 + 0.5));
+    } catch (const sim::OutputError& e) {
+      output_error_ = e.what();  // reported after the summary and statistics, which are not lost
+    }
+  }
 
   if (!run_.stopped()) {
     if (options_.max_cycles && sm_clock_->now_cycle() >= options_.max_cycles) {
       run_.stop(sim::ExitKind::kCycleLimit, sim::kStatusCycleLimit,
                 fmt::format("--max-cycles {} reached before the program exited", options_.max_cycles));
     } else {
-      std::string state;
-      for (const auto& s : sms_) state += s->dump_state();
       run_.stop(sim::ExitKind::kDeadlock, sim::kStatusDeadlock,
-                fmt::format("deadlock: no component can make progress at cycle {}\n{}{}{}",
-                            sm_clock_->now_cycle(), core_->describe(), dispatcher_->describe(), state));
+                fmt::format("deadlock: no component can make progress at cycle {}\n{}", sm_clock_->now_cycle(),
+                            state_dump()));
     }
   }
   return run_.status();

@@ -33,6 +33,7 @@ struct RunOptions {
   std::string vcd_path;
   std::vector<std::string> trace_scopes;
   uint64_t max_cycles = 0;  // 0: no limit
+  std::vector<std::string> inputs;  // files the run reads (ELF, netlist): never overwritten by an output
   bool echo_console = true;
 };
 
@@ -47,6 +48,8 @@ class Platform {
 
   const sim::RunControl& run_control() const { return run_; }
   std::string report() const;            // what went wrong, for a non-program exit
+  // Why the waveform could not be written ("" when it was, or none was asked for).
+  const std::string& output_error() const { return output_error_; }
   std::string summary() const;           // the end-of-run summary
   nlohmann::json stats_json() const;
   const std::string& console() const { return regs_->console(); }
@@ -59,6 +62,8 @@ class Platform {
  private:
   void load_program(const std::string& path);
   void roi(bool begin);
+  std::string state_dump() const;  // every core, the dispatcher and every warp, for deadlock reports
+  std::vector<cpu::StackGuard> stack_guards() const;
 
   sim::Config& cfg_;
   RunOptions options_;
@@ -81,6 +86,7 @@ class Platform {
   std::unique_ptr<cpu::ControlCluster> core_;
   std::unique_ptr<SystemRegs> regs_;
   double host_seconds_ = 0;
+  std::string output_error_;
   bool roi_active_ = false, roi_used_ = false;
   uint64_t roi_start_[3] = {0, 0, 0}, roi_total_[3] = {0, 0, 0};  // cycles, warp insts, thread insts
 };

@@ -151,6 +151,10 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
       table_(table ? std::move(*table) : mem::ProtocolTable::standard(params.protocol)),
       line_bytes_(params.l1d.line_bytes),
       beats_per_line_(params.l1d.line_bytes * 8 / params.width_bits),
+      // A legal access may wait for a write-back and then a fill, each a
+      // memory read latency, behind other requests: a window shorter than a
+      // few latencies would call a slow memory a deadlock.
+      deadlock_window_(std::max<uint64_t>(params.deadlock_cycles, uint64_t{kDeadlockLatencies} * memory.read_latency())),
       row_hits_(table_.rows().size(), 0) {
   if (params.l1i.line_bytes != line_bytes_)
     throw std::invalid_argument("L1I and L1D line sizes differ");
@@ -400,6 +404,7 @@ void Cluster::perform(uint32_t agent, int way, const Op& op, uint32_t* result) {
     case OpKind::kStore:
     case OpKind::kSc:
       write_bytes(bytes, op.size, op.value);
+      ++counters_.value_changes;
       *result = 0;
       if (checker_) checker_->on_store(now_, agent, op.addr, op.size, op.value);
       if (op.kind == OpKind::kSc) a.reservation = false;
@@ -407,6 +412,7 @@ void Cluster::perform(uint32_t agent, int way, const Op& op, uint32_t* result) {
     case OpKind::kAmo: {
       const uint32_t updated = amo_result(op.amo, old, op.value);
       write_bytes(bytes, op.size, updated);
+      if (updated != old) ++counters_.value_changes;
       *result = old;
       if (checker_) {
         checker_->on_load(now_, agent, op.addr, op.size, old);
@@ -458,7 +464,7 @@ void Cluster::tick() {
   resolve_snoops();
   grant_request();
   run_cores();
-  if (!failed() && !idle() && now_ > last_progress_ + params_.deadlock_cycles) {
+  if (!failed() && !idle() && now_ > last_progress_ + deadlock_window_) {
     std::string outstanding;
     for (const auto& a : agents_) {
       for (size_t p = 0; p < kPorts; ++p) {
@@ -479,7 +485,7 @@ void Cluster::tick() {
         if (m.active && std::find(lines.begin(), lines.end(), m.line) == lines.end()) lines.push_back(m.line);
     for (uint64_t line : lines) outstanding += fmt::format("\n  line {:#x}: {}", line, describe_line(line));
     failure_ = fmt::format("bus deadlock at cycle {}: no access performed for {} cycles; outstanding:{}", now_,
-                           params_.deadlock_cycles, outstanding);
+                           deadlock_window_, outstanding);
   }
   for (auto& [fn, value] : callbacks)
     if (fn) fn(value);
@@ -534,7 +540,7 @@ uint64_t Cluster::next_event_cycle() const {
         if (!w.granted && line_free(w.line)) consider(std::max(w.retry_at, request_bus_free_at_));
     }
   }
-  if (!idle()) consider(last_progress_ + params_.deadlock_cycles + 1);
+  if (!idle()) consider(last_progress_ + deadlock_window_ + 1);
   return t;
 }
 

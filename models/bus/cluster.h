@@ -91,6 +91,7 @@ struct ClusterParams {
 // Counters for statistics and the tester's summary.
 struct ClusterCounters {
   uint64_t bus_ops[static_cast<size_t>(mem::BusOp::kCount)] = {};
+  uint64_t value_changes = 0;  // stores, SCs, and AMOs that changed the word (the progress watchdog)
   uint64_t cache_to_cache = 0;
   uint64_t memory_reads = 0;
   uint64_t memory_writes = 0;  // write-backs and flushes reaching memory
@@ -221,6 +222,10 @@ class Cluster : private mem::CacheView {
   mem::ProtocolTable table_;
   uint32_t line_bytes_;
   uint32_t beats_per_line_;
+  // The bus-deadlock watchdog: cluster.deadlock_cycles, and at least
+  // kDeadlockLatencies memory read latencies.
+  static constexpr uint32_t kDeadlockLatencies = 8;
+  uint64_t deadlock_window_;
   std::vector<std::unique_ptr<Agent>> agents_;
   std::vector<std::unique_ptr<Txn>> table_entries_;  // the request table, indexed by tag
   std::deque<uint32_t> snooping_;                    // granted tags in grant order

@@ -53,7 +53,7 @@ ClusterParams ClusterParams::from_config(sim::Config& cfg) {
       static_cast<uint32_t>(cfg.get_int("cluster.wb_buffer_entries", 2, 1, 64, "write-back buffer entries per cache"));
   p.skip_idle = cfg.get_bool("cluster.skip_idle", true, "skip cycles in which nothing can happen");
   p.deadlock_cycles = static_cast<uint64_t>(cfg.get_int(
-      "cluster.deadlock_cycles", 100000, 100, 1000000000, "cycles without any access performed that count as deadlock"));
+      "cluster.deadlock_cycles", 100000, 100, 1000000000, "cycles without any access performed that count as deadlock (at least 8 memory read latencies)"));
   p.check = cfg.get_bool("cluster.check", true, "check coherence and values on every access");
   return p;
 }

@@ -2,14 +2,15 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "bus/litmus.h"
 #include "bus/random_tester.h"
+#include "sim/cli_checks.h"
 #include "sim/config.h"
+#include "sim/output_file.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
 
@@ -83,6 +84,10 @@ int run_litmus_command(const Options& o, const ClusterParams& params) {
 }
 
 int run_tester(const Options& o, const ClusterParams& params, const TesterParams& tester_params) {
+  // Outputs are opened before the run, so a bad path costs nothing.
+  sim::OutputFile stats_out, json_out;
+  if (!o.stats_path.empty()) stats_out = sim::OutputFile("--stats", o.stats_path);
+  if (!o.json_path.empty()) json_out = sim::OutputFile("--json", o.json_path);
   sim::StatGroup root("coherence_test");
   RandomTester tester(params, tester_params, std::nullopt, &root);
   auto progress = [&o](uint64_t ops, uint64_t cycle) {
@@ -112,12 +117,11 @@ int run_tester(const Options& o, const ClusterParams& params, const TesterParams
     fmt::print("  host seconds         {:.3f}\n", r.host_seconds);
     fmt::print("  ops/s                {:.0f}\n", ops_per_second);
   }
-  if (!o.stats_path.empty()) {
-    std::ofstream out(o.stats_path);
-    if (!out) throw sim::ConfigError(fmt::format("--stats: cannot write '{}'", o.stats_path));
-    out << root.to_json().dump(2) << "\n";
+  if (stats_out.is_open()) {
+    stats_out.write(root.to_json().dump(2) + "\n");
+    stats_out.close();
   }
-  if (!o.json_path.empty()) {
+  if (json_out.is_open()) {
     nlohmann::json j;
     j["protocol"] = mem::protocol_name(params.protocol);
     j["cores"] = params.cores;
@@ -131,9 +135,8 @@ int run_tester(const Options& o, const ClusterParams& params, const TesterParams
     j["cache_to_cache"] = k.cache_to_cache;
     j["nacks"] = k.nacks;
     j["wb_snoop_hits"] = k.wb_snoop_hits;
-    std::ofstream out(o.json_path);
-    if (!out) throw sim::ConfigError(fmt::format("--json: cannot write '{}'", o.json_path));
-    out << j.dump(2) << "\n";
+    json_out.write(j.dump(2) + "\n");
+    json_out.close();
   }
   return 0;
 }
@@ -146,12 +149,16 @@ sim::ToolCommand add_coherence_command(CLI::App& app) {
                                  "Random coherence tester (or a litmus test) on the control-core cluster; "
                                  "exits 0 when clean, 1 with the first violation, 5 on a bus deadlock");
   cmd->add_option("--protocol", o->protocol, "msi|mesi|mesif|moesi|dragon")->capture_default_str();
-  cmd->add_option("--cores", o->cores, "control cores")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "random seed")->capture_default_str();
-  cmd->add_option("--ops", o->ops, "operations to complete")->capture_default_str();
+  cmd->add_option("--cores", o->cores, "control cores")->capture_default_str()->check(sim::unsigned_in(0, UINT32_MAX));
+  cmd->add_option("--seed", o->seed, "random seed")->capture_default_str()->check(sim::unsigned_in(0, UINT64_MAX));
+  cmd->add_option("--ops", o->ops, "operations to complete")
+      ->capture_default_str()
+      ->check(sim::unsigned_in(1, 1000000000000));
   cmd->add_option("--set", o->sets, "Override a parameter: key=value (repeatable)");
   cmd->add_option("--litmus", o->litmus, "run a litmus test instead: sb|mp|lb");
-  cmd->add_option("--iterations", o->iterations, "litmus iterations")->capture_default_str();
+  cmd->add_option("--iterations", o->iterations, "litmus iterations")
+      ->capture_default_str()
+      ->check(sim::unsigned_in(1, 1000000000));
   cmd->add_option("--json", o->json_path, "write the summary as JSON");
   cmd->add_option("--stats", o->stats_path, "write the cluster's hierarchical statistics as JSON");
   cmd->add_flag("--tables", o->tables, "print every protocol table as Markdown and exit");

@@ -34,6 +34,7 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
       run_(ctx.run),
       launch_offset_(ctx.launch_offset),
       status_offset_(ctx.status_offset),
+      stack_guards_(ctx.stack_guards),
       stats_("cpu_cluster", &ctx.stats_parent) {
   sim::Config& cfg = ctx.config;
   mul_latency_ = static_cast<unsigned>(
@@ -157,6 +158,12 @@ void ControlCluster::step() {
       if (run_.stopped()) return;
     }
     if (engine_->failed()) return stop_on_engine_failure();
+    if (engine_->counters().value_changes != seen_value_changes_) {
+      seen_value_changes_ = engine_->counters().value_changes;
+      run_.note_change();
+    }
+    run_.watch(sc_core::sc_time_stamp().value());
+    if (run_.stopped()) return;
     uint64_t next = engine_->next_event_cycle();
     for (const auto& h : harts_)
       if (h->mode == Hart::Mode::kRunning) next = std::min(next, h->ready_at);
@@ -258,6 +265,7 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
     }
     const MemClass mc = classify(*inst);
     const bool mmio_access = mc == MemClass::kAccess && is_mmio(access_address(*inst, h.state));
+    if (mc == MemClass::kAccess && refuse_access(h, *inst, access_address(*inst, h.state), mmio_access)) return;
     if (mmio_access || inst->op == isa::Op::kWfi) {
       // Synchronise: MMIO and wfi happen exactly at SystemC time.
       if (t != now || t != sc_now) return;
@@ -337,8 +345,32 @@ void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult
             fmt::format("{}.cpu{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
 }
 
+bool ControlCluster::refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr, bool mmio_access) {
+  const uint32_t pc = h.state.pc;
+  std::string why;
+  const bool atomic = inst.op == isa::Op::kLrW || inst.op == isa::Op::kScW || (inst.is_load && inst.is_store);
+  if (mmio_access) {
+    if (atomic || inst.mem_bytes != 4)
+      why = fmt::format("{} of MMIO register 0x{:08x}: MMIO registers take 32-bit loads and stores only",
+                        isa::disassemble(inst, pc), addr);
+  } else {
+    for (const StackGuard& g : stack_guards_)
+      if (addr - g.base < g.bytes)
+        why = fmt::format("stack overflow: {} at 0x{:08x} is in the {}-byte guard at the bottom of {}",
+                          isa::disassemble(inst, pc), addr, g.bytes, g.stack);
+    if (why.empty() && inst.is_store && program_.find(addr & ~3u))
+      why = fmt::format("{} into the program's code at 0x{:08x}: the executable segment is read-only",
+                        isa::disassemble(inst, pc), addr);
+  }
+  if (why.empty()) return false;
+  run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+            fmt::format("{}.cpu{}: {} at pc 0x{:08x}", name(), h.id(), why, pc));
+  return true;
+}
+
 bool ControlCluster::mmio(Hart& h, bool write, uint32_t addr, unsigned bytes, uint32_t* value) {
   ++h.mmio_accesses;
+  if (write) run_.note_change();
   const uint32_t offset = addr - kMmioBase;
   if (offset >= cluster_reg::kFirst && offset < cluster_reg::kEnd) return cluster_register(h, write, offset, value);
   tlm::tlm_generic_payload gp;

@@ -61,6 +61,14 @@ inline constexpr uint32_t kMemoryReads = 0x06C;     // R: lines read from memory
 inline constexpr uint32_t kFirst = 0x040, kEnd = 0x070;
 }  // namespace cluster_reg
 
+// The lowest bytes of a control core's stack, which no access may touch: a
+// stack that grows into them has overflowed (the run stops, status 3,
+// instead of silently overwriting the heap or the program image).
+struct StackGuard {
+  uint32_t base = 0, bytes = 0;  // the guard region
+  std::string stack;             // the stack it guards, with its size and the symbol that sets it
+};
+
 class ControlCluster : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<ControlCluster> mmio_socket;
@@ -77,6 +85,7 @@ class ControlCluster : public sc_core::sc_module {
     // The dispatcher's LAUNCH and STATUS register offsets: the coherence points.
     uint32_t launch_offset;
     uint32_t status_offset;
+    std::vector<StackGuard> stack_guards;
   };
 
   ControlCluster(const sc_core::sc_module_name& name, const Context& ctx);
@@ -104,6 +113,9 @@ class ControlCluster : public sc_core::sc_module {
   bool should_sleep(const Hart& h) const;
   void wake_sleepers(uint64_t at);
   void fault(Hart& h, const isa::Inst& inst, const isa::ExecResult& r);
+  // A data access that must not be issued (MMIO other than a 32-bit load or
+  // store, a stack guard, the program's code): the run stops; true.
+  bool refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr, bool mmio_access);
   void stop_on_engine_failure();
   void forget_fetch_lines() { fetch_line_.assign(harts_.size(), kNoLine); }
 
@@ -112,6 +124,8 @@ class ControlCluster : public sc_core::sc_module {
   const isa::DecodedProgram& program_;
   sim::RunControl& run_;
   uint32_t launch_offset_, status_offset_;
+  std::vector<StackGuard> stack_guards_;
+  uint64_t seen_value_changes_ = 0;  // the engine's, last told to the progress watchdog
   unsigned quantum_, mul_latency_, div_latency_;
   bool launch_coherence_ = true;
 

@@ -10,6 +10,7 @@
 #include "dram/dram_params.h"
 #include "dram/memory_system.h"
 #include "dram/traffic.h"
+#include "sim/cli_checks.h"
 #include "sim/config.h"
 
 namespace tessera::dram {
@@ -158,16 +159,19 @@ tessera::sim::ToolCommand add_dram_command(CLI::App& app) {
     for (const auto& n : preset_names()) s += (s.empty() ? "" : "|") + n;
     return s;
   }())->capture_default_str();
-  cmd->add_option("--stacks", options->stacks, "HBM stacks")->capture_default_str();
+  cmd->add_option("--stacks", options->stacks, "HBM stacks")->capture_default_str()->check(sim::unsigned_in(0, UINT32_MAX));
   cmd->add_option("--pattern", options->pattern, "stream|random|trace")
       ->check(CLI::IsMember({"stream", "random", "trace"}))
       ->capture_default_str();
   cmd->add_option("--trace-file", options->trace_file, "Trace: one '<cycle> <R|W> <hex address>' per line");
   cmd->add_option("--requests", options->requests, "Requests to issue (a trace: all its lines by default)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(sim::unsigned_in(1, 1000000000000));
   cmd->add_option("--read-ratio", options->read_ratio, "Fraction of reads (stream, random)")->capture_default_str();
-  cmd->add_option("--request-bytes", options->request_bytes, "Bytes per request")->capture_default_str();
-  cmd->add_option("--seed", options->seed, "Random seed")->capture_default_str();
+  cmd->add_option("--request-bytes", options->request_bytes, "Bytes per request")
+      ->capture_default_str()
+      ->check(sim::unsigned_in(1, 4096));
+  cmd->add_option("--seed", options->seed, "Random seed")->capture_default_str()->check(sim::unsigned_in(0, UINT64_MAX));
   cmd->add_option("--set", options->sets, "Override a parameter: key=value, e.g. scheduler=fcfs (repeatable)");
   cmd->add_flag("--json", options->json, "Print one JSON object");
   return tessera::sim::ToolCommand{cmd, [options, cmd] {

@@ -80,11 +80,16 @@ bool Dispatcher::validate(const sm::KernelLaunch& k) {
   const sm::BlockFootprint f = sm::footprint(k, sm::kWarpSize, p_.register_granule);
   if (k.grid.x == 0 || k.grid.y == 0 || k.grid.z == 0) {
     why = fmt::format("grid ({},{},{}) has a zero dimension", k.grid.x, k.grid.y, k.grid.z);
+  } else if (k.grid.x > sm::kMaxGridX || k.grid.y > sm::kMaxGridYZ || k.grid.z > sm::kMaxGridYZ) {
+    why = fmt::format("grid ({},{},{}) is larger than ({},{},{}) blocks", k.grid.x, k.grid.y, k.grid.z, sm::kMaxGridX,
+                      sm::kMaxGridYZ, sm::kMaxGridYZ);
   } else if (k.block.x == 0 || k.block.y == 0 || k.block.z == 0) {
     why = fmt::format("block ({},{},{}) has a zero dimension", k.block.x, k.block.y, k.block.z);
   } else if (threads > p_.max_threads_per_block || threads > p_.max_threads) {
     why = fmt::format("block ({},{},{}) has {} threads; the limit is sm.max_threads_per_block={}", k.block.x,
-                      k.block.y, k.block.z, threads, std::min(p_.max_threads_per_block, p_.max_threads));
+                      k.block.y, k.block.z,
+                      threads == UINT64_MAX ? std::string("more than 2^64") : std::to_string(threads),
+                      std::min(p_.max_threads_per_block, p_.max_threads));
   } else if (k.shared_bytes > p_.shared_bytes) {
     why = fmt::format("{} bytes of shared memory per block; an SM has sm.shared_bytes={}", k.shared_bytes,
                       p_.shared_bytes);

@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <iterator>
 #include <memory>
@@ -17,7 +16,9 @@
 #include "noc/network.h"
 #include "noc/noc_params.h"
 #include "sim/config.h"
+#include "sim/output_file.h"
 #include "sim/run_control.h"
+#include "sim/subprocess.h"
 
 namespace tessera::noc {
 
@@ -55,16 +56,31 @@ struct CliOptions {
   std::string sweep, plot, csv;
 };
 
+// A sweep is at most this many offered loads (each is a full measurement).
+constexpr int kMaxSweepPoints = 1000;
+
 struct SweepRange {
   double from, to, step;
+  int points;
 };
 
 SweepRange parse_sweep(const std::string& text) {
   SweepRange s{};
   char extra = 0;
-  if (std::sscanf(text.c_str(), "%lf:%lf:%lf%c", &s.from, &s.to, &s.step, &extra) != 3 || s.step <= 0 ||
-      s.from < 0 || s.to < s.from || s.to > 1.0)
-    throw sim::ConfigError(fmt::format("--sweep '{}': expected R1:R2:STEP with 0 <= R1 <= R2 <= 1 and STEP > 0", text));
+  const auto bad = [&text](const std::string& why) {
+    return sim::ConfigError(fmt::format("--sweep '{}': {}", text, why));
+  };
+  if (std::sscanf(text.c_str(), "%lf:%lf:%lf%c", &s.from, &s.to, &s.step, &extra) != 3)
+    throw bad("expected R1:R2:STEP");
+  // Written so that NaN fails every test.
+  if (!(std::isfinite(s.from) && std::isfinite(s.to) && std::isfinite(s.step)))
+    throw bad("R1, R2 and STEP must be finite numbers");
+  if (!(s.from >= 0 && s.from <= s.to && s.to <= 1.0 && s.step > 0))
+    throw bad("expected 0 <= R1 <= R2 <= 1 and STEP > 0");
+  const double points = std::floor((s.to - s.from) / s.step + 1e-9) + 1;
+  if (!(points <= kMaxSweepPoints))
+    throw bad(fmt::format("{:.3g} loads; a sweep has at most {} (raise STEP)", points, kMaxSweepPoints));
+  s.points = static_cast<int>(points);
   return s;
 }
 
@@ -117,8 +133,17 @@ void write_csv(std::FILE* out, const std::vector<MeasureResult>& points) {
 
 int run_sweep(const NocParams& p, MeasureOptions o, const CliOptions& cli) {
   const SweepRange range = parse_sweep(cli.sweep);
+  // Outputs are checked before the sweep, so a bad path costs nothing. The
+  // plot is written by the plotter; creating it here proves the path.
+  const std::vector<std::string> inputs{o.trace};
+  std::string csv_path = cli.csv;
+  if (csv_path.empty() && !cli.plot.empty())
+    csv_path = (std::filesystem::temp_directory_path() / fmt::format("tessera_noc_{}.csv", ::getpid())).string();
+  sim::OutputFile csv_out;
+  if (!csv_path.empty()) csv_out = sim::OutputFile("--csv", csv_path, inputs);
+  if (!cli.plot.empty()) sim::OutputFile("--plot", cli.plot, inputs).close();
   std::vector<MeasureResult> points;
-  const int steps = static_cast<int>(std::floor((range.to - range.from) / range.step + 1e-9)) + 1;
+  const int steps = range.points;
   fmt::print(stderr, "sweep: {}, traffic {}, {} loads from {} to {}\n", describe(p), o.traffic, steps, range.from,
              range.to);
   for (int i = 0; i < steps; ++i) {
@@ -134,14 +159,9 @@ int run_sweep(const NocParams& p, MeasureOptions o, const CliOptions& cli) {
       break;
     }
   }
-  std::string csv_path = cli.csv;
-  if (csv_path.empty() && !cli.plot.empty())
-    csv_path = (std::filesystem::temp_directory_path() / fmt::format("tessera_noc_{}.csv", ::getpid())).string();
-  if (!csv_path.empty()) {
-    std::FILE* f = std::fopen(csv_path.c_str(), "w");
-    if (!f) throw sim::ConfigError(fmt::format("--csv: cannot write '{}'", csv_path));
-    write_csv(f, points);
-    std::fclose(f);
+  if (csv_out.is_open()) {
+    write_csv(csv_out.get(), points);
+    csv_out.close();
   }
   if (cli.json) {
     nlohmann::json j;
@@ -153,13 +173,20 @@ int run_sweep(const NocParams& p, MeasureOptions o, const CliOptions& cli) {
     write_csv(stdout, points);
   }
   if (!cli.plot.empty()) {
-    const std::string cmd =
-        fmt::format("/usr/bin/python3 '{}/tools/noc_plot.py' '{}' '{}' --title '{}'", TESSERA_SOURCE_DIR, csv_path,
-                    cli.plot, fmt::format("{} {}", describe(p).substr(0, describe(p).find(',')), o.traffic));
-    const int rc = std::system(cmd.c_str());
+    // No shell: the paths reach the plotter as single arguments, after "--"
+    // so that one starting with '-' is not taken for an option.
+    const std::string title = fmt::format("{} {}", describe(p).substr(0, describe(p).find(',')), o.traffic);
+    const std::vector<std::string> argv{"/usr/bin/python3", std::string(TESSERA_SOURCE_DIR) + "/tools/noc_plot.py",
+                                        "--title", title, "--", csv_path, cli.plot};
+    const sim::SubprocessResult rc = sim::run_subprocess(argv);
     if (cli.csv.empty()) std::filesystem::remove(csv_path);
-    if (rc != 0) {
-      fmt::print(stderr, "tessera: error: plotting failed ({})\n", cmd);
+    if (!rc.started || rc.status != 0) {
+      std::error_code ec;  // the empty file that proved the path
+      if (std::filesystem::file_size(cli.plot, ec) == 0 && !ec) std::filesystem::remove(cli.plot, ec);
+      std::string command;
+      for (const auto& a : argv) command += (command.empty() ? "" : " ") + a;
+      fmt::print(stderr, "tessera: error: plotting failed ({}{}{})\n", command, rc.error.empty() ? "" : ": ",
+                 rc.error);
       return 1;
     }
     fmt::print(stderr, "plot written to {}\n", cli.plot);

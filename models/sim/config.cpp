@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace tessera::sim {
 
@@ -25,46 +29,83 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+namespace {
+
+// A netlist is a few hundred keys. Aliases let a short file name the same
+// subtree many times (and an anchor may even contain its own alias), so the
+// walk that flattens it is bounded in nodes and in depth.
+constexpr size_t kMaxYamlNodes = 100000;
+constexpr size_t kMaxYamlDepth = 64;
+
+std::string at(const std::string& origin, const YAML::Node& node) {
+  const YAML::Mark m = node.Mark();
+  return m.is_null() ? origin : fmt::format("{}:{}", origin, m.line + 1);
+}
+
+}  // namespace
+
 void Config::load_yaml_file(const std::string& path) {
-  YAML::Node root;
+  std::ifstream in(path);
+  if (!in || std::filesystem::is_directory(path)) throw ConfigError(fmt::format("cannot read platform file '{}'", path));
+  load_yaml(in, path, true);
+}
+
+void Config::load_yaml_string(const std::string& text, const std::string& origin) {
+  std::istringstream in(text);
+  load_yaml(in, origin, false);
+}
+
+void Config::load_yaml(std::istream& in, const std::string& origin, bool netlist) {
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw ConfigError(fmt::format("cannot read platform file '{}'", path));
+    documents = YAML::LoadAll(in);
   } catch (const YAML::Exception& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
+    throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  if (!root.IsMap()) throw ConfigError(fmt::format("{}: a platform file must be a YAML mapping", path));
-  for (const auto& kv : root) {
-    const auto key = kv.first.as<std::string>();
-    if (key == "platform") {
-      platform_name_ = kv.second.as<std::string>();
-    } else if (key == "description") {
-      platform_description_ = kv.second.as<std::string>();
+  if (documents.size() > 1)
+    throw ConfigError(fmt::format("{}: {} YAML documents; a netlist is exactly one", at(origin, documents[1]),
+                                  documents.size()));
+  if (documents.empty() || !documents[0].IsMap())
+    throw ConfigError(fmt::format("{}: {}", origin,
+                                  netlist ? "a platform file must be a YAML mapping" : "expected a YAML mapping"));
+  FlattenBudget budget{origin, kMaxYamlNodes};
+  std::set<std::string> seen;
+  for (const auto& kv : documents[0]) {
+    const std::string key = scalar_key(kv.first, origin, seen);
+    if (netlist && (key == "platform" || key == "description")) {
+      if (!kv.second.IsScalar())
+        throw ConfigError(fmt::format("{}: '{}' must be a text value", at(origin, kv.second), key));
+      (key == "platform" ? platform_name_ : platform_description_) = kv.second.Scalar();
     } else {
-      flatten(kv.second, key, path);
+      flatten(kv.second, key, budget, 1);
     }
   }
 }
 
-void Config::load_yaml_string(const std::string& text, const std::string& origin) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(fmt::format("{}: YAML syntax error: {}", origin, e.msg));
-  }
-  if (!root.IsMap()) throw ConfigError(fmt::format("{}: expected a YAML mapping", origin));
-  for (const auto& kv : root) flatten(kv.second, kv.first.as<std::string>(), origin);
+std::string Config::scalar_key(const YAML::Node& key, const std::string& origin, std::set<std::string>& seen) {
+  if (!key.IsScalar()) throw ConfigError(fmt::format("{}: a key must be a plain name", at(origin, key)));
+  if (!seen.insert(key.Scalar()).second)
+    throw ConfigError(fmt::format("{}: duplicate key '{}'", at(origin, key), key.Scalar()));
+  return key.Scalar();
 }
 
-void Config::flatten(const YAML::Node& node, const std::string& prefix, const std::string& origin) {
+void Config::flatten(const YAML::Node& node, const std::string& prefix, FlattenBudget& budget, size_t depth) {
+  if (budget.nodes_left == 0 || depth > kMaxYamlDepth)
+    throw ConfigError(fmt::format("{}: '{}': the netlist expands to more than {} nodes or {} levels (through "
+                                  "aliases?); a platform needs far fewer",
+                                  at(budget.origin, node), prefix, kMaxYamlNodes, kMaxYamlDepth));
+  --budget.nodes_left;
   if (node.IsMap()) {
-    for (const auto& kv : node) flatten(kv.second, prefix + "." + kv.first.as<std::string>(), origin);
+    std::set<std::string> seen;
+    for (const auto& kv : node)
+      flatten(kv.second, prefix + "." + scalar_key(kv.first, budget.origin, seen), budget, depth + 1);
   } else if (node.IsScalar()) {
-    set(prefix, node.Scalar(), origin);
+    const auto it = values_.find(prefix);
+    if (it != values_.end() && it->second.source == budget.origin)
+      throw ConfigError(fmt::format("{}: '{}' is set twice", at(budget.origin, node), prefix));
+    set(prefix, node.Scalar(), budget.origin);
   } else {
-    throw ConfigError(fmt::format("{}: '{}' must be a scalar value or a mapping", origin, prefix));
+    throw ConfigError(fmt::format("{}: '{}' must be a scalar value or a mapping", at(budget.origin, node), prefix));
   }
 }
 
@@ -94,6 +135,24 @@ void Config::declare(ParamSpec spec) {
   specs_.emplace(spec.key, std::move(spec));
 }
 
+std::optional<int64_t> parse_integer(const std::string& text) {
+  // Decimal with an optional '-', or hexadecimal with 0x. A leading zero is
+  // refused rather than read as octal: "010" in a netlist means ten to a
+  // reader, but eight to strtoll.
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string digits = text.substr(negative ? 1 : 0);
+  const bool hex = digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+  const std::string body = hex ? digits.substr(2) : digits;
+  if (body.empty() || (!hex && body.size() > 1 && body[0] == '0')) return std::nullopt;
+  for (const char c : body)
+    if (!(hex ? std::isxdigit(static_cast<unsigned char>(c)) : std::isdigit(static_cast<unsigned char>(c))))
+      return std::nullopt;
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), nullptr, hex ? 16 : 10);
+  if (errno == ERANGE) return std::nullopt;
+  return value;
+}
+
 namespace {
 std::string where(const std::string& key, const std::string& source) {
   return source == "--set" ? fmt::format("--set {}", key) : fmt::format("{}: {}", source, key);
@@ -105,13 +164,11 @@ int64_t Config::get_int(const std::string& key, int64_t def, int64_t lo, int64_t
   std::string source = "default";
   if (const Value* given = lookup(key)) {
     source = given->source;
-    const char* s = given->text.c_str();
-    char* end = nullptr;
-    errno = 0;
-    const long long parsed = std::strtoll(s, &end, 0);
-    if (given->text.empty() || *end != '\0' || errno == ERANGE)
-      throw ConfigError(fmt::format("{}: '{}' is not an integer", where(key, source), given->text));
-    v = parsed;
+    const std::optional<int64_t> parsed = parse_integer(given->text);
+    if (!parsed)
+      throw ConfigError(fmt::format("{}: '{}' is not an integer (decimal, or hexadecimal with 0x)",
+                                    where(key, source), given->text));
+    v = *parsed;
     if (v < lo || v > hi)
       throw ConfigError(
           fmt::format("{}: value {} is out of range [{}, {}] ({})", where(key, source), v, lo, hi, desc));

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -71,13 +73,23 @@ class Config {
   };
   const Value* lookup(const std::string& key) const;
   void declare(ParamSpec spec);
-  void flatten(const YAML::Node& node, const std::string& prefix, const std::string& origin);
+  struct FlattenBudget {
+    const std::string& origin;
+    size_t nodes_left;
+  };
+  void load_yaml(std::istream& in, const std::string& origin, bool netlist);
+  static std::string scalar_key(const YAML::Node& key, const std::string& origin, std::set<std::string>& seen);
+  void flatten(const YAML::Node& node, const std::string& prefix, FlattenBudget& budget, size_t depth);
 
   std::string platform_name_;
   std::string platform_description_;
   std::map<std::string, Value> values_;
   std::map<std::string, ParamSpec> specs_;
 };
+
+// A parameter's integer text: decimal ("-12"), or hexadecimal with 0x; no
+// octal, no trailing text, no overflow.
+std::optional<int64_t> parse_integer(const std::string& text);
 
 size_t edit_distance(const std::string& a, const std::string& b);
 

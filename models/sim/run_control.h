@@ -3,6 +3,8 @@
 // platform driver turns that into a message and an exit status.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 namespace tessera::sim {
@@ -22,6 +24,7 @@ inline constexpr int kStatusGuestFault = 3;
 inline constexpr int kStatusBadLaunch = 4;
 inline constexpr int kStatusDeadlock = 5;
 inline constexpr int kStatusCycleLimit = 6;
+inline constexpr int kStatusOutputError = 7;  // an output file could not be written
 
 class RunControl {
  public:
@@ -33,7 +36,33 @@ class RunControl {
   int status() const { return status_; }
   const std::string& message() const { return message_; }
 
+  // Progress watchdog. A guest that spins forever (a lock never released, a
+  // flag never set) keeps the chip busy without deadlocking it. Progress is
+  // an instruction that writes memory (a store, a successful SC, an atomic
+  // whose new value differs from the old one: a test-and-set spinning on a
+  // held lock writes nothing new) or writes an MMIO register; models report
+  // it with note_change(). A run with no progress for
+  // `window_ps` of simulated time stops as a livelock (status 5) with
+  // `state()` in the report. window_ps 0: off.
+  void arm_watchdog(uint64_t window_ps, std::string window_text, std::function<std::string()> state);
+  void note_change() { ++changes_; }
+  // Called by clocked models while they are active (a livelocked chip is
+  // never idle), with the current simulated time.
+  void watch(uint64_t now_ps) {
+    if (changes_ != seen_changes_) {
+      seen_changes_ = changes_;
+      last_change_ps_ = now_ps;
+    } else if (window_ps_ && now_ps - last_change_ps_ >= window_ps_) {
+      livelock();
+    }
+  }
+
  private:
+  void livelock();
+
+  uint64_t window_ps_ = 0, changes_ = 0, seen_changes_ = 0, last_change_ps_ = 0;
+  std::string window_text_;
+  std::function<std::string()> state_;
   ExitKind kind_ = ExitKind::kRunning;
   int status_ = 0;
   std::string message_;

@@ -22,15 +22,11 @@ std::string make_code(size_t n) {
 }
 }  // namespace
 
-VcdWriter::VcdWriter(const std::string& path, std::vector<std::string> patterns)
-    : path_(path), patterns_(std::move(patterns)) {
-  file_ = std::fopen(path.c_str(), "w");
-  if (!file_) throw ConfigError(fmt::format("--vcd: cannot open '{}' for writing", path));
-}
+VcdWriter::VcdWriter(const std::string& path, std::vector<std::string> patterns,
+                     const std::vector<std::string>& inputs)
+    : out_("--vcd", path, inputs), file_(out_.get()), path_(path), patterns_(std::move(patterns)) {}
 
-VcdWriter::~VcdWriter() {
-  if (file_) std::fclose(file_);
-}
+VcdWriter::~VcdWriter() = default;
 
 bool VcdWriter::scope_enabled(const std::string& scope) const {
   if (patterns_.empty()) return true;
@@ -134,8 +130,8 @@ void VcdWriter::close(uint64_t end_time_ps) {
   if (!file_) return;
   if (!header_done_) write_header();
   if (end_time_ps > current_time_) std::fprintf(file_, "#%llu\n", static_cast<unsigned long long>(end_time_ps));
-  std::fclose(file_);
   file_ = nullptr;
+  out_.close();
 }
 
 }  // namespace tessera::sim

@@ -10,13 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "sim/output_file.h"
+
 namespace tessera::sim {
 
 class VcdWriter {
  public:
   // patterns: shell globs matched against the scope ("sm0.*" matches
   // "chip.sm0.sched1"); empty means every scope.
-  VcdWriter(const std::string& path, std::vector<std::string> patterns);
+  // inputs: files the run reads, which the waveform may not overwrite.
+  VcdWriter(const std::string& path, std::vector<std::string> patterns, const std::vector<std::string>& inputs = {});
   ~VcdWriter();
   VcdWriter(const VcdWriter&) = delete;
   VcdWriter& operator=(const VcdWriter&) = delete;
@@ -26,6 +29,7 @@ class VcdWriter {
   int add_signal(const std::string& scope, const std::string& name, unsigned width);
   // Records value at time_ps; values equal to the last one are dropped.
   void change(int id, uint64_t value, uint64_t time_ps);
+  // OutputError when writing the file failed.
   void close(uint64_t end_time_ps);
   size_t signal_count() const { return signals_.size(); }
 
@@ -39,7 +43,8 @@ class VcdWriter {
   void write_header();
   void write_value(const Signal& s);
 
-  std::FILE* file_ = nullptr;
+  OutputFile out_;
+  std::FILE* file_ = nullptr;  // out_'s, until close
   std::string path_;
   std::vector<std::string> patterns_;
   std::vector<Signal> signals_;

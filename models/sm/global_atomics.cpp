@@ -4,8 +4,8 @@
 
 namespace tessera::sm {
 
-GlobalAtomics::GlobalAtomics(const sc_core::sc_module_name& name, sim::BackingMemory& global)
-    : sc_module(name), global_(global) {
+GlobalAtomics::GlobalAtomics(const sc_core::sc_module_name& name, sim::BackingMemory& global, sim::RunControl& run)
+    : sc_module(name), global_(global), run_(run) {
   SC_HAS_PROCESS(GlobalAtomics);
   SC_METHOD(perform);
   sensitive << due_;
@@ -22,7 +22,9 @@ void GlobalAtomics::perform() {
   std::stable_sort(pending_.begin(), pending_.end(), [](const Pending& a, const Pending& b) { return a.sm < b.sm; });
   for (const Pending& p : pending_) {
     const uint32_t old = global_.load(p.addr, 4);
-    global_.store(p.addr, 4, isa::atomic_new_value(p.op, old, p.v, p.swap));
+    const uint32_t updated = isa::atomic_new_value(p.op, old, p.v, p.swap);
+    global_.store(p.addr, 4, updated);
+    if (updated != old) run_.note_change();
     if (p.dest) *p.dest = old;
   }
   performed_ += pending_.size();

@@ -16,12 +16,13 @@
 
 #include "isa/isa.h"
 #include "sim/backing_memory.h"
+#include "sim/run_control.h"
 
 namespace tessera::sm {
 
 class GlobalAtomics : public sc_core::sc_module {
  public:
-  GlobalAtomics(const sc_core::sc_module_name& name, sim::BackingMemory& global);
+  GlobalAtomics(const sc_core::sc_module_name& name, sim::BackingMemory& global, sim::RunControl& run);
 
   // One lane's atomic: `op` at `addr` with rs2 = v, rs3 = swap (atom.cas);
   // the old value is written to *dest (null: rd is x0).
@@ -38,6 +39,7 @@ class GlobalAtomics : public sc_core::sc_module {
   void perform();
 
   sim::BackingMemory& global_;
+  sim::RunControl& run_;  // told of every atomic that changes memory (the progress watchdog)
   std::vector<Pending> pending_;
   sc_core::sc_event due_;
   uint64_t performed_ = 0;

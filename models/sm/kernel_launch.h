@@ -7,8 +7,19 @@ namespace tessera::sm {
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t{x} * y * z; }
+  // x*y*z, saturating: three guest-written 32-bit values can exceed 2^64,
+  // and a product that wrapped to something small would pass every check.
+  uint64_t count() const {
+    uint64_t n = 0;
+    if (__builtin_mul_overflow(uint64_t{x} * y, uint64_t{z}, &n)) return UINT64_MAX;
+    return n;
+  }
 };
+
+// Grid limits of compute capability 5.x (CUDA C Programming Guide, table
+// "Technical specifications per compute capability"): at most 2^31-1 blocks
+// along x, 65535 along y and z.
+inline constexpr uint32_t kMaxGridX = 0x7FFFFFFF, kMaxGridYZ = 65535;
 
 struct KernelLaunch {
   uint32_t start_pc = 0;  // the runtime trampoline
@@ -29,7 +40,7 @@ struct BlockFootprint {
 
 inline BlockFootprint footprint(const KernelLaunch& k, uint32_t warp_size, uint32_t register_granule) {
   const uint64_t threads = k.block.count();
-  const uint64_t warps = (threads + warp_size - 1) / warp_size;
+  const uint64_t warps = threads / warp_size + (threads % warp_size != 0);  // no wrap at UINT64_MAX
   // Registers are allocated per warp, rounded up to the allocation granule.
   const uint64_t per_warp =
       (uint64_t{k.regs_per_thread} * warp_size + register_granule - 1) / register_granule * register_granule;

@@ -268,6 +268,8 @@ void Sm::cycle() {
 
   apply_arrivals(now);
   send_requests();
+  if (resident_warps_ > 0) run_.watch(sc_core::sc_time_stamp().value());
+  if (run_.stopped()) return;
   bool issued = false;
   uint64_t wake = kPending;
   if (resident_warps_ > 0) {
@@ -409,7 +411,8 @@ bool Sm::execute_warp(unsigned slot, const Inst& inst, uint64_t now) {
   Block& blk = blocks_[w.block_slot];
   cur_warp_ = slot;
   cur_cycle_ = now;
-  cur_local_ = cur_shared_ = cur_read_only_ = cur_shared_fault_ = false;
+  cur_local_ = cur_shared_ = cur_read_only_ = false;
+  cur_fault_why_ = FaultWhy::kUnmapped;
   cur_shared_mask_ = cur_global_lanes_ = cur_deferred_lanes_ = 0;
   cur_inst_ = &inst;
   coalescer_.clear();
@@ -648,9 +651,28 @@ void Sm::fault(const Warp& w, unsigned lane, const Inst& inst, const isa::ExecRe
   const auto& tid = w.tid[lane];
   const uint32_t pc = w.threads[lane].pc;
   std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "in kernels");
-  if (cur_shared_fault_)
-    what += fmt::format(" (the shared-memory window 0x{:08x}: this block has {} bytes of shared memory)", kSharedWindow,
-                        blk.use.shared_bytes);
+  const bool access = r.trap == Trap::kLoadAccessFault || r.trap == Trap::kStoreAccessFault;
+  const std::string text = access ? isa::disassemble(inst, pc) : "";
+  switch (access ? cur_fault_why_ : FaultWhy::kUnmapped) {
+    case FaultWhy::kUnmapped: break;
+    case FaultWhy::kSharedWindow:
+      what += fmt::format(" (the shared-memory window 0x{:08x}: this block has {} bytes of shared memory)",
+                          kSharedWindow, blk.use.shared_bytes);
+      break;
+    case FaultWhy::kStackOverflow:
+      what = fmt::format("stack overflow: access at 0x{:08x} ({}), below the thread's local memory [0x{:08x}, "
+                         "0x{:08x}) that holds its stack (sm.local_bytes = {})",
+                         cur_fault_addr_, text, kLocalWindow, kLocalWindow + p_.local_bytes, p_.local_bytes);
+      break;
+    case FaultWhy::kLocalAtomic:
+      what = fmt::format("atomic on local memory at 0x{:08x} ({}): atomics and LR/SC need shared or global memory",
+                         cur_fault_addr_, text);
+      break;
+    case FaultWhy::kCodeStore:
+      what = fmt::format("store into the program's code at 0x{:08x} ({}): the executable segment is read-only",
+                         cur_fault_addr_, text);
+      break;
+  }
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}: {} at pc 0x{:08x}, warp slot {} (block ({},{},{}) warp {}), thread ({},{},{}) lane {}",
                         name(), what, pc, cur_warp_, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block,
@@ -697,14 +719,13 @@ MemStatus Sm::load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_onl
     return MemStatus::kOk;
   }
   if (addr - kLocalWindow < p_.local_bytes) {
+    if (is_atomic()) return access_fault(FaultWhy::kLocalAtomic, addr);
     cur_local_ = true;
     *value = local_.load((cur_warp_ * kWarpSize + cur_lane_) * p_.local_bytes + (addr - kLocalWindow), bytes);
     return MemStatus::kOk;
   }
-  if (!global_.contains(addr, bytes)) {
-    cur_shared_fault_ = addr - kSharedWindow < kLocalWindow - kSharedWindow;
-    return MemStatus::kAccessFault;
-  }
+  if (!global_.contains(addr, bytes)) return access_fault(FaultWhy::kUnmapped, addr);
+  if (cur_inst_->is_store && program_.find(addr & ~3u)) return access_fault(FaultWhy::kCodeStore, addr);
   if (cur_inst_->is_store && cur_inst_->op != isa::Op::kLrW && cur_inst_->op != isa::Op::kScW) {
     // A global atomic: performed with this instant's others, in SM order.
     isa::ThreadState& t = warps_[cur_warp_].threads[cur_lane_];
@@ -726,23 +747,45 @@ MemStatus Sm::store(uint32_t addr, unsigned bytes, uint32_t value) {
   if (addr - kSharedWindow < blk.use.shared_bytes && addr - kSharedWindow + bytes <= blk.use.shared_bytes) {
     // An atomic's store follows its load on the same word: one bank access.
     if (!(cur_shared_mask_ & (1u << cur_lane_))) note_shared(blk.shared_base + (addr - kSharedWindow));
-    shared_.store(blk.shared_base + (addr - kSharedWindow), bytes, value);
+    const uint32_t offset = blk.shared_base + (addr - kSharedWindow);
+    // A plain store is progress; an atomic (word-sized) only when it changes the word.
+    if (!cur_inst_->is_load || shared_.load(offset, 4) != value) run_.note_change();
+    shared_.store(offset, bytes, value);
     return MemStatus::kOk;
   }
   if (addr - kLocalWindow < p_.local_bytes) {
     cur_local_ = true;
-    local_.store((cur_warp_ * kWarpSize + cur_lane_) * p_.local_bytes + (addr - kLocalWindow), bytes, value);
+    const uint32_t offset = (cur_warp_ * kWarpSize + cur_lane_) * p_.local_bytes + (addr - kLocalWindow);
+    run_.note_change();  // local memory takes no atomics
+    local_.store(offset, bytes, value);
     return MemStatus::kOk;
   }
-  if (!global_.contains(addr, bytes)) {
-    cur_shared_fault_ = addr - kSharedWindow < kLocalWindow - kSharedWindow;
-    return MemStatus::kAccessFault;
+  if (!global_.contains(addr, bytes)) return access_fault(FaultWhy::kUnmapped, addr);
+  if (program_.find(addr & ~3u)) return access_fault(FaultWhy::kCodeStore, addr);
+  if (!(cur_deferred_lanes_ & (1u << cur_lane_))) {
+    run_.note_change();  // a plain store or a successful SC; deferred atomics tell for themselves
+    global_.store(addr, bytes, value);
   }
-  if (!(cur_deferred_lanes_ & (1u << cur_lane_))) global_.store(addr, bytes, value);
   // An atomic's store follows its load on the same word: one request.
   if (!(cur_global_lanes_ & (1u << cur_lane_))) coalescer_.add(addr, bytes);
   return MemStatus::kOk;
 }
+
+MemStatus Sm::access_fault(FaultWhy why, uint32_t addr) {
+  if (why == FaultWhy::kUnmapped) {
+    if (addr - (kLocalWindow - kLocalStackGuardBytes) < kLocalStackGuardBytes) {
+      why = FaultWhy::kStackOverflow;
+    } else if (addr - kSharedWindow < kLocalWindow - kSharedWindow) {
+      why = FaultWhy::kSharedWindow;
+    }
+  }
+  cur_fault_why_ = why;
+  cur_fault_addr_ = addr;
+  return MemStatus::kAccessFault;
+}
+
+// AMOs and atom.* load and store; LR reserves.
+bool Sm::is_atomic() const { return cur_inst_->is_store || cur_inst_->op == isa::Op::kLrW; }
 
 namespace {
 // LR/SC reservation owners: control cores use small numbers, SM threads
@@ -771,9 +814,9 @@ MemStatus Sm::store_conditional(uint32_t addr, uint32_t value, bool* success) {
   } else if (global_.contains(addr, 4)) {
     *success = global_.take_reservation(owner, addr);
   } else if (addr - kLocalWindow < p_.local_bytes) {
-    *success = true;  // local memory is private: nothing can break the reservation
+    return access_fault(FaultWhy::kLocalAtomic, addr);
   } else {
-    return MemStatus::kAccessFault;
+    return access_fault(FaultWhy::kUnmapped, addr);
   }
   return *success ? store(addr, 4, value) : MemStatus::kOk;
 }

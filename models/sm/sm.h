@@ -219,7 +219,13 @@ class Sm : public sc_core::sc_module, public isa::ExecEnv {
   // The instruction being executed: set before each lane's execute().
   unsigned cur_warp_ = 0, cur_lane_ = 0;
   uint64_t cur_cycle_ = 0;
-  bool cur_local_ = false, cur_shared_ = false, cur_read_only_ = false, cur_shared_fault_ = false;
+  bool cur_local_ = false, cur_shared_ = false, cur_read_only_ = false;
+  // Why the current instruction's access faulted, for the report.
+  enum class FaultWhy { kUnmapped, kSharedWindow, kStackOverflow, kLocalAtomic, kCodeStore };
+  FaultWhy cur_fault_why_ = FaultWhy::kUnmapped;
+  uint32_t cur_fault_addr_ = 0;
+  isa::MemStatus access_fault(FaultWhy why, uint32_t addr);
+  bool is_atomic() const;
   uint32_t cur_shared_mask_ = 0;              // lanes that accessed shared memory
   uint32_t cur_global_lanes_ = 0;             // lanes already given to the coalescer
   uint32_t cur_deferred_lanes_ = 0;           // lanes whose global atomic GlobalAtomics performs

@@ -12,6 +12,9 @@ namespace tessera::sm {
 inline constexpr unsigned kWarpSize = 32;
 inline constexpr uint32_t kSharedWindow = 0x20000000;
 inline constexpr uint32_t kLocalWindow = 0x30000000;
+// Accesses this far below the local window are a thread's stack overflowing
+// its sm.local_bytes: reported as such rather than as an unmapped address.
+inline constexpr uint32_t kLocalStackGuardBytes = 0x10000;
 
 struct SmParams {
   unsigned partitions;

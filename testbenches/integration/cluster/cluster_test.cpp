@@ -215,14 +215,19 @@ TEST(ClusterBadInput, StartingACoreThatDoesNotExistIsAGuestFault) {
   EXPECT_NE(r.err.find("cluster.cores=1"), std::string::npos) << r.err;
 }
 
-TEST(ClusterBadInput, ABusDeadlockIsReportedWithTheStatesOfEveryCache) {
-  // A miss waits cluster.memory_latency (1000) cycles for memory, longer
-  // than the watchdog's cluster.deadlock_cycles (100) without progress.
-  const auto r = run("latency", {"cluster.memory_latency=1000", "cluster.deadlock_cycles=100"});
-  EXPECT_EQ(r.status, 5) << r.out << r.err;
-  EXPECT_NE(r.err.find("bus deadlock at cycle"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("l1d0="), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("l1d3="), std::string::npos) << r.err;
+TEST(ClusterBadInput, LegalLatencyAndWatchdogSettingsAreNoDeadlock) {
+  // A miss waits cluster.memory_latency for memory; the bus watchdog's
+  // window is cluster.deadlock_cycles but at least 8 memory latencies, so
+  // the extremes of both ranges are a slow memory, not a deadlock. (A real
+  // bus deadlock and its report: BusMutation tests in unit/bus.)
+  for (const auto& sets : std::vector<std::vector<std::string>>{
+           {"cluster.deadlock_cycles=100"},
+           {"cluster.memory_latency=1000", "cluster.deadlock_cycles=100"},
+           {"cluster.memory_latency=100000", "cluster.deadlock_cycles=100"}}) {
+    const auto r = run("latency", sets);
+    EXPECT_EQ(r.status, 0) << sets.back() << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("PASS latency"), std::string::npos) << r.out;
+  }
 }
 
 }  // namespace

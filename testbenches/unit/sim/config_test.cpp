@@ -2,9 +2,12 @@
 // unknown keys with suggestions, YAML syntax errors with file:line.
 #include "sim/config.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
+#include <optional>
 #include <string>
 
 namespace {
@@ -386,3 +389,93 @@ TEST(Config, AllUsedPasses) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------------ hostile netlists
+
+// "Billion laughs": each level names the previous one twice, so 30 levels of
+// a 1 KiB file would flatten to 2^30 values. The walk stops at its bound.
+TEST(ConfigHostile, AliasExpansionIsBoundedAndNamesTheFileAndLimit) {
+  std::string yaml = "l0: &l0 {a: 1, b: 2}\n";
+  for (int i = 1; i <= 30; ++i) yaml += fmt::format("l{}: &l{} {{x: *l{}, y: *l{}}}\n", i, i, i - 1, i - 1);
+  Config cfg;
+  const std::string msg = config_error([&] { cfg.load_yaml_string(yaml, "laughs.yaml"); });
+  EXPECT_NE(msg.find("laughs.yaml"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("100000 nodes"), std::string::npos) << msg;
+}
+
+TEST(ConfigHostile, SelfReferentialAnchorIsRefused) {
+  Config cfg;
+  const std::string msg = config_error([&] { cfg.load_yaml_string("sm: &a {x: *a}\n", "loop.yaml"); });
+  EXPECT_NE(msg.find("loop.yaml"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("levels"), std::string::npos) << msg;
+}
+
+TEST(ConfigHostile, NonScalarPlatformOrDescriptionNamesFileAndLine) {
+  const std::string path = write_file("cfg_platform_map.yaml", "gpu:\n  num_sms: 2\nplatform: {a: 1}\n");
+  Config cfg;
+  const std::string msg = config_error([&] { cfg.load_yaml_file(path); });
+  EXPECT_NE(msg.find(path + ":3"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'platform'"), std::string::npos) << msg;
+  const std::string path2 = write_file("cfg_description_seq.yaml", "description:\n  - a\n  - b\n");
+  Config cfg2;
+  EXPECT_NE(config_error([&] { cfg2.load_yaml_file(path2); }).find("'description'"), std::string::npos);
+}
+
+TEST(ConfigHostile, NonScalarKeyNamesFileAndLine) {
+  const std::string path = write_file("cfg_map_key.yaml", "gpu:\n  ? [a, b]\n  : 3\n");
+  Config cfg;
+  const std::string msg = config_error([&] { cfg.load_yaml_file(path); });
+  EXPECT_NE(msg.find(path + ":2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("key"), std::string::npos) << msg;
+}
+
+TEST(ConfigHostile, DuplicateKeysAreErrors) {
+  {
+    Config cfg;
+    const std::string msg =
+        config_error([&] { cfg.load_yaml_string("gpu:\n  num_sms: 2\n  num_sms: 4\n", "dup.yaml"); });
+    EXPECT_NE(msg.find("dup.yaml:3"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("duplicate key 'num_sms'"), std::string::npos) << msg;
+  }
+  {
+    // The same parameter through a nested map and a dotted key.
+    Config cfg;
+    const std::string msg = config_error([&] { cfg.load_yaml_string("gpu:\n  num_sms: 2\ngpu.num_sms: 4\n", "d.yaml"); });
+    EXPECT_NE(msg.find("'gpu.num_sms' is set twice"), std::string::npos) << msg;
+  }
+}
+
+TEST(ConfigHostile, ExtraDocumentsAreErrors) {
+  const std::string path = write_file("cfg_two_docs.yaml", "gpu:\n  num_sms: 2\n---\ngpu:\n  num_sms: 8\n");
+  Config cfg;
+  const std::string msg = config_error([&] { cfg.load_yaml_file(path); });
+  EXPECT_NE(msg.find(path), std::string::npos) << msg;
+  EXPECT_NE(msg.find("2 YAML documents"), std::string::npos) << msg;
+}
+
+TEST(ConfigHostile, DirectoryIsNotAPlatformFile) {
+  Config cfg;
+  const std::string msg = config_error([&] { cfg.load_yaml_file(SIM_TEST_TMP_DIR); });
+  EXPECT_NE(msg.find("cannot read platform file"), std::string::npos) << msg;
+}
+
+TEST(ConfigIntegers, DecimalAndHexOnly) {
+  using tessera::sim::parse_integer;
+  EXPECT_EQ(parse_integer("10"), 10);
+  EXPECT_EQ(parse_integer("0"), 0);
+  EXPECT_EQ(parse_integer("-7"), -7);
+  EXPECT_EQ(parse_integer("0x10"), 16);
+  EXPECT_EQ(parse_integer("0XfF"), 255);
+  EXPECT_EQ(parse_integer("-0x10"), -16);
+  EXPECT_EQ(parse_integer("9223372036854775807"), INT64_MAX);
+  for (const char* bad : {"010", "00", "-010", "", "-", "0x", "1e3", "12abc", " 12", "12 ", "+5", "0b101",
+                          "9223372036854775808", "0x8000000000000000", "1.5"})
+    EXPECT_EQ(parse_integer(bad), std::nullopt) << bad;
+}
+
+TEST(ConfigIntegers, LeadingZeroIsAnErrorNotOctal) {
+  Config cfg;
+  cfg.load_yaml_string("gpu:\n  num_sms: 010\n", "oct.yaml");
+  const std::string msg = config_error([&] { cfg.get_int("gpu.num_sms", 1, 1, 256, "SMs"); });
+  EXPECT_NE(msg.find("oct.yaml: gpu.num_sms: '010' is not an integer"), std::string::npos) << msg;
+}
