@@ -225,7 +225,10 @@ std::string Platform::summary() const {
   const uint64_t cycles = sim_cycles(), warps = warp_insts();
   std::string status;
   switch (run_.kind()) {
-    case sim::ExitKind::kProgramExit: status = fmt::format("program exited with status {}", run_.status()); break;
+    case sim::ExitKind::kProgramExit:
+      status = fmt::format("program exited with status {}{}", run_.status(),
+                           run_.message().empty() ? "" : " (" + run_.message() + ")");
+      break;
     case sim::ExitKind::kGuestFault: status = "stopped: guest fault"; break;
     case sim::ExitKind::kBadLaunch: status = "stopped: bad kernel launch"; break;
     case sim::ExitKind::kDeadlock: status = "stopped: deadlock"; break;

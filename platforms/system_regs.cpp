@@ -43,7 +43,10 @@ void SystemRegs::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
         return;
       case kExit:
         flush_console();
-        run_.stop(sim::ExitKind::kProgramExit, static_cast<int>(value), "");
+        // A process exit status is 8 bits (as POSIX exit() keeps them); the
+        // summary shows a value that did not fit.
+        run_.stop(sim::ExitKind::kProgramExit, static_cast<int>(value & 0xFF),
+                  value > 0xFF ? fmt::format("EXIT was written {}", static_cast<int32_t>(value)) : "");
         return;
       case kRoi:
         if (on_roi_) on_roi_(value != 0);

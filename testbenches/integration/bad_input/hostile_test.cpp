@@ -1,0 +1,287 @@
+// Hostile input: what a user (or firmware) trying to break the simulator
+// does, each a regression test of a defect that once got through. The real
+// binary runs as a subprocess; every case must end with a clear message, the
+// documented status (docs/firmware-abi.md) and no signal, hang or damage.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "integration/bad_input/bad_input_util.h"
+
+namespace {
+
+using namespace tessera::test::bad_input;
+namespace fs = std::filesystem;
+
+std::string hostile(const std::string& name) { return elf("hostile_" + name); }
+
+// A fresh directory of the test's own, empty.
+std::string scratch_dir(const std::string& name) {
+  const fs::path dir = fs::path(BAD_INPUT_DIR) / ("scratch_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+// ---------------------------------------------------------------- shell injection
+
+TEST(Hostile, PlotPathIsNeverGivenToAShell) {
+  const std::string dir = scratch_dir("plot");
+  // Closing the quote the path used to be wrapped in, then a command that
+  // would create INJECTED in the working directory.
+  const fs::path marker = fs::current_path() / "INJECTED";
+  fs::remove(marker);
+  const std::string plot = dir + "/a.png' ; touch INJECTED ; echo '";
+  const RunResult r = run_tessera({"noc", "--topology", "mesh", "--k", "4", "--cycles", "1000", "--sweep",
+                                   "0.1:0.1:0.1", "--csv", dir + "/c.csv", "--plot", plot});
+  EXPECT_FALSE(r.timed_out) << r;
+  EXPECT_EQ(r.signal, 0) << r;
+  EXPECT_FALSE(fs::exists(marker)) << "a command in the --plot path ran:\n" << r;
+  // The plotter saw the whole string as one file name (and refused its
+  // extension), so the run failed rather than succeeding with a side effect.
+  EXPECT_NE(r.status, 0) << r;
+  expect_contains(r, "plotting failed");
+}
+
+// ---------------------------------------------------------------- launches that overflow
+
+TEST(Hostile, GridWhoseBlockCountWrapsIsABadLaunch) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("grid_overflow"), "-q"});
+  expect_clean_exit(r, 4);
+  expect_contains(r, "bad kernel launch");
+  expect_contains(r, "grid (2147483648,2147483648,4)");
+  expect_not_contains(r, "survived");
+}
+
+TEST(Hostile, BlockWhoseThreadCountWrapsIsABadLaunch) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("block_overflow"), "-q"});
+  expect_clean_exit(r, 4);
+  expect_contains(r, "block (2147483648,2147483648,4) has more than 2^64 threads");
+  expect_contains(r, "sm.max_threads_per_block=1024");
+  expect_not_contains(r, "survived");
+}
+
+// ---------------------------------------------------------------- netlists
+
+TEST(Hostile, AliasBombNetlistIsRefusedQuickly) {
+  std::string yaml = "platform: bomb\nl0: &l0 {a: 1, b: 2}\n";
+  for (int i = 1; i <= 24; ++i)
+    yaml += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " {x: *l" + std::to_string(i - 1) + ", y: *l" +
+            std::to_string(i - 1) + "}\n";
+  const std::string path = write_text("bomb.yaml", yaml);
+  const RunResult r = run_tessera({"run", path, elf("ok"), "-q"});
+  expect_clean_exit(r, 2);
+  expect_contains(r, path);
+  expect_contains(r, "more than 100000 nodes");
+  EXPECT_LT(r.seconds, 5.0) << r;
+}
+
+TEST(Hostile, NonScalarPlatformNameIsAConfigErrorWithFileAndLine) {
+  const std::string path = write_text("map_name.yaml", "gpu:\n  num_sms: 1\nplatform: [a, b]\n");
+  const RunResult r = run_tessera({"run", path, elf("ok"), "-q"});
+  expect_clean_exit(r, 2);
+  expect_contains(r, path + ":3");
+  expect_contains(r, "'platform' must be a text value");
+  expect_not_contains(r, "uncaught");
+}
+
+TEST(Hostile, OctalLookingNumberIsRefused) {
+  const std::string path = write_text("octal.yaml", "platform: octal\ngpu:\n  num_sms: 010\n");
+  const RunResult r = run_tessera({"run", path, elf("ok"), "-q"});
+  expect_clean_exit(r, 2);
+  expect_contains(r, "gpu.num_sms: '010' is not an integer");
+}
+
+TEST(Hostile, DuplicateKeyAndSecondDocumentAreRefused) {
+  const std::string dup = write_text("dup.yaml", "platform: dup\ngpu:\n  num_sms: 1\n  num_sms: 8\n");
+  RunResult r = run_tessera({"run", dup, elf("ok"), "-q"});
+  expect_clean_exit(r, 2);
+  expect_contains(r, dup + ":4: duplicate key 'num_sms'");
+  const std::string docs = write_text("docs.yaml", "platform: a\n---\nplatform: b\n");
+  r = run_tessera({"run", docs, elf("ok"), "-q"});
+  expect_clean_exit(r, 2);
+  expect_contains(r, "2 YAML documents");
+}
+
+// ---------------------------------------------------------------- numbers on the command line
+
+TEST(Hostile, NegativeNumbersForUnsignedOptionsAreRefused) {
+  const std::vector<std::vector<std::string>> cases{
+      {"dram", "--requests", "-5"},
+      {"coherence-test", "--ops", "-1"},
+      {"coherence-test", "--litmus", "sb", "--iterations", "-1"},
+      {"run", "sm1", elf("ok"), "--max-cycles", "-1"},
+      {"dram", "--seed", "18446744073709551616"},
+      {"coherence-test", "--seed", "-3"},
+  };
+  for (const auto& args : cases) {
+    const RunResult r = run_tessera(args);
+    expect_clean_exit(r, 2);
+    expect_contains(r, "is not a whole number in [");
+  }
+}
+
+TEST(Hostile, SweepRangeMustBeFiniteAndBounded) {
+  for (const char* sweep : {"nan:nan:nan", "0:1:1e-300", "inf:1:0.1", "0.1:0.2:-0.1", "0.5:0.1:0.1"}) {
+    const RunResult r = run_tessera({"noc", "--sweep", sweep});
+    expect_clean_exit(r, 2);
+    expect_contains(r, std::string("--sweep '") + sweep + "'");
+    expect_not_contains(r, "loads from");
+  }
+}
+
+// ---------------------------------------------------------------- outputs
+
+TEST(Hostile, StatsWriteFailureIsReportedWithStatus7AndKeepsTheResult) {
+  const RunResult r = run_tessera({"run", "sm1", elf("ok"), "--stats", "/dev/full"});
+  expect_clean_exit(r, 7);
+  expect_contains(r, "--stats: writing '/dev/full' failed: No space left on device");
+  expect_contains(r, "program exited with status 0");  // the summary is still printed
+}
+
+TEST(Hostile, OutputMayNotOverwriteAnInput) {
+  const std::string dir = scratch_dir("outputs");
+  const std::string copy = dir + "/ok.elf";
+  fs::copy_file(elf("ok"), copy);
+  const auto size = fs::file_size(copy);
+  for (const char* option : {"--stats", "--vcd"}) {
+    const RunResult r = run_tessera({"run", "sm1", copy, option, copy, "-q"});
+    expect_clean_exit(r, 2);
+    expect_contains(r, std::string(option) + " '" + copy + "' is the input file");
+    EXPECT_EQ(fs::file_size(copy), size) << option;
+  }
+  const std::string platform = dir + "/plat.yaml";
+  fs::copy_file(std::string(TESSERA_SOURCE_PLATFORMS) + "/sm1.yaml", platform);
+  const RunResult r = run_tessera({"run", platform, elf("ok"), "--stats", platform, "-q"});
+  expect_clean_exit(r, 2);
+  expect_contains(r, "is the input file");
+}
+
+TEST(Hostile, CoherenceTestOutputsAreCheckedBeforeTheRun) {
+  // 10^12 operations would run for days: the bad path must be found first.
+  for (const char* option : {"--json", "--stats"}) {
+    const RunResult r = run_tessera({"coherence-test", "--ops", "1000000000000", option, "/nonexistent-dir/o.json"});
+    expect_clean_exit(r, 2);
+    expect_contains(r, std::string(option) + ": cannot write '/nonexistent-dir/o.json'");
+    EXPECT_LT(r.seconds, 5.0) << r;
+  }
+}
+
+TEST(Hostile, NocOutputsAreCheckedBeforeTheSweep) {
+  const RunResult r = run_tessera({"noc", "--k", "8", "--sweep", "0.01:0.5:0.01", "--csv", "/nonexistent-dir/c.csv"});
+  expect_clean_exit(r, 2);
+  expect_contains(r, "--csv: cannot write '/nonexistent-dir/c.csv'");
+  expect_not_contains(r, "[1/");
+}
+
+// ---------------------------------------------------------------- the bus watchdog
+
+TEST(Hostile, ShortestBusWatchdogIsNoFalseDeadlockOnTheCoherenceTester) {
+  const RunResult r = run_tessera({"coherence-test", "--ops", "20000", "-q", "--set", "cluster.deadlock_cycles=100",
+                                   "--set", "coherence_test.memory_latency=10000"});
+  expect_clean_exit(r, 0);
+  expect_not_contains(r, "deadlock");
+}
+
+// ---------------------------------------------------------------- stacks
+
+TEST(Hostile, ControlCoreStackOverflowHitsItsGuard) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("host_stack_overflow"), "-q"});
+  expect_clean_exit(r, 3);
+  expect_contains(r, "cpus.cpu0: stack overflow");
+  expect_contains(r, "control core 0's stack [0x83ff0000, 0x84000000), 65536 bytes (__stack_size");
+  expect_not_contains(r, "survived");
+}
+
+TEST(Hostile, SecondaryCoreStackOverflowHitsItsGuard) {
+  const RunResult r = run_tessera({"run", "chip", hostile("hart_stack_overflow"), "-q"});
+  expect_clean_exit(r, 3);
+  expect_contains(r, "cpus.cpu1: stack overflow");
+  expect_contains(r, "control core 1's stack [0x83fec000, 0x83ff0000), 16384 bytes (__hart_stack_size");
+  expect_not_contains(r, "survived");
+}
+
+TEST(Hostile, KernelStackOverflowNamesLocalBytes) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("kernel_stack_overflow"), "-q"});
+  expect_clean_exit(r, 3);
+  expect_contains(r, "stack overflow");
+  expect_contains(r, "below the thread's local memory [0x30000000, 0x30001000)");
+  expect_contains(r, "sm.local_bytes = 4096");
+  expect_contains(r, "thread (0,0,0)");
+}
+
+// ---------------------------------------------------------------- livelock
+
+TEST(Hostile, HostSpinningForeverStopsAsLivelockByDefault) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("host_spin"), "-q"});
+  expect_clean_exit(r, 5);
+  expect_contains(r, "livelock: no instruction changed memory or wrote an MMIO register for 10000000 SM cycles "
+                     "(watchdog.cycles)");
+  expect_contains(r, "cpu0: ");  // the state dump
+  expect_not_contains(r, "survived");
+}
+
+TEST(Hostile, KernelSpinningOnAHeldLockStopsAsLivelock) {
+  const RunResult r =
+      run_tessera({"run", "chip", hostile("kernel_spin"), "-q", "--set", "watchdog.cycles=200000"});
+  expect_clean_exit(r, 5);
+  expect_contains(r, "for 200000 SM cycles (watchdog.cycles)");
+  expect_contains(r, "sm0 warp slot  0: block (0,0,0)");  // every warp's state
+  expect_not_contains(r, "survived");
+}
+
+TEST(Hostile, WatchdogCanBeTurnedOff) {
+  const RunResult r = run_tessera(
+      {"run", "sm1", hostile("host_spin"), "-q", "--set", "watchdog.cycles=0", "--max-cycles", "20000000"});
+  expect_clean_exit(r, 6);
+  expect_not_contains(r, "livelock");
+}
+
+// ---------------------------------------------------------------- the ABI, strictly
+
+TEST(Hostile, AtomicOnAnMmioRegisterIsAFault) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("mmio_amo"), "-q"});
+  expect_clean_exit(r, 3);
+  expect_contains(r, "amoswap.w");
+  expect_contains(r, "of MMIO register 0x10000004: MMIO registers take 32-bit loads and stores only");
+}
+
+TEST(Hostile, ByteStoreToAnMmioRegisterIsAFault) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("mmio_byte"), "-q"});
+  expect_clean_exit(r, 3);
+  expect_contains(r, "sb");
+  expect_contains(r, "of MMIO register 0x10000000");
+  expect_not_contains(r, "survived");
+}
+
+TEST(Hostile, AtomicOnKernelLocalMemoryIsAFault) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("kernel_local_atomic"), "-q"});
+  expect_clean_exit(r, 3);
+  expect_contains(r, "atomic on local memory at 0x3000");
+  expect_contains(r, "atomics and LR/SC need shared or global memory");
+}
+
+TEST(Hostile, KernelStoreIntoCodeIsAFault) {
+  const RunResult r = run_tessera({"run", "chip", hostile("kernel_code_store"), "-q"});
+  expect_clean_exit(r, 3);
+  expect_contains(r, "store into the program's code at 0x8000");
+  expect_contains(r, "thread (3,0,0)");
+}
+
+TEST(Hostile, ControlCoreStoreIntoCodeIsAFault) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("host_code_store"), "-q"});
+  expect_clean_exit(r, 3);
+  expect_contains(r, "into the program's code at 0x8000");
+  expect_not_contains(r, "survived");
+}
+
+TEST(Hostile, ExitStatusIsTheLowEightBits) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("exit_300")});
+  expect_clean_exit(r, 300 % 256);
+  expect_contains(r, "program exited with status 44 (EXIT was written 300)");
+}
+
+}  // namespace
