@@ -140,6 +140,9 @@ TEST(Hostile, StatsWriteFailureIsReportedWithStatus7AndKeepsTheResult) {
   expect_clean_exit(r, 7);
   expect_contains(r, "--stats: writing '/dev/full' failed: No space left on device");
   expect_contains(r, "program exited with status 0");  // the summary is still printed
+  const RunResult vcd = run_tessera({"run", "sm1", elf("ok"), "--vcd", "/dev/full", "-q"});
+  expect_clean_exit(vcd, 7);
+  expect_contains(vcd, "--vcd: writing '/dev/full' failed");
 }
 
 TEST(Hostile, OutputMayNotOverwriteAnInput) {
