@@ -1,6 +1,7 @@
 #include "sim/config.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -37,40 +38,75 @@ namespace {
 constexpr size_t kMaxYamlNodes = 100000;
 constexpr size_t kMaxYamlDepth = 64;
 
+// A netlist file is a few KiB; reading one is capped so that a wrong path
+// (a disk image, /dev/zero) fails at once.
+constexpr std::streamsize kMaxYamlFileBytes = 1 << 20;
+
 std::string at(const std::string& origin, const YAML::Node& node) {
   const YAML::Mark m = node.Mark();
   return m.is_null() ? origin : fmt::format("{}:{}", origin, m.line + 1);
 }
 
+// Counts document starts. yaml-cpp's LoadAll loops forever on some
+// malformed input (a lone ","), each pass an empty document, so documents
+// are counted with the parser's events and at most two are asked for.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (count_++ == 1) second_ = mark;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+  int count() const { return count_; }
+  const YAML::Mark& second() const { return second_; }
+
+ private:
+  int count_ = 0;
+  YAML::Mark second_;
+};
+
 }  // namespace
 
 void Config::load_yaml_file(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in || std::filesystem::is_directory(path)) throw ConfigError(fmt::format("cannot read platform file '{}'", path));
-  load_yaml(in, path, true);
+  std::string text(static_cast<size_t>(kMaxYamlFileBytes) + 1, '\0');
+  in.read(text.data(), kMaxYamlFileBytes + 1);
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (in.gcount() > kMaxYamlFileBytes)
+    throw ConfigError(fmt::format("{}: larger than {} bytes; not a platform netlist", path, kMaxYamlFileBytes));
+  load_yaml(text, path, true);
 }
 
-void Config::load_yaml_string(const std::string& text, const std::string& origin) {
-  std::istringstream in(text);
-  load_yaml(in, origin, false);
-}
+void Config::load_yaml_string(const std::string& text, const std::string& origin) { load_yaml(text, origin, false); }
 
-void Config::load_yaml(std::istream& in, const std::string& origin, bool netlist) {
-  std::vector<YAML::Node> documents;
+void Config::load_yaml(const std::string& text, const std::string& origin, bool netlist) {
+  YAML::Node root;
+  DocumentCounter documents;
   try {
-    documents = YAML::LoadAll(in);
+    root = YAML::Load(text);
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    for (int i = 0; i < 2 && parser.HandleNextDocument(documents); ++i) {
+    }
   } catch (const YAML::Exception& e) {
     throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  if (documents.size() > 1)
-    throw ConfigError(fmt::format("{}: {} YAML documents; a netlist is exactly one", at(origin, documents[1]),
-                                  documents.size()));
-  if (documents.empty() || !documents[0].IsMap())
+  if (documents.count() > 1)
+    throw ConfigError(fmt::format("{}:{}: a second YAML document; a netlist is exactly one", origin,
+                                  documents.second().line + 1));
+  if (!root.IsMap())
     throw ConfigError(fmt::format("{}: {}", origin,
                                   netlist ? "a platform file must be a YAML mapping" : "expected a YAML mapping"));
   FlattenBudget budget{origin, kMaxYamlNodes};
   std::set<std::string> seen;
-  for (const auto& kv : documents[0]) {
+  for (const auto& kv : root) {
     const std::string key = scalar_key(kv.first, origin, seen);
     if (netlist && (key == "platform" || key == "description")) {
       if (!kv.second.IsScalar())

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
 #include <map>
 #include <optional>
 #include <set>
@@ -77,7 +76,7 @@ class Config {
     const std::string& origin;
     size_t nodes_left;
   };
-  void load_yaml(std::istream& in, const std::string& origin, bool netlist);
+  void load_yaml(const std::string& text, const std::string& origin, bool netlist);
   static std::string scalar_key(const YAML::Node& key, const std::string& origin, std::set<std::string>& seen);
   void flatten(const YAML::Node& node, const std::string& prefix, FlattenBudget& budget, size_t depth);
 

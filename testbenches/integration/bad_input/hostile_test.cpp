@@ -103,7 +103,7 @@ TEST(Hostile, DuplicateKeyAndSecondDocumentAreRefused) {
   const std::string docs = write_text("docs.yaml", "platform: a\n---\nplatform: b\n");
   r = run_tessera({"run", docs, elf("ok"), "-q"});
   expect_clean_exit(r, 2);
-  expect_contains(r, "2 YAML documents");
+  expect_contains(r, docs + ":2: a second YAML document");  // the "---"
 }
 
 // ---------------------------------------------------------------- numbers on the command line
