@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <thread>
 
@@ -20,7 +21,25 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+int timeout_scale() { return TESSERA_TEST_TIMEOUT_SCALE; }
+
+namespace {
+
+// A sanitizer's report in the child's stderr: its first line, or "".
+std::string sanitizer_report(const std::string& err) {
+  for (const char* marker : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error: "}) {
+    const auto at = err.find(marker);
+    if (at == std::string::npos) continue;
+    const auto begin = err.rfind('\n', at) + 1;  // npos + 1 == 0: the first line
+    return err.substr(begin, err.find('\n', at) - begin);
+  }
+  return "";
+}
+
+}  // namespace
+
 RunResult run_tessera(const std::vector<std::string>& args, int timeout_seconds) {
+  timeout_seconds *= timeout_scale();
   char out_name[] = "/tmp/tessera_test_out_XXXXXX";
   char err_name[] = "/tmp/tessera_test_err_XXXXXX";
   const int out_fd = mkstemp(out_name);
@@ -60,6 +79,16 @@ RunResult run_tessera(const std::vector<std::string>& args, int timeout_seconds)
   r.err = read_file(err_name);
   unlink(out_name);
   unlink(err_name);
+  // A sanitizer build's child that reports an error must fail the test even
+  // where the test expects a failing exit status (bad input, guest faults):
+  // print the child's output and abort this test process.
+  if (const std::string report = sanitizer_report(r.err); !report.empty()) {
+    std::cerr << "tessera_run: sanitizer report from the tessera child process:\n  " << report
+              << "\ncommand:";
+    for (const auto& a : args) std::cerr << ' ' << a;
+    std::cerr << "\n--- child stdout ---\n" << r.out << "\n--- child stderr ---\n" << r.err << std::endl;
+    std::abort();
+  }
   return r;
 }
 

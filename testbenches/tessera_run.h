@@ -16,8 +16,14 @@ struct RunResult {
   std::string out, err;
 };
 
-// argv[0] is the tessera binary (TESSERA_BIN, set by CMake).
+// argv[0] is the tessera binary (TESSERA_BIN, set by CMake). The timeout is
+// multiplied by timeout_scale(). When the child prints a sanitizer report
+// (a sanitizer build), the report is printed and the test process aborts.
 RunResult run_tessera(const std::vector<std::string>& args, int timeout_seconds = 120);
+
+// How much longer than in a Release build tests may take: 1, or
+// TESSERA_SANITIZE_TIMEOUT_SCALE in a sanitizer build (CMakeLists.txt).
+int timeout_scale();
 
 // "RESULT name v1 v2 ..." lines printed by test firmware.
 std::map<std::string, std::vector<long long>> parse_results(const std::string& out);
