@@ -3,11 +3,24 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <sstream>
 
 #include "sim/config.h"
 
 namespace tessera::dram {
+
+namespace {
+
+// Digits of `base` and nothing else: no sign, no second 0x, no overflow
+// (std::stoull would take "+5", "0x0x5" and " 5").
+bool parse_digits(const std::string& text, int base, uint64_t& value) {
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value, base);
+  return !text.empty() && ec == std::errc() && ptr == end;
+}
+
+}  // namespace
 
 std::vector<TraceEntry> parse_trace(std::istream& in, const std::string& origin) {
   std::vector<TraceEntry> out;
@@ -16,11 +29,11 @@ std::vector<TraceEntry> parse_trace(std::istream& in, const std::string& origin)
   uint64_t last_cycle = 0;
   while (std::getline(in, line)) {
     ++number;
-    const size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
     std::istringstream fields(line);
     std::string cycle_text, op, address_text, extra;
-    fields >> cycle_text >> op >> address_text;
+    // Blank (whitespace as the fields are split: isspace) or a comment.
+    if (!(fields >> cycle_text) || cycle_text[0] == '#') continue;
+    fields >> op >> address_text;
     const auto bad = [&](const std::string& why) {
       return sim::ConfigError(fmt::format("{}:{}: {} (expected '<cycle> <R|W> <hex address>', got '{}')", origin,
                                           number, why, line));
@@ -29,13 +42,7 @@ std::vector<TraceEntry> parse_trace(std::istream& in, const std::string& origin)
     if (fields >> extra) throw bad("too many fields");
     TraceEntry e;
     e.line = number;
-    size_t used = 0;
-    try {
-      e.cycle = std::stoull(cycle_text, &used, 10);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != cycle_text.size() || cycle_text[0] == '-') throw bad("bad cycle '" + cycle_text + "'");
+    if (!parse_digits(cycle_text, 10, e.cycle)) throw bad("bad cycle '" + cycle_text + "'");
     if (op == "R" || op == "r") {
       e.is_write = false;
     } else if (op == "W" || op == "w") {
@@ -43,15 +50,10 @@ std::vector<TraceEntry> parse_trace(std::istream& in, const std::string& origin)
     } else {
       throw bad("bad operation '" + op + "' (R or W)");
     }
-    std::string hex = address_text;
-    if (hex.size() > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex = hex.substr(2);
-    used = 0;
-    try {
-      e.address = std::stoull(hex, &used, 16);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != hex.size() || hex[0] == '-') throw bad("bad hex address '" + address_text + "'");
+    const bool prefixed =
+        address_text.size() > 2 && address_text[0] == '0' && (address_text[1] == 'x' || address_text[1] == 'X');
+    if (!parse_digits(address_text.substr(prefixed ? 2 : 0), 16, e.address))
+      throw bad("bad hex address '" + address_text + "'");
     if (e.cycle < last_cycle) throw bad(fmt::format("cycle {} is before the previous line's {}", e.cycle, last_cycle));
     last_cycle = e.cycle;
     out.push_back(e);

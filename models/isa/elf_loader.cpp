@@ -8,6 +8,9 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -85,6 +88,8 @@ ElfImage load_elf(const std::string& path) {
   const char* raw = elf_rawfile(e, &file_size);
   if (raw == nullptr) file.fail(std::string("cannot read contents: ") + elf_errmsg(-1));
 
+  uint64_t copied = 0;        // file bytes copied into segments
+  std::vector<size_t> index;  // program header number of each segment
   size_t phnum = 0;
   if (elf_getphdrnum(e, &phnum) != 0) file.fail(std::string("bad program header table: ") + elf_errmsg(-1));
   for (size_t n = 0; n < phnum; ++n) {
@@ -97,15 +102,46 @@ ElfImage load_elf(const std::string& path) {
     if (ph.p_offset > file_size || ph.p_filesz > file_size - ph.p_offset) {
       file.fail("segment " + std::to_string(n) + " extends past the end of the file");
     }
+    const std::string what = fmt::format("segment {} (at 0x{:08x}, {} bytes)", n, ph.p_vaddr, ph.p_memsz);
+    if (ph.p_vaddr + ph.p_memsz > (uint64_t{1} << 32)) file.fail(what + " extends past the 32-bit address space");
+    // Instructions are 4 bytes at multiples of 4 (no C extension): code
+    // elsewhere would be fetched at addresses that do not hold it.
+    if ((ph.p_flags & PF_X) != 0 && ph.p_vaddr % 4 != 0)
+      file.fail(what + " is executable but its address is not a multiple of 4");
+    // Each segment copies its file bytes; a file whose segments reuse the
+    // same bytes over and over would make the image larger than the file.
+    copied += ph.p_filesz;
+    if (copied > file_size) {
+      file.fail(fmt::format("{} brings the bytes its loadable segments copy to {}, more than the file's {}: the "
+                            "segments overlap in the file",
+                            what, copied, file_size));
+    }
     ElfSegment seg;
     seg.addr = static_cast<uint32_t>(ph.p_vaddr);
     seg.mem_size = static_cast<uint32_t>(ph.p_memsz);
     seg.executable = (ph.p_flags & PF_X) != 0;
     seg.bytes.assign(raw + ph.p_offset, raw + ph.p_offset + ph.p_filesz);
     image.segments.push_back(std::move(seg));
+    index.push_back(n);
   }
   if (image.segments.empty()) file.fail("has no loadable (PT_LOAD) segments");
+  // Segments must not overlap in memory: the later one would overwrite the
+  // earlier one's bytes, and decoded code would no longer match memory.
+  std::vector<size_t> order(image.segments.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return image.segments[a].addr < image.segments[b].addr; });
+  for (size_t i = 1; i < order.size(); ++i) {
+    const ElfSegment& lo = image.segments[order[i - 1]];
+    const ElfSegment& hi = image.segments[order[i]];
+    if (uint64_t{lo.addr} + lo.mem_size > hi.addr) {
+      file.fail(fmt::format("segments {} (0x{:08x}..0x{:08x}) and {} (0x{:08x}..0x{:08x}) overlap in memory",
+                            index[order[i - 1]], lo.addr, uint64_t{lo.addr} + lo.mem_size, index[order[i]], hi.addr,
+                            uint64_t{hi.addr} + hi.mem_size));
+    }
+  }
 
+  uint64_t name_bytes = 0;
   for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn != nullptr; scn = elf_nextscn(e, scn)) {
     GElf_Shdr sh;
     if (gelf_getshdr(scn, &sh) == nullptr || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
@@ -123,7 +159,16 @@ ElfImage load_elf(const std::string& path) {
       if (!wanted) continue;
       const char* name = elf_strptr(e, sh.sh_link, sym.st_name);
       if (name == nullptr || *name == '\0') continue;
-      image.symbols.emplace(name, static_cast<uint32_t>(sym.st_value));
+      // Names may share the string table's bytes (one name the tail of
+      // another); bounded by the file, they cannot multiply it.
+      const size_t length = std::strlen(name);
+      name_bytes += length;
+      if (name_bytes > file_size) {
+        file.fail(fmt::format("the names of its symbols (section {}) total more than the file's {} bytes: they "
+                              "overlap in the string table",
+                              elf_ndxscn(scn), file_size));
+      }
+      image.symbols.emplace(std::string(name, length), static_cast<uint32_t>(sym.st_value));
     }
   }
   return image;

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "noc/network.h"
@@ -147,47 +149,80 @@ uint64_t BernoulliSource::generate(uint64_t now, Network& net, bool measured) {
 
 uint64_t BernoulliSource::next_creation() const { return *std::min_element(next_.begin(), next_.end()); }
 
-TraceSource::TraceSource(const std::string& path, int nodes, int classes, int default_flits) {
-  std::ifstream in(path);
-  if (!in) throw sim::ConfigError(fmt::format("noc.trace: cannot read trace file '{}'", path));
+namespace {
+
+// A trace number: decimal (leading zeros too: "010" is ten, not octal eight)
+// or hexadecimal with 0x, at most INT64_MAX (UINT64_MAX means "never" to the
+// measurement loop).
+std::optional<uint64_t> trace_number(const std::string& word, bool* too_large) {
+  const bool hex = word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X');
+  const char* begin = word.data() + (hex ? 2 : 0);
+  const char* end = word.data() + word.size();
+  uint64_t value = 0;
+  const auto [ptr, ec] = std::from_chars(begin, end, value, hex ? 16 : 10);
+  if (begin == end || ptr != end || (ec != std::errc() && ec != std::errc::result_out_of_range)) return std::nullopt;
+  *too_large = ec == std::errc::result_out_of_range || value > uint64_t{std::numeric_limits<int64_t>::max()};
+  return value;
+}
+
+}  // namespace
+
+std::vector<TraceRecord> read_trace(std::istream& in, const std::string& origin, int nodes, int classes,
+                                    int default_flits) {
+  std::vector<TraceRecord> records;
   std::string line;
-  int line_no = 0;
+  uint64_t line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
     const auto hash = line.find('#');
     if (hash != std::string::npos) line.resize(hash);
     std::istringstream fields(line);
-    std::vector<long long> v;
+    std::vector<uint64_t> v;
     std::string word;
     while (fields >> word) {
-      char* end = nullptr;
-      const long long x = std::strtoll(word.c_str(), &end, 0);
-      if (*end != '\0' || x < 0)
-        throw sim::ConfigError(fmt::format("{}:{}: '{}' is not a non-negative integer", path, line_no, word));
-      v.push_back(x);
+      if (v.size() == 5)
+        throw sim::ConfigError(fmt::format("{}:{}: expected 'cycle src dst [flits [class]]'", origin, line_no));
+      bool too_large = false;
+      const std::optional<uint64_t> x = trace_number(word, &too_large);
+      if (!x) throw sim::ConfigError(fmt::format("{}:{}: '{}' is not a non-negative integer", origin, line_no, word));
+      if (too_large)
+        throw sim::ConfigError(fmt::format("{}:{}: '{}' is larger than {}", origin, line_no, word,
+                                           std::numeric_limits<int64_t>::max()));
+      v.push_back(*x);
     }
     if (v.empty()) continue;
-    if (v.size() < 3 || v.size() > 5)
-      throw sim::ConfigError(fmt::format("{}:{}: expected 'cycle src dst [flits [class]]'", path, line_no));
-    TraceRecord r;
-    r.cycle = static_cast<uint64_t>(v[0]);
-    if (v[1] >= nodes || v[2] >= nodes)
-      throw sim::ConfigError(fmt::format("{}:{}: node {} does not exist (nodes 0..{})", path, line_no,
+    if (v.size() < 3)
+      throw sim::ConfigError(fmt::format("{}:{}: expected 'cycle src dst [flits [class]]'", origin, line_no));
+    // Every field is range-checked before it is narrowed to int.
+    const uint64_t node_count = static_cast<uint64_t>(std::max(nodes, 0));
+    if (v[1] >= node_count || v[2] >= node_count)
+      throw sim::ConfigError(fmt::format("{}:{}: node {} does not exist (nodes 0..{})", origin, line_no,
                                          std::max(v[1], v[2]), nodes - 1));
+    const uint64_t flits = v.size() > 3 ? v[3] : static_cast<uint64_t>(std::max(default_flits, 0));
+    if (flits < 1 || flits > 65535)
+      throw sim::ConfigError(fmt::format("{}:{}: packet length {} outside 1..65535 flits", origin, line_no, flits));
+    const uint64_t cls = v.size() > 4 ? v[4] : 0;
+    if (cls >= static_cast<uint64_t>(std::max(classes, 0)))
+      throw sim::ConfigError(fmt::format("{}:{}: message class {} but noc.classes is {}", origin, line_no, cls,
+                                         classes));
+    TraceRecord r;
+    r.cycle = v[0];
     r.src = static_cast<int>(v[1]);
     r.dst = static_cast<int>(v[2]);
-    r.flits = v.size() > 3 ? static_cast<int>(v[3]) : default_flits;
-    if (r.flits < 1 || r.flits > 65535)
-      throw sim::ConfigError(fmt::format("{}:{}: packet length {} outside 1..65535 flits", path, line_no, v[3]));
-    r.cls = v.size() > 4 ? static_cast<int>(v[4]) : 0;
-    if (r.cls >= classes)
-      throw sim::ConfigError(fmt::format("{}:{}: message class {} but noc.classes is {}", path, line_no, r.cls,
-                                         classes));
-    if (!records_.empty() && r.cycle < records_.back().cycle)
-      throw sim::ConfigError(fmt::format("{}:{}: cycle {} is earlier than the previous record's {}", path, line_no,
-                                         r.cycle, records_.back().cycle));
-    records_.push_back(r);
+    r.flits = static_cast<int>(flits);
+    r.cls = static_cast<int>(cls);
+    if (!records.empty() && r.cycle < records.back().cycle)
+      throw sim::ConfigError(fmt::format("{}:{}: cycle {} is earlier than the previous record's {}", origin, line_no,
+                                         r.cycle, records.back().cycle));
+    records.push_back(r);
   }
+  return records;
+}
+
+TraceSource::TraceSource(const std::string& path, int nodes, int classes, int default_flits) {
+  std::ifstream in(path);
+  if (!in) throw sim::ConfigError(fmt::format("noc.trace: cannot read trace file '{}'", path));
+  records_ = read_trace(in, path, nodes, classes, default_flits);
 }
 
 uint64_t TraceSource::generate(uint64_t now, Network& net, bool measured) {

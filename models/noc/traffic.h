@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,12 @@ struct TraceRecord {
 };
 
 // A trace: one packet per line, "cycle src dst [flits [class]]", cycles in
-// non-decreasing order, '#' starts a comment. Errors name file and line.
+// non-decreasing order, '#' starts a comment. Throws sim::ConfigError
+// "<origin>:<line>: ..." for a malformed line.
+std::vector<TraceRecord> read_trace(std::istream& in, const std::string& origin, int nodes, int classes,
+                                    int default_flits);
+
+// Packets from a trace file (read_trace); errors name file and line.
 class TraceSource : public PacketSource {
  public:
   TraceSource(const std::string& path, int nodes, int classes, int default_flits);
