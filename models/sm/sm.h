@@ -37,7 +37,7 @@
 #include "sm/coalescer.h"
 #include "sm/global_atomics.h"
 #include "sm/kernel_launch.h"
-#include "sm/sector_cache.h"
+#include "mem/sector_cache.h"
 #include "sm/sm_params.h"
 #include "sm/warp_scheduler.h"
 

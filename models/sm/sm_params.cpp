@@ -1,6 +1,6 @@
 #include "sm/sm_params.h"
 
-#include "sm/sector_cache.h"
+#include "mem/sector_cache.h"
 #include "sm/warp_scheduler.h"
 
 namespace tessera::sm {
