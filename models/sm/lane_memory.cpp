@@ -95,10 +95,12 @@ bool LaneMemory::is_atomic() const { return inst_->is_store || inst_->op == isa:
 MemStatus LaneMemory::load_reserved(uint32_t addr, uint32_t* value) {
   const MemStatus s = load(addr, 4, value, false);
   if (s != MemStatus::kOk) return s;
+  // This lane's address decides where it reserves: the lanes of one LR may
+  // address shared and global memory (an LR on local memory faulted above).
   const uint32_t owner = thread_owner(sm_id_, slot_, lane_);
-  if (rec_.shared()) {
+  if (rec_.shared_mask & (1u << lane_)) {
     shared_.reserve(owner, block_->shared_base + (addr - kSharedWindow));
-  } else if (!rec_.local) {
+  } else {
     global_.reserve(owner, addr);
   }
   return MemStatus::kOk;
