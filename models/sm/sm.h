@@ -1,4 +1,4 @@
-// The streaming multiprocessor as a SystemC module (DESIGN.md section 4): a
+// The streaming multiprocessor as a SystemC module (docs/architecture.md): a
 // thin wrapper around sm::SmEngine, which holds the SM's timing and
 // function (partitions with a warp scheduler, a scoreboard and dual issue;
 // SIMT threads with minimum-PC reconvergence; block barriers; banked shared

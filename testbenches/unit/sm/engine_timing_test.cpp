@@ -172,3 +172,22 @@ TEST(SmEngineTiming, NextEventOfAnIdleEngineIsNever) {
   h.step(14);
   EXPECT_EQ(h.sm().next_event(), SmEngine::kNever);
 }
+
+// While the ldg's miss is out (sent in 8, answered in 108), the SM reports
+// its warp and the L1 miss; once everything is back and the warp exited,
+// nothing.
+TEST(SmEngineInFlight, ListsResidentWarpsAndOutstandingMisses) {
+  SmHarness h({lui(6, kData >> 12), ldg_w(7, 6, 0), addi(8, 7, 0), kExit});
+  h.launch(32, 0);
+  h.run(1, 50);
+  const std::string s = h.sm().describe_in_flight();
+  EXPECT_NE(s.find("chip.sm0: warp slot 0 (block (0,0,0) warp 0, partition 0): next pc 0x80000008 for lanes "
+                   "0xffffffff, 1 memory groups in flight\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("chip.sm0: l1_half0 miss on line 0x80008000: sectors 0x1 requested, 0x0 arrived, 1 waiting\n"),
+            std::string::npos)
+      << s;
+  h.run(51, 200);
+  EXPECT_EQ(h.sm().describe_in_flight(), "");
+}
