@@ -2,6 +2,10 @@
 // decoded and what it reserves.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
 #include "isa/encoding.h"
 #include "unit/sm/sm_harness.h"
 
@@ -23,10 +27,43 @@ TEST(LaneMemory, LrReservesPerLaneWhenLanesSpanSharedAndGlobal) {
                enc::amo(f5::kSc, 14, 8, 13), kExit});
   h.launch(32, 0, 64);
   h.run(1, 500);
-  ASSERT_FALSE(h.run().stopped()) << h.run().message();
+  ASSERT_FALSE(h.run_control().stopped()) << h.run_control().message();
   ASSERT_TRUE(h.sm().idle());
   const Warp& w = h.sm().warps()[0];
   for (unsigned lane = 0; lane < 32; ++lane) EXPECT_EQ(w.threads[lane].x[14], 0u) << "lane " << lane;
   EXPECT_EQ(h.sm().lane_memory().shared_memory().load(3 * 4, 4), 7u);
   EXPECT_EQ(h.global().load(kData + 20 * 4, 4), 7u);
+}
+
+namespace {
+// lui x5, `page`; sw x0, 0(x5); exit: the run stops with a report that
+// contains `text`. Stopping a run also stops SystemC (RunControl::stop calls
+// sc_stop, once per process), so each fault runs in a child process.
+void expect_store_fault(uint32_t page, const std::string& text) {
+  EXPECT_EXIT(
+      {
+        SmHarness h({lui(5, page), enc::store(2, 5, 0, 0), kExit});
+        h.launch(32, 0);
+        h.run(1, 20);
+        const bool ok = h.run_control().stopped() && h.run_control().message().find(text) != std::string::npos;
+        if (!ok) std::fprintf(stderr, "report: %s\n", h.run_control().message().c_str());
+        std::_Exit(ok ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+}  // namespace
+
+// Just below the local window is the stack guard: a stack that outgrew
+// sm.local_bytes, reported as such.
+TEST(LaneMemory, AccessBelowTheLocalWindowIsAStackOverflow) {
+  expect_store_fault((kLocalWindow - 0x1000) >> 12, "stack overflow: access at 0x2ffff000");
+}
+
+TEST(LaneMemory, StoreIntoTheCodeIsRefused) {
+  expect_store_fault(kCode >> 12, "store into the program's code at 0x80000000");
+}
+
+TEST(LaneMemory, SharedWindowBeyondTheBlocksAllocationNamesItsSize) {
+  expect_store_fault(kSharedWindow >> 12,
+                     "(the shared-memory window 0x20000000: this block has 0 bytes of shared memory)");
 }

@@ -82,7 +82,7 @@ class SmHarness : public SmEngine::Port {
 
   SmEngine& sm() { return *engine_; }
   sim::BackingMemory& global() { return global_; }
-  sim::RunControl& run() { return run_; }
+  sim::RunControl& run_control() { return run_; }
   const SmParams& params() const { return params_; }
 
   // A block of `threads` threads of the kernel, placed during cycle `now`.
