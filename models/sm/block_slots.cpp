@@ -4,7 +4,9 @@
 
 namespace tessera::sm {
 
-BlockSlots::BlockSlots(const SmParams& p) : p_(p), blocks_(p.max_blocks) { shared_free_.emplace_back(0, p_.shared_bytes); }
+BlockSlots::BlockSlots(const SmParams& p) : p_(p), blocks_(p.max_blocks) {
+  shared_free_.emplace_back(0, p_.shared_bytes);
+}
 
 bool BlockSlots::can_accept(const KernelLaunch& k) const {
   const BlockFootprint f = footprint(k, kWarpSize, p_.register_granule);
@@ -34,7 +36,8 @@ unsigned BlockSlots::start(const KernelLaunch& k, uint64_t block_index) {
 
   const uint32_t need = align16(f.shared_bytes);
   if (need) {
-    auto it = std::find_if(shared_free_.begin(), shared_free_.end(), [need](const auto& e) { return e.second >= need; });
+    auto it =
+        std::find_if(shared_free_.begin(), shared_free_.end(), [need](const auto& e) { return e.second >= need; });
     blk.shared_base = it->first;
     it->first += need;
     it->second -= need;

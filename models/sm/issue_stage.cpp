@@ -40,7 +40,8 @@ int stall_rank(Stall s) {
 unsigned lanes_in(uint32_t mask) { return static_cast<unsigned>(std::bitset<32>(mask).count()); }
 
 IssueStage::UnitIndex unit_index(isa::Unit u) {
-  return u == isa::Unit::kSp ? IssueStage::kUnitSp : u == isa::Unit::kSfu ? IssueStage::kUnitSfu : IssueStage::kUnitLdst;
+  if (u == isa::Unit::kSp) return IssueStage::kUnitSp;
+  return u == isa::Unit::kSfu ? IssueStage::kUnitSfu : IssueStage::kUnitLdst;
 }
 }  // namespace
 

@@ -13,9 +13,10 @@ L1Params L1Params::from_config(sim::Config& cfg) {
       cfg.get_int("l1.halves", 2, 1, 8, "L1 halves; partition p uses half p * halves / partitions"));
   p.bytes = static_cast<unsigned>(kb * 1024);
   p.ways = static_cast<unsigned>(cfg.get_int("l1.ways", 4, 1, 64, "L1 associativity"));
-  p.hit_latency = static_cast<unsigned>(
-      cfg.get_int("l1.hit_latency", 82, 1, 10000, "Cycles from issue to result for a load whose sectors all hit in L1"));
-  p.mshrs = static_cast<unsigned>(cfg.get_int("l1.mshrs", 32, 1, 4096, "MSHRs per L1 half (lines with misses in flight)"));
+  p.hit_latency = static_cast<unsigned>(cfg.get_int(
+      "l1.hit_latency", 82, 1, 10000, "Cycles from issue to result for a load whose sectors all hit in L1"));
+  p.mshrs = static_cast<unsigned>(
+      cfg.get_int("l1.mshrs", 32, 1, 4096, "MSHRs per L1 half (lines with misses in flight)"));
   p.cache_global_loads = cfg.get_bool(
       "l1.cache_global_loads", false,
       "Cache ordinary global loads in L1 (the -dlcm=ca behaviour); read-only __ldg loads are always cached");

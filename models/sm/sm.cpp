@@ -82,7 +82,8 @@ void Sm::before_issue(uint64_t now) {
 }
 
 void Sm::trace_partitions() {
-  const uint64_t t = static_cast<uint64_t>(sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  const uint64_t t =
+      static_cast<uint64_t>(sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
   auto& parts = engine_.partitions();
   for (size_t p = 0; p < parts.size(); ++p) {
     IssueStage& part = parts[p];

@@ -141,7 +141,9 @@ void SmEngine::cycle(uint64_t now) {
   uint64_t wake = kNever;
   if (slots_.resident_warps() > 0) {
     ++active_cycles_;
-    for (unsigned p = 0; p < partitions_.size() && !run_.stopped(); ++p) issued |= partitions_[p].cycle(now, *this, wake);
+    for (unsigned p = 0; p < partitions_.size() && !run_.stopped(); ++p) {
+      issued |= partitions_[p].cycle(now, *this, wake);
+    }
   } else {
     for (IssueStage& part : partitions_) part.idle();
   }
@@ -309,7 +311,8 @@ void SmEngine::queue_request(uint32_t line, uint8_t sectors, LineOp op, unsigned
   } else {
     sector_reads_ += static_cast<unsigned>(__builtin_popcount(sectors));
   }
-  requests_.push_back(MemRequest{line, sectors, op, static_cast<uint8_t>(atomic_ops), tag, static_cast<uint16_t>(slot)});
+  requests_.push_back(
+      MemRequest{line, sectors, op, static_cast<uint8_t>(atomic_ops), tag, static_cast<uint16_t>(slot)});
 }
 
 // ---------------------------------------------------------------- answers
