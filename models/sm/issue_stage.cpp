@@ -153,6 +153,7 @@ bool IssueStage::cycle(uint64_t now, SmEngine& engine, uint64_t& next_wake) {
       if (next && next->unit != inst->unit && next->unit != isa::Unit::kCtrl &&
           check(w, *next, now, engine.memory_queue_full(), ignored) == Stall::kNone) {
         if (!engine.execute(slot, *next, now)) return false;
+        ++issued_;
         ++dual_issued_;
       }
     }

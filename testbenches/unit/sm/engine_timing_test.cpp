@@ -191,3 +191,21 @@ TEST(SmEngineInFlight, ListsResidentWarpsAndOutstandingMisses) {
   h.run(51, 200);
   EXPECT_EQ(h.sm().describe_in_flight(), "");
 }
+
+// Four warps, one per partition, each dual-issuing addi + sfu.sin in cycle 1
+// and exiting in 2: every partition issued 3 instructions, so the
+// partitions' issued_warp_insts add up to the SM's 12 warp instructions.
+TEST(SmEngineStatistics, PartitionsIssuedInstructionsSumToWarpInstructions) {
+  SmHarness h({addi(5, 0, 1), sfu_sin(10, 11), kExit});
+  h.launch(128, 0);
+  h.run(1, 10);
+  uint64_t issued = 0, dual = 0;
+  for (const IssueStage& part : h.sm().partitions()) {
+    EXPECT_EQ(part.issued(), 3u);
+    issued += part.issued();
+    dual += part.dual_issued();
+  }
+  EXPECT_EQ(dual, 4u);
+  EXPECT_EQ(h.sm().warp_insts(), 12u);
+  EXPECT_EQ(issued, h.sm().warp_insts());
+}
