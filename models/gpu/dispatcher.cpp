@@ -86,10 +86,12 @@ bool Dispatcher::validate(const sm::KernelLaunch& k) {
   } else if (k.block.x == 0 || k.block.y == 0 || k.block.z == 0) {
     why = fmt::format("block ({},{},{}) has a zero dimension", k.block.x, k.block.y, k.block.z);
   } else if (threads > p_.max_threads_per_block || threads > p_.max_threads) {
-    why = fmt::format("block ({},{},{}) has {} threads; the limit is sm.max_threads_per_block={}", k.block.x,
-                      k.block.y, k.block.z,
+    // A block must fit both limits: name the smaller, with its own value.
+    const bool per_block = p_.max_threads_per_block <= p_.max_threads;
+    why = fmt::format("block ({},{},{}) has {} threads; the limit is {}={}", k.block.x, k.block.y, k.block.z,
                       threads == UINT64_MAX ? std::string("more than 2^64") : std::to_string(threads),
-                      std::min(p_.max_threads_per_block, p_.max_threads));
+                      per_block ? "sm.max_threads_per_block" : "sm.max_threads",
+                      per_block ? p_.max_threads_per_block : p_.max_threads);
   } else if (k.shared_bytes > p_.shared_bytes) {
     why = fmt::format("{} bytes of shared memory per block; an SM has sm.shared_bytes={}", k.shared_bytes,
                       p_.shared_bytes);

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "sim/mem_ext.h"
-#include "sm/sector_cache.h"
+#include "mem/sector_cache.h"
 
 namespace tessera::gpu {
 

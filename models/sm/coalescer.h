@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sm/sector_cache.h"
+#include "mem/sector_cache.h"
 
 namespace tessera::sm {
 

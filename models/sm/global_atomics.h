@@ -10,39 +10,21 @@
 // readable before the atomic's answer returns from L2, many cycles later.
 #pragma once
 
-#include <cstdint>
 #include <systemc>
-#include <vector>
 
-#include "isa/isa.h"
-#include "sim/backing_memory.h"
-#include "sim/run_control.h"
+#include "sm/atomic_queue.h"
 
 namespace tessera::sm {
 
-class GlobalAtomics : public sc_core::sc_module {
+class GlobalAtomics : public sc_core::sc_module, public AtomicQueue {
  public:
   GlobalAtomics(const sc_core::sc_module_name& name, sim::BackingMemory& global, sim::RunControl& run);
 
-  // One lane's atomic: `op` at `addr` with rs2 = v, rs3 = swap (atom.cas);
-  // the old value is written to *dest (null: rd is x0).
-  void add(unsigned sm, isa::Op op, uint32_t addr, uint32_t v, uint32_t swap, uint32_t* dest);
-  uint64_t performed() const { return performed_; }
-
  private:
-  struct Pending {
-    unsigned sm;
-    isa::Op op;
-    uint32_t addr, v, swap;
-    uint32_t* dest;
-  };
-  void perform();
+  void due() override { due_.notify(sc_core::sc_time(1, sc_core::SC_PS)); }
+  void perform() { AtomicQueue::perform(); }
 
-  sim::BackingMemory& global_;
-  sim::RunControl& run_;  // told of every atomic that changes memory (the progress watchdog)
-  std::vector<Pending> pending_;
   sc_core::sc_event due_;
-  uint64_t performed_ = 0;
 };
 
 }  // namespace tessera::sm

@@ -1,6 +1,5 @@
 #include "sm/sm_params.h"
 
-#include "sm/sector_cache.h"
 #include "sm/warp_scheduler.h"
 
 namespace tessera::sm {
@@ -52,22 +51,7 @@ SmParams SmParams::from_config(sim::Config& cfg) {
       "sm.shared_atomic_latency", 36, 1, 1024, "Latency of a shared-memory atomic without conflicts, cycles"));
   p.shared_atomic_cycles = static_cast<unsigned>(cfg.get_int(
       "sm.shared_atomic_cycles", 2, 1, 64, "Cycles a bank's atomic ALU spends on one read-modify-write"));
-  const auto l1_kb = cfg.get_int("l1.size_kb", 24, 1, 1024, "Unified L1/texture cache per SM, KiB (all halves)");
-  p.l1_halves = static_cast<unsigned>(
-      cfg.get_int("l1.halves", 2, 1, 8, "L1 halves; partition p uses half p * halves / partitions"));
-  p.l1_bytes = static_cast<unsigned>(l1_kb * 1024);
-  p.l1_ways = static_cast<unsigned>(cfg.get_int("l1.ways", 4, 1, 64, "L1 associativity"));
-  p.l1_hit_latency = static_cast<unsigned>(
-      cfg.get_int("l1.hit_latency", 82, 1, 10000, "Cycles from issue to result for a load whose sectors all hit in L1"));
-  p.l1_mshrs = static_cast<unsigned>(
-      cfg.get_int("l1.mshrs", 32, 1, 4096, "MSHRs per L1 half (lines with misses in flight)"));
-  p.l1_cache_global_loads = cfg.get_bool(
-      "l1.cache_global_loads", false,
-      "Cache ordinary global loads in L1 (the -dlcm=ca behaviour); read-only __ldg loads are always cached");
-  if (p.l1_bytes % p.l1_halves != 0)
-    throw sim::ConfigError("l1.size_kb: " + std::to_string(l1_kb) + " KiB does not split into l1.halves=" +
-                           std::to_string(p.l1_halves) + " halves");
-  CacheGeometry{p.l1_bytes / p.l1_halves, p.l1_ways, kLineBytes}.validate("l1.size_kb", "l1.ways");
+  p.l1 = L1Params::from_config(cfg);
   if (p.max_threads > p.max_warps * kWarpSize)
     throw sim::ConfigError("sm.max_threads: " + std::to_string(p.max_threads) + " threads need more than sm.max_warps=" +
                            std::to_string(p.max_warps) + " warps");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/config.h"
+#include "sm/l1_cache.h"
 
 namespace tessera::sm {
 
@@ -30,9 +31,7 @@ struct SmParams {
   unsigned shared_bytes, local_bytes;
   unsigned shared_banks, shared_bank_bytes;
   unsigned shared_atomic_latency, shared_atomic_cycles;
-  // Unified L1/texture cache: `l1_halves` halves of l1_bytes / l1_halves.
-  unsigned l1_bytes, l1_halves, l1_ways, l1_hit_latency, l1_mshrs;
-  bool l1_cache_global_loads;
+  L1Params l1;  // the l1.* keys: the L1 declares them
   unsigned mem_queue;  // outstanding sector requests the LD/ST unit may queue
 
   static SmParams from_config(sim::Config& cfg);

@@ -249,6 +249,21 @@ TEST(BadLaunch, BlockOf2048Threads) {
   expect_not_contains(r, "should have been refused");
 }
 
+// The error names the limit that refuses the block and prints that limit's
+// own value: with sm.max_threads=512 below sm.max_threads_per_block=1024, a
+// block of 2048 threads is refused by sm.max_threads.
+TEST(BadLaunch, ThreadLimitMessagePrintsTheLimitItNames) {
+  const RunResult r = run_tessera({"run", "sm1", elf("bad_launch"), "-q", "--set", "sm.max_threads=512"});
+  expect_clean_exit(r, 4);
+  expect_contains(r, "the limit is sm.max_threads=512");
+  expect_not_contains(r, "sm.max_threads_per_block=512");
+
+  const RunResult s =
+      run_tessera({"run", "sm1", elf("bad_launch"), "-q", "--set", "sm.max_threads_per_block=256"});
+  expect_clean_exit(s, 4);
+  expect_contains(s, "the limit is sm.max_threads_per_block=256");
+}
+
 // BUG (models/sm/kernel_launch.h footprint(), used by Dispatcher::validate):
 // the register footprint is computed in uint32_t, so DISP_REGS = 0x08000000
 // gives 0x08000000 * 32 = 2^32 -> 0 registers and the launch is accepted

@@ -8,7 +8,7 @@
 
 #include "sim/config.h"
 #include "sm/coalescer.h"
-#include "sm/sector_cache.h"
+#include "mem/sector_cache.h"
 #include "sm/shared_banks.h"
 
 using namespace tessera::sm;

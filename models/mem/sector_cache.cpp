@@ -1,19 +1,19 @@
-#include "sm/sector_cache.h"
+#include "mem/sector_cache.h"
 
 #include <fmt/format.h>
 
 #include "sim/config.h"
 
-namespace tessera::sm {
+namespace tessera::mem {
 
-void CacheGeometry::validate(const std::string& size_key, const std::string& ways_key) const {
+void SectorGeometry::validate(const std::string& size_key, const std::string& ways_key) const {
   const uint64_t set_bytes = uint64_t{ways} * line_bytes;
   if (ways == 0 || size_bytes == 0 || size_bytes % set_bytes != 0)
     throw sim::ConfigError(fmt::format("{}: {} bytes is not sets x ways x line ({} ways of {}-byte lines, {})",
                                        size_key, size_bytes, ways, line_bytes, ways_key));
 }
 
-SectorCache::SectorCache(const CacheGeometry& g)
+SectorCache::SectorCache(const SectorGeometry& g)
     : sets_(g.sets()), ways_per_set_(g.ways), line_bytes_(g.line_bytes), index_stride_(g.index_stride), ways_(size_t{g.sets()} * g.ways) {}
 
 int SectorCache::find(uint32_t line) const {
@@ -78,4 +78,4 @@ uint8_t SectorCache::dirty_sectors(uint32_t line) const {
   return i < 0 ? 0 : ways_[static_cast<size_t>(i)].dirty;
 }
 
-}  // namespace tessera::sm
+}  // namespace tessera::mem

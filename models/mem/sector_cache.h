@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-namespace tessera::sm {
+namespace tessera::mem {
 
 inline constexpr unsigned kLineBytes = 128;
 inline constexpr unsigned kSectorBytes = 32;
 inline constexpr unsigned kSectorsPerLine = kLineBytes / kSectorBytes;
 
-struct CacheGeometry {
+struct SectorGeometry {
   uint32_t size_bytes = 0;
   unsigned ways = 0;
   unsigned line_bytes = 128;
@@ -31,7 +31,7 @@ struct CacheGeometry {
 
 class SectorCache {
  public:
-  explicit SectorCache(const CacheGeometry& g);
+  explicit SectorCache(const SectorGeometry& g);
 
   struct Victim {
     uint32_t line = 0;
@@ -91,6 +91,7 @@ class MshrTable {
   bool full() const { return entries_.size() >= capacity_; }
   bool empty() const { return entries_.empty(); }
   size_t size() const { return entries_.size(); }
+  const std::vector<Entry>& entries() const { return entries_; }
   Entry& allocate(uint32_t line) {
     entries_.push_back(Entry{line, 0, 0, {}});
     return entries_.back();
@@ -122,4 +123,14 @@ class MshrTable {
   std::vector<Entry> entries_;  // few entries: a vector beats a map
 };
 
+}  // namespace tessera::mem
+
+// The SM's L1 and the GPU's L2 slices name these as the SM's own.
+namespace tessera::sm {
+using CacheGeometry = mem::SectorGeometry;
+using mem::kLineBytes;
+using mem::kSectorBytes;
+using mem::kSectorsPerLine;
+using mem::MshrTable;
+using mem::SectorCache;
 }  // namespace tessera::sm

@@ -1,0 +1,157 @@
+#include "sm/lane_memory.h"
+
+#include <algorithm>
+
+#include "isa/encoding.h"
+
+namespace tessera::sm {
+
+using isa::MemStatus;
+
+LaneMemory::LaneMemory(const Context& ctx)
+    : p_(ctx.params),
+      global_(ctx.global),
+      program_(ctx.program),
+      run_(ctx.run),
+      atomics_(ctx.atomics),
+      sm_id_(ctx.sm_id),
+      num_sms_(ctx.num_sms),
+      warp_insts_(ctx.warp_insts),
+      shared_(0, std::max<uint64_t>(ctx.params.shared_bytes, 16)),
+      local_(0, uint64_t{ctx.params.max_warps} * kWarpSize * ctx.params.local_bytes) {}
+
+MemStatus LaneMemory::load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) {
+  if (in_shared(addr, bytes)) {
+    note_shared(block_->shared_base + (addr - kSharedWindow));
+    *value = shared_.load(block_->shared_base + (addr - kSharedWindow), bytes);
+    return MemStatus::kOk;
+  }
+  if (addr - kLocalWindow < p_.local_bytes) {
+    if (is_atomic()) return access_fault(FaultWhy::kLocalAtomic, addr);
+    rec_.local = true;
+    *value = local_.load((slot_ * kWarpSize + lane_) * p_.local_bytes + (addr - kLocalWindow), bytes);
+    return MemStatus::kOk;
+  }
+  if (!global_.contains(addr, bytes)) return access_fault(FaultWhy::kUnmapped, addr);
+  if (inst_->is_store && program_.find(addr & ~3u)) return access_fault(FaultWhy::kCodeStore, addr);
+  if (inst_->is_store && inst_->op != isa::Op::kLrW && inst_->op != isa::Op::kScW) {
+    // A global atomic: performed with this instant's others, in SM order.
+    isa::ThreadState& t = warp_->threads[lane_];
+    atomics_.add(sm_id_, inst_->op, addr, t.x[inst_->rs2], t.x[inst_->rs3], inst_->rd ? &t.x[inst_->rd] : nullptr);
+    rec_.deferred_lanes |= 1u << lane_;
+    *value = 0;  // replaced by the old value when it is performed
+  } else {
+    *value = global_.load(addr, bytes);
+  }
+  rec_.read_only |= read_only;
+  rec_.global_lanes |= 1u << lane_;
+  rec_.global.add(addr, bytes);
+  return MemStatus::kOk;
+}
+
+MemStatus LaneMemory::store(uint32_t addr, unsigned bytes, uint32_t value) {
+  if (in_shared(addr, bytes)) {
+    // An atomic's store follows its load on the same word: one bank access.
+    if (!(rec_.shared_mask & (1u << lane_))) note_shared(block_->shared_base + (addr - kSharedWindow));
+    const uint32_t offset = block_->shared_base + (addr - kSharedWindow);
+    // A plain store is progress; an atomic (word-sized) only when it changes the word.
+    if (!inst_->is_load || shared_.load(offset, 4) != value) run_.note_change();
+    shared_.store(offset, bytes, value);
+    return MemStatus::kOk;
+  }
+  if (addr - kLocalWindow < p_.local_bytes) {
+    rec_.local = true;
+    const uint32_t offset = (slot_ * kWarpSize + lane_) * p_.local_bytes + (addr - kLocalWindow);
+    run_.note_change();  // local memory takes no atomics
+    local_.store(offset, bytes, value);
+    return MemStatus::kOk;
+  }
+  if (!global_.contains(addr, bytes)) return access_fault(FaultWhy::kUnmapped, addr);
+  if (program_.find(addr & ~3u)) return access_fault(FaultWhy::kCodeStore, addr);
+  if (!(rec_.deferred_lanes & (1u << lane_))) {
+    run_.note_change();  // a plain store or a successful SC; deferred atomics tell for themselves
+    global_.store(addr, bytes, value);
+  }
+  // An atomic's store follows its load on the same word: one request.
+  if (!(rec_.global_lanes & (1u << lane_))) rec_.global.add(addr, bytes);
+  return MemStatus::kOk;
+}
+
+MemStatus LaneMemory::access_fault(FaultWhy why, uint32_t addr) {
+  if (why == FaultWhy::kUnmapped) {
+    if (addr - (kLocalWindow - kLocalStackGuardBytes) < kLocalStackGuardBytes) {
+      why = FaultWhy::kStackOverflow;
+    } else if (addr - kSharedWindow < kLocalWindow - kSharedWindow) {
+      why = FaultWhy::kSharedWindow;
+    }
+  }
+  rec_.fault_why = why;
+  rec_.fault_addr = addr;
+  return MemStatus::kAccessFault;
+}
+
+bool LaneMemory::is_atomic() const { return inst_->is_store || inst_->op == isa::Op::kLrW; }
+
+MemStatus LaneMemory::load_reserved(uint32_t addr, uint32_t* value) {
+  const MemStatus s = load(addr, 4, value, false);
+  if (s != MemStatus::kOk) return s;
+  // This lane's address decides where it reserves: the lanes of one LR may
+  // address shared and global memory (an LR on local memory faulted above).
+  const uint32_t owner = thread_owner(sm_id_, slot_, lane_);
+  if (rec_.shared_mask & (1u << lane_)) {
+    shared_.reserve(owner, block_->shared_base + (addr - kSharedWindow));
+  } else {
+    global_.reserve(owner, addr);
+  }
+  return MemStatus::kOk;
+}
+
+MemStatus LaneMemory::store_conditional(uint32_t addr, uint32_t value, bool* success) {
+  const uint32_t owner = thread_owner(sm_id_, slot_, lane_);
+  if (addr - kSharedWindow < block_->use.shared_bytes) {
+    *success = shared_.take_reservation(owner, block_->shared_base + (addr - kSharedWindow));
+  } else if (global_.contains(addr, 4)) {
+    *success = global_.take_reservation(owner, addr);
+  } else if (addr - kLocalWindow < p_.local_bytes) {
+    return access_fault(FaultWhy::kLocalAtomic, addr);
+  } else {
+    return access_fault(FaultWhy::kUnmapped, addr);
+  }
+  return *success ? store(addr, 4, value) : MemStatus::kOk;
+}
+
+bool LaneMemory::csr_read(uint16_t csr, uint32_t* value) {
+  namespace c = isa::csr;
+  const Warp& w = *warp_;
+  const Block& blk = *block_;
+  const KernelLaunch& k = blk.launch;
+  switch (csr) {
+    case c::kCycle: case c::kTime: *value = static_cast<uint32_t>(cycle_); return true;
+    case c::kCycleh: case c::kTimeh: *value = static_cast<uint32_t>(cycle_ >> 32); return true;
+    case c::kInstret: *value = static_cast<uint32_t>(*warp_insts_); return true;
+    case c::kInstreth: *value = static_cast<uint32_t>(*warp_insts_ >> 32); return true;
+    case c::kMhartid: *value = sm_id_; return true;
+    case c::kTidX: *value = w.tid[lane_][0]; return true;
+    case c::kTidY: *value = w.tid[lane_][1]; return true;
+    case c::kTidZ: *value = w.tid[lane_][2]; return true;
+    case c::kNtidX: *value = k.block.x; return true;
+    case c::kNtidY: *value = k.block.y; return true;
+    case c::kNtidZ: *value = k.block.z; return true;
+    case c::kCtaidX: *value = blk.ctaid[0]; return true;
+    case c::kCtaidY: *value = blk.ctaid[1]; return true;
+    case c::kCtaidZ: *value = blk.ctaid[2]; return true;
+    case c::kNctaidX: *value = k.grid.x; return true;
+    case c::kNctaidY: *value = k.grid.y; return true;
+    case c::kNctaidZ: *value = k.grid.z; return true;
+    case c::kLaneid: *value = lane_; return true;
+    case c::kWarpid: *value = w.warp_in_block; return true;
+    case c::kSmid: *value = sm_id_; return true;
+    case c::kNsmid: *value = num_sms_; return true;
+    case c::kSharedBytes: *value = blk.use.shared_bytes; return true;
+    default: return false;
+  }
+}
+
+bool LaneMemory::csr_write(uint16_t /*csr*/, uint32_t /*value*/) { return false; }
+
+}  // namespace tessera::sm

@@ -1,0 +1,121 @@
+// The memory side of executing one warp instruction: the isa::ExecEnv the
+// executor calls for each active lane. It decodes the lane's address (the
+// block's shared window, the thread's local window, global memory; a store
+// into code, an atomic on local memory, a stack overflow below the local
+// window are refused with a reason) and performs the access functionally,
+// and it builds the instruction's access record: which lanes went to shared
+// memory and their bank words, the coalesced global lines, which lanes'
+// global atomics are deferred to the atomic queue, and why the access
+// faulted. The SM engine times the instruction from that record. Pure
+// logic, no SystemC.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "isa/decoded_program.h"
+#include "isa/isa.h"
+#include "sim/backing_memory.h"
+#include "sim/run_control.h"
+#include "sm/atomic_queue.h"
+#include "sm/block_slots.h"
+#include "sm/coalescer.h"
+#include "sm/sm_params.h"
+#include "sm/warp_state.h"
+
+namespace tessera::sm {
+
+// Why an access faulted, for the report.
+enum class FaultWhy : uint8_t { kUnmapped, kSharedWindow, kStackOverflow, kLocalAtomic, kCodeStore };
+
+// What one warp instruction's lanes accessed.
+struct AccessRecord {
+  bool local = false;      // some lane accessed local memory
+  bool read_only = false;  // a read-only (__ldg) global load
+  uint32_t shared_mask = 0;     // lanes that accessed shared memory
+  uint32_t global_lanes = 0;    // lanes given to the coalescer
+  uint32_t deferred_lanes = 0;  // lanes whose global atomic the atomic queue performs
+  std::array<uint32_t, kWarpSize> shared_words{};  // bank-word index of each shared lane
+  FaultWhy fault_why = FaultWhy::kUnmapped;
+  uint32_t fault_addr = 0;
+  Coalescer global;  // the global accesses, by line
+
+  bool shared() const { return shared_mask != 0; }
+};
+
+class LaneMemory final : public isa::ExecEnv {
+ public:
+  struct Context {
+    const SmParams& params;
+    sim::BackingMemory& global;
+    const isa::DecodedProgram& program;
+    sim::RunControl& run;
+    AtomicQueue& atomics;
+    unsigned sm_id, num_sms;
+    const uint64_t* warp_insts;  // instret
+  };
+  explicit LaneMemory(const Context& ctx);
+
+  // Starts instruction `inst` of the warp in `slot` (of block `b`) in `cycle`.
+  void begin(const isa::Inst& inst, unsigned slot, Warp& w, const Block& b, uint64_t cycle) {
+    inst_ = &inst;
+    slot_ = slot;
+    warp_ = &w;
+    block_ = &b;
+    cycle_ = cycle;
+    rec_.local = rec_.read_only = false;
+    rec_.shared_mask = rec_.global_lanes = rec_.deferred_lanes = 0;
+    rec_.fault_why = FaultWhy::kUnmapped;
+    rec_.global.clear();
+  }
+  // The lane the executor runs next.
+  void set_lane(unsigned lane) { lane_ = lane; }
+  AccessRecord& record() { return rec_; }
+  const AccessRecord& record() const { return rec_; }
+
+  sim::BackingMemory& shared_memory() { return shared_; }
+
+  isa::MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) override;
+  isa::MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) override;
+  isa::MemStatus load_reserved(uint32_t addr, uint32_t* value) override;
+  isa::MemStatus store_conditional(uint32_t addr, uint32_t value, bool* success) override;
+  bool csr_read(uint16_t csr, uint32_t* value) override;
+  bool csr_write(uint16_t csr, uint32_t value) override;
+
+  // LR/SC reservation owners: control cores use small numbers, SM threads
+  // start above them.
+  static uint32_t thread_owner(unsigned sm, unsigned warp, unsigned lane) {
+    return 0x10000u + (sm << 11) + warp * 32 + lane;
+  }
+
+ private:
+  bool in_shared(uint32_t addr, unsigned bytes) const {
+    return addr - kSharedWindow < block_->use.shared_bytes && addr - kSharedWindow + bytes <= block_->use.shared_bytes;
+  }
+  void note_shared(uint32_t sm_offset) {
+    rec_.shared_mask |= 1u << lane_;
+    rec_.shared_words[lane_] = sm_offset / p_.shared_bank_bytes;
+  }
+  isa::MemStatus access_fault(FaultWhy why, uint32_t addr);
+  bool is_atomic() const;  // AMOs and atom.* load and store; LR reserves
+
+  const SmParams& p_;
+  sim::BackingMemory& global_;
+  const isa::DecodedProgram& program_;
+  sim::RunControl& run_;
+  AtomicQueue& atomics_;
+  unsigned sm_id_, num_sms_;
+  const uint64_t* warp_insts_;
+  sim::BackingMemory shared_;  // this SM's shared memory
+  sim::BackingMemory local_;   // every thread slot's local memory, side by side
+
+  // The instruction being executed.
+  const isa::Inst* inst_ = nullptr;
+  unsigned slot_ = 0, lane_ = 0;
+  Warp* warp_ = nullptr;
+  const Block* block_ = nullptr;
+  uint64_t cycle_ = 0;
+  AccessRecord rec_;
+};
+
+}  // namespace tessera::sm

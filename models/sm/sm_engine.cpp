@@ -1,0 +1,468 @@
+#include "sm/sm_engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bitset>
+
+#include "isa/encoding.h"
+#include "isa/trap_report.h"
+#include "sm/shared_banks.h"
+
+namespace tessera::sm {
+
+using isa::Inst;
+using isa::Trap;
+
+namespace {
+unsigned lanes_in(uint32_t mask) { return static_cast<unsigned>(std::bitset<32>(mask).count()); }
+}  // namespace
+
+SmEngine::SmEngine(unsigned id, const Context& ctx)
+    : id_(id),
+      p_(ctx.params),
+      program_(ctx.program),
+      run_(ctx.run),
+      name_(ctx.name),
+      log_(ctx.name),
+      stats_(fmt::format("sm{}", id), &ctx.stats_parent),
+      l1_(ctx.params.l1, stats_),
+      slots_(ctx.params),
+      warps_(ctx.params.max_warps),
+      lanes_(LaneMemory::Context{ctx.params, ctx.global, ctx.program, ctx.run, ctx.atomics, id, ctx.num_sms,
+                                 &warp_insts_}) {
+  shared_passes_.assign(kWarpSize + 1, 0);
+  partitions_.reserve(p_.partitions);  // the statistics formulas hold references into it
+  for (unsigned p = 0; p < p_.partitions; ++p) partitions_.emplace_back(p, p_, stats_, &active_cycles_);
+
+  stats_.add_counter("cycles", &active_cycles_, "Cycles with at least one resident warp");
+  stats_.add_counter("warp_insts", &warp_insts_, "Warp instructions executed");
+  stats_.add_counter("thread_insts", &thread_insts_, "Thread instructions executed (active lanes)");
+  stats_.add_formula("ipc", [this] {
+    return active_cycles_ ? static_cast<double>(warp_insts_) / static_cast<double>(active_cycles_) : 0.0;
+  }, "Warp instructions per active cycle");
+  stats_.add_formula("lane_utilization", [this] {
+    return warp_insts_ ? static_cast<double>(thread_insts_) / static_cast<double>(warp_insts_ * kWarpSize) : 0.0;
+  }, "Active lanes per warp instruction / warp size");
+  stats_.add_counter("sp_warp_insts", &unit_insts_[IssueStage::kUnitSp], "Warp instructions on the SP lanes");
+  stats_.add_counter("sfu_warp_insts", &unit_insts_[IssueStage::kUnitSfu], "Warp instructions on the SFU lanes");
+  stats_.add_counter("ldst_warp_insts", &unit_insts_[IssueStage::kUnitLdst], "Warp instructions on the LD/ST lanes");
+  stats_.add_counter("ctrl_warp_insts", &ctrl_insts_, "Barrier, exit and other control instructions");
+  stats_.add_counter("blocks_started", &blocks_started_, "Thread blocks placed on this SM");
+  stats_.add_counter("blocks_finished", &blocks_finished_, "Thread blocks that finished");
+  stats_.add_counter("global_sector_reads", &sector_reads_, "32-byte global read (and atomic) sector requests");
+  stats_.add_counter("global_sector_writes", &sector_writes_, "32-byte global write sector requests");
+  stats_.add_counter("global_line_requests", &line_requests_, "Requests sent towards L2 (one per 128-byte line)");
+  stats_.add_counter("shared_warp_accesses", &shared_accesses_, "Warp instructions that accessed shared memory");
+  stats_.add_histogram("shared_passes", &shared_passes_,
+                       "Bank-array passes per shared-memory warp request (n-way conflict: n passes)");
+  stats_.add_counter("shared_conflict_passes", &shared_conflict_passes_,
+                     "Passes beyond the first caused by bank conflicts");
+  stats_.add_counter("shared_broadcasts", &shared_broadcasts_, "Words read by several lanes in one pass");
+  stats_.add_counter("shared_atomic_warp_insts", &shared_atomic_insts_,
+                     "Atomic warp instructions on shared memory (executed beside the banks, not on the SP lanes)");
+  stats_.add_counter("shared_atomic_ops", &shared_atomic_ops_, "Lane atomic operations on shared memory");
+  stats_.add_counter("local_warp_accesses", &local_accesses_, "Warp instructions that accessed local memory");
+}
+
+SmEngine::~SmEngine() = default;
+
+void SmEngine::set_tracing(bool on) {
+  for (IssueStage& part : partitions_) part.tracing = on;
+}
+
+// ---------------------------------------------------------------- blocks
+
+void SmEngine::start_block(const KernelLaunch& k, uint64_t block_index, uint64_t now) {
+  // The current cycle ran (or was skipped) without this block.
+  account_skipped(now + 1);
+  if (!any_launch_ || k.id != launch_id_) {
+    // L1 is not coherent: each kernel launch starts with it empty.
+    l1_.invalidate_all();
+    any_launch_ = true;
+    launch_id_ = k.id;
+  }
+  const unsigned b = slots_.start(k, block_index);
+  Block& blk = slots_[b];
+  for (unsigned wi = 0; wi < blk.use.warps; ++wi) {
+    unsigned slot = 0;
+    while (warps_[slot].resident) ++slot;
+    Warp& w = warps_[slot];
+    w.start(b, wi, slot % p_.partitions, k, blk.use.threads, kLocalWindow + p_.local_bytes, now + 1);
+    blk.warps.push_back(slot);
+    ++blk.live_warps;
+    partitions_[w.partition].add_warp(static_cast<uint16_t>(slot));
+  }
+  ++blocks_started_;
+  log_.debug("block {} starts in slot {} ({} warps, {} B shared at {})", block_index, b, blk.use.warps,
+             blk.use.shared_bytes, blk.shared_base);
+  next_event_ = std::min(next_event_, now + 1);
+}
+
+void SmEngine::maybe_retire(unsigned slot) {
+  Warp& w = warps_[slot];
+  if (!w.resident || !w.done()) return;
+  w.resident = false;
+  partitions_[w.partition].remove_warp(static_cast<uint16_t>(slot));
+  Block& blk = slots_[w.block_slot];
+  // Count, not a scan of blk.warps: a retired slot may already hold a warp
+  // of another block.
+  if (--blk.live_warps > 0) return;
+  slots_.retire(w.block_slot);
+  ++blocks_finished_;
+  log_.debug("block {} finishes", blk.index);
+  if (port_) port_->block_finished();
+}
+
+// ---------------------------------------------------------------- the clock
+
+void SmEngine::account_skipped(uint64_t upto) {
+  // Cycles after the last processed one and before `upto` were skipped: no
+  // state changed in them, so each partition stalled for its last reason.
+  if (!ever_ran_ || upto <= last_cycle_ + 1) return;
+  const uint64_t n = upto - last_cycle_ - 1;
+  if (slots_.resident_warps() > 0) {
+    active_cycles_ += n;
+    for (IssueStage& part : partitions_) part.skip(n);
+  }
+  last_cycle_ = upto - 1;
+}
+
+void SmEngine::cycle(uint64_t now) {
+  account_skipped(now);
+  last_cycle_ = now;
+  ever_ran_ = true;
+  next_event_ = kNever;
+
+  apply_arrivals(now);
+  if (port_) port_->before_issue(now);
+  if (run_.stopped()) return;
+  bool issued = false;
+  uint64_t wake = kNever;
+  if (slots_.resident_warps() > 0) {
+    ++active_cycles_;
+    for (unsigned p = 0; p < partitions_.size() && !run_.stopped(); ++p) {
+      issued |= partitions_[p].cycle(now, *this, wake);
+    }
+  } else {
+    for (IssueStage& part : partitions_) part.idle();
+  }
+  if (run_.stopped()) return;
+
+  uint64_t next = std::min(wake, next_arrival());
+  if (issued) next = now + 1;
+  if (!p_.skip_idle && slots_.resident_warps() > 0) next = now + 1;  // tick every cycle
+  next_event_ = next;
+}
+
+// ---------------------------------------------------------------- execute
+
+unsigned SmEngine::latency(const Inst& inst) const {
+  if (inst.unit == isa::Unit::kSfu) return p_.sfu_latency;
+  switch (inst.op) {
+    case isa::Op::kDiv:
+    case isa::Op::kDivu:
+    case isa::Op::kRem:
+    case isa::Op::kRemu: return p_.idiv_latency;
+    default: return p_.alu_latency;
+  }
+}
+
+bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
+  Warp& w = warps_[slot];
+  Block& blk = slots_[w.block_slot];
+  lanes_.begin(inst, slot, w, blk, now);
+
+  const uint32_t mask = w.mask;
+  bool barrier = false, exited = false;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+    lanes_.set_lane(lane);
+    const isa::ExecResult r = isa::execute<false>(inst, w.threads[lane], lanes_);
+    if (r.trap == Trap::kNone) continue;
+    if (r.trap == Trap::kBarrier) {
+      w.at_barrier |= 1u << lane;
+      ++blk.waiting;
+      barrier = true;
+    } else if (r.trap == Trap::kThreadExit) {
+      w.exited |= 1u << lane;
+      ++blk.exited;
+      exited = true;
+    } else {
+      fault(w, slot, lane, inst, r);
+      return false;
+    }
+  }
+
+  ++warp_insts_;
+  thread_insts_ += lanes_in(mask);
+  switch (inst.unit) {
+    case isa::Unit::kSp: ++unit_insts_[IssueStage::kUnitSp]; break;
+    case isa::Unit::kSfu: ++unit_insts_[IssueStage::kUnitSfu]; break;
+    case isa::Unit::kLdst: ++unit_insts_[IssueStage::kUnitLdst]; break;
+    case isa::Unit::kCtrl: ++ctrl_insts_; break;
+  }
+  partitions_[w.partition].occupy(inst.unit, now);
+
+  // When the destination becomes readable.
+  AccessRecord& rec = lanes_.record();
+  if (rec.shared()) issue_shared(w, inst, now);
+  if (!rec.global.lines().empty()) {
+    issue_global(slot, w, inst, now);
+  } else if (inst.dst != isa::kNoReg && !rec.shared()) {
+    uint64_t lat = 0;
+    if (inst.unit == isa::Unit::kLdst) {
+      lat = rec.local ? p_.local_latency : p_.alu_latency;
+    } else {
+      lat = latency(inst);
+    }
+    w.ready[inst.dst] = now + lat;
+  }
+  if (rec.shared()) ++shared_accesses_;
+  if (rec.local) ++local_accesses_;
+
+  w.reconverge();
+  if (barrier || exited) release_barrier_if_complete(w.block_slot, blk, warps_);
+  if (exited) maybe_retire(slot);
+  return true;
+}
+
+void SmEngine::issue_shared(Warp& w, const Inst& inst, uint64_t now) {
+  // The bank array takes a warp request's passes one per cycle (an atomic's
+  // read-modify-write shared_atomic_cycles each), after the passes of earlier
+  // requests; the result is readable the base latency after the last pass.
+  const AccessRecord& rec = lanes_.record();
+  const bool atomic = inst.is_load && inst.is_store;
+  const BankAccess a = arbitrate_banks(rec.shared_words, rec.shared_mask, p_.shared_banks, atomic);
+  const uint64_t per_pass = atomic ? p_.shared_atomic_cycles : 1;
+  const uint64_t start = std::max(now, shared_busy_until_);
+  shared_busy_until_ = start + per_pass * a.passes;
+  ++shared_passes_[std::min<size_t>(a.passes, shared_passes_.size() - 1)];
+  shared_conflict_passes_ += a.passes - 1;
+  shared_broadcasts_ += a.broadcasts;
+  if (atomic) {
+    ++shared_atomic_insts_;
+    shared_atomic_ops_ += lanes_in(rec.shared_mask);
+  }
+  if (inst.dst == isa::kNoReg) return;
+  const uint64_t base = atomic ? p_.shared_atomic_latency : p_.shared_latency;
+  uint64_t ready = start + base + per_pass * (a.passes - 1);
+  if (rec.local) ready = std::max<uint64_t>(ready, now + p_.local_latency);
+  w.ready[inst.dst] = ready;
+}
+
+void SmEngine::issue_global(unsigned slot, Warp& w, const Inst& inst, uint64_t now) {
+  unsigned g;
+  if (free_groups_.empty()) {
+    g = static_cast<unsigned>(groups_.size());
+    groups_.emplace_back();
+  } else {
+    g = free_groups_.back();
+    free_groups_.pop_back();
+  }
+  AccessRecord& rec = lanes_.record();
+  const auto& lines = rec.global.lines();
+  MemGroup& grp = groups_[g];
+  grp.warp = slot;
+  grp.dst = inst.is_load ? inst.dst : isa::kNoReg;
+  grp.remaining = static_cast<unsigned>(lines.size());
+  grp.last = now;
+  ++w.outstanding;
+  if (grp.dst != isa::kNoReg) {
+    w.ready[grp.dst] = Warp::kPending;
+    partitions_[w.partition].scheduler().long_latency_wait(static_cast<uint16_t>(slot));
+  }
+
+  const bool atomic = inst.is_load && inst.is_store;
+  const LineOp op = atomic ? LineOp::kAtomic : inst.is_load ? LineOp::kRead : LineOp::kWrite;
+  const bool cached = op == LineOp::kRead && (rec.read_only || l1_.params().cache_global_loads);
+  const unsigned half = l1_.half_of(w.partition, p_.partitions);
+  for (const LineRequest& line : lines) {
+    if (op != LineOp::kRead) {
+      // Stores and atomics go through to L2; L1 drops its stale copies.
+      l1_.invalidate(line.line, line.sectors);
+      queue_request(line.line, line.sectors, op, op == LineOp::kAtomic ? line.lanes : 0, g, slot);
+      continue;
+    }
+    if (!cached) {
+      queue_request(line.line, line.sectors, op, 0, g, slot);
+      continue;
+    }
+    const L1Cache::Lookup l = l1_.load(half, line.line, line.sectors, g);
+    switch (l.kind) {
+      case L1Cache::Lookup::kHit:
+        // Served by L1: readable hit_latency cycles after issue.
+        arrivals_.push_back(Arrival{now + l1_.params().hit_latency - 1, g, line.line, line.sectors});
+        break;
+      case L1Cache::Lookup::kBypass: queue_request(line.line, line.sectors, op, 0, g, slot); break;
+      case L1Cache::Lookup::kMiss:
+        if (l.fetch) queue_request(line.line, l.fetch, op, 0, kFillTag | half, slot);
+        break;
+    }
+  }
+}
+
+void SmEngine::queue_request(uint32_t line, uint8_t sectors, LineOp op, unsigned atomic_ops, uint32_t tag,
+                             unsigned slot) {
+  // Timing only: the instruction already executed.
+  ++line_requests_;
+  if (op == LineOp::kWrite) {
+    sector_writes_ += static_cast<unsigned>(__builtin_popcount(sectors));
+  } else {
+    sector_reads_ += static_cast<unsigned>(__builtin_popcount(sectors));
+  }
+  requests_.push_back(
+      MemRequest{line, sectors, op, static_cast<uint8_t>(atomic_ops), tag, static_cast<uint16_t>(slot)});
+}
+
+// ---------------------------------------------------------------- answers
+
+void SmEngine::answer(uint32_t tag, uint32_t line, uint8_t sectors, uint64_t cycle) {
+  // Applied by cycle() from the next cycle on, so the result does not depend
+  // on whether this SM's cycle ran before or after the answer this cycle.
+  arrivals_.push_back(Arrival{cycle, tag, line, sectors});
+  next_event_ = std::min(next_event_, cycle + 1);
+}
+
+void SmEngine::line_served(unsigned group, uint64_t cycle) {
+  MemGroup& grp = groups_[group];
+  grp.last = std::max(grp.last, cycle);
+  if (--grp.remaining > 0) return;
+  // The last line: the destination is readable from the cycle after it.
+  Warp& w = warps_[grp.warp];
+  if (grp.dst != isa::kNoReg) w.ready[grp.dst] = grp.last + 1;
+  --w.outstanding;
+  free_groups_.push_back(group);
+  maybe_retire(grp.warp);
+}
+
+void SmEngine::apply_arrivals(uint64_t now) {
+  size_t kept = 0;
+  for (size_t i = 0; i < arrivals_.size(); ++i) {
+    const Arrival a = arrivals_[i];
+    if (a.cycle >= now) {
+      arrivals_[kept++] = a;
+      continue;
+    }
+    if (a.tag & kFillTag) {
+      l1_.fill(a.tag & ~kFillTag, a.line, a.sectors, [&](unsigned group) { line_served(group, a.cycle); });
+    } else {
+      line_served(a.tag, a.cycle);
+    }
+  }
+  arrivals_.resize(kept);
+}
+
+uint64_t SmEngine::next_arrival() const {
+  uint64_t next = kNever;
+  for (const Arrival& a : arrivals_) next = std::min(next, a.cycle + 1);
+  return next;
+}
+
+// ---------------------------------------------------------------- faults and reports
+
+void SmEngine::illegal_pc(unsigned slot) {
+  const Warp& w = warps_[slot];
+  isa::ExecResult r;
+  r.trap = Trap::kIllegalInstruction;
+  r.fault_addr = w.pc;
+  fault(w, slot, static_cast<unsigned>(__builtin_ctz(w.mask)), Inst{}, r);
+}
+
+void SmEngine::fault(const Warp& w, unsigned slot, unsigned lane, const Inst& inst, const isa::ExecResult& r) {
+  const Block& blk = slots_[w.block_slot];
+  const auto& tid = w.tid[lane];
+  const uint32_t pc = w.threads[lane].pc;
+  const AccessRecord& rec = lanes_.record();
+  std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "in kernels");
+  const bool access = r.trap == Trap::kLoadAccessFault || r.trap == Trap::kStoreAccessFault;
+  const std::string text = access ? isa::disassemble(inst, pc) : "";
+  switch (access ? rec.fault_why : FaultWhy::kUnmapped) {
+    case FaultWhy::kUnmapped: break;
+    case FaultWhy::kSharedWindow:
+      what += fmt::format(" (the shared-memory window 0x{:08x}: this block has {} bytes of shared memory)",
+                          kSharedWindow, blk.use.shared_bytes);
+      break;
+    case FaultWhy::kStackOverflow:
+      what = fmt::format("stack overflow: access at 0x{:08x} ({}), below the thread's local memory [0x{:08x}, "
+                         "0x{:08x}) that holds its stack (sm.local_bytes = {})",
+                         rec.fault_addr, text, kLocalWindow, kLocalWindow + p_.local_bytes, p_.local_bytes);
+      break;
+    case FaultWhy::kLocalAtomic:
+      what = fmt::format("atomic on local memory at 0x{:08x} ({}): atomics and LR/SC need shared or global memory",
+                         rec.fault_addr, text);
+      break;
+    case FaultWhy::kCodeStore:
+      what = fmt::format("store into the program's code at 0x{:08x} ({}): the executable segment is read-only",
+                         rec.fault_addr, text);
+      break;
+  }
+  run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+            fmt::format("{}: {} at pc 0x{:08x}, warp slot {} (block ({},{},{}) warp {}), thread ({},{},{}) lane {}",
+                        name_, what, pc, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block, tid[0],
+                        tid[1], tid[2], lane));
+}
+
+std::string SmEngine::dump_state() const {
+  std::string out;
+  for (unsigned slot = 0; slot < warps_.size(); ++slot) {
+    const Warp& w = warps_[slot];
+    if (!w.resident) continue;
+    const Block& blk = slots_[w.block_slot];
+    const Inst* inst = program_.find(w.pc);
+    const uint32_t barrier_pc =
+        w.at_barrier ? w.threads[static_cast<unsigned>(__builtin_ctz(w.at_barrier))].pc - 4 : 0;
+    out += fmt::format(
+        "  {} warp slot {:2}: block ({},{},{}) warp {}, threads 0x{:08x}, exited 0x{:08x}, at barrier 0x{:08x}{}, "
+        "next pc 0x{:08x} for 0x{:08x}{}, memory groups in flight {}\n",
+        name_, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block, w.existing, w.exited, w.at_barrier,
+        w.at_barrier ? fmt::format(" (bar.sync at 0x{:08x})", barrier_pc) : "", w.pc, w.mask,
+        (w.mask && inst) ? " (" + isa::disassemble(*inst, w.pc) + ")" : "", w.outstanding);
+  }
+  for (const Block& b : slots_.blocks()) {
+    if (b.resident && b.waiting)
+      out += fmt::format("  {} block ({},{},{}): {} of {} threads wait at the barrier, {} have exited\n", name_,
+                         b.ctaid[0], b.ctaid[1], b.ctaid[2], b.waiting, b.threads, b.exited);
+  }
+  return out;
+}
+
+namespace {
+const char* op_name(LineOp op) {
+  switch (op) {
+    case LineOp::kRead: return "read";
+    case LineOp::kWrite: return "write";
+    case LineOp::kAtomic: return "atomic";
+  }
+  return "?";
+}
+}  // namespace
+
+std::string SmEngine::describe_in_flight() const {
+  std::string out;
+  for (unsigned slot = 0; slot < warps_.size(); ++slot) {
+    const Warp& w = warps_[slot];
+    if (!w.resident) continue;
+    const Block& blk = slots_[w.block_slot];
+    std::string waits;
+    if (w.mask == 0) waits = w.at_barrier ? "waits at the barrier" : "waits for memory";
+    else waits = fmt::format("next pc 0x{:08x} for lanes 0x{:08x}", w.pc, w.mask);
+    out += fmt::format("{}: warp slot {} (block ({},{},{}) warp {}, partition {}): {}, {} memory groups in flight\n",
+                       name_, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block, w.partition, waits,
+                       w.outstanding);
+  }
+  for (const MemRequest& r : requests_)
+    out += fmt::format("{}: {} line 0x{:08x} sectors 0x{:x} for warp slot {} waiting to be sent\n", name_,
+                       op_name(r.op), r.line, r.sectors, r.warp);
+  for (unsigned h = 0; h < l1_.halves(); ++h) {
+    for (const auto& e : l1_.half(h).mshr.entries())
+      out += fmt::format("{}: l1_half{} miss on line 0x{:08x}: sectors 0x{:x} requested, 0x{:x} arrived, {} waiting\n",
+                         name_, h, e.line, e.requested, e.arrived, e.waiters.size());
+  }
+  for (const Arrival& a : arrivals_)
+    out += fmt::format("{}: line 0x{:08x} answered in cycle {}, applied from cycle {}\n", name_, a.line, a.cycle,
+                       a.cycle + 1);
+  return out;
+}
+
+}  // namespace tessera::sm

@@ -1,0 +1,60 @@
+#include "sm/warp_state.h"
+
+namespace tessera::sm {
+
+void Warp::start(unsigned block, unsigned index, unsigned part, const KernelLaunch& k, uint64_t threads_in_block,
+                 uint32_t stack_top, uint64_t first) {
+  resident = true;
+  block_slot = block;
+  warp_in_block = index;
+  partition = part;
+  existing = exited = at_barrier = 0;
+  outstanding = 0;
+  first_issue = first;
+  ready.fill(0);
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    const uint32_t t = index * kWarpSize + lane;
+    isa::ThreadState& ts = threads[lane];
+    ts = isa::ThreadState{};
+    if (t >= threads_in_block) continue;
+    existing |= 1u << lane;
+    ts.pc = k.start_pc;
+    ts.x[10] = k.args;    // a0
+    ts.x[11] = k.kernel;  // a1
+    ts.x[2] = stack_top;  // sp: top of local memory
+    tid[lane] = {static_cast<uint16_t>(t % k.block.x), static_cast<uint16_t>((t / k.block.x) % k.block.y),
+                 static_cast<uint16_t>(t / (k.block.x * k.block.y))};
+  }
+  reconverge();
+}
+
+void Warp::reconverge() {
+  const uint32_t runnable = existing & ~exited & ~at_barrier;
+  mask = 0;
+  if (!runnable) return;
+  uint32_t best = ~0u;
+  for (uint32_t m = runnable; m; m &= m - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+    const uint32_t lane_pc = threads[lane].pc;
+    if (lane_pc < best) {
+      best = lane_pc;
+      mask = 1u << lane;
+    } else if (lane_pc == best) {
+      mask |= 1u << lane;
+    }
+  }
+  pc = best;
+}
+
+void release_barrier_if_complete(unsigned slot, Block& b, std::vector<Warp>& warps) {
+  if (b.waiting == 0 || b.waiting != b.threads) return;
+  b.waiting = 0;
+  for (unsigned s : b.warps) {
+    Warp& w = warps[s];
+    if (!w.resident || w.block_slot != slot) continue;
+    w.at_barrier = 0;
+    w.reconverge();
+  }
+}
+
+}  // namespace tessera::sm

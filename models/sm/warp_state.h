@@ -1,0 +1,53 @@
+// A resident warp: its threads (each with its own PC), the scoreboard, and
+// SIMT divergence by minimum-PC reconvergence: the warp issues for the
+// threads at the lowest PC among those that can run, so both sides of a
+// branch run one after the other (the lower-addressed first) and the warp
+// reconverges at the first common PC. And the block barrier: a thread that
+// executes bar.sync stops until every thread of its block has arrived.
+// Pure logic, no SystemC.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "isa/isa.h"
+#include "sm/block_slots.h"
+#include "sm/sm_params.h"
+
+namespace tessera::sm {
+
+struct Warp {
+  static constexpr uint64_t kPending = ~uint64_t{0};  // a register waits on memory
+
+  bool resident = false;
+  unsigned block_slot = 0;
+  unsigned warp_in_block = 0;
+  unsigned partition = 0;
+  uint32_t pc = 0;    // the PC the warp issues next (minimum over runnable threads)
+  uint32_t mask = 0;  // threads at that PC
+  uint32_t existing = 0, exited = 0, at_barrier = 0;
+  unsigned outstanding = 0;  // global-memory groups in flight
+  uint64_t first_issue = 0;  // placed in cycle c, a warp issues from c + 1
+  std::array<uint64_t, 64> ready{};  // scoreboard: cycle each register is readable
+  std::array<isa::ThreadState, kWarpSize> threads{};
+  std::array<std::array<uint16_t, 3>, kWarpSize> tid{};
+
+  // Makes the warp warp_in_block of block `block_slot` (launch `k`, `threads`
+  // threads in the block), its threads at the kernel's start with a0, a1
+  // and sp set, able to issue from cycle `first_issue`.
+  void start(unsigned block_slot, unsigned warp_in_block, unsigned partition, const KernelLaunch& k,
+             uint64_t threads_in_block, uint32_t stack_top, uint64_t first_issue);
+  // Minimum-PC reconvergence: sets pc and mask from the runnable threads
+  // (mask 0: every thread waits at the barrier or has exited).
+  void reconverge();
+  bool done() const { return exited == existing && outstanding == 0; }
+};
+
+// Releases the barrier of the block in `slot` if every thread of it has
+// arrived: its warps' waiting threads run on. A thread that exited never
+// arrives, so the others wait for ever and the watchdog reports the deadlock
+// (CUDA: __syncthreads() in code not all threads reach may hang).
+void release_barrier_if_complete(unsigned slot, Block& b, std::vector<Warp>& warps);
+
+}  // namespace tessera::sm
