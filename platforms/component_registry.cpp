@@ -200,7 +200,7 @@ std::string netlist_dot(const Netlist& net, const std::string& title) {
                                 "  edge [fontname=\"Helvetica\", fontsize=10];\n",
                                 title);
   for (const auto& inst : net.instances) {
-    std::string label = inst.name + "\\n" + inst.type;
+    std::string label = inst.name == inst.type ? inst.name : inst.name + "\\n" + inst.type;
     for (const auto& [key, value] : inst.attributes) label += fmt::format("\\n{}={}", key, value);
     for (const auto& [key, value] : inst.params) label += fmt::format("\\n{}={}", key, value.first);
     out += fmt::format("  \"{}\" [label=\"{}\"];\n", inst.name, label);
