@@ -142,11 +142,9 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
     const ComponentType& type = *registry.find(inst.type);
     for (const auto& s : type.sockets)
       if (s.required && !uses.count(inst.name + "." + s.name))
-        throw ConfigError(fmt::format("{}: instance '{}' ({}): socket '{}' is not bound ({}{} {} needs a binding)",
-                                      inst.where, inst.name, inst.type, s.name, s.description,
-                                      s.description.empty() ? "" : "; the", s.kind == SocketSpec::Kind::kInitiator
-                                                                                ? "initiator"
-                                                                                : "target"));
+        throw ConfigError(fmt::format("{}: instance '{}' ({}): {} socket '{}'{} is not bound", inst.where, inst.name,
+                                      inst.type, s.kind == SocketSpec::Kind::kInitiator ? "initiator" : "target",
+                                      s.name, s.description.empty() ? "" : " (" + s.description + ")"));
   }
   // Memory address ranges must not overlap.
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, const NetlistInstance*>> ranges;

@@ -191,6 +191,7 @@ nlohmann::json Platform::stats_json() const {
   j["chip"] = root_.to_json();
   nlohmann::json params = nlohmann::json::object();
   for (const auto& [key, spec] : cfg_.specs()) params[key] = spec.value;
+  for (const auto& [key, spec] : cfg_.scoped_specs()) params[key] = spec.value;  // "instance:key"
   j["config"] = {{"platform", cfg_.platform_name()}, {"program", program_path_}, {"parameters", params}};
   return j;
 }
