@@ -71,6 +71,12 @@ class Component {
   const NetlistInstance& instance_;
 };
 
+// What the models of `components` (in that order) hold in flight, for the
+// deadlock and watchdog reports: a model that implements
+// sim::InFlightReporter describes itself, any other is described by its
+// component's fallback_state().
+std::string in_flight_report(const std::vector<const Component*>& components);
+
 // What a factory builds with: the platform's shared objects and the already
 // built instances (those of lower build_order).
 struct BuildContext {

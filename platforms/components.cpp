@@ -82,8 +82,9 @@ class SmCluster : public Component {
       if (other.type == "sm_cluster") total += sm_cluster_size(other, ctx.config);
     auto& atomics = shared_atomics(ctx);
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    const auto count = int_attribute(inst, "count", 1, 256).value_or(
-        ctx.config.get_int("gpu.num_sms", 1, 1, 256, "Streaming multiprocessors"));
+    // gpu.num_sms is the size of a cluster without `count` (and read only then).
+    const auto given = int_attribute(inst, "count", 1, 256);
+    const int64_t count = given ? *given : ctx.config.get_int("gpu.num_sms", 1, 1, 256, "Streaming multiprocessors");
     params_ = sm::SmParams::from_config(ctx.config);
     for (int64_t i = 0; i < count; ++i) {
       const unsigned id = ctx.counters["sm"]++;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "sim/in_flight.h"
 
 namespace tessera::platform {
 
@@ -90,20 +89,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
 
 Platform::~Platform() = default;
 
-std::string Platform::state_dump() const {
-  // Each model says what it holds in flight if it can; otherwise its
-  // component gives the model's own dump (cores, dispatcher, warps).
-  std::string state;
-  for (const Component* c : report_order_)
-    for (const sc_core::sc_object* model : c->models()) {
-      if (const auto* reporter = dynamic_cast<const sim::InFlightReporter*>(model)) {
-        state += reporter->describe_in_flight();
-      } else {
-        state += c->fallback_state(*model);
-      }
-    }
-  return state;
-}
+std::string Platform::state_dump() const { return in_flight_report(report_order_); }
 
 RunSummary Platform::totals() const {
   RunSummary sum;

@@ -139,6 +139,14 @@ TEST(BadNetlist, AnInstanceParameterNoModelReadsNamesTheInstance) {
                              "you mean 'l1.size_kb'?)"});
 }
 
+TEST(HeteroPlatform, ConfigListShowsEachInstancesOwnParameters) {
+  const auto r = run_tessera({"config", "--list", "chip_hetero"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_HAS(r.out, "small:l1.size_kb");
+  EXPECT_HAS(r.out, "big:l1.size_kb");
+  EXPECT_HAS(r.out, "instance 'big'");
+}
+
 // ---------------------------------------------------------------- tessera netlist
 
 TEST(NetlistCommand, DotHasEveryInstanceAndBinding) {
