@@ -164,11 +164,13 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
           prev.first + prev.second, prev_inst->where));
   }
   // Networks: every endpoint on a node the network has.
+  std::set<std::string> endpoints;
   for (const auto& inst : net.instances) {
     const ComponentType& type = *registry.find(inst.type);
     if (!type.network_nodes) continue;
     const int size = type.network_nodes(inst, cfg);
     const auto nodes = network_nodes(net, registry, cfg, inst);
+    for (const auto& [name, list] : nodes) endpoints.insert(name);
     size_t total = 0;
     for (const auto& [name, list] : nodes) {
       total += list.size();
@@ -182,6 +184,10 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
       throw ConfigError(fmt::format("{}: instance '{}' (network) has {} nodes ({}), too few for its {} endpoints",
                                     inst.where, inst.name, size, type.size_parameters, total));
   }
+  for (const auto& inst : net.instances)
+    if (inst.attributes.count("nodes") && !endpoints.count(inst.name))
+      throw ConfigError(fmt::format("{}: instance '{}' has nodes but is bound to no network",
+                                    inst.attribute_where.at("nodes"), inst.name));
 }
 
 std::vector<const NetlistInstance*> build_order(const Netlist& net, const ComponentRegistry& registry) {

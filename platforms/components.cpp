@@ -475,8 +475,7 @@ ComponentRegistry make_registry() {
     t.description = "an HBM stack (dram.*) serving [base, base + size_mb MiB) of global memory";
     t.sockets = {{"port", Kind::kTarget, 0, true, false, "requests from the L2 slices or an address router"}};
     t.attributes = {{"base", "first address served (default 0x80000000)"},
-                    {"size_mb", "MiB served (default: to the end of the address space)"},
-                    {"nodes", "network node"}};
+                    {"size_mb", "MiB served (default: to the end of the address space)"}};
     t.build_order = 30;
     t.report_order = 60;
     t.address_range = memory_range;

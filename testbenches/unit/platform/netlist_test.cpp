@@ -225,6 +225,12 @@ TEST(NetlistNodes, ANodeOutsideTheNetworkOrTakenTwiceIsRefused) {
   EXPECT_HAS(config_error([&] { validate(count); }), "nodes '0-1' names 2 nodes of network 'n' for 3 endpoints");
 }
 
+TEST(NetlistNodes, NodesOnAnInstanceOfNoNetworkAreRefused) {
+  const std::string msg = config_error(
+      [] { validate("instances:\n  c: {type: cpu, nodes: 3}\n  m: {type: mem}\nbindings:\n  - c.mem -> m.port\n"); });
+  EXPECT_HAS(msg, "t.yaml:2: instance 'c' has nodes but is bound to no network");
+}
+
 TEST(NetlistNodes, NodeListSyntax) {
   EXPECT_EQ(parse_node_list("0-3,8", "x"), (std::vector<int>{0, 1, 2, 3, 8}));
   EXPECT_EQ(parse_node_list("5", "x"), (std::vector<int>{5}));
