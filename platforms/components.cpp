@@ -181,16 +181,37 @@ class Noc : public Component {
     std::vector<int> requesters, targets;
     for (const auto* b : ctx.netlist.bindings_to(inst.name, "in"))
       for (int n : nodes.at(b->from.instance)) requesters.push_back(n);
+    // Targets: the L2 (its slices, by the L2's interleaving) or memories,
+    // each with an address range.
+    std::vector<std::pair<uint64_t, uint64_t>> ranges;
     L2* l2 = nullptr;
     for (const auto* b : ctx.netlist.bindings_from(inst.name, "out")) {
       for (int n : nodes.at(b->to.instance)) targets.push_back(n);
-      l2 = &component_as<L2>(*ctx.find(b->to.instance), "the network's L2 target");
+      const NetlistInstance& to = *ctx.netlist.find(b->to.instance);
+      const ComponentType& type = *ctx.registry.find(to.type);
+      if (type.address_range) {
+        ranges.push_back(*type.address_range(to));
+      } else {
+        l2 = &component_as<L2>(*ctx.find(b->to.instance), "the network's L2 target");
+      }
+    }
+    if (l2 && !ranges.empty())
+      throw ConfigError(fmt::format("{}: instance '{}' has the L2 and memories as targets; a network serves one or "
+                                    "the other",
+                                    inst.where, inst.name));
+    noc::NocInterconnect::AddressMap map;
+    if (l2) {
+      map = [l2 = &l2->l2()](uint64_t addr) { return static_cast<int>(l2->slice_of(static_cast<uint32_t>(addr))); };
+    } else {
+      map = [ranges](uint64_t addr) {
+        for (size_t t = 0; t < ranges.size(); ++t)
+          if (addr >= ranges[t].first && addr - ranges[t].first < ranges[t].second) return static_cast<int>(t);
+        return -1;  // answered with an address error
+      };
     }
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    noc_ = std::make_unique<noc::NocInterconnect>(
-        inst.name.c_str(), ctx.config, requesters, targets,
-        [l2 = &l2->l2()](uint64_t addr) { return static_cast<int>(l2->slice_of(static_cast<uint32_t>(addr))); },
-        ctx.stats, &ctx.run);
+    noc_ = std::make_unique<noc::NocInterconnect>(inst.name.c_str(), ctx.config, requesters, targets, map, ctx.stats,
+                                                  &ctx.run);
   }
   TargetSocket* target_socket(const std::string& socket) override {
     return socket == "in" ? &noc_->target_socket : nullptr;
@@ -446,9 +467,11 @@ ComponentRegistry make_registry() {
   {
     ComponentType t;
     t.name = "noc";
-    t.description = "network-on-chip (noc.*) between requesters (in) and the L2 slices (out)";
+    t.description =
+        "network-on-chip (noc.*) from requesters (in: SMs, or L2 slices) to targets (out: the L2 slices by its "
+        "interleaving, or memories by their address ranges)";
     t.sockets = {{"in", Kind::kTarget, 0, true, true, "requesters, one node each"},
-                 {"out", Kind::kInitiator, 1, true, true, "the L2, one node per slice"}};
+                 {"out", Kind::kInitiator, 0, true, true, "the L2 (one node per slice) or memories (one node each)"}};
     t.build_order = 20;
     t.report_order = 40;
     t.size_parameters = "noc.k x noc.m";
@@ -473,9 +496,10 @@ ComponentRegistry make_registry() {
     ComponentType t;
     t.name = "hbm_stack";
     t.description = "an HBM stack (dram.*) serving [base, base + size_mb MiB) of global memory";
-    t.sockets = {{"port", Kind::kTarget, 0, true, false, "requests from the L2 slices or an address router"}};
+    t.sockets = {{"port", Kind::kTarget, 0, true, false, "requests from the L2 slices, a network or an address router"}};
     t.attributes = {{"base", "first address served (default 0x80000000)"},
-                    {"size_mb", "MiB served (default: to the end of the address space)"}};
+                    {"size_mb", "MiB served (default: to the end of the address space)"},
+                    {"nodes", "its node on a memory network"}};
     t.build_order = 30;
     t.report_order = 60;
     t.address_range = memory_range;

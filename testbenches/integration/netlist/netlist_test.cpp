@@ -26,9 +26,10 @@ std::string platform(const std::string& name) { return std::string(PLATFORM_DIR)
 
 // ---------------------------------------------------------------- chip_hetero
 
-TEST(HeteroPlatform, ClustersKeepTheirOwnL1SizeAndBothHbmStacksServe) {
-  const std::string stats = temp_path("hetero_l1.json");
-  const auto r = run_tessera({"run", platform("chip_hetero"), fw("netlist_hetero_l1"), "--stats", stats, "-q"});
+// Runs hetero_l1 on `path` and checks what does not depend on the memory path.
+void check_hetero_l1(const std::string& path, const std::string& name) {
+  const std::string stats = temp_path(name + ".json");
+  const auto r = run_tessera({"run", path, fw("netlist_hetero_l1"), "--stats", stats, "-q"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_HAS(r.out, "PASS hetero_l1 (4 blocks)");
   const auto j = nlohmann::json::parse(read_file(stats));
@@ -137,6 +138,35 @@ TEST(BadNetlist, AnInstanceParameterNoModelReadsNamesTheInstance) {
                                    "chip_hetero");
   expect_config_error(path, {"instance 'big': parameter 'l1.size_kbb' is not one that instance 'big' reads (did "
                              "you mean 'l1.size_kb'?)"});
+}
+
+TEST(HeteroPlatform, ClustersKeepTheirOwnL1SizeAndBothHbmStacksServeThroughTheMemoryNetwork) {
+  check_hetero_l1(platform("chip_hetero"), "hetero_l1");
+  const auto j = nlohmann::json::parse(read_file(temp_path("hetero_l1.json")));
+  // Every request either stack served crossed the memory network.
+  const auto& chip = j["chip"];
+  EXPECT_EQ(chip["memnoc"]["requests"].get<uint64_t>(),
+            chip["hbm0"]["dram"]["requests"].get<uint64_t>() + chip["hbm1"]["dram"]["requests"].get<uint64_t>());
+}
+
+// The same chip with the stacks behind an address router beside the L2
+// instead of the memory network: the same L1 and memory counts.
+TEST(HeteroPlatform, AnAddressRouterServesTheStacksAsWell) {
+  std::string text = read_file(platform("chip_hetero"));
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"  memnoc:     {type: noc}\n", "  router:     {type: address_router}\n"},
+           {", nodes: 0}", "}"},
+           {", nodes: 7}", "}"},
+           {"l2.mem -> memnoc.in", "l2.mem -> router.in"},
+           {"memnoc.out -> hbm0.port", "router.out -> hbm0.port"},
+           {"memnoc.out -> hbm1.port", "router.out -> hbm1.port"}}) {
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  }
+  const std::string path = temp_path("hetero_router.yaml");
+  std::ofstream(path) << text;
+  check_hetero_l1(path, "hetero_router");
 }
 
 TEST(HeteroPlatform, ConfigListShowsEachInstancesOwnParameters) {
