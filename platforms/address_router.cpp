@@ -15,7 +15,8 @@ AddressRouter::AddressRouter(const sc_core::sc_module_name& name, unsigned input
 
 int AddressRouter::route(uint64_t addr, uint64_t len) const {
   for (size_t t = 0; t < ranges_.size(); ++t)
-    if (addr >= ranges_[t].base && addr - ranges_[t].base < ranges_[t].size && len <= ranges_[t].size - (addr - ranges_[t].base))
+    if (addr >= ranges_[t].base && addr - ranges_[t].base < ranges_[t].size &&
+        len <= ranges_[t].size - (addr - ranges_[t].base))
       return static_cast<int>(t);
   return -1;
 }
@@ -24,9 +25,9 @@ int AddressRouter::route(uint64_t addr, uint64_t len) const {
 int AddressRouter::port(int id, const tlm::tlm_generic_payload& gp) const {
   const int t = route(gp.get_address(), std::max<uint64_t>(gp.get_data_length(), 1));
   if (t < 0)
-    SC_REPORT_ERROR(name(), fmt::format("no memory serves address 0x{:x} ({} bytes)", gp.get_address(),
-                                        gp.get_data_length())
-                                .c_str());
+    SC_REPORT_ERROR(
+        name(),
+        fmt::format("no memory serves address 0x{:x} ({} bytes)", gp.get_address(), gp.get_data_length()).c_str());
   return t * static_cast<int>(inputs_) + id;
 }
 

@@ -6,12 +6,13 @@
 // to it directly (the HBM model orders same-instant requests by socket).
 #pragma once
 
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
 #include <cstdint>
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <vector>
 
 namespace tessera::platform {

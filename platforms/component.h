@@ -96,8 +96,8 @@ struct BuildContext {
   // Objects several instances share (the global atomic unit), by key; they
   // outlive every component.
   std::map<std::string, std::shared_ptr<void>>& shared;
-  std::map<std::string, Component*> built;  // by instance name
-  SystemRegs* regs = nullptr;               // set by the MMIO component: the console
+  std::map<std::string, Component*> built;   // by instance name
+  SystemRegs* regs = nullptr;                // set by the MMIO component: the console
   std::map<std::string, unsigned> counters;  // next index of a numbered model ("sm")
 
   Component* find(const std::string& instance) const {

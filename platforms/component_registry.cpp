@@ -57,7 +57,8 @@ std::map<std::string, std::vector<int>> network_nodes(const Netlist& net, const 
                                                            : net.bindings_from(network.name, s.name);
       for (const auto* b : bound) {
         const NetlistInstance* other = net.find(kind == SocketSpec::Kind::kTarget ? b->from.instance : b->to.instance);
-        if (other && std::find(endpoints.begin(), endpoints.end(), other) == endpoints.end()) endpoints.push_back(other);
+        if (other && std::find(endpoints.begin(), endpoints.end(), other) == endpoints.end())
+          endpoints.push_back(other);
       }
     }
   std::map<std::string, std::vector<int>> nodes;
@@ -69,8 +70,8 @@ std::map<std::string, std::vector<int>> network_nodes(const Netlist& net, const 
     nodes[e->name] = parse_node_list(it->second, where + ": nodes");
     const unsigned want = endpoints_of(*registry.find(e->type), *e, cfg);
     if (nodes[e->name].size() != want)
-      throw ConfigError(fmt::format("{}: nodes '{}' names {} nodes of network '{}' for {} endpoints", where,
-                                    it->second, nodes[e->name].size(), network.name, want));
+      throw ConfigError(fmt::format("{}: nodes '{}' names {} nodes of network '{}' for {} endpoints", where, it->second,
+                                    nodes[e->name].size(), network.name, want));
     for (int n : nodes[e->name])
       if (!taken.emplace(n, e->name).second)
         throw ConfigError(fmt::format("{}: node {} of network '{}' is already taken by instance '{}'", where, n,
@@ -104,9 +105,10 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
       if (!known) {
         std::string names;
         for (const auto& a : type->attributes) names += " " + a.name;
-        throw ConfigError(fmt::format("{}: instance '{}': a {} has no attribute '{}' (it has: type, params{}); "
-                                      "model parameters go under params:",
-                                      inst.attribute_where.at(key), inst.name, inst.type, key, names));
+        throw ConfigError(
+            fmt::format("{}: instance '{}': a {} has no attribute '{}' (it has: type, params{}); "
+                        "model parameters go under params:",
+                        inst.attribute_where.at(key), inst.name, inst.type, key, names));
       }
     }
   }
@@ -117,8 +119,8 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
       const SocketRef& ref = initiator ? b.from : b.to;
       const NetlistInstance* inst = net.find(ref.instance);
       if (!inst)
-        throw ConfigError(fmt::format("{}: binding '{} -> {}': no instance '{}'", b.where, b.from.text(),
-                                      b.to.text(), ref.instance));
+        throw ConfigError(
+            fmt::format("{}: binding '{} -> {}': no instance '{}'", b.where, b.from.text(), b.to.text(), ref.instance));
       const ComponentType& type = *registry.find(inst->type);
       const SocketSpec* s = type.socket(ref.socket);
       if (!s)
@@ -132,10 +134,10 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
       auto& list = uses[ref.text()];
       list.push_back(&b);
       if (s->max_bindings && list.size() > s->max_bindings)
-        throw ConfigError(fmt::format("{}: instance '{}': socket '{}' is bound {} times but allows {} (first "
-                                      "binding at {})",
-                                      b.where, inst->name, ref.socket, list.size(), s->max_bindings,
-                                      list.front()->where));
+        throw ConfigError(
+            fmt::format("{}: instance '{}': socket '{}' is bound {} times but allows {} (first "
+                        "binding at {})",
+                        b.where, inst->name, ref.socket, list.size(), s->max_bindings, list.front()->where));
     }
   }
   for (const auto& inst : net.instances) {
@@ -158,10 +160,10 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
     const auto& [prev, prev_inst] = ranges[i - 1];
     const auto& [cur, cur_inst] = ranges[i];
     if (cur.first < prev.first + prev.second)
-      throw ConfigError(fmt::format(
-          "{}: instance '{}': address range [0x{:x}, 0x{:x}) overlaps instance '{}' [0x{:x}, 0x{:x}) ({})",
-          cur_inst->where, cur_inst->name, cur.first, cur.first + cur.second, prev_inst->name, prev.first,
-          prev.first + prev.second, prev_inst->where));
+      throw ConfigError(
+          fmt::format("{}: instance '{}': address range [0x{:x}, 0x{:x}) overlaps instance '{}' [0x{:x}, 0x{:x}) ({})",
+                      cur_inst->where, cur_inst->name, cur.first, cur.first + cur.second, prev_inst->name, prev.first,
+                      prev.first + prev.second, prev_inst->where));
   }
   // Networks: every endpoint on a node the network has.
   std::set<std::string> endpoints;
@@ -176,9 +178,10 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
       total += list.size();
       for (int n : list)
         if (n >= size)
-          throw ConfigError(fmt::format("{}: instance '{}' (network) has {} nodes ({}), too few for its endpoints: "
-                                        "instance '{}' is at node {}",
-                                        inst.where, inst.name, size, type.size_parameters, name, n));
+          throw ConfigError(
+              fmt::format("{}: instance '{}' (network) has {} nodes ({}), too few for its endpoints: "
+                          "instance '{}' is at node {}",
+                          inst.where, inst.name, size, type.size_parameters, name, n));
     }
     if (total > static_cast<size_t>(size))
       throw ConfigError(fmt::format("{}: instance '{}' (network) has {} nodes ({}), too few for its {} endpoints",
@@ -200,9 +203,10 @@ std::vector<const NetlistInstance*> build_order(const Netlist& net, const Compon
 }
 
 std::string netlist_dot(const Netlist& net, const std::string& title) {
-  std::string out = fmt::format("digraph \"{}\" {{\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n"
-                                "  edge [fontname=\"Helvetica\", fontsize=10];\n",
-                                title);
+  std::string out = fmt::format(
+      "digraph \"{}\" {{\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n"
+      "  edge [fontname=\"Helvetica\", fontsize=10];\n",
+      title);
   for (const auto& inst : net.instances) {
     std::string label = inst.name == inst.type ? inst.name : inst.name + "\\n" + inst.type;
     for (const auto& [key, value] : inst.attributes) label += fmt::format("\\n{}={}", key, value);

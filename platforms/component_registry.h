@@ -22,15 +22,15 @@ class Config;
 
 namespace tessera::platform {
 
-class Component;    // component.h: a built instance (SystemC)
+class Component;      // component.h: a built instance (SystemC)
 struct BuildContext;  // component.h
 
 struct SocketSpec {
   enum class Kind { kInitiator, kTarget };
   std::string name;
   Kind kind = Kind::kInitiator;
-  unsigned max_bindings = 1;  // 0: any number
-  bool required = true;       // an unbound socket is an error
+  unsigned max_bindings = 1;       // 0: any number
+  bool required = true;            // an unbound socket is an error
   bool network_endpoints = false;  // the instances bound here are nodes of this network
   std::string description;
 };

@@ -88,8 +88,8 @@ class SmCluster : public Component {
     params_ = sm::SmParams::from_config(ctx.config);
     for (int64_t i = 0; i < count; ++i) {
       const unsigned id = ctx.counters["sm"]++;
-      sm::Sm::Context sctx{ctx.config, params_, ctx.sm_clock, ctx.global, ctx.program, ctx.run, ctx.stats, ctx.vcd,
-                           total,      atomics};
+      sm::Sm::Context sctx{ctx.config, params_,   ctx.sm_clock, ctx.global, ctx.program,
+                           ctx.run,    ctx.stats, ctx.vcd,      total,      atomics};
       sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", id).c_str(), id, sctx));
     }
   }
@@ -196,9 +196,10 @@ class Noc : public Component {
       }
     }
     if (l2 && !ranges.empty())
-      throw ConfigError(fmt::format("{}: instance '{}' has the L2 and memories as targets; a network serves one or "
-                                    "the other",
-                                    inst.where, inst.name));
+      throw ConfigError(
+          fmt::format("{}: instance '{}' has the L2 and memories as targets; a network serves one or "
+                      "the other",
+                      inst.where, inst.name));
     noc::NocInterconnect::AddressMap map;
     if (l2) {
       map = [l2 = &l2->l2()](uint64_t addr) { return static_cast<int>(l2->slice_of(static_cast<uint32_t>(addr))); };
@@ -235,7 +236,9 @@ class FixedMemory : public Component {
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
     memory_ = std::make_unique<gpu::GlobalMemory>(inst.name.c_str(), ctx.config, ctx.global, ctx.stats);
   }
-  TargetSocket* target_socket(const std::string& socket) override { return socket == "port" ? &memory_->socket : nullptr; }
+  TargetSocket* target_socket(const std::string& socket) override {
+    return socket == "port" ? &memory_->socket : nullptr;
+  }
   void bind(const std::string& socket, Component&, const std::string&) override { no_such_binding(*this, socket); }
   std::vector<const sc_core::sc_object*> models() const override { return {memory_.get()}; }
   void summarize(RunSummary& sum) const override {
@@ -379,9 +382,17 @@ class ControlCores : public Component {
     const uint32_t stack_top = ctx.image.symbol("__stack_top").value_or(0x84000000u);
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
     // The dispatcher's LAUNCH and STATUS registers are the cluster's coherence points.
-    cpu::ControlCluster::Context cctx{ctx.config, ctx.cpu_clock,       ctx.global,        ctx.program,
-                                      ctx.run,    ctx.stats,           ctx.image.entry,   stack_top,
-                                      gpu::reg::kLaunch, gpu::reg::kStatus, stack_guards(ctx.image)};
+    cpu::ControlCluster::Context cctx{ctx.config,
+                                      ctx.cpu_clock,
+                                      ctx.global,
+                                      ctx.program,
+                                      ctx.run,
+                                      ctx.stats,
+                                      ctx.image.entry,
+                                      stack_top,
+                                      gpu::reg::kLaunch,
+                                      gpu::reg::kStatus,
+                                      stack_guards(ctx.image)};
     cluster_ = std::make_unique<cpu::ControlCluster>(inst.name.c_str(), cctx);
   }
   cpu::ControlCluster& cluster() { return *cluster_; }
@@ -417,7 +428,9 @@ class Mmio : public Component {
     regs_->on_roi(ctx.on_roi);
     ctx.regs = regs_.get();
   }
-  TargetSocket* target_socket(const std::string& socket) override { return socket == "regs" ? &regs_->socket : nullptr; }
+  TargetSocket* target_socket(const std::string& socket) override {
+    return socket == "regs" ? &regs_->socket : nullptr;
+  }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
     if (socket != "dispatcher") no_such_binding(*this, socket);
     regs_->dispatcher_socket.bind(*target.target_socket(target_socket_name));
@@ -496,7 +509,8 @@ ComponentRegistry make_registry() {
     ComponentType t;
     t.name = "hbm_stack";
     t.description = "an HBM stack (dram.*) serving [base, base + size_mb MiB) of global memory";
-    t.sockets = {{"port", Kind::kTarget, 0, true, false, "requests from the L2 slices, a network or an address router"}};
+    t.sockets = {
+        {"port", Kind::kTarget, 0, true, false, "requests from the L2 slices, a network or an address router"}};
     t.attributes = {{"base", "first address served (default 0x80000000)"},
                     {"size_mb", "MiB served (default: to the end of the address space)"},
                     {"nodes", "its node on a memory network"}};
@@ -509,8 +523,9 @@ ComponentRegistry make_registry() {
   {
     ComponentType t;
     t.name = "address_router";
-    t.description = "routes memory requests to the memories bound to out by their address ranges (base, size_mb); "
-                    "adds no time";
+    t.description =
+        "routes memory requests to the memories bound to out by their address ranges (base, size_mb); "
+        "adds no time";
     t.sockets = {{"in", Kind::kTarget, 0, true, false, "requests from the L2 slices"},
                  {"out", Kind::kInitiator, 0, true, false, "the memories, each with an address range"}};
     t.build_order = 30;

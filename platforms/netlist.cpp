@@ -27,19 +27,21 @@ bool is_name(const std::string& s) {
 
 void flatten_params(const YAML::Node& node, const std::string& prefix, const std::string& origin,
                     const std::string& instance, NetlistInstance& out, size_t depth) {
-  if (depth > 16) throw ConfigError(fmt::format("{}: instance '{}': parameters nest too deep", at(origin, node), instance));
+  if (depth > 16)
+    throw ConfigError(fmt::format("{}: instance '{}': parameters nest too deep", at(origin, node), instance));
   if (node.IsMap()) {
     std::set<std::string> seen;
     for (const auto& kv : node) {
       if (!kv.first.IsScalar() || !seen.insert(kv.first.Scalar()).second)
         throw ConfigError(fmt::format("{}: instance '{}': a parameter name must be a plain, unique name",
                                       at(origin, kv.first), instance));
-      flatten_params(kv.second, prefix.empty() ? kv.first.Scalar() : prefix + "." + kv.first.Scalar(), origin,
-                     instance, out, depth + 1);
+      flatten_params(kv.second, prefix.empty() ? kv.first.Scalar() : prefix + "." + kv.first.Scalar(), origin, instance,
+                     out, depth + 1);
     }
   } else if (node.IsScalar() && !prefix.empty()) {
     if (out.params.count(prefix))
-      throw ConfigError(fmt::format("{}: instance '{}': parameter '{}' is set twice", at(origin, node), instance, prefix));
+      throw ConfigError(
+          fmt::format("{}: instance '{}': parameter '{}' is set twice", at(origin, node), instance, prefix));
     out.params[prefix] = {node.Scalar(), fmt::format("{}: instance '{}'", at(origin, node), instance)};
   } else {
     throw ConfigError(fmt::format("{}: instance '{}': parameter '{}' must be a scalar value or a mapping",
@@ -69,7 +71,8 @@ const NetlistInstance* Netlist::find(const std::string& name) const {
   return nullptr;
 }
 
-std::vector<const NetlistBinding*> Netlist::bindings_from(const std::string& instance, const std::string& socket) const {
+std::vector<const NetlistBinding*> Netlist::bindings_from(const std::string& instance,
+                                                          const std::string& socket) const {
   std::vector<const NetlistBinding*> out;
   for (const auto& b : bindings)
     if (b.from.instance == instance && b.from.socket == socket) out.push_back(&b);
@@ -90,7 +93,8 @@ Netlist parse_netlist(const std::string& text, const std::string& origin) {
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
+    throw ConfigError(
+        fmt::format("{}:{}:{}: YAML syntax error: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   if (!root.IsMap()) return net;
   const YAML::Node instances = root["instances"], bindings = root["bindings"];
@@ -98,7 +102,8 @@ Netlist parse_netlist(const std::string& text, const std::string& origin) {
     throw ConfigError(fmt::format("{}: 'bindings' without 'instances'", at(origin, bindings)));
   if (!instances) return net;
   if (!instances.IsMap())
-    throw ConfigError(fmt::format("{}: 'instances' must map instance names to {{type: ..., ...}}", at(origin, instances)));
+    throw ConfigError(
+        fmt::format("{}: 'instances' must map instance names to {{type: ..., ...}}", at(origin, instances)));
   std::map<std::string, std::string> first_seen;
   for (const auto& kv : instances) {
     NetlistInstance inst;
@@ -117,7 +122,8 @@ Netlist parse_netlist(const std::string& text, const std::string& origin) {
     for (const auto& field : body) {
       const std::string where = at(origin, field.first);
       if (!field.first.IsScalar() || !seen.insert(field.first.Scalar()).second)
-        throw ConfigError(fmt::format("{}: instance '{}': a field name must be a plain, unique name", where, inst.name));
+        throw ConfigError(
+            fmt::format("{}: instance '{}': a field name must be a plain, unique name", where, inst.name));
       const std::string key = field.first.Scalar();
       if (key == "params") {
         if (!field.second.IsMap())
@@ -137,16 +143,16 @@ Netlist parse_netlist(const std::string& text, const std::string& origin) {
   }
   if (!bindings) return net;
   if (!bindings.IsSequence())
-    throw ConfigError(fmt::format("{}: 'bindings' must be a list of 'INSTANCE.SOCKET -> INSTANCE.SOCKET'",
-                                  at(origin, bindings)));
+    throw ConfigError(
+        fmt::format("{}: 'bindings' must be a list of 'INSTANCE.SOCKET -> INSTANCE.SOCKET'", at(origin, bindings)));
   for (const auto& item : bindings) {
     NetlistBinding b;
     b.where = at(origin, item);
     const std::string line = item.IsScalar() ? item.Scalar() : "";
     const auto arrow = line.find("->");
     if (arrow == std::string::npos)
-      throw ConfigError(fmt::format("{}: a binding is 'INSTANCE.SOCKET -> INSTANCE.SOCKET' (initiator -> target)",
-                                    b.where));
+      throw ConfigError(
+          fmt::format("{}: a binding is 'INSTANCE.SOCKET -> INSTANCE.SOCKET' (initiator -> target)", b.where));
     b.from = parse_ref(trim(line.substr(0, arrow)), b.where);
     b.to = parse_ref(trim(line.substr(arrow + 2)), b.where);
     net.bindings.push_back(std::move(b));
@@ -157,9 +163,7 @@ Netlist parse_netlist(const std::string& text, const std::string& origin) {
 std::vector<int> parse_node_list(const std::string& text, const std::string& what) {
   std::vector<int> nodes;
   size_t pos = 0;
-  const auto bad = [&] {
-    return ConfigError(fmt::format("{}: '{}' is not a node list such as 0-3,8", what, text));
-  };
+  const auto bad = [&] { return ConfigError(fmt::format("{}: '{}' is not a node list such as 0-3,8", what, text)); };
   while (pos <= text.size()) {
     const auto comma = text.find(',', pos);
     const std::string item = trim(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));

@@ -37,7 +37,7 @@ struct NetlistBinding {
 };
 
 struct Netlist {
-  std::string origin;  // the file
+  std::string origin;                      // the file
   std::vector<NetlistInstance> instances;  // in file order
   std::vector<NetlistBinding> bindings;    // in file order
 

@@ -68,8 +68,11 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
     components_.push_back(registry.find(inst->type)->factory(*inst, ctx));
     ctx.built[inst->name] = components_.back().get();
   }
-  for (const NetlistBinding& b : netlist_.bindings) ctx.find(b.from.instance)->bind(b.from.socket, *ctx.find(b.to.instance), b.to.socket);
-  if (!ctx.regs) throw sim::ConfigError(fmt::format("{}: the netlist has no mmio instance (the console and exit)", netlist_.origin));
+  for (const NetlistBinding& b : netlist_.bindings)
+    ctx.find(b.from.instance)->bind(b.from.socket, *ctx.find(b.to.instance), b.to.socket);
+  if (!ctx.regs)
+    throw sim::ConfigError(
+        fmt::format("{}: the netlist has no mmio instance (the console and exit)", netlist_.origin));
   regs_ = ctx.regs;
   for (const auto& c : components_) report_order_.push_back(c.get());
   std::stable_sort(report_order_.begin(), report_order_.end(), [&](const Component* a, const Component* b) {

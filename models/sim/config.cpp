@@ -336,11 +336,11 @@ std::string Config::nearest_key(const std::string& key) const {
 void Config::check_all_used() const {
   for (const auto& [instance, scope] : scopes_)
     for (const auto& [key, value] : scope.values)
-      if (!scope.used.count(key))
+      if (!scope.used.count(key)) {
+        const std::string near = nearest_key(key);
         throw ConfigError(fmt::format("{}: parameter '{}' is not one that instance '{}' reads{}", value.source, key,
-                                      instance,
-                                      nearest_key(key).empty() ? ""
-                                                               : fmt::format(" (did you mean '{}'?)", nearest_key(key))));
+                                      instance, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+      }
   for (const auto& [key, value] : values_) {
     if (specs_.count(key)) continue;
     const std::string near = nearest_key(key);

@@ -60,7 +60,8 @@ class Config {
   class Scope {
    public:
     // values: key -> (text, source); source names the file:line and instance.
-    Scope(Config& cfg, const std::string& instance, const std::map<std::string, std::pair<std::string, std::string>>& values);
+    Scope(Config& cfg, const std::string& instance,
+          const std::map<std::string, std::pair<std::string, std::string>>& values);
     ~Scope();
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;

@@ -90,7 +90,8 @@ void expect_config_error(const std::string& path, const std::vector<std::string>
 }
 
 TEST(BadNetlist, UnknownTypeNamesTheInstanceAndLine) {
-  const std::string path = variant("unknown_type", "memory:     {type: fixed_memory}", "memory:     {type: fast_memory}");
+  const std::string path =
+      variant("unknown_type", "memory:     {type: fixed_memory}", "memory:     {type: fast_memory}");
   expect_config_error(path, {path + ":" + std::to_string(line_of(path, "fast_memory")),
                              "instance 'memory': unknown component type 'fast_memory'", "fixed_memory"});
 }
@@ -120,8 +121,8 @@ TEST(BadNetlist, DuplicateInstanceName) {
 
 TEST(BadNetlist, OverlappingAddressRanges) {
   // hbm1 starts inside hbm0's 128 MiB [0x8000_0000, 0x8800_0000).
-  const std::string path = variant("overlap", "base: 0x88000000, size_mb: 128", "base: 0x87f00000, size_mb: 128",
-                                   "chip_hetero");
+  const std::string path =
+      variant("overlap", "base: 0x88000000, size_mb: 128", "base: 0x87f00000, size_mb: 128", "chip_hetero");
   expect_config_error(path, {"instance 'hbm1': address range [0x87f00000, 0x8ff00000) overlaps instance 'hbm0' "
                              "[0x80000000, 0x88000000)"});
 }
@@ -134,8 +135,8 @@ TEST(BadNetlist, NetworkTooSmallForItsEndpoints) {
 }
 
 TEST(BadNetlist, AnInstanceParameterNoModelReadsNamesTheInstance) {
-  const std::string path = variant("bad_param", "params: {l1: {size_kb: 96}}", "params: {l1: {size_kbb: 96}}",
-                                   "chip_hetero");
+  const std::string path =
+      variant("bad_param", "params: {l1: {size_kb: 96}}", "params: {l1: {size_kbb: 96}}", "chip_hetero");
   expect_config_error(path, {"instance 'big': parameter 'l1.size_kbb' is not one that instance 'big' reads (did "
                              "you mean 'l1.size_kb'?)"});
 }

@@ -3,12 +3,13 @@
 // is this test's own (a requester, a two-socket "bus", a memory with an
 // address range, a network), so the checks prove the generic validation,
 // not Tessera's registrations.
+#include "platforms/netlist.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "platforms/component_registry.h"
-#include "platforms/netlist.h"
 #include "sim/config.h"
 
 namespace {
@@ -42,7 +43,9 @@ ComponentRegistry test_registry() {
   cpu.name = "cpu";
   cpu.sockets = {{"mem", Kind::kInitiator, 1, true, false, "memory requests"}};
   cpu.attributes = {{"count", "cores"}, {"nodes", "network nodes"}};
-  cpu.endpoints = [](const NetlistInstance& i, const Config&) { return static_cast<unsigned>(attr(i, "count").value_or(1)); };
+  cpu.endpoints = [](const NetlistInstance& i, const Config&) {
+    return static_cast<unsigned>(attr(i, "count").value_or(1));
+  };
   r.add(cpu);
   ComponentType mem;
   mem.name = "mem";
@@ -57,7 +60,9 @@ ComponentRegistry test_registry() {
   net.name = "net";
   net.sockets = {{"in", Kind::kTarget, 0, true, true, ""}, {"out", Kind::kInitiator, 0, true, true, ""}};
   net.attributes = {{"size", "nodes"}};
-  net.network_nodes = [](const NetlistInstance& i, const Config&) { return static_cast<int>(attr(i, "size").value_or(4)); };
+  net.network_nodes = [](const NetlistInstance& i, const Config&) {
+    return static_cast<int>(attr(i, "size").value_or(4));
+  };
   net.size_parameters = "size";
   r.add(net);
   return r;
@@ -99,15 +104,18 @@ TEST(NetlistParse, AFileWithoutInstancesIsAnEmptyNetlist) {
 }
 
 TEST(NetlistParse, DuplicateInstanceNameNamesBothLines) {
-  const std::string msg = config_error([] { parse_netlist("instances:\n  a: {type: cpu}\n  a: {type: mem}\n", "t.yaml"); });
+  const std::string msg =
+      config_error([] { parse_netlist("instances:\n  a: {type: cpu}\n  a: {type: mem}\n", "t.yaml"); });
   EXPECT_HAS(msg, "t.yaml:3: duplicate instance name 'a' (first at t.yaml:2)");
 }
 
 TEST(NetlistParse, BindingWithoutArrowOrDotIsRefused) {
-  EXPECT_HAS(config_error([] { parse_netlist("instances:\n  a: {type: cpu}\nbindings:\n  - a.mem m.port\n", "t.yaml"); }),
-             "t.yaml:4: a binding is 'INSTANCE.SOCKET -> INSTANCE.SOCKET'");
-  EXPECT_HAS(config_error([] { parse_netlist("instances:\n  a: {type: cpu}\nbindings:\n  - a -> m.port\n", "t.yaml"); }),
-             "binding end 'a' is not INSTANCE.SOCKET");
+  EXPECT_HAS(
+      config_error([] { parse_netlist("instances:\n  a: {type: cpu}\nbindings:\n  - a.mem m.port\n", "t.yaml"); }),
+      "t.yaml:4: a binding is 'INSTANCE.SOCKET -> INSTANCE.SOCKET'");
+  EXPECT_HAS(
+      config_error([] { parse_netlist("instances:\n  a: {type: cpu}\nbindings:\n  - a -> m.port\n", "t.yaml"); }),
+      "binding end 'a' is not INSTANCE.SOCKET");
 }
 
 TEST(NetlistParse, InstanceWithoutTypeIsRefused) {
@@ -132,7 +140,8 @@ TEST(NetlistValidate, UnknownSocketListsTheInstancesSockets) {
 }
 
 TEST(NetlistValidate, BindingToAnUnknownInstanceIsRefused) {
-  const std::string msg = config_error([] { validate("instances:\n  c: {type: cpu}\nbindings:\n  - c.mem -> q.port\n"); });
+  const std::string msg =
+      config_error([] { validate("instances:\n  c: {type: cpu}\nbindings:\n  - c.mem -> q.port\n"); });
   EXPECT_HAS(msg, "t.yaml:4: binding 'c.mem -> q.port': no instance 'q'");
 }
 
@@ -149,8 +158,9 @@ TEST(NetlistValidate, UnboundSocketNamesTheInstance) {
 
 TEST(NetlistValidate, SocketBoundTwiceWhereOneBindingIsAllowed) {
   const std::string msg = config_error([] {
-    validate("instances:\n  c: {type: cpu}\n  m: {type: mem}\n  n: {type: mem, base: 0x100}\nbindings:\n"
-             "  - c.mem -> m.port\n  - c.mem -> n.port\n");
+    validate(
+        "instances:\n  c: {type: cpu}\n  m: {type: mem}\n  n: {type: mem, base: 0x100}\nbindings:\n"
+        "  - c.mem -> m.port\n  - c.mem -> n.port\n");
   });
   EXPECT_HAS(msg, "t.yaml:7: instance 'c': socket 'mem' is bound 2 times but allows 1 (first binding at t.yaml:6)");
 }
@@ -158,15 +168,17 @@ TEST(NetlistValidate, SocketBoundTwiceWhereOneBindingIsAllowed) {
 TEST(NetlistValidate, OverlappingAddressRangesNameBothInstances) {
   // m: [0, 0x100), n: [0xf0, 0x1f0) overlap by 16 bytes.
   const std::string msg = config_error([] {
-    validate("instances:\n  c: {type: cpu}\n  m: {type: mem}\n  n: {type: mem, base: 0xf0}\n  d: {type: cpu}\n"
-             "bindings:\n  - c.mem -> m.port\n  - d.mem -> n.port\n");
+    validate(
+        "instances:\n  c: {type: cpu}\n  m: {type: mem}\n  n: {type: mem, base: 0xf0}\n  d: {type: cpu}\n"
+        "bindings:\n  - c.mem -> m.port\n  - d.mem -> n.port\n");
   });
   EXPECT_HAS(msg, "t.yaml:4: instance 'n': address range [0xf0, 0x1f0) overlaps instance 'm' [0x0, 0x100)");
 }
 
 TEST(NetlistValidate, AdjacentAddressRangesAreFine) {
-  EXPECT_NO_THROW(validate("instances:\n  c: {type: cpu}\n  m: {type: mem}\n  n: {type: mem, base: 0x100}\n"
-                           "  d: {type: cpu}\nbindings:\n  - c.mem -> m.port\n  - d.mem -> n.port\n"));
+  EXPECT_NO_THROW(
+      validate("instances:\n  c: {type: cpu}\n  m: {type: mem}\n  n: {type: mem, base: 0x100}\n"
+               "  d: {type: cpu}\nbindings:\n  - c.mem -> m.port\n  - d.mem -> n.port\n"));
 }
 
 const std::string kNetwork =
@@ -188,7 +200,8 @@ std::string with_size(const std::string& size) {
 TEST(NetlistValidate, NetworkTooSmallForItsEndpoints) {
   // 3 + 1 requesters and 1 memory: 5 endpoints on 4 nodes.
   const std::string msg = config_error([] { validate(with_size("4")); });
-  EXPECT_HAS(msg, "t.yaml:4: instance 'n' (network) has 4 nodes (size), too few for its endpoints: instance 'm' is at node 4");
+  EXPECT_HAS(
+      msg, "t.yaml:4: instance 'n' (network) has 4 nodes (size), too few for its endpoints: instance 'm' is at node 4");
   EXPECT_NO_THROW(validate(with_size("5")));
 }
 
