@@ -99,7 +99,8 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
       throw ConfigError(fmt::format("{}: instance '{}': unknown component type '{}' (known types:{})", inst.where,
                                     inst.name, inst.type, known));
     }
-    for (const auto& [key, value] : inst.attributes) {
+    for (const auto& attribute : inst.attributes) {
+      const std::string& key = attribute.first;
       const bool known = std::any_of(type->attributes.begin(), type->attributes.end(),
                                      [&](const AttributeSpec& a) { return a.name == key; });
       if (!known) {
