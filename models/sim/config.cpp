@@ -174,6 +174,16 @@ const Config::Value* Config::lookup(const std::string& key, bool* scoped) {
   if (scoped) *scoped = false;
   auto it = values_.find(key);
   const bool command_line = it != values_.end() && it->second.source == "--set";
+  if (!active_scope_.empty()) {
+    // The instance's value counts as read even where the command line overrides it.
+    ScopeValues& scope = scopes_[active_scope_];
+    if (scope.values.count(key)) scope.used.insert(key);
+    // `--set instance:key=value` sets one instance's parameter.
+    if (auto own = values_.find(active_scope_ + ":" + key); own != values_.end()) {
+      if (scoped) *scoped = true;
+      return &own->second;
+    }
+  }
   if (!active_scope_.empty() && !command_line) {
     ScopeValues& scope = scopes_[active_scope_];
     if (auto s = scope.values.find(key); s != scope.values.end()) {
@@ -342,7 +352,7 @@ void Config::check_all_used() const {
                                       instance, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
       }
   for (const auto& [key, value] : values_) {
-    if (specs_.count(key)) continue;
+    if (specs_.count(key) || scoped_specs_.count(key)) continue;
     const std::string near = nearest_key(key);
     throw ConfigError(fmt::format("{}: unknown parameter '{}'{}", value.source == "--set" ? "--set" : value.source,
                                   key,

@@ -54,7 +54,7 @@ class Config {
   // The parameters of one netlist instance. While a Scope is alive the get_*
   // calls see its values before the platform's, so a model reads the same
   // keys whichever instance it belongs to; a --set on the command line still
-  // wins. A parameter read from the scope is declared as "instance:key"
+  // wins, and `--set instance:key=value` sets the key for that instance only. A parameter read from the scope is declared as "instance:key"
   // (scoped_specs()); a scope value no model read is an error of
   // check_all_used() naming the instance.
   class Scope {

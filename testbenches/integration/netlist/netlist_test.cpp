@@ -170,6 +170,21 @@ TEST(HeteroPlatform, AnAddressRouterServesTheStacksAsWell) {
   check_hetero_l1(path, "hetero_router");
 }
 
+// `--set big:l1.size_kb=24` shrinks only big's L1: its SMs now miss every
+// sweep as small's do (4096 misses, as derived above).
+TEST(HeteroPlatform, SetCanChangeOneInstancesParameter) {
+  const std::string stats = temp_path("hetero_set.json");
+  const auto r = run_tessera({"run", platform("chip_hetero"), fw("netlist_hetero_l1"), "--set", "big:l1.size_kb=24",
+                              "--stats", stats, "-q"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(read_file(stats));
+  EXPECT_EQ(j["config"]["parameters"]["big:l1.size_kb"], "24");
+  for (const char* sm : {"sm0", "sm1", "sm2", "sm3"}) {
+    EXPECT_EQ(j["chip"][sm]["l1_half0"]["hit_sectors"], 0) << sm;
+    EXPECT_EQ(j["chip"][sm]["l1_half0"]["miss_sectors"], 4096) << sm;
+  }
+}
+
 TEST(HeteroPlatform, ConfigListShowsEachInstancesOwnParameters) {
   const auto r = run_tessera({"config", "--list", "chip_hetero"});
   ASSERT_EQ(r.status, 0) << r.err;

@@ -43,6 +43,24 @@ TEST(ConfigScope, CommandLineWinsOverTheInstance) {
   Config::Scope scope(cfg, "big", Values{{"l1.size_kb", {"96", "here"}}});
   EXPECT_EQ(cfg.get_int("l1.size_kb", 24, 1, 1024, "L1"), 16);
   EXPECT_EQ(cfg.specs().at("l1.size_kb").source, "--set");
+  EXPECT_NO_THROW(cfg.check_all_used());  // the instance's value was read, and overridden
+}
+
+TEST(ConfigScope, CommandLineCanSetOneInstancesKey) {
+  Config cfg;
+  cfg.set_override("big:l1.size_kb=48");
+  {
+    Config::Scope scope(cfg, "big", Values{{"l1.size_kb", {"96", "here"}}});
+    EXPECT_EQ(cfg.get_int("l1.size_kb", 24, 1, 1024, "L1"), 48);
+  }
+  {
+    Config::Scope scope(cfg, "small", Values{});
+    EXPECT_EQ(cfg.get_int("l1.size_kb", 24, 1, 1024, "L1"), 24);
+  }
+  EXPECT_EQ(cfg.scoped_specs().at("big:l1.size_kb").source, "--set");
+  EXPECT_NO_THROW(cfg.check_all_used());
+  cfg.set_override("huge:l1.size_kb=48");  // no instance 'huge' read it
+  EXPECT_THROW(cfg.check_all_used(), ConfigError);
 }
 
 TEST(ConfigScope, AnOutOfRangeInstanceValueNamesTheInstance) {
