@@ -63,6 +63,49 @@ int list_config(const std::string& platform_arg, const std::vector<std::string>&
     fmt::print("{:<32} {:<10} {:<10} {:<18} {:<8} {}{}\n", key, spec.value, spec.default_value, spec.range, spec.type,
                spec.description, spec.source == "default" ? "" : fmt::format(" (set by {})", spec.source));
   }
+  // Parameters an instance sets for itself ("instance:key").
+  for (const auto& [key, spec] : cfg.scoped_specs()) {
+    fmt::print("{:<32} {:<10} {:<10} {:<18} {:<8} {} (set by {})\n", key, spec.value, spec.default_value, spec.range,
+               spec.type, spec.description, spec.source);
+  }
+  return 0;
+}
+
+// The platform's composition: its instances and bindings (validated), as
+// text or as a Graphviz graph; --types lists every registered component type.
+int show_netlist(const std::string& platform_arg, const std::vector<std::string>& sets, bool dot, bool types) {
+  namespace tp = tessera::platform;
+  if (types) {
+    for (const auto& [name, type] : tp::builtin_components().types()) {
+      fmt::print("{}: {}\n", name, type.description);
+      for (const auto& s : type.sockets)
+        fmt::print("  socket {:<12} {:<9} {}{}\n", s.name,
+                   s.kind == tp::SocketSpec::Kind::kInitiator ? "initiator" : "target",
+                   s.max_bindings == 1 ? "(one binding) " : "", s.description);
+      for (const auto& a : type.attributes) fmt::print("  attribute {:<9} {}\n", a.name, a.description);
+    }
+    return 0;
+  }
+  if (platform_arg.empty()) throw ConfigError("tessera netlist: name a platform (or give --types)");
+  tessera::sim::Config cfg;
+  cfg.load_yaml_file(resolve_platform(platform_arg));
+  for (const auto& s : sets) cfg.set_override(s);
+  const tp::Netlist net = tp::platform_netlist(cfg);
+  tp::validate_netlist(net, tp::builtin_components(), cfg);
+  const std::string title = cfg.platform_name().empty() ? platform_arg : cfg.platform_name();
+  if (dot) {
+    fmt::print("{}", tp::netlist_dot(net, title));
+    return 0;
+  }
+  fmt::print("# {}: {}\ninstances:\n", title, cfg.platform_description());
+  for (const auto& inst : net.instances) {
+    std::string extra;
+    for (const auto& [key, value] : inst.attributes) extra += fmt::format(", {}: {}", key, value);
+    for (const auto& [key, value] : inst.params) extra += fmt::format(", {}={}", key, value.first);
+    fmt::print("  {:<12} {}{}\n", inst.name, inst.type, extra);
+  }
+  fmt::print("bindings:\n");
+  for (const auto& b : net.bindings) fmt::print("  {} -> {}\n", b.from.text(), b.to.text());
   return 0;
 }
 
@@ -129,6 +172,13 @@ int sc_main(int argc, char** argv) {
   config_cmd->add_option("platform", platform_arg, "Platform netlist (.yaml file or name)")->required();
   config_cmd->add_option("--set", sets, "Override a parameter: key=value (repeatable)");
 
+  bool dot = false, types = false;
+  auto* netlist_cmd = app.add_subcommand("netlist", "Show a platform's instances and bindings (validated)");
+  netlist_cmd->add_option("platform", platform_arg, "Platform netlist (.yaml file or name)");
+  netlist_cmd->add_flag("--dot", dot, "Print the instance/binding graph as Graphviz dot");
+  netlist_cmd->add_flag("--types", types, "List the registered component types, their sockets and attributes");
+  netlist_cmd->add_option("--set", sets, "Override a parameter: key=value (repeatable)");
+
   // Standalone tools of the subsystems.
   std::vector<tessera::sim::ToolCommand> tools;
   tools.push_back(tessera::bus::add_coherence_command(app));
@@ -147,6 +197,7 @@ int sc_main(int argc, char** argv) {
     tessera::sim::set_log_level(log_level == "warning" ? "warn" : log_level);
     if (run_cmd->parsed()) status = run(platform_arg, elf, sets, stats_path, options, quiet);
     if (config_cmd->parsed()) status = list_config(platform_arg, sets);
+    if (netlist_cmd->parsed()) status = show_netlist(platform_arg, sets, dot, types);
     for (const auto& tool : tools)
       if (tool.command->parsed()) status = tool.run();
   } catch (const tessera::sim::OutputError& e) {

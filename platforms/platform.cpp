@@ -2,13 +2,50 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+
 
 namespace tessera::platform {
 
+std::string default_netlist(sim::Config& cfg) {
+  // Memory is the fixed-latency model or an HBM stack (docs/dram.md).
+  const bool hbm = cfg.get_enum("memory.model", "fixed", {"fixed", "hbm"},
+                                "Global memory timing: fixed (memory.latency, memory.bytes_per_cycle) or hbm (the "
+                                "dram.* HBM model); platforms without instances: only") == "hbm";
+  // The SMs reach the slices through the crossbar or the network-on-chip.
+  const bool noc = cfg.get_enum("icnt.model", "crossbar", {"crossbar", "noc"},
+                                "SM <-> L2 interconnect: the crossbar (xbar.*) or the network-on-chip (noc.*); "
+                                "platforms without instances: only") == "noc";
+  std::string text = "instances:\n  l2: {type: l2}\n";
+  if (noc) text += "  noc: {type: noc}\n";
+  text += hbm ? "  hbm: {type: hbm_stack}\n" : "  memory: {type: fixed_memory}\n";
+  text +=
+      "  sms: {type: sm_cluster}\n  dispatcher: {type: dispatcher}\n  cpus: {type: control_cluster}\n"
+      "  mmio: {type: mmio}\nbindings:\n";
+  text += noc ? "  - sms.mem -> noc.in\n  - noc.out -> l2.sm\n" : "  - sms.mem -> l2.sm\n";
+  text += hbm ? "  - l2.mem -> hbm.port\n" : "  - l2.mem -> memory.port\n";
+  text +=
+      "  - dispatcher.sms -> sms.launch\n  - dispatcher.irq -> cpus.irq\n  - cpus.mmio -> mmio.regs\n"
+      "  - mmio.dispatcher -> dispatcher.regs\n";
+  return text;
+}
+
+Netlist platform_netlist(sim::Config& cfg) {
+  Netlist net = parse_netlist(cfg.netlist_text(), cfg.netlist_origin());
+  if (net.empty()) {
+    net = parse_netlist(default_netlist(cfg), "the default chip");
+    net.origin = cfg.netlist_origin();
+  }
+  return net;
+}
+
 Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptions& options)
     : cfg_(cfg), options_(options), program_path_(elf_path) {
-  const auto num_sms = static_cast<unsigned>(cfg.get_int("gpu.num_sms", 1, 1, 256, "Streaming multiprocessors"));
+  netlist_ = platform_netlist(cfg);
+  const ComponentRegistry& registry = builtin_components();
+  validate_netlist(netlist_, registry, cfg);
+
   sm_clock_ = std::make_unique<sim::ClockDomain>(
       "sm", cfg.get_float("clock.sm_mhz", 1000.0, 1.0, 100000.0, "SM clock, MHz"));
   cpu_clock_ = std::make_unique<sim::ClockDomain>(
@@ -16,7 +53,6 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   const auto size_mb = static_cast<uint64_t>(cfg.get_int(
       "memory.size_mb", 256, 64, 2048, "Global memory at 0x8000_0000, MiB (programs need at least 64)"));
   global_ = std::make_unique<sim::BackingMemory>(kGlobalBase, size_mb << 20);
-  sm_params_ = sm::SmParams::from_config(cfg);
 
   if (!elf_path.empty()) load_program(elf_path);
   if (!image_) image_ = std::make_unique<isa::ElfImage>();
@@ -24,62 +60,24 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
 
   if (!options.vcd_path.empty()) vcd_ = std::make_unique<sim::VcdWriter>(options.vcd_path, options.trace_scopes, options.inputs);
 
-  // SMs -> crossbar -> L2 slices -> memory, TLM-2.0 AT at each boundary.
-  // Memory is the fixed-latency model or HBM stacks (docs/dram.md).
-  const std::string memory_model = cfg.get_enum(
-      "memory.model", "fixed", {"fixed", "hbm"},
-      "Global memory timing: fixed (memory.latency, memory.bytes_per_cycle) or hbm (the dram.* HBM model)");
-  // The SMs reach the slices through the crossbar or the network-on-chip.
-  const bool use_noc = cfg.get_enum("icnt.model", "crossbar", {"crossbar", "noc"},
-                                    "SM <-> L2 interconnect: the crossbar (xbar.*) or the network-on-chip (noc.*)") ==
-                       "noc";
-  l2_ = std::make_unique<gpu::L2System>("l2", cfg, num_sms, use_noc, run_, root_);
-  if (use_noc) {
-    // Nodes 0..SMs-1 are the SMs, the next ones the L2 slices (a network
-    // with too few nodes is a configuration error naming noc.k).
-    std::vector<int> sm_nodes, slice_nodes;
-    for (unsigned i = 0; i < num_sms; ++i) sm_nodes.push_back(static_cast<int>(i));
-    for (unsigned s = 0; s < l2_->slices(); ++s) slice_nodes.push_back(static_cast<int>(num_sms + s));
-    noc_ = std::make_unique<noc::NocInterconnect>(
-        "noc", cfg, sm_nodes, slice_nodes,
-        [l2 = l2_.get()](uint64_t addr) { return static_cast<int>(l2->slice_of(static_cast<uint32_t>(addr))); }, root_,
-        &run_);
-    for (unsigned s = 0; s < l2_->slices(); ++s) noc_->initiator_socket.bind(l2_->sm_socket);
+  // Every instance, then every binding, TLM-2.0 AT at each memory boundary.
+  BuildContext ctx{cfg,      netlist_,  registry,  *sm_clock_, *cpu_clock_,           *global_,
+                   *image_,  *program_, run_,      root_,      vcd_.get(),            options.echo_console,
+                   [this](bool begin) { roi(begin); }, shared_, {}, nullptr, {}};
+  for (const NetlistInstance* inst : build_order(netlist_, registry)) {
+    components_.push_back(registry.find(inst->type)->factory(*inst, ctx));
+    ctx.built[inst->name] = components_.back().get();
   }
-  if (memory_model == "hbm") {
-    hbm_ = std::make_unique<dram::HbmMemory>("hbm", cfg, global_.get(), kGlobalBase, root_);
-    for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(hbm_->socket);
-  } else {
-    memory_ = std::make_unique<gpu::GlobalMemory>("memory", cfg, *global_, root_);
-    for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(memory_->socket);
-  }
-  atomics_ = std::make_unique<sm::GlobalAtomics>("global_atomics", *global_, run_);
-  std::vector<sm::Sm*> sm_ptrs;
-  for (unsigned i = 0; i < num_sms; ++i) {
-    sm::Sm::Context ctx{cfg, sm_params_, *sm_clock_, *global_, *program_, run_, root_, vcd_.get(), num_sms, *atomics_};
-    sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", i).c_str(), i, ctx));
-    if (noc_) {
-      sms_.back()->mem_socket.bind(noc_->target_socket);
-    } else {
-      sms_.back()->mem_socket.bind(l2_->sm_socket);
-    }
-    sm_ptrs.push_back(sms_.back().get());
-  }
-  dispatcher_ = std::make_unique<gpu::Dispatcher>("dispatcher", sm_params_, *sm_clock_, run_, root_, sm_ptrs);
-
-  const uint32_t stack_top = image_->symbol("__stack_top").value_or(0x84000000u);
-  // The dispatcher's LAUNCH and STATUS registers are the cluster's coherence points.
-  cpu::ControlCluster::Context cctx{cfg,          *cpu_clock_, *global_,          *program_,         run_,
-                                    root_,        image_->entry, stack_top,       gpu::reg::kLaunch, gpu::reg::kStatus,
-                                    stack_guards()};
-  core_ = std::make_unique<cpu::ControlCluster>("cpus", cctx);
-  regs_ = std::make_unique<SystemRegs>("mmio", *cpu_clock_, run_);
-  regs_->set_echo(options.echo_console);
-  core_->mmio_socket.bind(regs_->socket);
-  regs_->dispatcher_socket.bind(dispatcher_->regs_socket);
-  core_->set_wfi_condition([this] { return dispatcher_->busy(); });
-  dispatcher_->on_kernel_done([this] { core_->interrupt(); });
-  regs_->on_roi([this](bool begin) { roi(begin); });
+  for (const NetlistBinding& b : netlist_.bindings)
+    ctx.find(b.from.instance)->bind(b.from.socket, *ctx.find(b.to.instance), b.to.socket);
+  if (!ctx.regs)
+    throw sim::ConfigError(
+        fmt::format("{}: the netlist has no mmio instance (the console and exit)", netlist_.origin));
+  regs_ = ctx.regs;
+  for (const auto& c : components_) report_order_.push_back(c.get());
+  std::stable_sort(report_order_.begin(), report_order_.end(), [&](const Component* a, const Component* b) {
+    return registry.find(a->instance().type)->report_order < registry.find(b->instance().type)->report_order;
+  });
 
   const uint64_t watchdog_cycles = static_cast<uint64_t>(cfg.get_int(
       "watchdog.cycles", 10000000, 0, 1000000000000,
@@ -94,36 +92,12 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
 
 Platform::~Platform() = default;
 
-std::string Platform::state_dump() const {
-  std::string state;
-  for (const auto& s : sms_) state += s->dump_state();
-  return core_->describe() + dispatcher_->describe() + state;
-}
+std::string Platform::state_dump() const { return in_flight_report(report_order_); }
 
-// The firmware's linker script (tessera.ld) gives each control core's stack
-// a guard region at its bottom; an ELF linked otherwise has none.
-std::vector<cpu::StackGuard> Platform::stack_guards() const {
-  const auto top = image_->symbol("__stack_top"), size = image_->symbol("__stack_size"),
-             hart_size = image_->symbol("__hart_stack_size"), harts_bottom = image_->symbol("__hart_stacks_bottom"),
-             guard = image_->symbol("__stack_guard_size");
-  if (!top || !size || !hart_size || !harts_bottom || !guard || *guard == 0 || *hart_size == 0) return {};
-  const uint32_t bottom0 = *top - *size;
-  if (*guard >= *size || *guard >= *hart_size || *harts_bottom > bottom0) return {};
-  // Every core slot the linker script lays out (cluster.cores may use fewer).
-  const uint32_t cores = 1 + (bottom0 - *harts_bottom) / *hart_size;
-  std::vector<cpu::StackGuard> guards;
-  guards.push_back({bottom0, *guard,
-                    fmt::format("control core 0's stack [0x{:08x}, 0x{:08x}), {} bytes (__stack_size in the linker "
-                                "script; the guard is __stack_guard_size)",
-                                bottom0, *top, *size)});
-  for (uint32_t h = 1; h < cores; ++h) {
-    const uint32_t hart_top = bottom0 - (h - 1) * *hart_size, hart_bottom = hart_top - *hart_size;
-    guards.push_back({hart_bottom, *guard,
-                      fmt::format("control core {}'s stack [0x{:08x}, 0x{:08x}), {} bytes (__hart_stack_size in the "
-                                  "linker script; the guard is __stack_guard_size)",
-                                  h, hart_bottom, hart_top, *hart_size)});
-  }
-  return guards;
+RunSummary Platform::totals() const {
+  RunSummary sum;
+  for (const auto& c : components_) c->summarize(sum);
+  return sum;
 }
 
 void Platform::load_program(const std::string& path) {
@@ -187,17 +161,9 @@ int Platform::run() {
 
 uint64_t Platform::sim_cycles() const { return sm_clock_->now_cycle(); }
 
-uint64_t Platform::warp_insts() const {
-  uint64_t n = 0;
-  for (const auto& s : sms_) n += s->warp_insts();
-  return n;
-}
+uint64_t Platform::warp_insts() const { return totals().warp_insts; }
 
-uint64_t Platform::thread_insts() const {
-  uint64_t n = 0;
-  for (const auto& s : sms_) n += s->thread_insts();
-  return n;
-}
+uint64_t Platform::thread_insts() const { return totals().thread_insts; }
 
 nlohmann::json Platform::stats_json() const {
   nlohmann::json j;
@@ -214,6 +180,7 @@ nlohmann::json Platform::stats_json() const {
   j["chip"] = root_.to_json();
   nlohmann::json params = nlohmann::json::object();
   for (const auto& [key, spec] : cfg_.specs()) params[key] = spec.value;
+  for (const auto& [key, spec] : cfg_.scoped_specs()) params[key] = spec.value;  // "instance:key"
   j["config"] = {{"platform", cfg_.platform_name()}, {"program", program_path_}, {"parameters", params}};
   return j;
 }
@@ -222,7 +189,8 @@ std::string Platform::report() const { return run_.message(); }
 
 std::string Platform::summary() const {
   const double host = host_seconds_;
-  const uint64_t cycles = sim_cycles(), warps = warp_insts();
+  const RunSummary sum = totals();
+  const uint64_t cycles = sim_cycles(), warps = sum.warp_insts;
   std::string status;
   switch (run_.kind()) {
     case sim::ExitKind::kProgramExit:
@@ -236,44 +204,27 @@ std::string Platform::summary() const {
     case sim::ExitKind::kRunning: status = "running"; break;
   }
   std::string out = fmt::format("---- tessera: {} on {} ({} SM{}): {}\n", program_path_,
-                                cfg_.platform_name().empty() ? "platform" : cfg_.platform_name(), sms_.size(),
-                                sms_.size() == 1 ? "" : "s", status);
+                                cfg_.platform_name().empty() ? "platform" : cfg_.platform_name(), sum.sms,
+                                sum.sms == 1 ? "" : "s", status);
   out += fmt::format("  simulated cycles     {:>14}  ({:.3f} us at {} MHz)\n", cycles,
                      static_cast<double>(cycles) / sm_clock_->mhz(), sm_clock_->mhz());
   out += fmt::format("  warp instructions    {:>14}\n", warps);
-  out += fmt::format("  thread instructions  {:>14}\n", thread_insts());
-  const uint64_t kernel_cycles = dispatcher_->kernel_cycles();
+  out += fmt::format("  thread instructions  {:>14}\n", sum.thread_insts);
+  const uint64_t kernel_cycles = sum.kernel_cycles;
   out += fmt::format("  kernel cycles        {:>14}  (IPC {:.3f} warp insts/cycle while kernels ran)\n", kernel_cycles,
                      kernel_cycles ? static_cast<double>(warps) / static_cast<double>(kernel_cycles) : 0.0);
-  std::pair<uint64_t, uint64_t> l1{0, 0};
-  for (const auto& sm : sms_) {
-    const auto t = sm->l1_sector_totals();
-    l1.first += t.first;
-    l1.second += t.second;
-  }
+  const std::pair<uint64_t, uint64_t> l1{sum.l1_hits, sum.l1_misses}, l2{sum.l2_hits, sum.l2_misses};
   const auto hit_rate = [](std::pair<uint64_t, uint64_t> t) {
     const uint64_t all = t.first + t.second;
     return all ? 100.0 * static_cast<double>(t.first) / static_cast<double>(all) : 0.0;
   };
   out += fmt::format("  L1/texture sectors   {:>14}  ({:.1f}% hit; cached loads only)\n", l1.first + l1.second,
                      hit_rate(l1));
-  const auto l2 = l2_->sector_totals();
   out += fmt::format("  L2 sectors           {:>14}  ({:.1f}% hit; reads and atomics)\n", l2.first + l2.second,
                      hit_rate(l2));
-  if (hbm_) {
-    const auto& st = hbm_->engine().stats();
-    const double ns = hbm_->clock().period().to_seconds() * 1e9;
-    out += fmt::format("  memory requests      {:>14}  ({}, {} reads; avg read {:.1f} ns)\n", st.requests,
-                       hbm_->engine().spec().name, st.read_requests,
-                       st.read_requests ? ns * static_cast<double>(st.read_latency_sum) /
-                                              static_cast<double>(st.read_requests)
-                                        : 0.0);
-  } else {
-    out += fmt::format("  memory requests      {:>14}  (fixed latency; avg {:.1f} memory cycles)\n",
-                       memory_->requests(), memory_->avg_latency_cycles());
-  }
-  out += fmt::format("  control-core insts   {:>14}  ({} cores; {:.0f} insts/s)\n", core_->instructions(),
-                     core_->cores(), host > 0 ? static_cast<double>(core_->instructions()) / host : 0.0);
+  for (const auto& line : sum.memory_lines) out += line;
+  out += fmt::format("  control-core insts   {:>14}  ({} cores; {:.0f} insts/s)\n", sum.control_insts,
+                     sum.control_cores, host > 0 ? static_cast<double>(sum.control_insts) / host : 0.0);
   if (roi_used_) out += fmt::format("  region of interest   {:>14}  cycles, {} warp insts\n", roi_total_[0], roi_total_[1]);
   out += fmt::format("  host time            {:>14.3f} s\n", host);
   out += fmt::format("  simulation speed     {:>14.0f} warp insts/s, {:.0f} cycles/s\n",

@@ -1,21 +1,19 @@
-// The platform builder: instantiates a chip from a netlist's parameters
-// (gpu.num_sms SMs, a control core, global memory, the dispatcher and the
-// MMIO block), loads the program, runs it and reports.
+// The platform builder: elaborates the chip a netlist describes (its
+// instances of registered component types and their bindings; a platform
+// file without `instances:` gets the default chip of default_netlist()),
+// loads the program, runs it and reports.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "cpu/control_cluster.h"
-#include "gpu/dispatcher.h"
-#include "dram/hbm_memory.h"
-#include "gpu/global_memory.h"
-#include "gpu/l2_system.h"
 #include "isa/decoded_program.h"
 #include "isa/elf_loader.h"
-#include "noc/noc_interconnect.h"
+#include "platforms/component.h"
+#include "platforms/netlist.h"
 #include "platforms/system_regs.h"
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
@@ -23,7 +21,6 @@
 #include "sim/run_control.h"
 #include "sim/stats.h"
 #include "sim/vcd.h"
-#include "sm/sm.h"
 
 namespace tessera::platform {
 
@@ -36,6 +33,15 @@ struct RunOptions {
   std::vector<std::string> inputs;  // files the run reads (ELF, netlist): never overwritten by an output
   bool echo_console = true;
 };
+
+// The chip of a platform file without `instances:`: SMs, the crossbar or
+// (icnt.model=noc) the network, the L2, fixed-latency or (memory.model=hbm)
+// HBM memory, the dispatcher, the control cores and the MMIO block.
+std::string default_netlist(sim::Config& cfg);
+
+// The platform file's netlist: its own `instances:` and `bindings:`, or the
+// default chip.
+Netlist platform_netlist(sim::Config& cfg);
 
 class Platform {
  public:
@@ -53,6 +59,7 @@ class Platform {
   std::string summary() const;           // the end-of-run summary
   nlohmann::json stats_json() const;
   const std::string& console() const { return regs_->console(); }
+  const Netlist& netlist() const { return netlist_; }
 
   uint64_t sim_cycles() const;
   uint64_t warp_insts() const;
@@ -62,8 +69,10 @@ class Platform {
  private:
   void load_program(const std::string& path);
   void roi(bool begin);
-  std::string state_dump() const;  // every core, the dispatcher and every warp, for deadlock reports
-  std::vector<cpu::StackGuard> stack_guards() const;
+  // What every model holds in flight (sim::InFlightReporter, or the model's
+  // own dump), for deadlock and watchdog reports.
+  std::string state_dump() const;
+  RunSummary totals() const;
 
   sim::Config& cfg_;
   RunOptions options_;
@@ -75,16 +84,11 @@ class Platform {
   std::unique_ptr<isa::ElfImage> image_;
   std::unique_ptr<isa::DecodedProgram> program_;
   std::unique_ptr<sim::VcdWriter> vcd_;
-  sm::SmParams sm_params_{};
-  std::unique_ptr<gpu::GlobalMemory> memory_;  // memory.model=fixed
-  std::unique_ptr<dram::HbmMemory> hbm_;       // memory.model=hbm
-  std::unique_ptr<gpu::L2System> l2_;
-  std::unique_ptr<noc::NocInterconnect> noc_;  // icnt.model=noc
-  std::unique_ptr<sm::GlobalAtomics> atomics_;
-  std::vector<std::unique_ptr<sm::Sm>> sms_;
-  std::unique_ptr<gpu::Dispatcher> dispatcher_;
-  std::unique_ptr<cpu::ControlCluster> core_;
-  std::unique_ptr<SystemRegs> regs_;
+  Netlist netlist_;
+  std::map<std::string, std::shared_ptr<void>> shared_;  // BuildContext::shared, outliving the components
+  std::vector<std::unique_ptr<Component>> components_;     // in build order
+  std::vector<const Component*> report_order_;
+  SystemRegs* regs_ = nullptr;
   double host_seconds_ = 0;
   std::string output_error_;
   bool roi_active_ = false, roi_used_ = false;

@@ -82,6 +82,8 @@ void Config::load_yaml_file(const std::string& path) {
   if (in.gcount() > kMaxYamlFileBytes)
     throw ConfigError(fmt::format("{}: larger than {} bytes; not a platform netlist", path, kMaxYamlFileBytes));
   load_yaml(text, path, true);
+  netlist_text_ = std::move(text);
+  netlist_origin_ = path;
 }
 
 void Config::load_yaml_string(const std::string& text, const std::string& origin) { load_yaml(text, origin, false); }
@@ -108,6 +110,7 @@ void Config::load_yaml(const std::string& text, const std::string& origin, bool 
   std::set<std::string> seen;
   for (const auto& kv : root) {
     const std::string key = scalar_key(kv.first, origin, seen);
+    if (netlist && (key == "instances" || key == "bindings")) continue;  // the platform builder's
     if (netlist && (key == "platform" || key == "description")) {
       if (!kv.second.IsScalar())
         throw ConfigError(fmt::format("{}: '{}' must be a text value", at(origin, kv.second), key));
@@ -156,12 +159,50 @@ void Config::set(const std::string& key, const std::string& value, const std::st
   values_[key] = Value{value, source};
 }
 
-const Config::Value* Config::lookup(const std::string& key) const {
+Config::Scope::Scope(Config& cfg, const std::string& instance,
+                     const std::map<std::string, std::pair<std::string, std::string>>& values)
+    : cfg_(cfg) {
+  if (!cfg.active_scope_.empty()) throw std::logic_error("sim::Config::Scope: scopes do not nest");
+  ScopeValues& scope = cfg.scopes_[instance];
+  for (const auto& [key, value] : values) scope.values[key] = Value{value.first, value.second};
+  cfg.active_scope_ = instance;
+}
+
+Config::Scope::~Scope() { cfg_.active_scope_.clear(); }
+
+const Config::Value* Config::lookup(const std::string& key, bool* scoped) {
+  if (scoped) *scoped = false;
   auto it = values_.find(key);
+  const bool command_line = it != values_.end() && it->second.source == "--set";
+  if (!active_scope_.empty()) {
+    // The instance's value counts as read even where the command line overrides it.
+    ScopeValues& scope = scopes_[active_scope_];
+    if (scope.values.count(key)) scope.used.insert(key);
+    // `--set instance:key=value` sets one instance's parameter.
+    if (auto own = values_.find(active_scope_ + ":" + key); own != values_.end()) {
+      if (scoped) *scoped = true;
+      return &own->second;
+    }
+  }
+  if (!active_scope_.empty() && !command_line) {
+    ScopeValues& scope = scopes_[active_scope_];
+    if (auto s = scope.values.find(key); s != scope.values.end()) {
+      scope.used.insert(key);
+      if (scoped) *scoped = true;
+      return &s->second;
+    }
+  }
   return it == values_.end() ? nullptr : &it->second;
 }
 
-void Config::declare(ParamSpec spec) {
+void Config::declare(ParamSpec spec, bool scoped) {
+  if (scoped) {
+    // Declared once per instance; the platform-wide key keeps its own spec.
+    const std::string key = active_scope_ + ":" + spec.key;
+    spec.key = key;
+    scoped_specs_.emplace(key, std::move(spec));
+    return;
+  }
   auto it = specs_.find(spec.key);
   if (it != specs_.end()) {
     if (it->second.default_value != spec.default_value || it->second.type != spec.type)
@@ -198,7 +239,8 @@ std::string where(const std::string& key, const std::string& source) {
 int64_t Config::get_int(const std::string& key, int64_t def, int64_t lo, int64_t hi, const std::string& desc) {
   int64_t v = def;
   std::string source = "default";
-  if (const Value* given = lookup(key)) {
+  bool scoped = false;
+  if (const Value* given = lookup(key, &scoped)) {
     source = given->source;
     const std::optional<int64_t> parsed = parse_integer(given->text);
     if (!parsed)
@@ -210,14 +252,15 @@ int64_t Config::get_int(const std::string& key, int64_t def, int64_t lo, int64_t
           fmt::format("{}: value {} is out of range [{}, {}] ({})", where(key, source), v, lo, hi, desc));
   }
   declare(ParamSpec{key, "int", std::to_string(def), std::to_string(v), fmt::format("[{}, {}]", lo, hi), desc,
-                    source});
+                    source}, scoped);
   return v;
 }
 
 double Config::get_float(const std::string& key, double def, double lo, double hi, const std::string& desc) {
   double v = def;
   std::string source = "default";
-  if (const Value* given = lookup(key)) {
+  bool scoped = false;
+  if (const Value* given = lookup(key, &scoped)) {
     source = given->source;
     char* end = nullptr;
     v = std::strtod(given->text.c_str(), &end);
@@ -228,14 +271,15 @@ double Config::get_float(const std::string& key, double def, double lo, double h
           fmt::format("{}: value {} is out of range [{}, {}] ({})", where(key, source), v, lo, hi, desc));
   }
   declare(ParamSpec{key, "float", fmt::format("{}", def), fmt::format("{}", v), fmt::format("[{}, {}]", lo, hi),
-                    desc, source});
+                    desc, source}, scoped);
   return v;
 }
 
 bool Config::get_bool(const std::string& key, bool def, const std::string& desc) {
   bool v = def;
   std::string source = "default";
-  if (const Value* given = lookup(key)) {
+  bool scoped = false;
+  if (const Value* given = lookup(key, &scoped)) {
     source = given->source;
     const std::string& t = given->text;
     if (t == "true" || t == "1" || t == "on" || t == "yes") {
@@ -246,18 +290,19 @@ bool Config::get_bool(const std::string& key, bool def, const std::string& desc)
       throw ConfigError(fmt::format("{}: '{}' is not a boolean (true/false)", where(key, source), t));
     }
   }
-  declare(ParamSpec{key, "bool", def ? "true" : "false", v ? "true" : "false", "true|false", desc, source});
+  declare(ParamSpec{key, "bool", def ? "true" : "false", v ? "true" : "false", "true|false", desc, source}, scoped);
   return v;
 }
 
 std::string Config::get_string(const std::string& key, const std::string& def, const std::string& desc) {
   std::string v = def;
   std::string source = "default";
-  if (const Value* given = lookup(key)) {
+  bool scoped = false;
+  if (const Value* given = lookup(key, &scoped)) {
     source = given->source;
     v = given->text;
   }
-  declare(ParamSpec{key, "string", def, v, "text", desc, source});
+  declare(ParamSpec{key, "string", def, v, "text", desc, source}, scoped);
   return v;
 }
 
@@ -267,13 +312,14 @@ std::string Config::get_enum(const std::string& key, const std::string& def, con
   std::string source = "default";
   std::string joined;
   for (const auto& c : choices) joined += (joined.empty() ? "" : "|") + c;
-  if (const Value* given = lookup(key)) {
+  bool scoped = false;
+  if (const Value* given = lookup(key, &scoped)) {
     source = given->source;
     v = given->text;
     if (std::find(choices.begin(), choices.end(), v) == choices.end())
       throw ConfigError(fmt::format("{}: '{}' is not one of {}", where(key, source), v, joined));
   }
-  declare(ParamSpec{key, "enum", def, v, joined, desc, source});
+  declare(ParamSpec{key, "enum", def, v, joined, desc, source}, scoped);
   return v;
 }
 
@@ -298,8 +344,15 @@ std::string Config::nearest_key(const std::string& key) const {
 }
 
 void Config::check_all_used() const {
+  for (const auto& [instance, scope] : scopes_)
+    for (const auto& [key, value] : scope.values)
+      if (!scope.used.count(key)) {
+        const std::string near = nearest_key(key);
+        throw ConfigError(fmt::format("{}: parameter '{}' is not one that instance '{}' reads{}", value.source, key,
+                                      instance, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+      }
   for (const auto& [key, value] : values_) {
-    if (specs_.count(key)) continue;
+    if (specs_.count(key) || scoped_specs_.count(key)) continue;
     const std::string near = nearest_key(key);
     throw ConfigError(fmt::format("{}: unknown parameter '{}'{}", value.source == "--set" ? "--set" : value.source,
                                   key,

@@ -35,9 +35,10 @@ struct ParamSpec {
 
 class Config {
  public:
-  // Loads a netlist; every key other than `platform` and `description` is a
-  // parameter, nested maps flatten with dots (sm: {scheduler: gto} is
-  // "sm.scheduler").
+  // Loads a netlist; every key other than `platform`, `description`,
+  // `instances` and `bindings` (the chip's composition, read by the platform
+  // builder from netlist_text()) is a parameter, nested maps flatten with
+  // dots (sm: {scheduler: gto} is "sm.scheduler").
   void load_yaml_file(const std::string& path);
   void load_yaml_string(const std::string& text, const std::string& origin);
   // "key=value" from the command line.
@@ -46,6 +47,29 @@ class Config {
 
   const std::string& platform_name() const { return platform_name_; }
   const std::string& platform_description() const { return platform_description_; }
+  // The netlist file's text and path ("" before load_yaml_file).
+  const std::string& netlist_text() const { return netlist_text_; }
+  const std::string& netlist_origin() const { return netlist_origin_; }
+
+  // The parameters of one netlist instance. While a Scope is alive the get_*
+  // calls see its values before the platform's, so a model reads the same
+  // keys whichever instance it belongs to; a --set on the command line still
+  // wins, and `--set instance:key=value` sets the key for that instance only. A parameter read from the scope is declared as "instance:key"
+  // (scoped_specs()); a scope value no model read is an error of
+  // check_all_used() naming the instance.
+  class Scope {
+   public:
+    // values: key -> (text, source); source names the file:line and instance.
+    Scope(Config& cfg, const std::string& instance,
+          const std::map<std::string, std::pair<std::string, std::string>>& values);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Config& cfg_;
+  };
+  const std::map<std::string, ParamSpec>& scoped_specs() const { return scoped_specs_; }
 
   // Declares a parameter and returns its value. The same key may be declared
   // by many instances (every SM); the declarations must agree.
@@ -70,8 +94,13 @@ class Config {
     std::string text;
     std::string source;
   };
-  const Value* lookup(const std::string& key) const;
-  void declare(ParamSpec spec);
+  struct ScopeValues {
+    std::map<std::string, Value> values;
+    std::set<std::string> used;
+  };
+  // The value of `key`; *scoped is set when it came from the active scope.
+  const Value* lookup(const std::string& key, bool* scoped = nullptr);
+  void declare(ParamSpec spec, bool scoped = false);
   struct FlattenBudget {
     const std::string& origin;
     size_t nodes_left;
@@ -84,6 +113,10 @@ class Config {
   std::string platform_description_;
   std::map<std::string, Value> values_;
   std::map<std::string, ParamSpec> specs_;
+  std::map<std::string, ParamSpec> scoped_specs_;  // "instance:key"
+  std::map<std::string, ScopeValues> scopes_;      // by instance name
+  std::string active_scope_;                      // "" outside a Scope
+  std::string netlist_text_, netlist_origin_;
 };
 
 // A parameter's integer text: decimal ("-12"), or hexadecimal with 0x; no

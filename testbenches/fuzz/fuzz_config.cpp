@@ -3,15 +3,21 @@
 // way `tessera run` loads a platform file (load_yaml_file), or with
 // load_yaml_string when the first byte is odd; then the assignments are
 // applied, a handful of parameters declared the way the models declare
-// them, and check_all_used runs. A ConfigError is the only acceptable
-// failure; a value that is returned must be in its range.
+// them, and check_all_used runs. A file's instances: and bindings: are
+// parsed and validated against a small registry of the harness's own (a
+// requester, a memory with an address range, a network). A ConfigError is
+// the only acceptable failure; a value that is returned must be in its
+// range.
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "fuzz_util.h"
+#include "platforms/component_registry.h"
+#include "platforms/netlist.h"
 #include "sim/config.h"
 
 namespace {
@@ -40,6 +46,42 @@ void declare_like_models(Config& cfg) {
   for (const auto& [key, spec] : cfg.specs()) check(spec.key == key, "ParamSpec key differs from its map key");
 }
 
+const tessera::platform::ComponentRegistry& registry() {
+  using namespace tessera::platform;
+  static const ComponentRegistry r = [] {
+    ComponentRegistry reg;
+    ComponentType cpu;
+    cpu.name = "sm_cluster";
+    cpu.sockets = {{"mem", SocketSpec::Kind::kInitiator, 1, true, false, ""}};
+    cpu.attributes = {{"count", ""}, {"nodes", ""}};
+    cpu.endpoints = [](const NetlistInstance& i, const Config&) -> unsigned {
+      const auto it = i.attributes.find("count");
+      const auto n = it == i.attributes.end() ? std::optional<int64_t>(1) : tessera::sim::parse_integer(it->second);
+      return n && *n >= 1 && *n <= 256 ? static_cast<unsigned>(*n) : 1;
+    };
+    reg.add(cpu);
+    ComponentType mem;
+    mem.name = "hbm_stack";
+    mem.sockets = {{"port", SocketSpec::Kind::kTarget, 0, true, false, ""}};
+    mem.attributes = {{"base", ""}, {"size_mb", ""}, {"nodes", ""}};
+    mem.address_range = [](const NetlistInstance& i) -> std::optional<std::pair<uint64_t, uint64_t>> {
+      const auto it = i.attributes.find("base");
+      const auto base = it == i.attributes.end() ? std::optional<int64_t>(0) : tessera::sim::parse_integer(it->second);
+      if (!base || *base < 0) return std::nullopt;
+      return std::make_pair(static_cast<uint64_t>(*base), uint64_t{1} << 20);
+    };
+    reg.add(mem);
+    ComponentType net;
+    net.name = "noc";
+    net.sockets = {{"in", SocketSpec::Kind::kTarget, 0, true, true, ""},
+                   {"out", SocketSpec::Kind::kInitiator, 0, true, true, ""}};
+    net.network_nodes = [](const NetlistInstance&, const Config&) { return 8; };
+    reg.add(net);
+    return reg;
+  }();
+  return r;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -63,6 +105,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     for (const std::string& s : sets) cfg.set_override(s);
     declare_like_models(cfg);
+    if (!cfg.netlist_origin().empty()) {
+      const tessera::platform::Netlist net = tessera::platform::parse_netlist(cfg.netlist_text(), cfg.netlist_origin());
+      tessera::platform::validate_netlist(net, registry(), cfg);
+      for (const auto& inst : net.instances) check(!inst.type.empty(), "an instance without a type was accepted");
+    }
   } catch (const ConfigError& e) {
     const std::string what = e.what();
     check(!what.empty(), "empty ConfigError message");

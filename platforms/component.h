@@ -1,0 +1,109 @@
+// A built netlist instance: the models a component type's factory
+// elaborated, their sockets by name, and what the platform asks of them for
+// reports. Only components.cpp knows the concrete model classes behind it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "platforms/component_registry.h"
+#include "platforms/netlist.h"
+
+namespace tessera::sim {
+class BackingMemory;
+class ClockDomain;
+class Config;
+class RunControl;
+class StatGroup;
+class VcdWriter;
+}  // namespace tessera::sim
+namespace tessera::isa {
+struct ElfImage;
+class DecodedProgram;
+}  // namespace tessera::isa
+
+namespace tessera::platform {
+
+class SystemRegs;
+
+using TargetSocket = tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
+
+// Totals for the end-of-run summary, each component adding its own.
+struct RunSummary {
+  unsigned sms = 0;
+  uint64_t warp_insts = 0, thread_insts = 0, kernel_cycles = 0;
+  uint64_t l1_hits = 0, l1_misses = 0, l2_hits = 0, l2_misses = 0;
+  uint64_t control_insts = 0;
+  unsigned control_cores = 0;
+  std::vector<std::string> memory_lines;  // "  memory requests ..." lines
+};
+
+class Component {
+ public:
+  explicit Component(const NetlistInstance& instance) : instance_(instance) {}
+  virtual ~Component() = default;
+  Component(const Component&) = delete;
+  Component& operator=(const Component&) = delete;
+
+  const std::string& name() const { return instance_.name; }
+  const NetlistInstance& instance() const { return instance_; }
+
+  // The TLM target socket `socket` (nullptr for a side-band connection).
+  virtual TargetSocket* target_socket(const std::string& /*socket*/) { return nullptr; }
+  // How many initiator ports bind to target socket `socket` per binding (the
+  // network's `out` binds once per L2 slice).
+  virtual unsigned target_ports(const std::string& /*socket*/) const { return 1; }
+  // Binds initiator socket `socket` of this component to `target`'s socket.
+  virtual void bind(const std::string& socket, Component& target, const std::string& target_socket_name) = 0;
+  // The models built, for the deadlock and watchdog reports.
+  virtual std::vector<const sc_core::sc_object*> models() const { return {}; }
+  // The state of a model that does not describe itself (sim::InFlightReporter).
+  virtual std::string fallback_state(const sc_core::sc_object& /*model*/) const { return ""; }
+  virtual void summarize(RunSummary& /*summary*/) const {}
+
+ private:
+  const NetlistInstance& instance_;
+};
+
+// What the models of `components` (in that order) hold in flight, for the
+// deadlock and watchdog reports: a model that implements
+// sim::InFlightReporter describes itself, any other is described by its
+// component's fallback_state().
+std::string in_flight_report(const std::vector<const Component*>& components);
+
+// What a factory builds with: the platform's shared objects and the already
+// built instances (those of lower build_order).
+struct BuildContext {
+  sim::Config& config;
+  const Netlist& netlist;
+  const ComponentRegistry& registry;
+  const sim::ClockDomain& sm_clock;
+  const sim::ClockDomain& cpu_clock;
+  sim::BackingMemory& global;
+  const isa::ElfImage& image;
+  const isa::DecodedProgram& program;
+  sim::RunControl& run;
+  sim::StatGroup& stats;
+  sim::VcdWriter* vcd;
+  bool echo_console;
+  std::function<void(bool begin)> on_roi;
+  // Objects several instances share (the global atomic unit), by key; they
+  // outlive every component.
+  std::map<std::string, std::shared_ptr<void>>& shared;
+  std::map<std::string, Component*> built;   // by instance name
+  SystemRegs* regs = nullptr;                // set by the MMIO component: the console
+  std::map<std::string, unsigned> counters;  // next index of a numbered model ("sm")
+
+  Component* find(const std::string& instance) const {
+    const auto it = built.find(instance);
+    return it == built.end() ? nullptr : it->second;
+  }
+};
+
+}  // namespace tessera::platform

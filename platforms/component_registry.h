@@ -1,0 +1,98 @@
+// Component types a netlist may instantiate: for each, its sockets, its
+// instance attributes and a factory. Validation of a netlist against the
+// registered types is plain C++ (no SystemC), so it is tested directly and
+// runs before anything is elaborated. The registrations of Tessera's models
+// are in components.cpp, one per type.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "platforms/netlist.h"
+
+namespace tessera::sim {
+class Config;
+}
+
+namespace tessera::platform {
+
+class Component;      // component.h: a built instance (SystemC)
+struct BuildContext;  // component.h
+
+struct SocketSpec {
+  enum class Kind { kInitiator, kTarget };
+  std::string name;
+  Kind kind = Kind::kInitiator;
+  unsigned max_bindings = 1;       // 0: any number
+  bool required = true;            // an unbound socket is an error
+  bool network_endpoints = false;  // the instances bound here are nodes of this network
+  std::string description;
+};
+
+struct AttributeSpec {
+  std::string name;
+  std::string description;
+};
+
+struct ComponentType {
+  std::string name;
+  std::string description;
+  std::vector<SocketSpec> sockets;
+  std::vector<AttributeSpec> attributes;  // besides type and params
+  // Instances are elaborated in ascending build_order (ties: netlist order);
+  // the order fixes SystemC's process order and so must stay stable.
+  int build_order = 0;
+  // Deadlock and watchdog reports list instances in ascending report_order.
+  int report_order = 100;
+  // Optional: how many network endpoints (SMs of a cluster, L2 slices) the
+  // instance presents; default 1. cfg holds the platform's parameters.
+  std::function<unsigned(const NetlistInstance&, const sim::Config&)> endpoints;
+  // Optional, for networks: the number of nodes, and the parameters that set it.
+  std::function<int(const NetlistInstance&, const sim::Config&)> network_nodes;
+  std::string size_parameters;
+  // Optional, for memories: [base, base + size) the instance serves.
+  std::function<std::optional<std::pair<uint64_t, uint64_t>>(const NetlistInstance&)> address_range;
+  std::function<std::unique_ptr<Component>(const NetlistInstance&, BuildContext&)> factory;
+
+  const SocketSpec* socket(const std::string& name) const;
+};
+
+class ComponentRegistry {
+ public:
+  void add(ComponentType type);
+  const ComponentType* find(const std::string& name) const;
+  const std::map<std::string, ComponentType>& types() const { return types_; }
+
+ private:
+  std::map<std::string, ComponentType> types_;
+};
+
+// The registry of Tessera's models (components.cpp).
+const ComponentRegistry& builtin_components();
+
+// Throws sim::ConfigError for the first mistake, naming the instance and
+// file:line: unknown type or attribute, a binding to an unknown instance or
+// socket or in the wrong direction, a socket bound more often than it
+// allows, a required socket left unbound, overlapping address ranges, a
+// network with too few nodes for its endpoints or two endpoints on one node.
+void validate_netlist(const Netlist& net, const ComponentRegistry& registry, const sim::Config& cfg);
+
+// The node of each endpoint port of `network` (an instance whose type has
+// network_endpoints sockets): the instance's `nodes` attribute, or else the
+// lowest free nodes in binding order. Key: instance name.
+std::map<std::string, std::vector<int>> network_nodes(const Netlist& net, const ComponentRegistry& registry,
+                                                      const sim::Config& cfg, const NetlistInstance& network);
+
+// The instances in elaboration order.
+std::vector<const NetlistInstance*> build_order(const Netlist& net, const ComponentRegistry& registry);
+
+// Graphviz dot text of the instances and bindings.
+std::string netlist_dot(const Netlist& net, const std::string& title);
+
+}  // namespace tessera::platform

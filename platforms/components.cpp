@@ -1,0 +1,580 @@
+// The component types a netlist can instantiate, one registration per type.
+// This is the only file that constructs and binds Tessera's concrete model
+// classes; the parser, validation, build loop and reports work on
+// platform::Component.
+#include <fmt/format.h>
+
+#include "cpu/control_cluster.h"
+#include "dram/hbm_memory.h"
+#include "gpu/dispatcher.h"
+#include "gpu/global_memory.h"
+#include "gpu/l2_system.h"
+#include "isa/decoded_program.h"
+#include "isa/elf_loader.h"
+#include "noc/noc_interconnect.h"
+#include "noc/noc_params.h"
+#include "platforms/address_router.h"
+#include "platforms/component.h"
+#include "platforms/platform.h"
+#include "platforms/system_regs.h"
+#include "sim/backing_memory.h"
+#include "sim/clock.h"
+#include "sim/config.h"
+#include "sim/run_control.h"
+#include "sim/stats.h"
+#include "sm/global_atomics.h"
+#include "sm/sm.h"
+
+namespace tessera::platform {
+
+namespace {
+
+using Kind = SocketSpec::Kind;
+using sim::ConfigError;
+
+[[noreturn]] void no_such_binding(const Component& c, const std::string& socket) {
+  throw std::logic_error(fmt::format("instance '{}': socket '{}' cannot be bound here", c.name(), socket));
+}
+
+template <class T>
+T& component_as(Component& c, const std::string& what) {
+  auto* t = dynamic_cast<T*>(&c);
+  if (!t)
+    throw ConfigError(fmt::format("{}: instance '{}' ({}) cannot serve as {}", c.instance().where, c.name(),
+                                  c.instance().type, what));
+  return *t;
+}
+
+// The instance's scalar attribute as an integer.
+std::optional<int64_t> int_attribute(const NetlistInstance& inst, const std::string& key, int64_t lo, int64_t hi) {
+  const auto it = inst.attributes.find(key);
+  if (it == inst.attributes.end()) return std::nullopt;
+  const auto v = sim::parse_integer(it->second);
+  if (!v || *v < lo || *v > hi)
+    throw ConfigError(fmt::format("{}: instance '{}': {} '{}' is not an integer in [{}, {}]",
+                                  inst.attribute_where.at(key), inst.name, key, it->second, lo, hi));
+  return v;
+}
+
+// The platform's parameters as seen by one instance, without declaring them
+// in the platform's Config (validation and planning look, models declare).
+template <class F>
+auto peek(const sim::Config& cfg, const NetlistInstance& inst, F read) {
+  sim::Config copy = cfg;
+  sim::Config::Scope scope(copy, inst.name, inst.params);
+  return read(copy);
+}
+
+// ---------------------------------------------------------------- SM cluster
+
+unsigned sm_cluster_size(const NetlistInstance& inst, const sim::Config& cfg) {
+  if (const auto n = int_attribute(inst, "count", 1, 256)) return static_cast<unsigned>(*n);
+  return peek(cfg, inst, [](sim::Config& c) {
+    return static_cast<unsigned>(c.get_int("gpu.num_sms", 1, 1, 256, "Streaming multiprocessors"));
+  });
+}
+
+class SmCluster : public Component {
+ public:
+  SmCluster(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+    unsigned total = 0;  // every cluster's SMs: what each SM reports as %nsmid
+    for (const auto& other : ctx.netlist.instances)
+      if (other.type == "sm_cluster") total += sm_cluster_size(other, ctx.config);
+    auto& atomics = shared_atomics(ctx);
+    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    // gpu.num_sms is the size of a cluster without `count` (and read only then).
+    const auto given = int_attribute(inst, "count", 1, 256);
+    const int64_t count = given ? *given : ctx.config.get_int("gpu.num_sms", 1, 1, 256, "Streaming multiprocessors");
+    params_ = sm::SmParams::from_config(ctx.config);
+    for (int64_t i = 0; i < count; ++i) {
+      const unsigned id = ctx.counters["sm"]++;
+      sm::Sm::Context sctx{ctx.config, params_,   ctx.sm_clock, ctx.global, ctx.program,
+                           ctx.run,    ctx.stats, ctx.vcd,      total,      atomics};
+      sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", id).c_str(), id, sctx));
+    }
+  }
+  static sm::GlobalAtomics& shared_atomics(BuildContext& ctx) {
+    auto& slot = ctx.shared["global_atomics"];
+    if (!slot) slot = std::make_shared<sm::GlobalAtomics>("global_atomics", ctx.global, ctx.run);
+    return *std::static_pointer_cast<sm::GlobalAtomics>(slot);
+  }
+  void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
+    if (socket != "mem") no_such_binding(*this, socket);
+    for (auto& s : sms_) s->mem_socket.bind(*target.target_socket(target_socket_name));
+  }
+  std::vector<sm::Sm*> sms() const {
+    std::vector<sm::Sm*> out;
+    for (const auto& s : sms_) out.push_back(s.get());
+    return out;
+  }
+  std::vector<const sc_core::sc_object*> models() const override {
+    std::vector<const sc_core::sc_object*> out;
+    for (const auto& s : sms_) out.push_back(s.get());
+    return out;
+  }
+  std::string fallback_state(const sc_core::sc_object& model) const override {
+    return static_cast<const sm::Sm&>(model).dump_state();
+  }
+  void summarize(RunSummary& sum) const override {
+    for (const auto& s : sms_) {
+      ++sum.sms;
+      sum.warp_insts += s->warp_insts();
+      sum.thread_insts += s->thread_insts();
+      const auto l1 = s->l1_sector_totals();
+      sum.l1_hits += l1.first;
+      sum.l1_misses += l1.second;
+    }
+  }
+
+ private:
+  sm::SmParams params_{};
+  std::vector<std::unique_ptr<sm::Sm>> sms_;
+};
+
+// ---------------------------------------------------------------- L2 slices with the crossbar
+
+class L2 : public Component {
+ public:
+  L2(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+    // Requesters bound to `sm`: SMs directly (one crossbar port each) or a network.
+    unsigned ports = 0;
+    bool network = false;
+    for (const auto* b : ctx.netlist.bindings_to(inst.name, "sm")) {
+      const NetlistInstance& from = *ctx.netlist.find(b->from.instance);
+      const ComponentType& type = *ctx.registry.find(from.type);
+      network = network || static_cast<bool>(type.network_nodes);
+      ports += type.endpoints ? type.endpoints(from, ctx.config) : 1;
+    }
+    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    l2_ = std::make_unique<gpu::L2System>(inst.name.c_str(), ctx.config, ports, network, ctx.run, ctx.stats);
+  }
+  gpu::L2System& l2() { return *l2_; }
+  TargetSocket* target_socket(const std::string& socket) override { return socket == "sm" ? &l2_->sm_socket : nullptr; }
+  unsigned target_ports(const std::string&) const override { return l2_->slices(); }
+  void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
+    if (socket != "mem") no_such_binding(*this, socket);
+    for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(*target.target_socket(target_socket_name));
+  }
+  std::vector<const sc_core::sc_object*> models() const override { return {l2_.get()}; }
+  void summarize(RunSummary& sum) const override {
+    const auto t = l2_->sector_totals();
+    sum.l2_hits += t.first;
+    sum.l2_misses += t.second;
+  }
+
+ private:
+  std::unique_ptr<gpu::L2System> l2_;
+};
+
+unsigned l2_slices(const NetlistInstance& inst, const sim::Config& cfg) {
+  return peek(cfg, inst, [](sim::Config& c) {
+    return static_cast<unsigned>(c.get_int("l2.slices", 4, 1, 64, "L2 slices (address-interleaved)"));
+  });
+}
+
+// ---------------------------------------------------------------- network-on-chip
+
+class Noc : public Component {
+ public:
+  Noc(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+    const auto nodes = network_nodes(ctx.netlist, ctx.registry, ctx.config, inst);
+    std::vector<int> requesters, targets;
+    for (const auto* b : ctx.netlist.bindings_to(inst.name, "in"))
+      for (int n : nodes.at(b->from.instance)) requesters.push_back(n);
+    // Targets: the L2 (its slices, by the L2's interleaving) or memories,
+    // each with an address range.
+    std::vector<std::pair<uint64_t, uint64_t>> ranges;
+    L2* l2 = nullptr;
+    for (const auto* b : ctx.netlist.bindings_from(inst.name, "out")) {
+      for (int n : nodes.at(b->to.instance)) targets.push_back(n);
+      const NetlistInstance& to = *ctx.netlist.find(b->to.instance);
+      const ComponentType& type = *ctx.registry.find(to.type);
+      if (type.address_range) {
+        ranges.push_back(*type.address_range(to));
+      } else {
+        l2 = &component_as<L2>(*ctx.find(b->to.instance), "the network's L2 target");
+      }
+    }
+    if (l2 && !ranges.empty())
+      throw ConfigError(
+          fmt::format("{}: instance '{}' has the L2 and memories as targets; a network serves one or "
+                      "the other",
+                      inst.where, inst.name));
+    noc::NocInterconnect::AddressMap map;
+    if (l2) {
+      map = [l2 = &l2->l2()](uint64_t addr) { return static_cast<int>(l2->slice_of(static_cast<uint32_t>(addr))); };
+    } else {
+      map = [ranges](uint64_t addr) {
+        for (size_t t = 0; t < ranges.size(); ++t)
+          if (addr >= ranges[t].first && addr - ranges[t].first < ranges[t].second) return static_cast<int>(t);
+        return -1;  // answered with an address error
+      };
+    }
+    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    noc_ = std::make_unique<noc::NocInterconnect>(inst.name.c_str(), ctx.config, requesters, targets, map, ctx.stats,
+                                                  &ctx.run);
+  }
+  TargetSocket* target_socket(const std::string& socket) override {
+    return socket == "in" ? &noc_->target_socket : nullptr;
+  }
+  void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
+    if (socket != "out") no_such_binding(*this, socket);
+    for (unsigned s = 0; s < target.target_ports(target_socket_name); ++s)
+      noc_->initiator_socket.bind(*target.target_socket(target_socket_name));
+  }
+  std::vector<const sc_core::sc_object*> models() const override { return {noc_.get()}; }
+
+ private:
+  std::unique_ptr<noc::NocInterconnect> noc_;
+};
+
+// ---------------------------------------------------------------- memories
+
+class FixedMemory : public Component {
+ public:
+  FixedMemory(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    memory_ = std::make_unique<gpu::GlobalMemory>(inst.name.c_str(), ctx.config, ctx.global, ctx.stats);
+  }
+  TargetSocket* target_socket(const std::string& socket) override {
+    return socket == "port" ? &memory_->socket : nullptr;
+  }
+  void bind(const std::string& socket, Component&, const std::string&) override { no_such_binding(*this, socket); }
+  std::vector<const sc_core::sc_object*> models() const override { return {memory_.get()}; }
+  void summarize(RunSummary& sum) const override {
+    sum.memory_lines.push_back(fmt::format("  memory requests      {:>14}  (fixed latency; avg {:.1f} memory cycles)\n",
+                                           memory_->requests(), memory_->avg_latency_cycles()));
+  }
+
+ private:
+  std::unique_ptr<gpu::GlobalMemory> memory_;
+};
+
+std::optional<std::pair<uint64_t, uint64_t>> memory_range(const NetlistInstance& inst) {
+  // Without base and size_mb a memory serves all of global memory.
+  const uint64_t base = static_cast<uint64_t>(int_attribute(inst, "base", 0, 0xffffffffLL).value_or(kGlobalBase));
+  const auto size_mb = int_attribute(inst, "size_mb", 1, 4096);
+  const uint64_t size = size_mb ? static_cast<uint64_t>(*size_mb) << 20 : (1ULL << 32) - base;
+  return std::make_pair(base, size);
+}
+
+class HbmStack : public Component {
+ public:
+  HbmStack(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+    // The only stack reports as chip.dram; several as chip.<instance>.dram.
+    unsigned stacks = 0;
+    for (const auto& other : ctx.netlist.instances) stacks += other.type == "hbm_stack";
+    sim::StatGroup* parent = &ctx.stats;
+    if (stacks > 1) parent = (group_ = std::make_unique<sim::StatGroup>(inst.name, &ctx.stats)).get();
+    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    hbm_ = std::make_unique<dram::HbmMemory>(inst.name.c_str(), ctx.config, &ctx.global, memory_range(inst)->first,
+                                             *parent);
+  }
+  TargetSocket* target_socket(const std::string& socket) override { return socket == "port" ? &hbm_->socket : nullptr; }
+  void bind(const std::string& socket, Component&, const std::string&) override { no_such_binding(*this, socket); }
+  std::vector<const sc_core::sc_object*> models() const override { return {hbm_.get()}; }
+  void summarize(RunSummary& sum) const override {
+    const auto& st = hbm_->engine().stats();
+    const double ns = hbm_->clock().period().to_seconds() * 1e9;
+    sum.memory_lines.push_back(fmt::format(
+        "  memory requests      {:>14}  ({}{}, {} reads; avg read {:.1f} ns)\n", st.requests,
+        group_ ? name() + ": " : "", hbm_->engine().spec().name, st.read_requests,
+        st.read_requests ? ns * static_cast<double>(st.read_latency_sum) / static_cast<double>(st.read_requests)
+                         : 0.0));
+  }
+
+ private:
+  std::unique_ptr<sim::StatGroup> group_;
+  std::unique_ptr<dram::HbmMemory> hbm_;
+};
+
+// Routes each request to the memory whose address range holds it.
+class Router : public Component {
+ public:
+  Router(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+    unsigned inputs = 0;
+    for (const auto* b : ctx.netlist.bindings_to(inst.name, "in")) {
+      const NetlistInstance& from = *ctx.netlist.find(b->from.instance);
+      const ComponentType& type = *ctx.registry.find(from.type);
+      inputs += type.endpoints ? type.endpoints(from, ctx.config) : 1;
+    }
+    std::vector<AddressRouter::Range> ranges;
+    for (const auto* b : ctx.netlist.bindings_from(inst.name, "out")) {
+      const NetlistInstance& to = *ctx.netlist.find(b->to.instance);
+      const ComponentType& type = *ctx.registry.find(to.type);
+      const auto range = type.address_range ? type.address_range(to) : std::nullopt;
+      if (!range)
+        throw ConfigError(fmt::format("{}: instance '{}' routes by address, but instance '{}' has no address range",
+                                      b->where, inst.name, to.name));
+      ranges.push_back({range->first, range->second});
+    }
+    router_ = std::make_unique<AddressRouter>(inst.name.c_str(), inputs, ranges);
+  }
+  TargetSocket* target_socket(const std::string& socket) override { return socket == "in" ? &router_->in : nullptr; }
+  void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
+    if (socket != "out") no_such_binding(*this, socket);
+    for (unsigned i = 0; i < router_->inputs(); ++i) router_->out.bind(*target.target_socket(target_socket_name));
+  }
+
+ private:
+  std::unique_ptr<AddressRouter> router_;
+};
+
+// ---------------------------------------------------------------- dispatcher, control cluster, MMIO
+
+class ControlCores;
+
+class BlockDispatcher : public Component {
+ public:
+  BlockDispatcher(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+    std::vector<sm::Sm*> sms;
+    for (const auto* b : ctx.netlist.bindings_from(inst.name, "sms"))
+      for (sm::Sm* s : component_as<SmCluster>(*ctx.find(b->to.instance), "SMs for the dispatcher").sms())
+        sms.push_back(s);
+    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    // Launch limits are the platform's SM parameters (sm.max_threads_per_block, ...).
+    params_ = sm::SmParams::from_config(ctx.config);
+    dispatcher_ = std::make_unique<gpu::Dispatcher>(inst.name.c_str(), params_, ctx.sm_clock, ctx.run, ctx.stats, sms);
+  }
+  gpu::Dispatcher& dispatcher() { return *dispatcher_; }
+  TargetSocket* target_socket(const std::string& socket) override {
+    return socket == "regs" ? &dispatcher_->regs_socket : nullptr;
+  }
+  void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override;
+  std::vector<const sc_core::sc_object*> models() const override { return {dispatcher_.get()}; }
+  std::string fallback_state(const sc_core::sc_object&) const override { return dispatcher_->describe(); }
+  void summarize(RunSummary& sum) const override { sum.kernel_cycles += dispatcher_->kernel_cycles(); }
+
+ private:
+  sm::SmParams params_{};
+  std::unique_ptr<gpu::Dispatcher> dispatcher_;
+};
+
+// The firmware's linker script (tessera.ld) gives each control core's stack
+// a guard region at its bottom; an ELF linked otherwise has none.
+std::vector<cpu::StackGuard> stack_guards(const isa::ElfImage& image) {
+  const auto top = image.symbol("__stack_top"), size = image.symbol("__stack_size"),
+             hart_size = image.symbol("__hart_stack_size"), harts_bottom = image.symbol("__hart_stacks_bottom"),
+             guard = image.symbol("__stack_guard_size");
+  if (!top || !size || !hart_size || !harts_bottom || !guard || *guard == 0 || *hart_size == 0) return {};
+  const uint32_t bottom0 = *top - *size;
+  if (*guard >= *size || *guard >= *hart_size || *harts_bottom > bottom0) return {};
+  // Every core slot the linker script lays out (cluster.cores may use fewer).
+  const uint32_t cores = 1 + (bottom0 - *harts_bottom) / *hart_size;
+  std::vector<cpu::StackGuard> guards;
+  guards.push_back({bottom0, *guard,
+                    fmt::format("control core 0's stack [0x{:08x}, 0x{:08x}), {} bytes (__stack_size in the linker "
+                                "script; the guard is __stack_guard_size)",
+                                bottom0, *top, *size)});
+  for (uint32_t h = 1; h < cores; ++h) {
+    const uint32_t hart_top = bottom0 - (h - 1) * *hart_size, hart_bottom = hart_top - *hart_size;
+    guards.push_back({hart_bottom, *guard,
+                      fmt::format("control core {}'s stack [0x{:08x}, 0x{:08x}), {} bytes (__hart_stack_size in the "
+                                  "linker script; the guard is __stack_guard_size)",
+                                  h, hart_bottom, hart_top, *hart_size)});
+  }
+  return guards;
+}
+
+class ControlCores : public Component {
+ public:
+  ControlCores(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+    const uint32_t stack_top = ctx.image.symbol("__stack_top").value_or(0x84000000u);
+    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    // The dispatcher's LAUNCH and STATUS registers are the cluster's coherence points.
+    cpu::ControlCluster::Context cctx{ctx.config,
+                                      ctx.cpu_clock,
+                                      ctx.global,
+                                      ctx.program,
+                                      ctx.run,
+                                      ctx.stats,
+                                      ctx.image.entry,
+                                      stack_top,
+                                      gpu::reg::kLaunch,
+                                      gpu::reg::kStatus,
+                                      stack_guards(ctx.image)};
+    cluster_ = std::make_unique<cpu::ControlCluster>(inst.name.c_str(), cctx);
+  }
+  cpu::ControlCluster& cluster() { return *cluster_; }
+  void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
+    if (socket != "mmio") no_such_binding(*this, socket);
+    cluster_->mmio_socket.bind(*target.target_socket(target_socket_name));
+  }
+  std::vector<const sc_core::sc_object*> models() const override { return {cluster_.get()}; }
+  std::string fallback_state(const sc_core::sc_object&) const override { return cluster_->describe(); }
+  void summarize(RunSummary& sum) const override {
+    sum.control_insts += cluster_->instructions();
+    sum.control_cores += cluster_->cores();
+  }
+
+ private:
+  std::unique_ptr<cpu::ControlCluster> cluster_;
+};
+
+void BlockDispatcher::bind(const std::string& socket, Component& target, const std::string&) {
+  if (socket == "sms") return;  // the SMs were given to the dispatcher when it was built
+  if (socket != "irq") no_such_binding(*this, socket);
+  // Kernel completion interrupts the control cores; their WFI sleeps while a kernel runs.
+  auto& cores = component_as<ControlCores>(target, "the dispatcher's interrupt target").cluster();
+  cores.set_wfi_condition([d = dispatcher_.get()] { return d->busy(); });
+  dispatcher_->on_kernel_done([&cores] { cores.interrupt(); });
+}
+
+class Mmio : public Component {
+ public:
+  Mmio(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+    regs_ = std::make_unique<SystemRegs>(inst.name.c_str(), ctx.cpu_clock, ctx.run);
+    regs_->set_echo(ctx.echo_console);
+    regs_->on_roi(ctx.on_roi);
+    ctx.regs = regs_.get();
+  }
+  TargetSocket* target_socket(const std::string& socket) override {
+    return socket == "regs" ? &regs_->socket : nullptr;
+  }
+  void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
+    if (socket != "dispatcher") no_such_binding(*this, socket);
+    regs_->dispatcher_socket.bind(*target.target_socket(target_socket_name));
+  }
+
+ private:
+  std::unique_ptr<SystemRegs> regs_;
+};
+
+template <class T>
+std::function<std::unique_ptr<Component>(const NetlistInstance&, BuildContext&)> make() {
+  return [](const NetlistInstance& inst, BuildContext& ctx) { return std::make_unique<T>(inst, ctx); };
+}
+
+ComponentRegistry make_registry() {
+  ComponentRegistry r;
+  // build_order: the order the chip was always elaborated in (L2, network,
+  // memory, SMs, dispatcher, control cores, MMIO), which fixes the order of
+  // SystemC processes and so the exact timing.
+  // report_order: control cores, dispatcher, SMs first, then the memory side.
+  {
+    ComponentType t;
+    t.name = "sm_cluster";
+    t.description = "SMs sharing one parameter set (count: SMs, default gpu.num_sms); SMs are numbered across clusters";
+    t.sockets = {{"mem", Kind::kInitiator, 1, true, false, "each SM's memory requests"},
+                 {"launch", Kind::kTarget, 1, true, false, "thread blocks from the dispatcher"}};
+    t.attributes = {{"count", "SMs in the cluster (default gpu.num_sms)"}, {"nodes", "network nodes of the SMs"}};
+    t.build_order = 40;
+    t.report_order = 30;
+    t.endpoints = sm_cluster_size;
+    t.factory = make<SmCluster>();
+    r.add(std::move(t));
+  }
+  {
+    ComponentType t;
+    t.name = "l2";
+    t.description = "L2 slices (l2.*) behind the SM crossbar (xbar.*), or behind a network bound to its sm socket";
+    t.sockets = {{"sm", Kind::kTarget, 0, true, false, "requests from SMs or a network"},
+                 {"mem", Kind::kInitiator, 1, true, false, "each slice's memory port"}};
+    t.attributes = {{"nodes", "network nodes of the slices"}};
+    t.build_order = 10;
+    t.report_order = 50;
+    t.endpoints = l2_slices;
+    t.factory = make<L2>();
+    r.add(std::move(t));
+  }
+  {
+    ComponentType t;
+    t.name = "noc";
+    t.description =
+        "network-on-chip (noc.*) from requesters (in: SMs, or L2 slices) to targets (out: the L2 slices by its "
+        "interleaving, or memories by their address ranges)";
+    t.sockets = {{"in", Kind::kTarget, 0, true, true, "requesters, one node each"},
+                 {"out", Kind::kInitiator, 0, true, true, "the L2 (one node per slice) or memories (one node each)"}};
+    t.build_order = 20;
+    t.report_order = 40;
+    t.size_parameters = "noc.k x noc.m";
+    t.network_nodes = [](const NetlistInstance& inst, const sim::Config& cfg) {
+      return peek(cfg, inst, [](sim::Config& c) { return noc::NocParams::from_config(c).nodes(); });
+    };
+    t.factory = make<Noc>();
+    r.add(std::move(t));
+  }
+  {
+    ComponentType t;
+    t.name = "fixed_memory";
+    t.description = "fixed-latency global memory (memory.latency, memory.bytes_per_cycle)";
+    t.sockets = {{"port", Kind::kTarget, 0, true, false, "requests from the L2 slices"}};
+    t.build_order = 30;
+    t.report_order = 60;
+    t.address_range = memory_range;
+    t.factory = make<FixedMemory>();
+    r.add(std::move(t));
+  }
+  {
+    ComponentType t;
+    t.name = "hbm_stack";
+    t.description = "an HBM stack (dram.*) serving [base, base + size_mb MiB) of global memory";
+    t.sockets = {
+        {"port", Kind::kTarget, 0, true, false, "requests from the L2 slices, a network or an address router"}};
+    t.attributes = {{"base", "first address served (default 0x80000000)"},
+                    {"size_mb", "MiB served (default: to the end of the address space)"},
+                    {"nodes", "its node on a memory network"}};
+    t.build_order = 30;
+    t.report_order = 60;
+    t.address_range = memory_range;
+    t.factory = make<HbmStack>();
+    r.add(std::move(t));
+  }
+  {
+    ComponentType t;
+    t.name = "address_router";
+    t.description =
+        "routes memory requests to the memories bound to out by their address ranges (base, size_mb); "
+        "adds no time";
+    t.sockets = {{"in", Kind::kTarget, 0, true, false, "requests from the L2 slices"},
+                 {"out", Kind::kInitiator, 0, true, false, "the memories, each with an address range"}};
+    t.build_order = 30;
+    t.report_order = 60;
+    t.factory = make<Router>();
+    r.add(std::move(t));
+  }
+  {
+    ComponentType t;
+    t.name = "dispatcher";
+    t.description = "the block dispatcher: places thread blocks of launched kernels on the SMs";
+    t.sockets = {{"sms", Kind::kInitiator, 0, true, false, "the SM clusters it places blocks on"},
+                 {"irq", Kind::kInitiator, 1, true, false, "kernel-done interrupt to the control cores"},
+                 {"regs", Kind::kTarget, 1, true, false, "LAUNCH/STATUS registers from the MMIO block"}};
+    t.build_order = 50;
+    t.report_order = 20;
+    t.factory = make<BlockDispatcher>();
+    r.add(std::move(t));
+  }
+  {
+    ComponentType t;
+    t.name = "control_cluster";
+    t.description = "coherent RISC-V control cores on a snooping bus (cluster.*)";
+    t.sockets = {{"mmio", Kind::kInitiator, 1, true, false, "MMIO accesses"},
+                 {"irq", Kind::kTarget, 1, true, false, "interrupt from the dispatcher"}};
+    t.build_order = 60;
+    t.report_order = 10;
+    t.factory = make<ControlCores>();
+    r.add(std::move(t));
+  }
+  {
+    ComponentType t;
+    t.name = "mmio";
+    t.description = "the MMIO block at 0x1000_0000: console, exit, ROI and the dispatcher's registers";
+    t.sockets = {{"regs", Kind::kTarget, 1, true, false, "accesses from the control cores"},
+                 {"dispatcher", Kind::kInitiator, 1, true, false, "the dispatcher's registers"}};
+    t.build_order = 70;
+    t.report_order = 70;
+    t.factory = make<Mmio>();
+    r.add(std::move(t));
+  }
+  return r;
+}
+
+}  // namespace
+
+const ComponentRegistry& builtin_components() {
+  static const ComponentRegistry registry = make_registry();
+  return registry;
+}
+
+}  // namespace tessera::platform

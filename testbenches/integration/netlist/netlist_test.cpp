@@ -1,0 +1,214 @@
+// Netlists through the real `tessera` binary: the heterogeneous platform
+// runs a program with each cluster's own L1 and both HBM stacks serving;
+// every kind of bad netlist ends with status 2 and a message that names the
+// offending instance and its file:line; `tessera netlist --dot` prints the
+// graph.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tessera_run.h"
+
+using tessera::test::read_file;
+using tessera::test::run_tessera;
+using tessera::test::temp_path;
+
+namespace {
+
+std::string fw(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
+std::string platform(const std::string& name) { return std::string(PLATFORM_DIR) + "/" + name + ".yaml"; }
+
+#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
+
+// ---------------------------------------------------------------- chip_hetero
+
+// Runs hetero_l1 on `path` and checks what does not depend on the memory path.
+void check_hetero_l1(const std::string& path, const std::string& name) {
+  const std::string stats = temp_path(name + ".json");
+  const auto r = run_tessera({"run", path, fw("netlist_hetero_l1"), "--stats", stats, "-q"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "PASS hetero_l1 (4 blocks)");
+  const auto j = nlohmann::json::parse(read_file(stats));
+  // The instance parameters reach the models: sm0, sm1 are `small`, sm2, sm3 `big`.
+  const auto& params = j["config"]["parameters"];
+  EXPECT_EQ(params["small:l1.size_kb"], "24");
+  EXPECT_EQ(params["big:l1.size_kb"], "96");
+  // One warp per SM (partition 0, so L1 half 0) sweeps the same 32 KiB
+  // table 4 times: 32 KiB / 32 B = 1024 sectors per sweep, 4096 in all. A
+  // 48 KiB half keeps the whole table after the first sweep: 1024 misses,
+  // 3072 hits. A 12 KiB half holds under half of it, and LRU over a cyclic
+  // sweep larger than the cache misses every time: 4096 misses.
+  const auto& chip = j["chip"];
+  for (const char* sm : {"sm0", "sm1"}) {
+    EXPECT_EQ(chip[sm]["l1_half0"]["hit_sectors"], 0) << sm;
+    EXPECT_EQ(chip[sm]["l1_half0"]["miss_sectors"], 4096) << sm;
+  }
+  for (const char* sm : {"sm2", "sm3"}) {
+    EXPECT_EQ(chip[sm]["l1_half0"]["hit_sectors"], 3072) << sm;
+    EXPECT_EQ(chip[sm]["l1_half0"]["miss_sectors"], 1024) << sm;
+  }
+  // The first stack [0x8000_0000, 0x8800_0000) serves the table once (the
+  // L2 keeps it for the other SMs): 1024 sector reads, and one more for the
+  // launch arguments on the host's stack. The second serves the 16 KiB
+  // buffer at 0x8800_0000: 512 sector reads.
+  EXPECT_EQ(chip["hbm0"]["dram"]["read_requests"], 1025);
+  EXPECT_EQ(chip["hbm1"]["dram"]["read_requests"], 512);
+  EXPECT_EQ(chip["hbm0"]["dram"]["address_errors"], 0);
+  EXPECT_EQ(chip["hbm1"]["dram"]["address_errors"], 0);
+}
+
+// ---------------------------------------------------------------- bad netlists
+
+// chip.yaml with `from` replaced by `to`, written to a file of its own.
+std::string variant(const std::string& name, const std::string& from, const std::string& to,
+                    const std::string& base = "chip") {
+  std::string text = read_file(platform(base));
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  const std::string path = temp_path(name + ".yaml");
+  std::ofstream(path) << text;
+  return path;
+}
+
+// The 1-based line of `needle` in the file.
+int line_of(const std::string& path, const std::string& needle) {
+  const std::string text = read_file(path);
+  const auto at = text.find(needle);
+  return at == std::string::npos ? -1 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+}
+
+void expect_config_error(const std::string& path, const std::vector<std::string>& parts) {
+  const auto r = run_tessera({"run", path, fw("netlist_hetero_l1"), "-q"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_HAS(r.err, "tessera: error: ");
+  for (const auto& part : parts) EXPECT_HAS(r.err, part);
+}
+
+TEST(BadNetlist, UnknownTypeNamesTheInstanceAndLine) {
+  const std::string path =
+      variant("unknown_type", "memory:     {type: fixed_memory}", "memory:     {type: fast_memory}");
+  expect_config_error(path, {path + ":" + std::to_string(line_of(path, "fast_memory")),
+                             "instance 'memory': unknown component type 'fast_memory'", "fixed_memory"});
+}
+
+TEST(BadNetlist, UnknownSocketListsTheInstancesSockets) {
+  const std::string path = variant("unknown_socket", "- l2.mem -> memory.port", "- l2.mem -> memory.prt");
+  expect_config_error(path, {path + ":" + std::to_string(line_of(path, "memory.prt")),
+                             "instance 'memory' (fixed_memory) has no socket 'prt' (its sockets: port (target))"});
+}
+
+TEST(BadNetlist, UnboundSocketNamesTheInstance) {
+  const std::string path = variant("unbound", "  - l2.mem -> memory.port\n", "");
+  expect_config_error(path, {"instance 'l2' (l2): initiator socket 'mem'", "is not bound"});
+}
+
+TEST(BadNetlist, SocketBoundTwice) {
+  const std::string path = variant("bound_twice", "  - cpus.mmio -> mmio.regs\n",
+                                   "  - cpus.mmio -> mmio.regs\n  - cpus.mmio -> dispatcher.regs\n");
+  expect_config_error(path, {"instance 'cpus': socket 'mmio' is bound 2 times but allows 1"});
+}
+
+TEST(BadNetlist, DuplicateInstanceName) {
+  const std::string path = variant("duplicate", "  mmio:       {type: mmio}\n",
+                                   "  mmio:       {type: mmio}\n  sms:        {type: sm_cluster}\n");
+  expect_config_error(path, {"duplicate instance name 'sms'"});
+}
+
+TEST(BadNetlist, OverlappingAddressRanges) {
+  // hbm1 starts inside hbm0's 128 MiB [0x8000_0000, 0x8800_0000).
+  const std::string path =
+      variant("overlap", "base: 0x88000000, size_mb: 128", "base: 0x87f00000, size_mb: 128", "chip_hetero");
+  expect_config_error(path, {"instance 'hbm1': address range [0x87f00000, 0x8ff00000) overlaps instance 'hbm0' "
+                             "[0x80000000, 0x88000000)"});
+}
+
+TEST(BadNetlist, NetworkTooSmallForItsEndpoints) {
+  // 4 SMs and 4 L2 slices on a 2 x 2 mesh.
+  const auto r = run_tessera({"run", platform("chip_noc"), fw("netlist_hetero_l1"), "--set", "noc.k=2", "-q"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_HAS(r.err, "instance 'noc' (network) has 4 nodes (noc.k x noc.m), too few for its endpoints");
+}
+
+TEST(BadNetlist, AnInstanceParameterNoModelReadsNamesTheInstance) {
+  const std::string path =
+      variant("bad_param", "params: {l1: {size_kb: 96}}", "params: {l1: {size_kbb: 96}}", "chip_hetero");
+  expect_config_error(path, {"instance 'big': parameter 'l1.size_kbb' is not one that instance 'big' reads (did "
+                             "you mean 'l1.size_kb'?)"});
+}
+
+TEST(HeteroPlatform, ClustersKeepTheirOwnL1SizeAndBothHbmStacksServeThroughTheMemoryNetwork) {
+  check_hetero_l1(platform("chip_hetero"), "hetero_l1");
+  const auto j = nlohmann::json::parse(read_file(temp_path("hetero_l1.json")));
+  // Every request either stack served crossed the memory network.
+  const auto& chip = j["chip"];
+  EXPECT_EQ(chip["memnoc"]["requests"].get<uint64_t>(),
+            chip["hbm0"]["dram"]["requests"].get<uint64_t>() + chip["hbm1"]["dram"]["requests"].get<uint64_t>());
+}
+
+// The same chip with the stacks behind an address router beside the L2
+// instead of the memory network: the same L1 and memory counts.
+TEST(HeteroPlatform, AnAddressRouterServesTheStacksAsWell) {
+  std::string text = read_file(platform("chip_hetero"));
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"  memnoc:     {type: noc}\n", "  router:     {type: address_router}\n"},
+           {", nodes: 0}", "}"},
+           {", nodes: 7}", "}"},
+           {"l2.mem -> memnoc.in", "l2.mem -> router.in"},
+           {"memnoc.out -> hbm0.port", "router.out -> hbm0.port"},
+           {"memnoc.out -> hbm1.port", "router.out -> hbm1.port"}}) {
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  }
+  const std::string path = temp_path("hetero_router.yaml");
+  std::ofstream(path) << text;
+  check_hetero_l1(path, "hetero_router");
+}
+
+// `--set big:l1.size_kb=24` shrinks only big's L1: its SMs now miss every
+// sweep as small's do (4096 misses, as derived above).
+TEST(HeteroPlatform, SetCanChangeOneInstancesParameter) {
+  const std::string stats = temp_path("hetero_set.json");
+  const auto r = run_tessera({"run", platform("chip_hetero"), fw("netlist_hetero_l1"), "--set", "big:l1.size_kb=24",
+                              "--stats", stats, "-q"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(read_file(stats));
+  EXPECT_EQ(j["config"]["parameters"]["big:l1.size_kb"], "24");
+  for (const char* sm : {"sm0", "sm1", "sm2", "sm3"}) {
+    EXPECT_EQ(j["chip"][sm]["l1_half0"]["hit_sectors"], 0) << sm;
+    EXPECT_EQ(j["chip"][sm]["l1_half0"]["miss_sectors"], 4096) << sm;
+  }
+}
+
+TEST(HeteroPlatform, ConfigListShowsEachInstancesOwnParameters) {
+  const auto r = run_tessera({"config", "--list", "chip_hetero"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_HAS(r.out, "small:l1.size_kb");
+  EXPECT_HAS(r.out, "big:l1.size_kb");
+  EXPECT_HAS(r.out, "instance 'big'");
+}
+
+// ---------------------------------------------------------------- tessera netlist
+
+TEST(NetlistCommand, DotHasEveryInstanceAndBinding) {
+  const auto r = run_tessera({"netlist", "chip", "--dot"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_HAS(r.out, "digraph \"chip\" {");
+  EXPECT_HAS(r.out, "\"sms\" -> \"l2\" [label=\"mem -> sm\"];");
+  EXPECT_HAS(r.out, "\"l2\" -> \"memory\" [label=\"mem -> port\"];");
+  EXPECT_HAS(r.out, "\"mmio\" -> \"dispatcher\" [label=\"dispatcher -> regs\"];");
+}
+
+TEST(NetlistCommand, ABadNetlistIsAConfigError) {
+  const std::string path = variant("netlist_cmd_bad", "- l2.mem -> memory.port", "- l2.mem -> nowhere.port");
+  const auto r = run_tessera({"netlist", path});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_HAS(r.err, "no instance 'nowhere'");
+}
+
+}  // namespace
