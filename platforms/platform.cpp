@@ -50,7 +50,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
     hbm_ = std::make_unique<dram::HbmMemory>("hbm", cfg, global_.get(), kGlobalBase, root_);
     for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(hbm_->socket);
   } else {
-    memory_ = std::make_unique<gpu::GlobalMemory>("memory", cfg, *global_, root_);
+    memory_ = std::make_unique<gpu::FixedLatencyMemory>("memory", cfg, *global_, root_);
     for (unsigned s = 0; s < l2_->slices(); ++s) l2_->memory_socket(s).bind(memory_->socket);
   }
   atomics_ = std::make_unique<sm::GlobalAtomics>("global_atomics", *global_, run_);

@@ -11,7 +11,7 @@
 #include "cpu/control_cluster.h"
 #include "gpu/dispatcher.h"
 #include "dram/hbm_memory.h"
-#include "gpu/global_memory.h"
+#include "gpu/fixed_latency_memory.h"
 #include "gpu/l2_system.h"
 #include "isa/decoded_program.h"
 #include "isa/elf_loader.h"
@@ -76,7 +76,7 @@ class Platform {
   std::unique_ptr<isa::DecodedProgram> program_;
   std::unique_ptr<sim::VcdWriter> vcd_;
   sm::SmParams sm_params_{};
-  std::unique_ptr<gpu::GlobalMemory> memory_;  // memory.model=fixed
+  std::unique_ptr<gpu::FixedLatencyMemory> memory_;  // memory.model=fixed
   std::unique_ptr<dram::HbmMemory> hbm_;       // memory.model=hbm
   std::unique_ptr<gpu::L2System> l2_;
   std::unique_ptr<noc::NocInterconnect> noc_;  // icnt.model=noc
