@@ -8,6 +8,10 @@
 // - wake_at(n) keeps the earliest planned wake-up. A later request never
 //   replaces an earlier planned one, and an earlier one replaces a later
 //   one (the owner recomputes its next cycle on every activation).
+// - A request made in the instant of a planned activation, before the
+//   method has run (another process of that instant woke it), is kept for
+//   after that activation: the activation in progress cannot carry it, and
+//   a request is never lost.
 // - A request for a cycle already processed means "the next cycle": the
 //   method never runs twice for one cycle, and a request arriving after the
 //   owner's cycle in the same cycle never cancels what the owner planned.
@@ -59,9 +63,14 @@ class ClockedMethod {
   void wake_at(uint64_t cycle) {
     if (cycle == kNever) return;
     if (processed_any_ && cycle <= last_) cycle = last_ + 1;
+    if (planned_ != kNever && activation_time(planned_) <= sc_core::sc_time_stamp()) {
+      // The planned activation fires in this instant and has not run yet.
+      if (cycle > planned_ && cycle < after_) after_ = cycle;
+      return;
+    }
     if (cycle >= planned_) return;
     planned_ = cycle;
-    const sc_core::sc_time at = clock_.time_of(cycle) + offset_;
+    const sc_core::sc_time at = activation_time(cycle);
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     event_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
   }
@@ -74,11 +83,18 @@ class ClockedMethod {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const uint64_t c = now < offset_ ? 0 : clock_.cycle_at(now - offset_);
     if (planned_ <= c) planned_ = kNever;  // consumed
-    if (processed_any_ && c <= last_) return false;
-    skipped_ = processed_any_ ? c - last_ - 1 : c;
-    last_ = c;
-    processed_any_ = true;
-    return true;
+    const bool fresh = !processed_any_ || c > last_;
+    if (fresh) {
+      skipped_ = processed_any_ ? c - last_ - 1 : c;
+      last_ = c;
+      processed_any_ = true;
+    }
+    if (after_ != kNever) {
+      const uint64_t next = after_;
+      after_ = kNever;
+      wake_at(next);
+    }
+    return fresh;
   }
   // The cycle of the current activation (after begin_cycle()).
   uint64_t cycle() const { return last_; }
@@ -89,10 +105,13 @@ class ClockedMethod {
   uint64_t planned() const { return planned_; }
 
  private:
+  sc_core::sc_time activation_time(uint64_t cycle) const { return clock_.time_of(cycle) + offset_; }
+
   const ClockDomain& clock_;
   sc_core::sc_time offset_;
   sc_core::sc_event event_;
   uint64_t planned_ = kNever;
+  uint64_t after_ = kNever;  // requested while the planned activation was firing
   uint64_t last_ = 0;
   uint64_t skipped_ = 0;
   bool processed_any_ = false;

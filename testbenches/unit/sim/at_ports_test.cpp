@@ -433,6 +433,20 @@ TEST(ClockedMethod, AWakeUpForAProcessedCycleMeansTheNextCycle) {
   EXPECT_EQ(t.skipped, (std::vector<uint64_t>{1, 0, 3}));
 }
 
+TEST(ClockedMethod, ARequestInTheInstantOfAnActivationIsKept) {
+  // Cycle 3 is planned; at 3 ns another process asks for cycle 4. Whether it
+  // runs before the method's activation of cycle 3 (the request waits for
+  // that activation to pass) or after it, cycle 4 runs.
+  Ticker t("ticker");
+  sc_core::sc_spawn([&] {
+    t.clocked.wake_at(3);
+    sc_core::wait(ns(3));
+    t.clocked.wake_at(4);
+  });
+  sc_core::sc_start(ns(20));
+  EXPECT_EQ(t.ran, (std::vector<uint64_t>{3, 4}));
+}
+
 TEST(ClockedMethod, TwoRequestsForTheSameCycleRunItOnce) {
   Ticker t("ticker");
   t.plan = {{3, 3}};
