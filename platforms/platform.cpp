@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "sim/hit_rate.h"
+
 namespace tessera::platform {
 
 Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptions& options)
@@ -251,10 +253,7 @@ std::string Platform::summary() const {
     l1.first += t.first;
     l1.second += t.second;
   }
-  const auto hit_rate = [](std::pair<uint64_t, uint64_t> t) {
-    const uint64_t all = t.first + t.second;
-    return all ? 100.0 * static_cast<double>(t.first) / static_cast<double>(all) : 0.0;
-  };
+  const auto hit_rate = [](std::pair<uint64_t, uint64_t> t) { return sim::hit_rate(t.first, t.second, 100.0); };
   out += fmt::format("  L1/texture sectors   {:>14}  ({:.1f}% hit; cached loads only)\n", l1.first + l1.second,
                      hit_rate(l1));
   const auto l2 = l2_->sector_totals();

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "sim/hit_rate.h"
 #include "sim/mem_ext.h"
 
 namespace tessera::gpu {
@@ -17,7 +21,7 @@ constexpr uint64_t kNever = L2Slice::kNever;
 L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, bool network_ports,
                    sim::RunControl& run, sim::StatGroup& stats_parent)
     : sc_module(name),
-      sm_socket("sm_socket"),
+      sm_port_("sm_socket", *this, &L2System::on_request),
       run_(run),
       clock_("l2", cfg.get_float("clock.l2_mhz", 1000.0, 1.0, 100000.0, "L2 and crossbar clock, MHz")),
       skip_idle_(cfg.get_bool("l2.skip_idle", true,
@@ -25,6 +29,7 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsign
       network_ports_(network_ports),
       requests_(num_sms, 1, 1, 0),
       answers_(1, num_sms, 1, 0),
+      clocked_(clock_),
       stats_("l2", &stats_parent) {
   const auto n = static_cast<unsigned>(cfg.get_int("l2.slices", 4, 1, 64, "L2 slices (address-interleaved)"));
   const auto size_kb = static_cast<uint32_t>(cfg.get_int("l2.size_kb", 2048, 1, 1 << 20, "L2 capacity, KiB (all slices)"));
@@ -59,7 +64,8 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsign
   requests_ = Crossbar(ports, n, bpc, xlat);
   answers_ = Crossbar(n, ports, bpc, xlat);
   input_.resize(ports);
-  sm_socket.register_nb_transport_fw(this, &L2System::nb_transport_fw);
+  mem_port_ = std::make_unique<MemoryPort>("memory_socket", *this, n, &L2System::on_memory_answer,
+                                           &L2System::on_memory_end_req);
 
   stats_.add_counter("xbar_request_bytes", &request_bytes_, "Bytes the crossbar carried towards the slices");
   stats_.add_counter("xbar_answer_bytes", &answer_bytes_, "Bytes the crossbar carried back to the SMs");
@@ -67,13 +73,6 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsign
                      "SM-port cycles whose head request waited for a busy port or a full slice");
   for (unsigned s = 0; s < n; ++s) {
     slices_.push_back(std::make_unique<L2Slice>(p));
-    auto sock = std::make_unique<tlm_utils::simple_initiator_socket_tagged<L2System>>(
-        fmt::format("memory_socket{}", s).c_str());
-    sock->register_nb_transport_bw(this, &L2System::memory_bw, static_cast<int>(s));
-    mem_sockets_.push_back(std::move(sock));
-    MemoryPort port;
-    port.queue = &slices_.back()->to_memory();
-    mem_ports_.push_back(port);
 
     auto g = std::make_unique<sim::StatGroup>(fmt::format("slice{}", s), &stats_);
     const L2Stats& st = slices_.back()->stats();
@@ -87,16 +86,14 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsign
     g->add_counter("memory_reads", &st.mem_reads, "32-byte sector reads sent to memory");
     g->add_counter("writebacks", &st.writebacks, "Dirty 32-byte sectors written back to memory");
     g->add_counter("mshr_full_cycles", &st.mshr_full_cycles, "Cycles the head request waited for a free MSHR");
-    g->add_formula("sector_hit_rate", [&st] {
-      const uint64_t all = st.hit_sectors + st.miss_sectors;
-      return all ? static_cast<double>(st.hit_sectors) / static_cast<double>(all) : 0.0;
-    }, "Hit sectors / requested sectors (reads and atomics)");
+    g->add_formula("sector_hit_rate", [&st] { return sim::hit_rate(st.hit_sectors, st.miss_sectors); },
+                   "Hit sectors / requested sectors (reads and atomics)");
     slice_stats_.push_back(std::move(g));
   }
 
   SC_HAS_PROCESS(L2System);
   SC_METHOD(cycle);
-  sensitive << wake_;
+  sensitive << clocked_.event();
   dont_initialize();
 }
 
@@ -116,7 +113,7 @@ std::pair<uint64_t, uint64_t> L2System::sector_totals() const {
 }
 
 bool L2System::idle() const {
-  if (!inbox_.empty() || !deliveries_.empty() || !fills_.empty()) return false;
+  if (sm_port_.waiting() != 0 || !deliveries_.empty() || !fills_.empty()) return false;
   for (const auto& q : input_)
     if (!q.empty()) return false;
   for (const auto& s : slices_)
@@ -133,57 +130,27 @@ unsigned L2System::answer_bytes(const tlm::tlm_generic_payload& gp) {
                                                                                       : kHeaderBytes + gp.get_data_length();
 }
 
-void L2System::wake_next_cycle() { wake_.notify(clock_.delay_until(clock_.now_cycle() + 1)); }
-
-tlm::tlm_sync_enum L2System::nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                             sc_core::sc_time&) {
-  if (phase == tlm::BEGIN_REQ) {
-    gp.acquire();
-    inbox_.push_back(Incoming{id, &gp, sc_core::sc_time_stamp()});
-    wake_next_cycle();
-    return tlm::TLM_ACCEPTED;  // END_REQ when the SM's crossbar port has room
-  }
-  if (phase == tlm::END_RESP) return tlm::TLM_COMPLETED;
-  return tlm::TLM_ACCEPTED;
+void L2System::on_request(const TargetPort::Request&) {
+  clocked_.wake_next_cycle();  // END_REQ when the SM's crossbar port has room
 }
 
-tlm::tlm_sync_enum L2System::memory_bw(int slice, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                       sc_core::sc_time&) {
-  MemoryPort& port = mem_ports_[static_cast<unsigned>(slice)];
-  const uint64_t now = clock_.now_cycle();
-  if (phase == tlm::END_REQ) {
-    port.awaiting_end_req = false;
-    port.end_req_cycle = now;
-    wake_next_cycle();
-    return tlm::TLM_ACCEPTED;
+void L2System::on_memory_end_req(unsigned) { clocked_.wake_next_cycle(); }
+
+void L2System::on_memory_answer(unsigned slice, tlm::tlm_generic_payload& gp, const sc_core::sc_time& at) {
+  if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
+    run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+              fmt::format("{}: memory answered {} for address 0x{:08x}", name(), gp.get_response_string(),
+                          static_cast<uint32_t>(gp.get_address())));
   }
-  if (phase == tlm::BEGIN_RESP) {
-    if (port.awaiting_end_req && port.awaiting == &gp) {  // its BEGIN_RESP implies its END_REQ
-      port.awaiting_end_req = false;
-      port.end_req_cycle = now;
-    }
-    if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
-      run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                fmt::format("{}: memory answered {} for address 0x{:08x}", name(), gp.get_response_string(),
-                            static_cast<uint32_t>(gp.get_address())));
-    }
-    if (gp.is_read()) fills_.push_back(Fill{static_cast<unsigned>(slice), static_cast<uint32_t>(gp.get_address()), now});
-    gp.release();
-    wake_next_cycle();
-    phase = tlm::END_RESP;
-    return tlm::TLM_COMPLETED;
-  }
-  return tlm::TLM_ACCEPTED;
+  if (gp.is_read()) fills_.push_back(Fill{slice, static_cast<uint32_t>(gp.get_address()), clock_.cycle_at(at)});
+  gp.release();
+  clocked_.wake_next_cycle();
 }
 
 void L2System::cycle() {
   if (run_.stopped()) return;
-  const uint64_t now = clock_.now_cycle();
-  if (now == last_cycle_) {  // a second wake-up in a cycle already processed
-    next_trigger(wake_);
-    return;
-  }
-  last_cycle_ = now;
+  if (!clocked_.begin_cycle()) return;  // a second wake-up in a cycle already processed
+  const uint64_t now = clocked_.cycle();
 
   // Memory answers of earlier cycles fill the slices.
   size_t kept = 0;
@@ -203,33 +170,21 @@ void L2System::cycle() {
   deliver(now);
   send_to_memory(now);
 
-  const uint64_t next = next_cycle(now);
-  if (next == kNever) {
-    next_trigger(wake_);
-  } else {
-    next_trigger(clock_.delay_until(next), wake_);
-  }
+  clocked_.wake_at(next_cycle(now));  // kNever: sleep until a request or answer arrives
 }
 
 void L2System::admit(const sc_core::sc_time& now_time) {
-  // Requests of earlier instants, oldest first, then by SM port.
-  std::stable_sort(inbox_.begin(), inbox_.end(), [](const Incoming& a, const Incoming& b) {
-    return a.arrival != b.arrival ? a.arrival < b.arrival : a.sm < b.sm;
-  });
-  size_t kept = 0;
-  for (const Incoming& in : inbox_) {
-    auto& q = input_[static_cast<unsigned>(in.sm)];
-    if (in.arrival >= now_time || q.size() >= input_queue_) {
-      inbox_[kept++] = in;
-      continue;
-    }
-    q.push_back(in.gp);
-    origin_[in.gp] = in.sm;
-    tlm::tlm_phase phase = tlm::END_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    sm_socket[static_cast<unsigned>(in.sm)]->nb_transport_bw(*in.gp, phase, delay);
-  }
-  inbox_.resize(kept);
+  // Requests of earlier instants, in the port's order (oldest first, then by
+  // SM port); an SM port whose input queue is full keeps its request waiting.
+  sm_port_.admit(
+      [this](const TargetPort::Request& r) {
+        auto& q = input_[static_cast<unsigned>(r.socket)];
+        if (q.size() >= input_queue_) return TargetPort::Admit::kWait;
+        q.push_back(r.gp);
+        origin_[r.gp] = Origin{r.socket, r.arrival};
+        return TargetPort::Admit::kAccept;
+      },
+      now_time);
 }
 
 void L2System::forward_requests(uint64_t now) {
@@ -278,7 +233,7 @@ void L2System::collect_answers(uint64_t now) {
         deliveries_.push(Delivery{now, seq_++, gp});
         continue;
       }
-      const auto sm = static_cast<unsigned>(origin_.at(gp));
+      const auto sm = static_cast<unsigned>(origin_.at(gp).sm);
       const unsigned bytes = answer_bytes(*gp);
       answer_bytes_ += bytes;
       deliveries_.push(Delivery{answers_.send(s, sm, bytes, now), seq_++, gp});
@@ -290,57 +245,74 @@ void L2System::deliver(uint64_t now) {
   while (!deliveries_.empty() && deliveries_.top().cycle <= now) {
     tlm::tlm_generic_payload* gp = deliveries_.top().gp;
     deliveries_.pop();
-    const int sm = origin_.at(gp);
+    const int sm = origin_.at(gp).sm;
     origin_.erase(gp);
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
-    tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    sm_socket[static_cast<unsigned>(sm)]->nb_transport_bw(*gp, phase, delay);
-    gp->release();
+    sm_port_.respond(sm, *gp);  // the port ends the response (END_RESP or TLM_COMPLETED)
   }
 }
 
 void L2System::send_to_memory(uint64_t now) {
-  // One BEGIN_REQ per slice port at a time; the next goes out the cycle after
-  // its END_REQ.
-  for (unsigned s = 0; s < mem_ports_.size(); ++s) {
-    MemoryPort& port = mem_ports_[s];
-    if (port.queue->empty() || port.awaiting_end_req || (port.ever_sent && now <= port.end_req_cycle)) continue;
-    const MemoryRequest m = port.queue->front();
-    port.queue->pop_front();
+  // One BEGIN_REQ per slice at a time; the next goes out the cycle after its
+  // END_REQ (the port's rule, given the start of this cycle).
+  const sc_core::sc_time cycle_start = clock_.time_of(now);
+  for (unsigned s = 0; s < slices_.size(); ++s) {
+    std::deque<MemoryRequest>& queue = slices_[s]->to_memory();
+    if (queue.empty() || !mem_port_->can_send(s, cycle_start)) continue;
+    const MemoryRequest m = queue.front();
+    queue.pop_front();
     // Timing only: the SMs executed the accesses at issue.
     tlm::tlm_generic_payload* gp = nullptr;
     pool_.request(gp, m.addr, sm::kSectorBytes, m.write ? sim::MemOp::kWrite : sim::MemOp::kRead).source =
         static_cast<uint16_t>(s);
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    port.ever_sent = true;
-    port.end_req_cycle = now;
-    port.awaiting_end_req = true;
-    port.awaiting = gp;
-    const tlm::tlm_sync_enum status = (*mem_sockets_[s])->nb_transport_fw(*gp, phase, delay);
-    if (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) {
-      port.awaiting_end_req = false;
-    } else if (status == tlm::TLM_COMPLETED) {
-      port.awaiting_end_req = false;
-      if (gp->is_read()) fills_.push_back(Fill{s, m.addr, now});
-      gp->release();
-    }
+    mem_port_->send(s, *gp);  // an answer on the return path comes through on_memory_answer
   }
 }
 
 uint64_t L2System::next_cycle(uint64_t now) const {
   uint64_t next = kNever;
   const uint64_t soon = now + 1;
-  if (!inbox_.empty() || !fills_.empty()) next = soon;
+  if (sm_port_.waiting() != 0 || !fills_.empty()) next = soon;
   for (const auto& q : input_)
     if (!q.empty()) next = soon;
   for (const auto& s : slices_) next = std::min(next, s->next_work(now));
   if (!deliveries_.empty()) next = std::min(next, std::max(soon, deliveries_.top().cycle));
-  for (const MemoryPort& p : mem_ports_)
-    if (!p.queue->empty() && !p.awaiting_end_req) next = soon;
+  for (unsigned s = 0; s < slices_.size(); ++s)
+    if (!slices_[s]->to_memory().empty() && !mem_port_->awaiting_end_req(s)) next = soon;
   if (!skip_idle_ && !idle()) next = soon;
   return next;
+}
+
+std::string L2System::describe_in_flight() const {
+  // SM requests, oldest first (ties by text, so the report is deterministic),
+  // then each slice's memory request still waiting for END_REQ.
+  std::vector<std::pair<sc_core::sc_time, std::string>> lines;
+  const auto op = [](const tlm::tlm_generic_payload& gp) {
+    const auto* ext = gp.get_extension<sim::MemExt>();
+    return ext && ext->op == sim::MemOp::kAtomic ? "atomic" : gp.is_read() ? "read" : "write";
+  };
+  for (const auto& [gp, o] : origin_) {
+    const auto addr = static_cast<uint32_t>(gp->get_address());
+    lines.emplace_back(o.since, fmt::format("{}.slice{}: {} 0x{:08x} from SM port {} since cycle {}\n", name(),
+                                            slice_of(addr), op(*gp), addr, o.sm, clock_.cycle_at(o.since)));
+  }
+  for (const TargetPort::Request& r : sm_port_.waiting_requests())
+    lines.emplace_back(r.arrival, fmt::format("{}: {} 0x{:08x} from SM port {} waiting for END_REQ since cycle {}\n",
+                                              name(), op(*r.gp), static_cast<uint32_t>(r.gp->get_address()),
+                                              r.socket, clock_.cycle_at(r.arrival)));
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const auto& l : lines) out += l.second;
+  for (unsigned s = 0; s < slices_.size(); ++s) {
+    if (const tlm::tlm_generic_payload* gp = mem_port_->awaiting(s))
+      out += fmt::format("{}.slice{}: memory {} 0x{:08x} waiting for END_REQ since cycle {}\n", name(), s,
+                         gp->is_read() ? "read" : "write", static_cast<uint32_t>(gp->get_address()),
+                         clock_.cycle_at(mem_port_->end_req_time(s)));
+    if (!slices_[s]->to_memory().empty())
+      out += fmt::format("{}.slice{}: {} sector request(s) queued for memory\n", name(), s,
+                         slices_[s]->to_memory().size());
+  }
+  return out;
 }
 
 }  // namespace tessera::gpu
