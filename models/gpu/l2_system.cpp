@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpu/crossbar_params.h"
 #include "sim/hit_rate.h"
 #include "sim/mem_ext.h"
 
@@ -50,11 +51,10 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsign
   unsigned xlat = 0;
   input_queue_ = 1;  // behind a network: the network interface queues
   if (!network_ports) {
-    input_queue_ = static_cast<unsigned>(cfg.get_int(
-        "xbar.input_queue", 4, 1, 1024, "Requests an SM port of the crossbar holds before END_REQ is withheld"));
-    bpc = cfg.get_float("xbar.bytes_per_cycle", 32.0, 1.0, 4096.0, "Crossbar bandwidth per port, bytes/cycle");
-    xlat = static_cast<unsigned>(
-        cfg.get_int("xbar.latency", 48, 0, 10000, "Crossbar traversal latency per direction, cycles"));
+    const CrossbarParams xbar = CrossbarParams::from_config(cfg);  // the crossbar's own keys
+    input_queue_ = xbar.input_queue;
+    bpc = xbar.bytes_per_cycle;
+    xlat = xbar.latency;
   }
   if (size_kb % n != 0)
     throw sim::ConfigError(fmt::format("l2.size_kb: {} KiB does not divide into l2.slices={} slices", size_kb, n));
