@@ -11,8 +11,8 @@
 
 namespace tessera::gpu {
 
-FixedLatencyMemory::FixedLatencyMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim::BackingMemory& backing,
-                           sim::StatGroup& stats_parent)
+FixedLatencyMemory::FixedLatencyMemory(const sc_core::sc_module_name& name, sim::Config& cfg,
+                                       sim::BackingMemory& backing, sim::StatGroup& stats_parent)
     : sc_module(name),
       port_("socket", *this, &FixedLatencyMemory::on_arrival, &FixedLatencyMemory::on_response_done),
       backing_(backing),
@@ -122,8 +122,9 @@ void FixedLatencyMemory::finish(tlm::tlm_generic_payload& gp) {
 std::string FixedLatencyMemory::describe_in_flight() const {
   std::vector<std::pair<sc_core::sc_time, std::string>> lines;
   const auto line = [&](const tlm::tlm_generic_payload& gp, const sc_core::sc_time& since, const char* where) {
-    lines.emplace_back(since, fmt::format("{}: {} 0x{:08x} {} since cycle {}\n", name(), gp.is_read() ? "read" : "write",
-                                          gp.get_address(), where, clock_.cycle_at(since)));
+    lines.emplace_back(since, fmt::format("{}: {} 0x{:08x} {} since cycle {}\n", name(),
+                                          gp.is_read() ? "read" : "write", gp.get_address(), where,
+                                          clock_.cycle_at(since)));
   };
   for (const auto& [gp, s] : origin_) line(*gp, s.arrival, "in service");
   for (const Port::Request& r : port_.waiting_requests()) line(*r.gp, r.arrival, "waiting for END_REQ");

@@ -19,6 +19,9 @@
 //   a cycle only once every transaction of the edge's instant has arrived
 //   uses 1 ps).
 //
+// The owner calls begin_cycle() first in every activation (it consumes the
+// planned wake-up).
+//
 // Usage:
 //   ClockedMethod clocked_{clock_};          // member
 //   SC_METHOD(cycle); sensitive << clocked_.event(); dont_initialize();
@@ -63,10 +66,19 @@ class ClockedMethod {
   void wake_at(uint64_t cycle) {
     if (cycle == kNever) return;
     if (processed_any_ && cycle <= last_) cycle = last_ + 1;
-    if (planned_ != kNever && activation_time(planned_) <= sc_core::sc_time_stamp()) {
-      // The planned activation fires in this instant and has not run yet.
-      if (cycle > planned_ && cycle < after_) after_ = cycle;
-      return;
+    if (planned_ != kNever) {
+      const sc_core::sc_time planned_at = activation_time(planned_);
+      const sc_core::sc_time now = sc_core::sc_time_stamp();
+      if (planned_at == now) {
+        // The planned activation fires in this instant and has not run yet.
+        if (cycle > planned_ && cycle < after_) after_ = cycle;
+        return;
+      }
+      if (planned_at < now) {  // fired, but the owner's method returned without begin_cycle()
+        planned_ = kNever;
+        if (after_ < cycle) cycle = after_;
+        after_ = kNever;
+      }
     }
     if (cycle >= planned_) return;
     planned_ = cycle;
