@@ -26,10 +26,14 @@
 //
 // Adopting it: replace the initiator socket, the "waiting for END_REQ" flag,
 // the last-END_REQ cycle and the nb_transport_bw function with a port member
-//     sim::AtInitiatorPort<Sm> mem_port_{"mem_socket", *this, &Sm::on_answer, &Sm::on_end_req};
-//     auto& mem_socket = mem_port_.socket;   // netlists keep binding mem_socket
-// and send with
+//     sim::AtInitiatorPort<Sm> mem_port_{"mem_socket", *this, 1, &Sm::on_answer, &Sm::on_end_req};
+//     decltype(mem_port_.socket)& mem_socket = mem_port_.socket;  // netlists keep binding mem_socket
+// where on_answer(0, gp, at) does what the BEGIN_RESP branch did (the answer
+// takes effect from the cycle after cycle_at(at)) and on_end_req(0) plans the
+// next cycle; send with
 //     if (mem_port_.can_send(0, clock.time_of(cycle))) mem_port_.send(0, *gp);
+// ("the cycle after END_REQ", as before). A binding that never sent may send
+// in cycle 0.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
