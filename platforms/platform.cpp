@@ -35,7 +35,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   const bool use_noc = cfg.get_enum("icnt.model", "crossbar", {"crossbar", "noc"},
                                     "SM <-> L2 interconnect: the crossbar (xbar.*) or the network-on-chip (noc.*)") ==
                        "noc";
-  l2_ = std::make_unique<gpu::L2System>("l2", cfg, num_sms, use_noc, run_, root_);
+  l2_ = std::make_unique<gpu::L2System>("l2", cfg, use_noc, run_, root_);
   if (use_noc) {
     // Nodes 0..SMs-1 are the SMs, the next ones the L2 slices (a network
     // with too few nodes is a configuration error naming noc.k).
@@ -46,7 +46,11 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
         "noc", cfg, sm_nodes, slice_nodes,
         [l2 = l2_.get()](uint64_t addr) { return static_cast<int>(l2->slice_of(static_cast<uint32_t>(addr))); }, root_,
         &run_);
-    for (unsigned s = 0; s < l2_->slices(); ++s) noc_->initiator_socket.bind(l2_->sm_socket);
+    for (unsigned s = 0; s < l2_->slices(); ++s) noc_->initiator_socket.bind(l2_->slice_socket);
+  } else {
+    xbar_ = std::make_unique<gpu::CrossbarInterconnect>("xbar", cfg, l2_->clock(), num_sms, l2_->slices(), *l2_,
+                                                        l2_->stats_group());
+    for (unsigned s = 0; s < l2_->slices(); ++s) xbar_->initiator_socket.bind(l2_->slice_socket);
   }
   if (memory_model == "hbm") {
     hbm_ = std::make_unique<dram::HbmMemory>("hbm", cfg, global_.get(), kGlobalBase, root_);
@@ -63,7 +67,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
     if (noc_) {
       sms_.back()->mem_socket.bind(noc_->target_socket);
     } else {
-      sms_.back()->mem_socket.bind(l2_->sm_socket);
+      sms_.back()->mem_socket.bind(xbar_->target_socket);
     }
     sm_ptrs.push_back(sms_.back().get());
   }

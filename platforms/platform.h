@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cpu/control_cluster.h"
+#include "gpu/crossbar_interconnect.h"
 #include "gpu/dispatcher.h"
 #include "dram/hbm_memory.h"
 #include "gpu/fixed_latency_memory.h"
@@ -80,6 +81,7 @@ class Platform {
   std::unique_ptr<dram::HbmMemory> hbm_;       // memory.model=hbm
   std::unique_ptr<gpu::L2System> l2_;
   std::unique_ptr<noc::NocInterconnect> noc_;  // icnt.model=noc
+  std::unique_ptr<gpu::CrossbarInterconnect> xbar_;  // icnt.model=crossbar
   std::unique_ptr<sm::GlobalAtomics> atomics_;
   std::vector<std::unique_ptr<sm::Sm>> sms_;
   std::unique_ptr<gpu::Dispatcher> dispatcher_;

@@ -19,17 +19,15 @@ constexpr uint64_t kNever = L2Slice::kNever;
 
 }  // namespace
 
-L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, bool network_ports,
-                   sim::RunControl& run, sim::StatGroup& stats_parent)
+L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool network_ports, sim::RunControl& run,
+                   sim::StatGroup& stats_parent)
     : sc_module(name),
-      sm_port_("sm_socket", *this, &L2System::on_request),
+      sm_port_("slice_socket", *this, &L2System::on_request),
       run_(run),
       clock_("l2", cfg.get_float("clock.l2_mhz", 1000.0, 1.0, 100000.0, "L2 and crossbar clock, MHz")),
       skip_idle_(cfg.get_bool("l2.skip_idle", true,
                               "Sleep through L2 cycles in which nothing is due (false: tick every cycle, to compare)")),
       network_ports_(network_ports),
-      requests_(num_sms, 1, 1, 0),
-      answers_(1, num_sms, 1, 0),
       clocked_(clock_),
       stats_("l2", &stats_parent) {
   const auto n = static_cast<unsigned>(cfg.get_int("l2.slices", 4, 1, 64, "L2 slices (address-interleaved)"));
@@ -46,31 +44,26 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsign
   xor_interleave_ = cfg.get_enum("l2.interleave", "linear", {"linear", "xor"},
                                  "Line-to-slice map: line mod slices, or xor-folded upper line bits (spreads strides)") ==
                     "xor";
-  const unsigned ports = network_ports ? n : num_sms;
-  double bpc = 1.0;
-  unsigned xlat = 0;
-  input_queue_ = 1;  // behind a network: the network interface queues
-  if (!network_ports) {
-    const CrossbarParams xbar = CrossbarParams::from_config(cfg);  // the crossbar's own keys
-    input_queue_ = xbar.input_queue;
-    bpc = xbar.bytes_per_cycle;
-    xlat = xbar.latency;
-  }
   if (size_kb % n != 0)
     throw sim::ConfigError(fmt::format("l2.size_kb: {} KiB does not divide into l2.slices={} slices", size_kb, n));
   p.geometry = sm::CacheGeometry{size_kb / n * 1024, ways, sm::kLineBytes, n};
   p.geometry.validate("l2.size_kb", "l2.ways");
 
-  requests_ = Crossbar(ports, n, bpc, xlat);
-  answers_ = Crossbar(n, ports, bpc, xlat);
-  input_.resize(ports);
+  input_.resize(n);
+  popped_.assign(n, 0);
+  if (!network_ports) sm_port_.accept_at_once(&L2System::take_request);  // the crossbar asked has_room()
   mem_port_ = std::make_unique<MemoryPort>("memory_socket", *this, n, &L2System::on_memory_answer,
                                            &L2System::on_memory_end_req);
 
-  stats_.add_counter("xbar_request_bytes", &request_bytes_, "Bytes the crossbar carried towards the slices");
-  stats_.add_counter("xbar_answer_bytes", &answer_bytes_, "Bytes the crossbar carried back to the SMs");
-  stats_.add_counter("xbar_port_stall_cycles", &port_stall_cycles_,
-                     "SM-port cycles whose head request waited for a busy port or a full slice");
+  if (network_ports) {
+    // Behind the network the crossbar is absent; its statistics stay, as
+    // zero bytes and the stalls of the per-slice ports (the crossbar module
+    // reports them otherwise).
+    stats_.add_counter("xbar_request_bytes", &request_bytes_, "Bytes the crossbar carried towards the slices");
+    stats_.add_counter("xbar_answer_bytes", &answer_bytes_, "Bytes the crossbar carried back to the SMs");
+    stats_.add_counter("xbar_port_stall_cycles", &port_stall_cycles_,
+                       "SM-port cycles whose head request waited for a busy port or a full slice");
+  }
   for (unsigned s = 0; s < n; ++s) {
     slices_.push_back(std::make_unique<L2Slice>(p));
 
@@ -121,17 +114,31 @@ bool L2System::idle() const {
   return true;
 }
 
-unsigned L2System::request_bytes(const tlm::tlm_generic_payload& gp) {
-  return gp.is_write() ? kHeaderBytes + gp.get_data_length() : kHeaderBytes;
-}
-
-unsigned L2System::answer_bytes(const tlm::tlm_generic_payload& gp) {
-  return gp.is_write() && gp.get_extension<sim::MemExt>()->op == sim::MemOp::kWrite ? kHeaderBytes
-                                                                                      : kHeaderBytes + gp.get_data_length();
+bool L2System::has_room(unsigned slice, uint64_t cycle) const {
+  size_t queued = slices_[slice]->queued();
+  if (clocked_.processed(cycle)) queued += popped_[slice];  // as it was before this cycle's tag lookups
+  return queued < slices_[slice]->queue_depth();
 }
 
 void L2System::on_request(const TargetPort::Request&) {
   clocked_.wake_next_cycle();  // END_REQ when the SM's crossbar port has room
+}
+
+bool L2System::take_request(const TargetPort::Request& r, const sc_core::sc_time& delay) {
+  tlm::tlm_generic_payload& gp = *r.gp;
+  const auto slice = static_cast<unsigned>(r.socket);
+  const uint64_t arrival = clock_.cycle_at(sc_core::sc_time_stamp() + delay);
+  const auto* ext = gp.get_extension<sim::MemExt>();
+  L2Request q;
+  q.handle = reinterpret_cast<uintptr_t>(&gp);
+  q.line = static_cast<uint32_t>(gp.get_address()) & ~(sm::kLineBytes - 1);
+  q.sectors = ext->sectors ? ext->sectors : static_cast<uint8_t>(0xf);
+  q.op = ext->op;
+  q.atomic_ops = ext->atomic_ops;
+  slices_[slice]->push(q, arrival);
+  origin_[&gp] = Origin{r.socket, r.arrival};
+  clocked_.wake_at(arrival);
+  return true;
 }
 
 void L2System::on_memory_end_req(unsigned) { clocked_.wake_next_cycle(); }
@@ -165,7 +172,11 @@ void L2System::cycle() {
 
   admit(sc_core::sc_time_stamp());
   forward_requests(now);
-  for (auto& s : slices_) s->cycle(now);
+  for (unsigned s = 0; s < slices_.size(); ++s) {
+    const size_t before = slices_[s]->queued();
+    slices_[s]->cycle(now);
+    popped_[s] = before - slices_[s]->queued();
+  }
   collect_answers(now);
   deliver(now);
   send_to_memory(now);
@@ -179,7 +190,7 @@ void L2System::admit(const sc_core::sc_time& now_time) {
   sm_port_.admit(
       [this](const TargetPort::Request& r) {
         auto& q = input_[static_cast<unsigned>(r.socket)];
-        if (q.size() >= input_queue_) return TargetPort::Admit::kWait;
+        if (!q.empty()) return TargetPort::Admit::kWait;  // one request per binding; the network queues
         q.push_back(r.gp);
         origin_[r.gp] = Origin{r.socket, r.arrival};
         return TargetPort::Admit::kAccept;
@@ -188,9 +199,8 @@ void L2System::admit(const sc_core::sc_time& now_time) {
 }
 
 void L2System::forward_requests(uint64_t now) {
-  // Round-robin over the SM ports by cycle number (not by activation, so
-  // sleeping through idle cycles changes nothing), one request per port per
-  // cycle at most (a port stays busy for its transfer time).
+  // Behind the network: round-robin over the bindings by cycle number (not by
+  // activation, so sleeping through idle cycles changes nothing).
   const auto n = static_cast<unsigned>(input_.size());
   const auto first = static_cast<unsigned>(now % n);
   for (unsigned k = 0; k < n; ++k) {
@@ -200,18 +210,12 @@ void L2System::forward_requests(uint64_t now) {
     const auto addr = static_cast<uint32_t>(gp->get_address());
     const unsigned o = slice_of(addr);
     L2Slice& slice = *slices_[o];
-    if ((!network_ports_ && (!requests_.input_free(i, now) || !requests_.output_free(o, now))) ||
-        !slice.can_accept()) {
+    if (!slice.can_accept()) {
       ++port_stall_cycles_;
       continue;
     }
     const auto* ext = gp->get_extension<sim::MemExt>();
-    uint64_t arrival = now;  // behind a network: delivered at the slice's node
-    if (!network_ports_) {
-      const unsigned bytes = request_bytes(*gp);
-      request_bytes_ += bytes;
-      arrival = requests_.send(i, o, bytes, now);
-    }
+    const uint64_t arrival = now;  // delivered at the slice's node
     L2Request r;
     r.handle = reinterpret_cast<uintptr_t>(gp);
     r.line = addr & ~(sm::kLineBytes - 1);
@@ -229,14 +233,7 @@ void L2System::collect_answers(uint64_t now) {
     while (!answers.empty() && answers.front().cycle <= now) {
       auto* gp = reinterpret_cast<tlm::tlm_generic_payload*>(answers.front().handle);
       answers.pop_front();
-      if (network_ports_) {
-        deliveries_.push(Delivery{now, seq_++, gp});
-        continue;
-      }
-      const auto sm = static_cast<unsigned>(origin_.at(gp).sm);
-      const unsigned bytes = answer_bytes(*gp);
-      answer_bytes_ += bytes;
-      deliveries_.push(Delivery{answers_.send(s, sm, bytes, now), seq_++, gp});
+      deliveries_.push(Delivery{now, seq_++, gp});  // BEGIN_RESP this cycle, in slice order
     }
   }
 }

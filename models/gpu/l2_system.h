@@ -1,18 +1,25 @@
-// The SMs' path to memory beyond L1 (DESIGN.md section 5): a crossbar with a
-// bandwidth and a latency per port, and address-interleaved L2 slices. SMs
-// bind their initiator sockets to sm_socket (a sim::AtTargetPort; socket
-// index = SM number); the slices reach memory through memory_socket (a
-// sim::AtInitiatorPort bound once per slice, in slice order), so any TLM-2.0
-// AT memory (the fixed-latency one, HBM) plugs in. With `network_ports` the
-// crossbar is left out: an interconnect in front (the network-on-chip)
-// carries the traffic and binds sm_socket once per slice, in slice order.
+// The L2 slices (DESIGN.md section 5): address-interleaved, sectored,
+// write-back, with MSHRs and an atomic unit (gpu/l2_slice.h). The
+// interconnect in front binds slice_socket once per slice, in slice order
+// (binding k = slice k): the crossbar (gpu::CrossbarInterconnect) or the
+// network-on-chip (noc::NocInterconnect). The slices reach memory through
+// memory_socket, bound once per slice in slice order, so any TLM-2.0 AT memory
+// (the fixed-latency one, HBM) plugs in.
 //
-// One SC_METHOD on the L2 clock advances the crossbar and every slice. A
-// request or memory answer that arrives during cycle c is handled from cycle
-// c + 1, whatever order SystemC runs the processes of that instant in, and
-// the method sleeps through cycles in which nothing is due (l2.skip_idle;
-// sim::ClockedMethod). Requests that arrived in the same instant are admitted
-// in the target port's order: oldest first, then by SM port.
+// slice_socket is a sim::AtTargetPort. Behind the crossbar (`network_ports`
+// false) a slice takes a request at once (TLM_UPDATED, END_REQ), with the
+// annotated delay saying in which cycle it arrives; the crossbar asks
+// has_room() first. Behind the network each binding has a one-request input
+// queue: a request that arrives during cycle c is admitted from cycle c + 1
+// (END_REQ), in the port's order (oldest first, then by binding), and moves
+// into its slice when the slice has room.
+//
+// One SC_METHOD on the L2 clock advances every slice. A request or memory
+// answer that arrives during cycle c is handled from cycle c + 1, whatever
+// order SystemC runs the processes of that instant in, and the method sleeps
+// through cycles in which nothing is due (l2.skip_idle; sim::ClockedMethod).
+// A slice's answers leave as BEGIN_RESP in the cycle they are due, in slice
+// order.
 #pragma once
 
 #include <deque>
@@ -25,7 +32,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpu/crossbar.h"
+#include "gpu/crossbar_interconnect.h"
 #include "gpu/l2_slice.h"
 #include "sim/at_initiator_port.h"
 #include "sim/at_target_port.h"
@@ -39,7 +46,7 @@
 
 namespace tessera::gpu {
 
-class L2System : public sc_core::sc_module, public sim::InFlightReporter {
+class L2System : public sc_core::sc_module, public sim::InFlightReporter, public CrossbarTargets {
  public:
   using TargetPort = sim::AtTargetPort<L2System>;
   using MemoryPort = sim::AtInitiatorPort<L2System>;
@@ -48,16 +55,21 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter {
   TargetPort sm_port_;
 
  public:
-  decltype(sm_port_.socket)& sm_socket = sm_port_.socket;
+  decltype(sm_port_.socket)& slice_socket = sm_port_.socket;
 
-  L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, bool network_ports,
-           sim::RunControl& run, sim::StatGroup& stats_parent);
+  L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool network_ports, sim::RunControl& run,
+           sim::StatGroup& stats_parent);
   ~L2System() override;
 
   unsigned slices() const { return static_cast<unsigned>(slices_.size()); }
   // The memory-side socket; bind it once per slice, in slice order.
   decltype(std::declval<MemoryPort>().socket)& memory_socket(unsigned /*slice*/) { return mem_port_->socket; }
   unsigned slice_of(uint32_t addr) const;
+  sim::StatGroup& stats_group() { return stats_; }
+  // CrossbarTargets: the slice of an address; whether a slice's input queue
+  // had room at the start of `cycle`, counting the requests it took in it.
+  unsigned target_of(uint64_t address) const override { return slice_of(static_cast<uint32_t>(address)); }
+  bool has_room(unsigned slice, uint64_t cycle) const override;
   const sim::ClockDomain& clock() const { return clock_; }
   bool idle() const;
   // Requested sectors of reads and atomics over every slice: hits, misses.
@@ -77,6 +89,7 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter {
   };
 
   void on_request(const TargetPort::Request& r);
+  bool take_request(const TargetPort::Request& r, const sc_core::sc_time& delay);
   void on_memory_answer(unsigned slice, tlm::tlm_generic_payload& gp, const sc_core::sc_time& at);
   void on_memory_end_req(unsigned slice);
   void cycle();
@@ -86,18 +99,15 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter {
   void deliver(uint64_t now);
   void send_to_memory(uint64_t now);
   uint64_t next_cycle(uint64_t now) const;
-  static unsigned request_bytes(const tlm::tlm_generic_payload& gp);
-  static unsigned answer_bytes(const tlm::tlm_generic_payload& gp);
 
   sim::RunControl& run_;
   sim::ClockDomain clock_;
   bool skip_idle_;
   bool network_ports_;
   bool xor_interleave_;
-  unsigned input_queue_;
   std::vector<std::unique_ptr<L2Slice>> slices_;
   std::unique_ptr<MemoryPort> mem_port_;
-  Crossbar requests_, answers_;
+  std::vector<size_t> popped_;  // requests each slice's queue released in the last processed cycle
   std::vector<std::deque<tlm::tlm_generic_payload*>> input_;      // per SM port, admitted
   std::unordered_map<tlm::tlm_generic_payload*, Origin> origin_;  // each request in flight
   // Answers crossing the crossbar, earliest first.
@@ -114,7 +124,7 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter {
 
   sim::StatGroup stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> slice_stats_;
-  uint64_t request_bytes_ = 0, answer_bytes_ = 0, port_stall_cycles_ = 0;
+  uint64_t request_bytes_ = 0, answer_bytes_ = 0, port_stall_cycles_ = 0;  // behind the network
 };
 
 }  // namespace tessera::gpu

@@ -79,18 +79,21 @@ class AtInitiatorPort {
 
   // BEGIN_REQ on binding i. Returns the target's answer; an answer that came
   // on the return path has been handed to on_answer already.
-  tlm::tlm_sync_enum send(unsigned i, tlm::tlm_generic_payload& gp) {
+  // `delay`: the BEGIN_REQ's annotated delay (when the request takes effect
+  // at the target).
+  tlm::tlm_sync_enum send(unsigned i, tlm::tlm_generic_payload& gp,
+                          const sc_core::sc_time& annotated = sc_core::SC_ZERO_TIME) {
     State& s = state_[i];
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     s.ever_sent = true;
     s.end_req = now;
     s.awaiting = &gp;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time delay = annotated;
     const tlm::tlm_sync_enum status = socket[static_cast<int>(i)]->nb_transport_fw(gp, phase, delay);
     if (status == tlm::TLM_ACCEPTED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_REQ)) return status;
     s.awaiting = nullptr;  // END_REQ, stated or implied by the response
-    s.end_req = now + (status == tlm::TLM_UPDATED && phase == tlm::END_REQ ? delay : sc_core::SC_ZERO_TIME);
+    s.end_req = now;
     if (status == tlm::TLM_COMPLETED) {
       (owner_.*on_answer_)(i, gp, now + delay);
     } else if (phase == tlm::BEGIN_RESP) {

@@ -13,7 +13,10 @@
 //              and later requests are still offered;
 //     kStop    this and every later request keep waiting.
 // An initiator sends its next BEGIN_REQ only after END_REQ, so withholding
-// END_REQ is how a full target pushes back.
+// END_REQ is how a full target pushes back. An owner that can decide at once
+// (its initiator checked for room before sending) registers accept_at_once():
+// a request it takes is answered TLM_UPDATED with END_REQ on the return path
+// and never waits in the port.
 //
 // Response phase. respond(socket, gp) sends BEGIN_RESP. The port handles
 // every way the initiator can answer:
@@ -55,6 +58,9 @@ class AtTargetPort {
   using ArrivalFn = void (Owner::*)(const Request&);
   using ResponseDoneFn = void (Owner::*)(tlm::tlm_generic_payload&, int socket);
   using BTransportFn = void (Owner::*)(int socket, tlm::tlm_generic_payload&, sc_core::sc_time&);
+  // Takes the request now (true) or leaves it waiting (false); `delay` is the
+  // BEGIN_REQ's annotated delay.
+  using AcceptNowFn = bool (Owner::*)(const Request&, const sc_core::sc_time& delay);
 
   tlm_utils::multi_passthrough_target_socket<AtTargetPort> socket;
 
@@ -66,6 +72,8 @@ class AtTargetPort {
   }
   AtTargetPort(const AtTargetPort&) = delete;
   AtTargetPort& operator=(const AtTargetPort&) = delete;
+
+  void accept_at_once(AcceptNowFn fn) { accept_now_ = fn; }
 
   void serve_b_transport(BTransportFn fn) {
     b_transport_ = fn;
@@ -139,9 +147,13 @@ class AtTargetPort {
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_core::sc_time&) {
+                                     sc_core::sc_time& delay) {
     if (phase == tlm::BEGIN_REQ) {
       gp.acquire();
+      if (accept_now_ && (owner_.*accept_now_)(Request{&gp, id, sc_core::sc_time_stamp()}, delay)) {
+        phase = tlm::END_REQ;
+        return tlm::TLM_UPDATED;
+      }
       waiting_.push_back(Request{&gp, id, sc_core::sc_time_stamp()});
       ++fresh_;
       (owner_.*on_arrival_)(waiting_.back());
@@ -176,6 +188,7 @@ class AtTargetPort {
   ArrivalFn on_arrival_;
   ResponseDoneFn on_done_;
   BTransportFn b_transport_ = nullptr;
+  AcceptNowFn accept_now_ = nullptr;
   std::vector<Request> waiting_, offered_;
   size_t fresh_ = 0;
   size_t open_responses_ = 0;

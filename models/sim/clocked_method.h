@@ -113,6 +113,8 @@ class ClockedMethod {
   // Cycles between the previous activation and this one in which the method
   // did not run (before the first activation: the cycles since cycle 0).
   uint64_t skipped() const { return skipped_; }
+  // Whether the activation of `cycle` (or a later one) has run.
+  bool processed(uint64_t cycle) const { return processed_any_ && last_ >= cycle; }
   // The cycle of the planned activation, or kNever.
   uint64_t planned() const { return planned_; }
 

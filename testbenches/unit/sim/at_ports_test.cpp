@@ -11,6 +11,7 @@
 #include <string>
 #include <systemc>
 #include <tlm>
+#include <utility>
 #include <vector>
 
 #include "sim/at_initiator_port.h"
@@ -46,6 +47,9 @@ class RawInitiator : public sc_core::sc_module {
   sc_time end_resp_at;
   sc_time end_req_time = sc_core::sc_max_time(), begin_resp_time = sc_core::sc_max_time();
   tlm::tlm_sync_enum end_resp_status = tlm::TLM_ACCEPTED;
+  tlm::tlm_sync_enum begin_req_status = tlm::TLM_ACCEPTED;
+  tlm::tlm_phase begin_req_phase = tlm::BEGIN_REQ;
+  sc_time begin_req_delay = ns(0);
 
   RawInitiator(const sc_core::sc_module_name& name, sc_time at) : sc_module(name), socket("socket"), start(at) {
     socket.register_nb_transport_bw(this, &RawInitiator::bw);
@@ -58,8 +62,9 @@ class RawInitiator : public sc_core::sc_module {
   void run() {
     wait(start);
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    EXPECT_EQ(socket->nb_transport_fw(gp, phase, delay), tlm::TLM_ACCEPTED);
+    sc_time delay = begin_req_delay;
+    begin_req_status = socket->nb_transport_fw(gp, phase, delay);
+    begin_req_phase = phase;
     if (resp_answer == tlm::TLM_ACCEPTED) {
       wait(end_resp_at - sc_core::sc_time_stamp());
       phase = tlm::END_RESP;
@@ -85,6 +90,14 @@ class ScriptedTarget : public sc_core::sc_module {
   std::vector<int> arrivals;    // sockets, in BEGIN_REQ order
   std::vector<int> done;        // sockets whose END_RESP came on the forward path
   size_t accept_per_call = 1000;
+  std::vector<std::pair<int, sc_time>> taken_at_once;  // socket, annotated delay
+  int refuse_socket = -1;
+
+  bool take_now(const AtTargetPort<ScriptedTarget>::Request& r, const sc_time& delay) {
+    if (r.socket == refuse_socket) return false;
+    taken_at_once.emplace_back(r.socket, delay);
+    return true;
+  }
 
   explicit ScriptedTarget(const sc_core::sc_module_name& name) : sc_module(name) {}
 
@@ -190,6 +203,27 @@ TEST(AtTargetPort, ResponseUpdatedToEndRespEndsAtOnce) { run_response(tlm::TLM_U
 
 TEST(AtTargetPort, ResponseAcceptedEndsWithEndRespOnTheForwardPath) {
   run_response(tlm::TLM_ACCEPTED, false, {0}, 0);
+}
+
+TEST(AtTargetPort, AcceptAtOnceAnswersEndReqOnTheReturnPath) {
+  // The owner takes socket 0's request at once (its annotated delay of 7 ns
+  // is handed over) and refuses socket 1's, which waits for admit().
+  TargetBench b({ns(0), ns(0)});
+  b.target->port.accept_at_once(&ScriptedTarget::take_now);
+  b.target->refuse_socket = 1;
+  b.initiators[0]->begin_req_delay = ns(7);
+  sc_core::sc_spawn([&] {
+    sc_core::wait(ns(2));
+    b.target->admit_now();
+  });
+  sc_core::sc_start(ns(20));
+  EXPECT_EQ(b.initiators[0]->begin_req_status, tlm::TLM_UPDATED);
+  EXPECT_EQ(b.initiators[0]->begin_req_phase, tlm::END_REQ);
+  ASSERT_EQ(b.target->taken_at_once.size(), 1u);
+  EXPECT_EQ(b.target->taken_at_once[0], std::make_pair(0, ns(7)));
+  EXPECT_EQ(b.initiators[1]->begin_req_status, tlm::TLM_ACCEPTED);
+  EXPECT_EQ(b.initiators[1]->end_req_time, ns(2));
+  EXPECT_EQ(b.target->admitted, (std::vector<int>{1}));
 }
 
 TEST(AtTargetPort, BeginRespBeforeEndReqImpliesIt) {
