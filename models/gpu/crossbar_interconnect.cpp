@@ -41,8 +41,8 @@ unsigned CrossbarInterconnect::request_bytes(const tlm::tlm_generic_payload& gp)
 }
 
 unsigned CrossbarInterconnect::answer_bytes(const tlm::tlm_generic_payload& gp) {
-  return gp.is_write() && gp.get_extension<sim::MemExt>()->op == sim::MemOp::kWrite ? kHeaderBytes
-                                                                                      : kHeaderBytes + gp.get_data_length();
+  const bool write_ack = gp.is_write() && gp.get_extension<sim::MemExt>()->op == sim::MemOp::kWrite;
+  return write_ack ? kHeaderBytes : kHeaderBytes + gp.get_data_length();
 }
 
 bool CrossbarInterconnect::idle() const {
