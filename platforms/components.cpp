@@ -7,7 +7,8 @@
 #include "cpu/control_cluster.h"
 #include "dram/hbm_memory.h"
 #include "gpu/dispatcher.h"
-#include "gpu/global_memory.h"
+#include "gpu/crossbar_interconnect.h"
+#include "gpu/fixed_latency_memory.h"
 #include "gpu/l2_system.h"
 #include "isa/decoded_program.h"
 #include "isa/elf_loader.h"
@@ -131,25 +132,30 @@ class SmCluster : public Component {
   std::vector<std::unique_ptr<sm::Sm>> sms_;
 };
 
-// ---------------------------------------------------------------- L2 slices with the crossbar
+// ---------------------------------------------------------------- L2 slices
 
 class L2 : public Component {
  public:
   L2(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
-    // Requesters bound to `sm`: SMs directly (one crossbar port each) or a network.
-    unsigned ports = 0;
+    // The slices are reached through an interconnect bound to `sm`: the
+    // crossbar (which asks the slices for room directly) or a network.
     bool network = false;
     for (const auto* b : ctx.netlist.bindings_to(inst.name, "sm")) {
       const NetlistInstance& from = *ctx.netlist.find(b->from.instance);
       const ComponentType& type = *ctx.registry.find(from.type);
+      if (!type.network_nodes && from.type != "crossbar")
+        throw ConfigError(fmt::format("{}: instance '{}' ({}) is bound to '{}.sm'; the L2 slices are reached through "
+                                      "an interconnect (a crossbar or a noc instance) between them",
+                                      b->where, from.name, from.type, inst.name));
       network = network || static_cast<bool>(type.network_nodes);
-      ports += type.endpoints ? type.endpoints(from, ctx.config) : 1;
     }
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    l2_ = std::make_unique<gpu::L2System>(inst.name.c_str(), ctx.config, ports, network, ctx.run, ctx.stats);
+    l2_ = std::make_unique<gpu::L2System>(inst.name.c_str(), ctx.config, network, ctx.run, ctx.stats);
   }
   gpu::L2System& l2() { return *l2_; }
-  TargetSocket* target_socket(const std::string& socket) override { return socket == "sm" ? &l2_->sm_socket : nullptr; }
+  TargetSocket* target_socket(const std::string& socket) override {
+    return socket == "sm" ? &l2_->slice_socket : nullptr;
+  }
   unsigned target_ports(const std::string&) const override { return l2_->slices(); }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
     if (socket != "mem") no_such_binding(*this, socket);
@@ -164,6 +170,39 @@ class L2 : public Component {
 
  private:
   std::unique_ptr<gpu::L2System> l2_;
+};
+
+// ---------------------------------------------------------------- SM <-> L2 crossbar
+
+class Crossbar : public Component {
+ public:
+  Crossbar(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+    unsigned requesters = 0;
+    for (const auto* b : ctx.netlist.bindings_to(inst.name, "sm")) {
+      const NetlistInstance& from = *ctx.netlist.find(b->from.instance);
+      const ComponentType& type = *ctx.registry.find(from.type);
+      requesters += type.endpoints ? type.endpoints(from, ctx.config) : 1;
+    }
+    const auto out = ctx.netlist.bindings_from(inst.name, "out");
+    L2& l2 = component_as<L2>(*ctx.find(out.at(0)->to.instance), "the crossbar's L2 target");
+    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    // Its statistics stay with the L2's (chip.l2.xbar_*), where they were
+    // when the crossbar was part of the L2.
+    xbar_ = std::make_unique<gpu::CrossbarInterconnect>(inst.name.c_str(), ctx.config, l2.l2().clock(), requesters,
+                                                        l2.l2().slices(), l2.l2(), l2.l2().stats_group());
+  }
+  TargetSocket* target_socket(const std::string& socket) override {
+    return socket == "sm" ? &xbar_->target_socket : nullptr;
+  }
+  void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
+    if (socket != "out") no_such_binding(*this, socket);
+    for (unsigned s = 0; s < target.target_ports(target_socket_name); ++s)
+      xbar_->initiator_socket.bind(*target.target_socket(target_socket_name));
+  }
+  std::vector<const sc_core::sc_object*> models() const override { return {xbar_.get()}; }
+
+ private:
+  std::unique_ptr<gpu::CrossbarInterconnect> xbar_;
 };
 
 unsigned l2_slices(const NetlistInstance& inst, const sim::Config& cfg) {
@@ -234,7 +273,7 @@ class FixedMemory : public Component {
  public:
   FixedMemory(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    memory_ = std::make_unique<gpu::GlobalMemory>(inst.name.c_str(), ctx.config, ctx.global, ctx.stats);
+    memory_ = std::make_unique<gpu::FixedLatencyMemory>(inst.name.c_str(), ctx.config, ctx.global, ctx.stats);
   }
   TargetSocket* target_socket(const std::string& socket) override {
     return socket == "port" ? &memory_->socket : nullptr;
@@ -247,7 +286,7 @@ class FixedMemory : public Component {
   }
 
  private:
-  std::unique_ptr<gpu::GlobalMemory> memory_;
+  std::unique_ptr<gpu::FixedLatencyMemory> memory_;
 };
 
 std::optional<std::pair<uint64_t, uint64_t>> memory_range(const NetlistInstance& inst) {
@@ -467,14 +506,25 @@ ComponentRegistry make_registry() {
   {
     ComponentType t;
     t.name = "l2";
-    t.description = "L2 slices (l2.*) behind the SM crossbar (xbar.*), or behind a network bound to its sm socket";
-    t.sockets = {{"sm", Kind::kTarget, 0, true, false, "requests from SMs or a network"},
+    t.description = "address-interleaved L2 slices (l2.*), reached through a crossbar or a network bound to sm";
+    t.sockets = {{"sm", Kind::kTarget, 1, true, false, "the interconnect in front (one binding per slice)"},
                  {"mem", Kind::kInitiator, 1, true, false, "each slice's memory port"}};
     t.attributes = {{"nodes", "network nodes of the slices"}};
     t.build_order = 10;
     t.report_order = 50;
     t.endpoints = l2_slices;
     t.factory = make<L2>();
+    r.add(std::move(t));
+  }
+  {
+    ComponentType t;
+    t.name = "crossbar";
+    t.description = "the SM <-> L2 crossbar (xbar.*): a bandwidth and a latency per port, each direction its own";
+    t.sockets = {{"sm", Kind::kTarget, 0, true, false, "the SMs' memory requests, one port each"},
+                 {"out", Kind::kInitiator, 1, true, false, "the L2 (one port per slice)"}};
+    t.build_order = 15;
+    t.report_order = 40;
+    t.factory = make<Crossbar>();
     r.add(std::move(t));
   }
   {

@@ -18,12 +18,12 @@ std::string default_netlist(sim::Config& cfg) {
                                 "SM <-> L2 interconnect: the crossbar (xbar.*) or the network-on-chip (noc.*); "
                                 "platforms without instances: only") == "noc";
   std::string text = "instances:\n  l2: {type: l2}\n";
-  if (noc) text += "  noc: {type: noc}\n";
+  text += noc ? "  noc: {type: noc}\n" : "  xbar: {type: crossbar}\n";
   text += hbm ? "  hbm: {type: hbm_stack}\n" : "  memory: {type: fixed_memory}\n";
   text +=
       "  sms: {type: sm_cluster}\n  dispatcher: {type: dispatcher}\n  cpus: {type: control_cluster}\n"
       "  mmio: {type: mmio}\nbindings:\n";
-  text += noc ? "  - sms.mem -> noc.in\n  - noc.out -> l2.sm\n" : "  - sms.mem -> l2.sm\n";
+  text += noc ? "  - sms.mem -> noc.in\n  - noc.out -> l2.sm\n" : "  - sms.mem -> xbar.sm\n  - xbar.out -> l2.sm\n";
   text += hbm ? "  - l2.mem -> hbm.port\n" : "  - l2.mem -> memory.port\n";
   text +=
       "  - dispatcher.sms -> sms.launch\n  - dispatcher.irq -> cpus.irq\n  - cpus.mmio -> mmio.regs\n"

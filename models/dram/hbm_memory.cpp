@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "dram/dram_params.h"
 #include "sim/mem_ext.h"
@@ -18,12 +19,13 @@ sc_core::sc_time after_edge() { return sc_core::sc_time(1, sc_core::SC_PS); }
 HbmMemory::HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim::BackingMemory* backing,
                      uint64_t base_address, sim::StatGroup& stats_parent)
     : sc_module(name),
-      socket("socket"),
+      port_("socket", *this, &HbmMemory::on_arrival, &HbmMemory::on_response_done),
       backing_(backing),
       base_(base_address),
       config_(load_dram_config(cfg)),
       clock_("dram", 1e6 / config_.spec.tck_ps),
       responses_("responses"),
+      clocked_(clock_, after_edge()),
       stats_("dram", &stats_parent) {
   engine_ = std::make_unique<MemorySystem>(config_, [this](uint64_t id, uint64_t done) {
     InFlight& f = in_flight_[id];
@@ -31,8 +33,7 @@ HbmMemory::HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim:
     responses_.notify(*f.gp, at > now ? at - now : sc_core::SC_ZERO_TIME);
     free_ids_.push_back(static_cast<uint32_t>(id));
   });
-  socket.register_nb_transport_fw(this, &HbmMemory::nb_transport_fw);
-  socket.register_b_transport(this, &HbmMemory::b_transport);
+  port_.serve_b_transport(&HbmMemory::b_transport);
 
   const SystemStats& s = engine_->stats();
   stats_.add_counter("requests", &s.requests, "Requests accepted");
@@ -57,7 +58,7 @@ HbmMemory::HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim:
 
   SC_HAS_PROCESS(HbmMemory);
   SC_METHOD(step);
-  sensitive << wake_;
+  sensitive << clocked_.event();
   dont_initialize();
   SC_METHOD(respond);
   sensitive << responses_.get_event();
@@ -69,14 +70,6 @@ uint64_t HbmMemory::arrival_cycle(const sc_core::sc_time& t) const {
   // first edge at or after t.
   const uint64_t c = clock_.cycle_at(t);
   return clock_.time_of(c) == t ? c : c + 1;
-}
-
-sc_core::sc_time HbmMemory::process_time(uint64_t cycle) const { return clock_.time_of(cycle) + after_edge(); }
-
-void HbmMemory::wake_at(uint64_t cycle) {
-  const sc_core::sc_time at = process_time(cycle);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
 }
 
 bool HbmMemory::in_range(const tlm::tlm_generic_payload& gp) const {
@@ -115,92 +108,81 @@ void HbmMemory::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time&
                                                  config_.logic_layer_cycles);
 }
 
-tlm::tlm_sync_enum HbmMemory::nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                              sc_core::sc_time&) {
-  if (phase == tlm::BEGIN_REQ) {
-    gp.acquire();
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    arrivals_.push_back(Arrival{id, &gp, now});
-    wake_at(arrival_cycle(now));
-    return tlm::TLM_ACCEPTED;  // END_REQ comes when a queue takes it
-  }
-  if (phase == tlm::END_RESP) {
-    finish(gp);
-    return tlm::TLM_COMPLETED;
-  }
-  return tlm::TLM_ACCEPTED;
+void HbmMemory::on_arrival(const Port::Request& r) {
+  clocked_.wake_at(arrival_cycle(r.arrival));  // END_REQ comes when a queue takes it
 }
 
+void HbmMemory::on_response_done(tlm::tlm_generic_payload& gp, int) { finish(gp); }
+
 void HbmMemory::step() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const uint64_t cycle = now < after_edge() ? 0 : clock_.cycle_at(now - after_edge());
-  if (cycle < last_cycle_) return;  // already decided (a second notification of the same instant)
+  if (!clocked_.begin_cycle()) return;  // already decided (a second notification of the same instant)
+  const uint64_t cycle = clocked_.cycle();
   engine_->advance_to(cycle);
-  std::stable_sort(arrivals_.begin(), arrivals_.end(), [](const Arrival& a, const Arrival& b) {
-    return a.time != b.time ? a.time < b.time : a.socket_id < b.socket_id;
-  });
-  const size_t arrived = arrivals_.size();
-  for (const Arrival& a : arrivals_) waiting_.push_back(a);
-  arrivals_.clear();
-  while (!waiting_.empty()) {
-    const Arrival a = waiting_.front();
-    tlm::tlm_generic_payload& gp = *a.gp;
-    if (!in_range(gp)) {
-      ++address_errors_;
-      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      origin_[&gp] = a.socket_id;
-      responses_.notify(gp, clock_.time_of(cycle + 1) - now);
-    } else {
-      uint32_t slot;
-      if (free_ids_.empty()) {
-        slot = static_cast<uint32_t>(in_flight_.size());
-        in_flight_.emplace_back();
-      } else {
-        slot = free_ids_.back();
-        free_ids_.pop_back();
-      }
-      MemRequest r;
-      r.id = slot;
-      r.address = gp.get_address() - base_;
-      r.bytes = gp.get_data_length();
-      r.is_write = gp.is_write();
-      in_flight_[slot] = InFlight{&gp, a.socket_id};
-      if (!engine_->enqueue(r, cycle)) {  // back-pressure: it and all younger wait
-        free_ids_.push_back(slot);
-        break;
-      }
-      origin_[&gp] = a.socket_id;
-      perform(gp);
-    }
-    waiting_.pop_front();
-    tlm::tlm_phase phase = tlm::END_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket[a.socket_id]->nb_transport_bw(gp, phase, delay);
-  }
-  backpressure_ += std::min(arrived, waiting_.size());
+  const size_t arrived = port_.admit([this, cycle](const Port::Request& r) { return admit(r, cycle); });
+  backpressure_ += std::min(arrived, port_.waiting());
   engine_->advance_to(cycle + 1);
   last_cycle_ = cycle + 1;
   acts_ = engine_->channel_totals().acts;
   refreshes_ = engine_->channel_totals().refab + engine_->channel_totals().refsb;
   violations_ = engine_->checker().violation_count();
 
-  if (engine_->idle() && waiting_.empty()) return;  // sleep until a request arrives
-  wake_at(config_.skip_idle ? engine_->next_event_cycle() : cycle + 1);
+  if (engine_->idle() && port_.waiting() == 0) return;  // sleep until a request arrives
+  clocked_.wake_at(config_.skip_idle ? engine_->next_event_cycle() : cycle + 1);
+}
+
+HbmMemory::Port::Admit HbmMemory::admit(const Port::Request& r, uint64_t cycle) {
+  tlm::tlm_generic_payload& gp = *r.gp;
+  if (!in_range(gp)) {
+    ++address_errors_;
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    origin_[&gp] = Origin{r.socket, r.arrival};
+    responses_.notify(gp, clock_.time_of(cycle + 1) - sc_core::sc_time_stamp());
+    return Port::Admit::kAccept;
+  }
+  uint32_t slot;
+  if (free_ids_.empty()) {
+    slot = static_cast<uint32_t>(in_flight_.size());
+    in_flight_.emplace_back();
+  } else {
+    slot = free_ids_.back();
+    free_ids_.pop_back();
+  }
+  MemRequest m;
+  m.id = slot;
+  m.address = gp.get_address() - base_;
+  m.bytes = gp.get_data_length();
+  m.is_write = gp.is_write();
+  in_flight_[slot] = InFlight{&gp, r.socket};
+  if (!engine_->enqueue(m, cycle)) {  // back-pressure: it and all younger wait
+    free_ids_.push_back(slot);
+    return Port::Admit::kStop;
+  }
+  origin_[&gp] = Origin{r.socket, r.arrival};
+  perform(gp);
+  return Port::Admit::kAccept;
 }
 
 void HbmMemory::respond() {
   while (tlm::tlm_generic_payload* gp = responses_.get_next_transaction()) {
-    const int id = origin_[gp];
-    tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    const tlm::tlm_sync_enum status = socket[id]->nb_transport_bw(*gp, phase, delay);
-    if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::END_RESP)) finish(*gp);
+    if (port_.respond(origin_.at(gp).socket, *gp)) finish(*gp);
   }
 }
 
-void HbmMemory::finish(tlm::tlm_generic_payload& gp) {
-  origin_.erase(&gp);
-  gp.release();
+void HbmMemory::finish(tlm::tlm_generic_payload& gp) { origin_.erase(&gp); }
+
+std::string HbmMemory::describe_in_flight() const {
+  std::vector<std::pair<sc_core::sc_time, std::string>> lines;
+  const auto line = [&](const tlm::tlm_generic_payload& gp, const sc_core::sc_time& since, const char* where) {
+    lines.emplace_back(since, fmt::format("{}: {} 0x{:08x} {} since DRAM cycle {}\n", name(),
+                                          gp.is_read() ? "read" : "write", gp.get_address(), where,
+                                          clock_.cycle_at(since)));
+  };
+  for (const auto& [gp, o] : origin_) line(*gp, o.arrival, "in a controller queue or bank");
+  for (const Port::Request& r : port_.waiting_requests()) line(*r.gp, r.arrival, "waiting for END_REQ (queue full)");
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const auto& l : lines) out += l.second;
+  return out;
 }
 
 void HbmMemory::end_of_simulation() {

@@ -1,8 +1,8 @@
 // HBM behind a TLM-2.0 AT target: a drop-in replacement for
-// gpu::GlobalMemory. A thin SystemC shell over the pure C++ engine
+// gpu::FixedLatencyMemory. A thin SystemC shell over the pure C++ engine
 // (MemorySystem); parameters under `dram.` (dram_params.h).
 //
-// Protocol (as GlobalMemory): BEGIN_REQ in; END_REQ when the request enters
+// Protocol (sim::AtTargetPort): BEGIN_REQ in; END_REQ when the request enters
 // a controller queue (withheld while the queue is full: back-pressure);
 // BEGIN_RESP at the cycle its last burst's data has moved; the initiator
 // answers END_RESP or TLM_COMPLETED. b_transport performs the access with
@@ -12,32 +12,41 @@
 //
 // Order independence: the engine decides DRAM cycle c at c's clock edge +
 // 1 ps, after every request that arrived up to that edge; those are
-// admitted oldest first, then by initiator socket.
-// Idle skipping: the method sleeps until a request arrives or the engine's
-// next event; dram.skip_idle=false ticks every cycle while work is queued.
+// admitted in the port's order: oldest first, then by initiator socket.
+// Idle skipping (sim::ClockedMethod): the method sleeps until a request
+// arrives or the engine's next event; dram.skip_idle=false ticks every cycle
+// while work is queued.
 #pragma once
 
-#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/peq_with_get.h>
 
-#include <deque>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
 #include <vector>
 
 #include "dram/memory_system.h"
+#include "sim/at_target_port.h"
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
+#include "sim/clocked_method.h"
 #include "sim/config.h"
+#include "sim/in_flight.h"
 #include "sim/stats.h"
 
 namespace tessera::dram {
 
-class HbmMemory : public sc_core::sc_module {
+class HbmMemory : public sc_core::sc_module, public sim::InFlightReporter {
  public:
-  tlm_utils::multi_passthrough_target_socket<HbmMemory> socket;
+  using Port = sim::AtTargetPort<HbmMemory>;
+
+ private:
+  Port port_;
+
+ public:
+  decltype(port_.socket)& socket = port_.socket;
 
   HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim::BackingMemory* backing,
             uint64_t base_address, sim::StatGroup& stats_parent);
@@ -45,20 +54,21 @@ class HbmMemory : public sc_core::sc_module {
   const sim::ClockDomain& clock() const { return clock_; }
   const MemorySystem& engine() const { return *engine_; }
   uint64_t capacity() const { return engine_->capacity(); }
+  std::string describe_in_flight() const override;
 
  private:
-  struct Arrival {
-    int socket_id;
-    tlm::tlm_generic_payload* gp;
-    sc_core::sc_time time;
-  };
   struct InFlight {
     tlm::tlm_generic_payload* gp = nullptr;
     int socket_id = 0;
   };
+  struct Origin {
+    int socket;
+    sc_core::sc_time arrival;
+  };
 
-  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
+  void on_arrival(const Port::Request& r);
+  void on_response_done(tlm::tlm_generic_payload& gp, int socket);
+  Port::Admit admit(const Port::Request& r, uint64_t cycle);
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void step();
   void respond();
@@ -66,8 +76,6 @@ class HbmMemory : public sc_core::sc_module {
   bool in_range(const tlm::tlm_generic_payload& gp) const;
   void perform(tlm::tlm_generic_payload& gp);
   uint64_t arrival_cycle(const sc_core::sc_time& t) const;
-  sc_core::sc_time process_time(uint64_t cycle) const;  // edge + 1 ps
-  void wake_at(uint64_t cycle);
   void end_of_simulation() override;
 
   sim::BackingMemory* backing_;
@@ -75,14 +83,12 @@ class HbmMemory : public sc_core::sc_module {
   DramConfig config_;
   sim::ClockDomain clock_;
   std::unique_ptr<MemorySystem> engine_;
-  std::vector<Arrival> arrivals_;  // since the last step
-  std::deque<Arrival> waiting_;    // END_REQ withheld
   std::vector<InFlight> in_flight_;
   std::vector<uint32_t> free_ids_;
-  std::unordered_map<tlm::tlm_generic_payload*, int> origin_;  // socket of each payload in service
+  std::unordered_map<tlm::tlm_generic_payload*, Origin> origin_;  // each payload in service
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> responses_;
-  sc_core::sc_event wake_;
-  uint64_t last_cycle_ = 0;
+  sim::ClockedMethod clocked_;  // activations at each decided cycle's edge + 1 ps
+  uint64_t last_cycle_ = 0;     // the first cycle not decided yet
 
   sim::StatGroup stats_;
   uint64_t backpressure_ = 0, address_errors_ = 0;

@@ -64,6 +64,8 @@ class L2Slice {
   explicit L2Slice(const L2Params& p);
 
   bool can_accept() const { return input_.size() < p_.queue_depth; }
+  size_t queued() const { return input_.size(); }
+  unsigned queue_depth() const { return p_.queue_depth; }
   // A request that reaches the slice in `arrival` (usable from that cycle).
   void push(const L2Request& r, uint64_t arrival);
   // One cycle of the tag pipeline.

@@ -3,7 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "gpu/crossbar_params.h"
+#include "sim/hit_rate.h"
 #include "sim/mem_ext.h"
 
 namespace tessera::gpu {
@@ -14,17 +19,16 @@ constexpr uint64_t kNever = L2Slice::kNever;
 
 }  // namespace
 
-L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, bool network_ports,
-                   sim::RunControl& run, sim::StatGroup& stats_parent)
+L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool network_ports, sim::RunControl& run,
+                   sim::StatGroup& stats_parent)
     : sc_module(name),
-      sm_socket("sm_socket"),
+      sm_port_("slice_socket", *this, &L2System::on_request),
       run_(run),
       clock_("l2", cfg.get_float("clock.l2_mhz", 1000.0, 1.0, 100000.0, "L2 and crossbar clock, MHz")),
       skip_idle_(cfg.get_bool("l2.skip_idle", true,
                               "Sleep through L2 cycles in which nothing is due (false: tick every cycle, to compare)")),
       network_ports_(network_ports),
-      requests_(num_sms, 1, 1, 0),
-      answers_(1, num_sms, 1, 0),
+      clocked_(clock_),
       stats_("l2", &stats_parent) {
   const auto n = static_cast<unsigned>(cfg.get_int("l2.slices", 4, 1, 64, "L2 slices (address-interleaved)"));
   const auto size_kb = static_cast<uint32_t>(cfg.get_int("l2.size_kb", 2048, 1, 1 << 20, "L2 capacity, KiB (all slices)"));
@@ -40,40 +44,28 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsign
   xor_interleave_ = cfg.get_enum("l2.interleave", "linear", {"linear", "xor"},
                                  "Line-to-slice map: line mod slices, or xor-folded upper line bits (spreads strides)") ==
                     "xor";
-  const unsigned ports = network_ports ? n : num_sms;
-  double bpc = 1.0;
-  unsigned xlat = 0;
-  input_queue_ = 1;  // behind a network: the network interface queues
-  if (!network_ports) {
-    input_queue_ = static_cast<unsigned>(cfg.get_int(
-        "xbar.input_queue", 4, 1, 1024, "Requests an SM port of the crossbar holds before END_REQ is withheld"));
-    bpc = cfg.get_float("xbar.bytes_per_cycle", 32.0, 1.0, 4096.0, "Crossbar bandwidth per port, bytes/cycle");
-    xlat = static_cast<unsigned>(
-        cfg.get_int("xbar.latency", 48, 0, 10000, "Crossbar traversal latency per direction, cycles"));
-  }
   if (size_kb % n != 0)
     throw sim::ConfigError(fmt::format("l2.size_kb: {} KiB does not divide into l2.slices={} slices", size_kb, n));
   p.geometry = sm::CacheGeometry{size_kb / n * 1024, ways, sm::kLineBytes, n};
   p.geometry.validate("l2.size_kb", "l2.ways");
 
-  requests_ = Crossbar(ports, n, bpc, xlat);
-  answers_ = Crossbar(n, ports, bpc, xlat);
-  input_.resize(ports);
-  sm_socket.register_nb_transport_fw(this, &L2System::nb_transport_fw);
+  input_.resize(n);
+  popped_.assign(n, 0);
+  if (!network_ports) sm_port_.accept_at_once(&L2System::take_request);  // the crossbar asked has_room()
+  mem_port_ = std::make_unique<MemoryPort>("memory_socket", *this, n, &L2System::on_memory_answer,
+                                           &L2System::on_memory_end_req);
 
-  stats_.add_counter("xbar_request_bytes", &request_bytes_, "Bytes the crossbar carried towards the slices");
-  stats_.add_counter("xbar_answer_bytes", &answer_bytes_, "Bytes the crossbar carried back to the SMs");
-  stats_.add_counter("xbar_port_stall_cycles", &port_stall_cycles_,
-                     "SM-port cycles whose head request waited for a busy port or a full slice");
+  if (network_ports) {
+    // Behind the network the crossbar is absent; its statistics stay, as
+    // zero bytes and the stalls of the per-slice ports (the crossbar module
+    // reports them otherwise).
+    stats_.add_counter("xbar_request_bytes", &request_bytes_, "Bytes the crossbar carried towards the slices");
+    stats_.add_counter("xbar_answer_bytes", &answer_bytes_, "Bytes the crossbar carried back to the SMs");
+    stats_.add_counter("xbar_port_stall_cycles", &port_stall_cycles_,
+                       "SM-port cycles whose head request waited for a busy port or a full slice");
+  }
   for (unsigned s = 0; s < n; ++s) {
     slices_.push_back(std::make_unique<L2Slice>(p));
-    auto sock = std::make_unique<tlm_utils::simple_initiator_socket_tagged<L2System>>(
-        fmt::format("memory_socket{}", s).c_str());
-    sock->register_nb_transport_bw(this, &L2System::memory_bw, static_cast<int>(s));
-    mem_sockets_.push_back(std::move(sock));
-    MemoryPort port;
-    port.queue = &slices_.back()->to_memory();
-    mem_ports_.push_back(port);
 
     auto g = std::make_unique<sim::StatGroup>(fmt::format("slice{}", s), &stats_);
     const L2Stats& st = slices_.back()->stats();
@@ -87,16 +79,14 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsign
     g->add_counter("memory_reads", &st.mem_reads, "32-byte sector reads sent to memory");
     g->add_counter("writebacks", &st.writebacks, "Dirty 32-byte sectors written back to memory");
     g->add_counter("mshr_full_cycles", &st.mshr_full_cycles, "Cycles the head request waited for a free MSHR");
-    g->add_formula("sector_hit_rate", [&st] {
-      const uint64_t all = st.hit_sectors + st.miss_sectors;
-      return all ? static_cast<double>(st.hit_sectors) / static_cast<double>(all) : 0.0;
-    }, "Hit sectors / requested sectors (reads and atomics)");
+    g->add_formula("sector_hit_rate", [&st] { return sim::hit_rate(st.hit_sectors, st.miss_sectors); },
+                   "Hit sectors / requested sectors (reads and atomics)");
     slice_stats_.push_back(std::move(g));
   }
 
   SC_HAS_PROCESS(L2System);
   SC_METHOD(cycle);
-  sensitive << wake_;
+  sensitive << clocked_.event();
   dont_initialize();
 }
 
@@ -116,7 +106,7 @@ std::pair<uint64_t, uint64_t> L2System::sector_totals() const {
 }
 
 bool L2System::idle() const {
-  if (!inbox_.empty() || !deliveries_.empty() || !fills_.empty()) return false;
+  if (sm_port_.waiting() != 0 || !deliveries_.empty() || !fills_.empty()) return false;
   for (const auto& q : input_)
     if (!q.empty()) return false;
   for (const auto& s : slices_)
@@ -124,66 +114,50 @@ bool L2System::idle() const {
   return true;
 }
 
-unsigned L2System::request_bytes(const tlm::tlm_generic_payload& gp) {
-  return gp.is_write() ? kHeaderBytes + gp.get_data_length() : kHeaderBytes;
+bool L2System::has_room(unsigned slice, uint64_t cycle) const {
+  size_t queued = slices_[slice]->queued();
+  if (clocked_.processed(cycle)) queued += popped_[slice];  // as it was before this cycle's tag lookups
+  return queued < slices_[slice]->queue_depth();
 }
 
-unsigned L2System::answer_bytes(const tlm::tlm_generic_payload& gp) {
-  return gp.is_write() && gp.get_extension<sim::MemExt>()->op == sim::MemOp::kWrite ? kHeaderBytes
-                                                                                      : kHeaderBytes + gp.get_data_length();
+void L2System::on_request(const TargetPort::Request&) {
+  clocked_.wake_next_cycle();  // END_REQ when the SM's crossbar port has room
 }
 
-void L2System::wake_next_cycle() { wake_.notify(clock_.delay_until(clock_.now_cycle() + 1)); }
-
-tlm::tlm_sync_enum L2System::nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                             sc_core::sc_time&) {
-  if (phase == tlm::BEGIN_REQ) {
-    gp.acquire();
-    inbox_.push_back(Incoming{id, &gp, sc_core::sc_time_stamp()});
-    wake_next_cycle();
-    return tlm::TLM_ACCEPTED;  // END_REQ when the SM's crossbar port has room
-  }
-  if (phase == tlm::END_RESP) return tlm::TLM_COMPLETED;
-  return tlm::TLM_ACCEPTED;
+bool L2System::take_request(const TargetPort::Request& r, const sc_core::sc_time& delay) {
+  tlm::tlm_generic_payload& gp = *r.gp;
+  const auto slice = static_cast<unsigned>(r.socket);
+  const uint64_t arrival = clock_.cycle_at(sc_core::sc_time_stamp() + delay);
+  const auto* ext = gp.get_extension<sim::MemExt>();
+  L2Request q;
+  q.handle = reinterpret_cast<uintptr_t>(&gp);
+  q.line = static_cast<uint32_t>(gp.get_address()) & ~(sm::kLineBytes - 1);
+  q.sectors = ext->sectors ? ext->sectors : static_cast<uint8_t>(0xf);
+  q.op = ext->op;
+  q.atomic_ops = ext->atomic_ops;
+  slices_[slice]->push(q, arrival);
+  origin_[&gp] = Origin{r.socket, r.arrival};
+  clocked_.wake_at(arrival);
+  return true;
 }
 
-tlm::tlm_sync_enum L2System::memory_bw(int slice, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                       sc_core::sc_time&) {
-  MemoryPort& port = mem_ports_[static_cast<unsigned>(slice)];
-  const uint64_t now = clock_.now_cycle();
-  if (phase == tlm::END_REQ) {
-    port.awaiting_end_req = false;
-    port.end_req_cycle = now;
-    wake_next_cycle();
-    return tlm::TLM_ACCEPTED;
+void L2System::on_memory_end_req(unsigned) { clocked_.wake_next_cycle(); }
+
+void L2System::on_memory_answer(unsigned slice, tlm::tlm_generic_payload& gp, const sc_core::sc_time& at) {
+  if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
+    run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+              fmt::format("{}: memory answered {} for address 0x{:08x}", name(), gp.get_response_string(),
+                          static_cast<uint32_t>(gp.get_address())));
   }
-  if (phase == tlm::BEGIN_RESP) {
-    if (port.awaiting_end_req && port.awaiting == &gp) {  // its BEGIN_RESP implies its END_REQ
-      port.awaiting_end_req = false;
-      port.end_req_cycle = now;
-    }
-    if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
-      run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                fmt::format("{}: memory answered {} for address 0x{:08x}", name(), gp.get_response_string(),
-                            static_cast<uint32_t>(gp.get_address())));
-    }
-    if (gp.is_read()) fills_.push_back(Fill{static_cast<unsigned>(slice), static_cast<uint32_t>(gp.get_address()), now});
-    gp.release();
-    wake_next_cycle();
-    phase = tlm::END_RESP;
-    return tlm::TLM_COMPLETED;
-  }
-  return tlm::TLM_ACCEPTED;
+  if (gp.is_read()) fills_.push_back(Fill{slice, static_cast<uint32_t>(gp.get_address()), clock_.cycle_at(at)});
+  gp.release();
+  clocked_.wake_next_cycle();
 }
 
 void L2System::cycle() {
   if (run_.stopped()) return;
-  const uint64_t now = clock_.now_cycle();
-  if (now == last_cycle_) {  // a second wake-up in a cycle already processed
-    next_trigger(wake_);
-    return;
-  }
-  last_cycle_ = now;
+  if (!clocked_.begin_cycle()) return;  // a second wake-up in a cycle already processed
+  const uint64_t now = clocked_.cycle();
 
   // Memory answers of earlier cycles fill the slices.
   size_t kept = 0;
@@ -198,44 +172,35 @@ void L2System::cycle() {
 
   admit(sc_core::sc_time_stamp());
   forward_requests(now);
-  for (auto& s : slices_) s->cycle(now);
+  for (unsigned s = 0; s < slices_.size(); ++s) {
+    const size_t before = slices_[s]->queued();
+    slices_[s]->cycle(now);
+    popped_[s] = before - slices_[s]->queued();
+  }
   collect_answers(now);
   deliver(now);
   send_to_memory(now);
 
-  const uint64_t next = next_cycle(now);
-  if (next == kNever) {
-    next_trigger(wake_);
-  } else {
-    next_trigger(clock_.delay_until(next), wake_);
-  }
+  clocked_.wake_at(next_cycle(now));  // kNever: sleep until a request or answer arrives
 }
 
 void L2System::admit(const sc_core::sc_time& now_time) {
-  // Requests of earlier instants, oldest first, then by SM port.
-  std::stable_sort(inbox_.begin(), inbox_.end(), [](const Incoming& a, const Incoming& b) {
-    return a.arrival != b.arrival ? a.arrival < b.arrival : a.sm < b.sm;
-  });
-  size_t kept = 0;
-  for (const Incoming& in : inbox_) {
-    auto& q = input_[static_cast<unsigned>(in.sm)];
-    if (in.arrival >= now_time || q.size() >= input_queue_) {
-      inbox_[kept++] = in;
-      continue;
-    }
-    q.push_back(in.gp);
-    origin_[in.gp] = in.sm;
-    tlm::tlm_phase phase = tlm::END_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    sm_socket[static_cast<unsigned>(in.sm)]->nb_transport_bw(*in.gp, phase, delay);
-  }
-  inbox_.resize(kept);
+  // Requests of earlier instants, in the port's order (oldest first, then by
+  // SM port); an SM port whose input queue is full keeps its request waiting.
+  sm_port_.admit(
+      [this](const TargetPort::Request& r) {
+        auto& q = input_[static_cast<unsigned>(r.socket)];
+        if (!q.empty()) return TargetPort::Admit::kWait;  // one request per binding; the network queues
+        q.push_back(r.gp);
+        origin_[r.gp] = Origin{r.socket, r.arrival};
+        return TargetPort::Admit::kAccept;
+      },
+      now_time);
 }
 
 void L2System::forward_requests(uint64_t now) {
-  // Round-robin over the SM ports by cycle number (not by activation, so
-  // sleeping through idle cycles changes nothing), one request per port per
-  // cycle at most (a port stays busy for its transfer time).
+  // Behind the network: round-robin over the bindings by cycle number (not by
+  // activation, so sleeping through idle cycles changes nothing).
   const auto n = static_cast<unsigned>(input_.size());
   const auto first = static_cast<unsigned>(now % n);
   for (unsigned k = 0; k < n; ++k) {
@@ -245,18 +210,12 @@ void L2System::forward_requests(uint64_t now) {
     const auto addr = static_cast<uint32_t>(gp->get_address());
     const unsigned o = slice_of(addr);
     L2Slice& slice = *slices_[o];
-    if ((!network_ports_ && (!requests_.input_free(i, now) || !requests_.output_free(o, now))) ||
-        !slice.can_accept()) {
+    if (!slice.can_accept()) {
       ++port_stall_cycles_;
       continue;
     }
     const auto* ext = gp->get_extension<sim::MemExt>();
-    uint64_t arrival = now;  // behind a network: delivered at the slice's node
-    if (!network_ports_) {
-      const unsigned bytes = request_bytes(*gp);
-      request_bytes_ += bytes;
-      arrival = requests_.send(i, o, bytes, now);
-    }
+    const uint64_t arrival = now;  // delivered at the slice's node
     L2Request r;
     r.handle = reinterpret_cast<uintptr_t>(gp);
     r.line = addr & ~(sm::kLineBytes - 1);
@@ -274,14 +233,7 @@ void L2System::collect_answers(uint64_t now) {
     while (!answers.empty() && answers.front().cycle <= now) {
       auto* gp = reinterpret_cast<tlm::tlm_generic_payload*>(answers.front().handle);
       answers.pop_front();
-      if (network_ports_) {
-        deliveries_.push(Delivery{now, seq_++, gp});
-        continue;
-      }
-      const auto sm = static_cast<unsigned>(origin_.at(gp));
-      const unsigned bytes = answer_bytes(*gp);
-      answer_bytes_ += bytes;
-      deliveries_.push(Delivery{answers_.send(s, sm, bytes, now), seq_++, gp});
+      deliveries_.push(Delivery{now, seq_++, gp});  // BEGIN_RESP this cycle, in slice order
     }
   }
 }
@@ -290,57 +242,74 @@ void L2System::deliver(uint64_t now) {
   while (!deliveries_.empty() && deliveries_.top().cycle <= now) {
     tlm::tlm_generic_payload* gp = deliveries_.top().gp;
     deliveries_.pop();
-    const int sm = origin_.at(gp);
+    const int sm = origin_.at(gp).sm;
     origin_.erase(gp);
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
-    tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    sm_socket[static_cast<unsigned>(sm)]->nb_transport_bw(*gp, phase, delay);
-    gp->release();
+    sm_port_.respond(sm, *gp);  // the port ends the response (END_RESP or TLM_COMPLETED)
   }
 }
 
 void L2System::send_to_memory(uint64_t now) {
-  // One BEGIN_REQ per slice port at a time; the next goes out the cycle after
-  // its END_REQ.
-  for (unsigned s = 0; s < mem_ports_.size(); ++s) {
-    MemoryPort& port = mem_ports_[s];
-    if (port.queue->empty() || port.awaiting_end_req || (port.ever_sent && now <= port.end_req_cycle)) continue;
-    const MemoryRequest m = port.queue->front();
-    port.queue->pop_front();
+  // One BEGIN_REQ per slice at a time; the next goes out the cycle after its
+  // END_REQ (the port's rule, given the start of this cycle).
+  const sc_core::sc_time cycle_start = clock_.time_of(now);
+  for (unsigned s = 0; s < slices_.size(); ++s) {
+    std::deque<MemoryRequest>& queue = slices_[s]->to_memory();
+    if (queue.empty() || !mem_port_->can_send(s, cycle_start)) continue;
+    const MemoryRequest m = queue.front();
+    queue.pop_front();
     // Timing only: the SMs executed the accesses at issue.
     tlm::tlm_generic_payload* gp = nullptr;
     pool_.request(gp, m.addr, sm::kSectorBytes, m.write ? sim::MemOp::kWrite : sim::MemOp::kRead).source =
         static_cast<uint16_t>(s);
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    port.ever_sent = true;
-    port.end_req_cycle = now;
-    port.awaiting_end_req = true;
-    port.awaiting = gp;
-    const tlm::tlm_sync_enum status = (*mem_sockets_[s])->nb_transport_fw(*gp, phase, delay);
-    if (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) {
-      port.awaiting_end_req = false;
-    } else if (status == tlm::TLM_COMPLETED) {
-      port.awaiting_end_req = false;
-      if (gp->is_read()) fills_.push_back(Fill{s, m.addr, now});
-      gp->release();
-    }
+    mem_port_->send(s, *gp);  // an answer on the return path comes through on_memory_answer
   }
 }
 
 uint64_t L2System::next_cycle(uint64_t now) const {
   uint64_t next = kNever;
   const uint64_t soon = now + 1;
-  if (!inbox_.empty() || !fills_.empty()) next = soon;
+  if (sm_port_.waiting() != 0 || !fills_.empty()) next = soon;
   for (const auto& q : input_)
     if (!q.empty()) next = soon;
   for (const auto& s : slices_) next = std::min(next, s->next_work(now));
   if (!deliveries_.empty()) next = std::min(next, std::max(soon, deliveries_.top().cycle));
-  for (const MemoryPort& p : mem_ports_)
-    if (!p.queue->empty() && !p.awaiting_end_req) next = soon;
+  for (unsigned s = 0; s < slices_.size(); ++s)
+    if (!slices_[s]->to_memory().empty() && !mem_port_->awaiting_end_req(s)) next = soon;
   if (!skip_idle_ && !idle()) next = soon;
   return next;
+}
+
+std::string L2System::describe_in_flight() const {
+  // SM requests, oldest first (ties by text, so the report is deterministic),
+  // then each slice's memory request still waiting for END_REQ.
+  std::vector<std::pair<sc_core::sc_time, std::string>> lines;
+  const auto op = [](const tlm::tlm_generic_payload& gp) {
+    const auto* ext = gp.get_extension<sim::MemExt>();
+    return ext && ext->op == sim::MemOp::kAtomic ? "atomic" : gp.is_read() ? "read" : "write";
+  };
+  for (const auto& [gp, o] : origin_) {
+    const auto addr = static_cast<uint32_t>(gp->get_address());
+    lines.emplace_back(o.since, fmt::format("{}.slice{}: {} 0x{:08x} from SM port {} since cycle {}\n", name(),
+                                            slice_of(addr), op(*gp), addr, o.sm, clock_.cycle_at(o.since)));
+  }
+  for (const TargetPort::Request& r : sm_port_.waiting_requests())
+    lines.emplace_back(r.arrival, fmt::format("{}: {} 0x{:08x} from SM port {} waiting for END_REQ since cycle {}\n",
+                                              name(), op(*r.gp), static_cast<uint32_t>(r.gp->get_address()),
+                                              r.socket, clock_.cycle_at(r.arrival)));
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const auto& l : lines) out += l.second;
+  for (unsigned s = 0; s < slices_.size(); ++s) {
+    if (const tlm::tlm_generic_payload* gp = mem_port_->awaiting(s))
+      out += fmt::format("{}.slice{}: memory {} 0x{:08x} waiting for END_REQ since cycle {}\n", name(), s,
+                         gp->is_read() ? "read" : "write", static_cast<uint32_t>(gp->get_address()),
+                         clock_.cycle_at(mem_port_->end_req_time(s)));
+    if (!slices_[s]->to_memory().empty())
+      out += fmt::format("{}.slice{}: {} sector request(s) queued for memory\n", name(), s,
+                         slices_[s]->to_memory().size());
+  }
+  return out;
 }
 
 }  // namespace tessera::gpu

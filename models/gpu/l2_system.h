@@ -1,80 +1,97 @@
-// The SMs' path to memory beyond L1 (DESIGN.md section 5): a crossbar with a
-// bandwidth and a latency per port, and address-interleaved L2 slices. SMs
-// bind their initiator sockets to sm_socket (socket index = SM number); each
-// slice reaches memory through its own AT initiator socket, so any TLM-2.0 AT
-// memory (the fixed-latency one, HBM) plugs in. With `network_ports` the
-// crossbar is left out: an interconnect in front (the network-on-chip)
-// carries the traffic and binds one port per slice, in slice order.
+// The L2 slices (DESIGN.md section 5): address-interleaved, sectored,
+// write-back, with MSHRs and an atomic unit (gpu/l2_slice.h). The
+// interconnect in front binds slice_socket once per slice, in slice order
+// (binding k = slice k): the crossbar (gpu::CrossbarInterconnect) or the
+// network-on-chip (noc::NocInterconnect). The slices reach memory through
+// memory_socket, bound once per slice in slice order, so any TLM-2.0 AT memory
+// (the fixed-latency one, HBM) plugs in.
 //
-// One SC_METHOD on the L2 clock advances the crossbar and every slice. A
-// request or memory answer that arrives during cycle c is handled from cycle
-// c + 1, whatever order SystemC runs the processes of that instant in, and
-// the method sleeps through cycles in which nothing is due (l2.skip_idle).
+// slice_socket is a sim::AtTargetPort. Behind the crossbar (`network_ports`
+// false) a slice takes a request at once (TLM_UPDATED, END_REQ), with the
+// annotated delay saying in which cycle it arrives; the crossbar asks
+// has_room() first. Behind the network each binding has a one-request input
+// queue: a request that arrives during cycle c is admitted from cycle c + 1
+// (END_REQ), in the port's order (oldest first, then by binding), and moves
+// into its slice when the slice has room.
+//
+// One SC_METHOD on the L2 clock advances every slice. A request or memory
+// answer that arrives during cycle c is handled from cycle c + 1, whatever
+// order SystemC runs the processes of that instant in, and the method sleeps
+// through cycles in which nothing is due (l2.skip_idle; sim::ClockedMethod).
+// A slice's answers leave as BEGIN_RESP in the cycle they are due, in slice
+// order.
 #pragma once
 
-#include <tlm_utils/multi_passthrough_target_socket.h>
-#include <tlm_utils/simple_initiator_socket.h>
-
 #include <deque>
-#include <functional>
-#include <queue>
 #include <memory>
+#include <queue>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "gpu/crossbar.h"
+#include "gpu/crossbar_interconnect.h"
 #include "gpu/l2_slice.h"
+#include "sim/at_initiator_port.h"
+#include "sim/at_target_port.h"
 #include "sim/clock.h"
+#include "sim/clocked_method.h"
 #include "sim/config.h"
+#include "sim/in_flight.h"
 #include "sim/payload_pool.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
 
 namespace tessera::gpu {
 
-class L2System : public sc_core::sc_module {
+class L2System : public sc_core::sc_module, public sim::InFlightReporter, public CrossbarTargets {
  public:
-  tlm_utils::multi_passthrough_target_socket<L2System> sm_socket;
+  using TargetPort = sim::AtTargetPort<L2System>;
+  using MemoryPort = sim::AtInitiatorPort<L2System>;
 
-  L2System(const sc_core::sc_module_name& name, sim::Config& cfg, unsigned num_sms, bool network_ports,
-           sim::RunControl& run, sim::StatGroup& stats_parent);
+ private:
+  TargetPort sm_port_;
+
+ public:
+  decltype(sm_port_.socket)& slice_socket = sm_port_.socket;
+
+  L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool network_ports, sim::RunControl& run,
+           sim::StatGroup& stats_parent);
   ~L2System() override;
 
   unsigned slices() const { return static_cast<unsigned>(slices_.size()); }
-  tlm_utils::simple_initiator_socket_tagged<L2System>& memory_socket(unsigned slice) { return *mem_sockets_[slice]; }
+  // The memory-side socket; bind it once per slice, in slice order.
+  decltype(std::declval<MemoryPort>().socket)& memory_socket(unsigned /*slice*/) { return mem_port_->socket; }
   unsigned slice_of(uint32_t addr) const;
+  sim::StatGroup& stats_group() { return stats_; }
+  // CrossbarTargets: the slice of an address; whether a slice's input queue
+  // had room at the start of `cycle`, counting the requests it took in it.
+  unsigned target_of(uint64_t address) const override { return slice_of(static_cast<uint32_t>(address)); }
+  bool has_room(unsigned slice, uint64_t cycle) const override;
   const sim::ClockDomain& clock() const { return clock_; }
   bool idle() const;
   // Requested sectors of reads and atomics over every slice: hits, misses.
   std::pair<uint64_t, uint64_t> sector_totals() const;
+  std::string describe_in_flight() const override;
 
  private:
-  struct Incoming {
-    int sm;
-    tlm::tlm_generic_payload* gp;
-    sc_core::sc_time arrival;
-  };
   struct Delivery {
     uint64_t cycle;
     uint64_t seq;  // keeps same-cycle deliveries in the order they were sent
     tlm::tlm_generic_payload* gp;
     bool operator>(const Delivery& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
   };
-  struct MemoryPort {
-    std::deque<MemoryRequest>* queue = nullptr;
-    bool awaiting_end_req = false;
-    const tlm::tlm_generic_payload* awaiting = nullptr;
-    uint64_t end_req_cycle = 0;
-    bool ever_sent = false;
+  struct Origin {
+    int sm;                   // SM port
+    sc_core::sc_time since;  // BEGIN_REQ
   };
 
-  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
-  tlm::tlm_sync_enum memory_bw(int slice, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                               sc_core::sc_time& delay);
+  void on_request(const TargetPort::Request& r);
+  bool take_request(const TargetPort::Request& r, const sc_core::sc_time& delay);
+  void on_memory_answer(unsigned slice, tlm::tlm_generic_payload& gp, const sc_core::sc_time& at);
+  void on_memory_end_req(unsigned slice);
   void cycle();
   void admit(const sc_core::sc_time& now_time);
   void forward_requests(uint64_t now);
@@ -82,23 +99,17 @@ class L2System : public sc_core::sc_module {
   void deliver(uint64_t now);
   void send_to_memory(uint64_t now);
   uint64_t next_cycle(uint64_t now) const;
-  void wake_next_cycle();
-  static unsigned request_bytes(const tlm::tlm_generic_payload& gp);
-  static unsigned answer_bytes(const tlm::tlm_generic_payload& gp);
 
   sim::RunControl& run_;
   sim::ClockDomain clock_;
   bool skip_idle_;
   bool network_ports_;
   bool xor_interleave_;
-  unsigned input_queue_;
   std::vector<std::unique_ptr<L2Slice>> slices_;
-  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<L2System>>> mem_sockets_;
-  std::vector<MemoryPort> mem_ports_;
-  Crossbar requests_, answers_;
-  std::vector<Incoming> inbox_;                                // arrived, not yet admitted
-  std::vector<std::deque<tlm::tlm_generic_payload*>> input_;   // per SM port, admitted
-  std::unordered_map<tlm::tlm_generic_payload*, int> origin_;  // SM port of each request in flight
+  std::unique_ptr<MemoryPort> mem_port_;
+  std::vector<size_t> popped_;  // requests each slice's queue released in the last processed cycle
+  std::vector<std::deque<tlm::tlm_generic_payload*>> input_;      // per SM port, admitted
+  std::unordered_map<tlm::tlm_generic_payload*, Origin> origin_;  // each request in flight
   // Answers crossing the crossbar, earliest first.
   std::priority_queue<Delivery, std::vector<Delivery>, std::greater<Delivery>> deliveries_;
   struct Fill {
@@ -109,12 +120,11 @@ class L2System : public sc_core::sc_module {
   std::vector<Fill> fills_;  // memory answers not yet applied
   sim::PayloadPool pool_;
   uint64_t seq_ = 0;
-  sc_core::sc_event wake_;
-  uint64_t last_cycle_ = ~uint64_t{0};
+  sim::ClockedMethod clocked_;
 
   sim::StatGroup stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> slice_stats_;
-  uint64_t request_bytes_ = 0, answer_bytes_ = 0, port_stall_cycles_ = 0;
+  uint64_t request_bytes_ = 0, answer_bytes_ = 0, port_stall_cycles_ = 0;  // behind the network
 };
 
 }  // namespace tessera::gpu

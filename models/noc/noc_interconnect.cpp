@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "sim/payload_pool.h"
 
@@ -17,17 +18,19 @@ NocInterconnect::NocInterconnect(const sc_core::sc_module_name& name, sim::Confi
                                  std::vector<int> requester_nodes, std::vector<int> target_nodes,
                                  AddressMap address_map, sim::StatGroup& stats_parent, sim::RunControl* run_control)
     : sc_module(name),
-      target_socket("target_socket"),
-      initiator_socket("initiator_socket"),
+      requester_nodes_(std::move(requester_nodes)),
+      target_nodes_(std::move(target_nodes)),
+      requesters_("target_socket", *this, &NocInterconnect::on_request, &NocInterconnect::on_response_done),
+      targets_("initiator_socket", *this, static_cast<unsigned>(target_nodes_.size()), &NocInterconnect::on_answer,
+               &NocInterconnect::on_end_req),
       clock_("icnt", cfg.get_float("clock.icnt_mhz", 1000.0, 1.0, 100000.0, "Interconnect (network) clock, MHz")),
       params_(NocParams::from_config(cfg)),
       ni_queue_(static_cast<int>(cfg.get_int("noc.ni_queue", 4, 1, 4096,
                                              "Packets a network interface queues before it withholds END_REQ"))),
-      requester_nodes_(std::move(requester_nodes)),
-      target_nodes_(std::move(target_nodes)),
       address_map_(std::move(address_map)),
       run_control_(run_control),
-      stats_(std::make_unique<sim::StatGroup>(basename(), &stats_parent)) {
+      stats_(std::make_unique<sim::StatGroup>(basename(), &stats_parent)),
+      clocked_(clock_) {
   if (params_.classes < 2)
     throw sim::ConfigError(fmt::format("noc.classes: the interconnect needs 2 message classes (request, response) so "
                                        "they cannot deadlock each other; noc.classes is {}", params_.classes));
@@ -41,15 +44,10 @@ NocInterconnect::NocInterconnect(const sc_core::sc_module_name& name, sim::Confi
   params_.validate(1 + (static_cast<int>(sim::PayloadPool::kMaxBytes) + params_.flit_bytes - 1) / params_.flit_bytes);
   net_ = std::make_unique<Network>(params_, stats_.get());
   to_target_.resize(target_nodes_.size());
-  target_busy_.assign(target_nodes_.size(), false);
-  target_free_since_.assign(target_nodes_.size(), sc_core::SC_ZERO_TIME);
-  target_waiting_.assign(target_nodes_.size(), nullptr);
   to_requester_.resize(requester_nodes_.size());
   requester_busy_.assign(requester_nodes_.size(), false);
   requester_free_since_.assign(requester_nodes_.size(), sc_core::SC_ZERO_TIME);
 
-  target_socket.register_nb_transport_fw(this, &NocInterconnect::nb_transport_fw);
-  initiator_socket.register_nb_transport_bw(this, &NocInterconnect::nb_transport_bw);
   stats_->add_counter("requests", &requests_, "Requests accepted from requesters");
   stats_->add_counter("responses", &responses_, "Responses returned to requesters");
   stats_->add_counter("backpressure_cycles", &backpressure_cycles_,
@@ -60,7 +58,7 @@ NocInterconnect::NocInterconnect(const sc_core::sc_module_name& name, sim::Confi
 
   SC_HAS_PROCESS(NocInterconnect);
   SC_METHOD(tick);
-  sensitive << wake_event_;
+  sensitive << clocked_.event();
   dont_initialize();
 }
 
@@ -77,55 +75,36 @@ int NocInterconnect::response_flits(const tlm::tlm_generic_payload& gp) const {
 void NocInterconnect::start_of_simulation() {
   if (!params_.skip_idle) {
     ticking_ = true;
-    wake_event_.notify(sc_core::SC_ZERO_TIME);  // tick from cycle 0, every cycle
+    clocked_.wake_at(0);  // tick from cycle 0, every cycle
   }
 }
 
 void NocInterconnect::wake() {
-  if (!ticking_) wake_event_.notify(clock_.delay_until(clock_.now_cycle() + 1));
+  if (!ticking_) clocked_.wake_next_cycle();
 }
 
-tlm::tlm_sync_enum NocInterconnect::nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                                    sc_core::sc_time&) {
-  if (phase == tlm::BEGIN_REQ) {
-    gp.acquire();
-    request_arrivals_.push_back(Arrival{sc_core::sc_time_stamp(), id, &gp});
-    begin_cycle_[&gp] = clock_.now_cycle();
-    wake();
-    return tlm::TLM_ACCEPTED;  // END_REQ once the network interface has room
-  }
-  if (phase == tlm::END_RESP) {
-    requester_busy_[id] = false;
-    requester_free_since_[id] = sc_core::sc_time_stamp();
-    finish(&gp);
-    wake();
-    return tlm::TLM_COMPLETED;
-  }
-  return tlm::TLM_ACCEPTED;
+void NocInterconnect::on_request(const TargetPort::Request& r) {
+  begin_cycle_[r.gp] = clock_.now_cycle();
+  wake();  // END_REQ once the network interface has room
 }
 
-tlm::tlm_sync_enum NocInterconnect::nb_transport_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                                    sc_core::sc_time&) {
-  if (phase == tlm::END_REQ || phase == tlm::BEGIN_RESP) {
-    // BEGIN_RESP without END_REQ implies it, for that transaction only: a
-    // target may answer an earlier request while the latest still waits.
-    if (target_busy_[id] && (phase == tlm::END_REQ || target_waiting_[id] == &gp)) {
-      target_busy_[id] = false;
-      target_free_since_[id] = sc_core::sc_time_stamp();
-    }
-  }
-  if (phase == tlm::BEGIN_RESP) {
-    response_arrivals_.push_back(Arrival{sc_core::sc_time_stamp(), id, &gp});
-    wake();
-    phase = tlm::END_RESP;
-    return tlm::TLM_COMPLETED;
-  }
+void NocInterconnect::on_response_done(tlm::tlm_generic_payload& gp, int requester) {
+  requester_busy_[static_cast<unsigned>(requester)] = false;
+  requester_free_since_[static_cast<unsigned>(requester)] = sc_core::sc_time_stamp();
+  finish(&gp);
   wake();
-  return tlm::TLM_ACCEPTED;
+}
+
+void NocInterconnect::on_end_req(unsigned) { wake(); }
+
+void NocInterconnect::on_answer(unsigned target, tlm::tlm_generic_payload& gp, const sc_core::sc_time& at) {
+  response_arrivals_.push_back(Arrival{at, static_cast<int>(target), &gp});
+  wake();
 }
 
 void NocInterconnect::tick() {
-  const uint64_t cycle = clock_.now_cycle();
+  if (!clocked_.begin_cycle()) return;
+  const uint64_t cycle = clocked_.cycle();
   if (net_->now() < cycle) net_->advance_to(cycle);  // the network was empty while this method slept
   admit_requests(cycle);
   send_responses_into_network(cycle);
@@ -152,60 +131,45 @@ void NocInterconnect::tick() {
   issue_to_targets();
   return_responses();
   ticking_ = busy() || !params_.skip_idle;
-  if (ticking_) {
-    next_trigger(clock_.period());
-  } else {
-    next_trigger();  // sleep until wake_event_
-  }
+  if (ticking_) clocked_.wake_at(cycle + 1);  // otherwise sleep until a transaction arrives
 }
 
 
 void NocInterconnect::admit_requests(uint64_t cycle) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  std::stable_sort(request_arrivals_.begin(), request_arrivals_.end(), [](const Arrival& a, const Arrival& b) {
-    return a.time != b.time ? a.time < b.time : a.socket < b.socket;
-  });
-  std::vector<Arrival> still_waiting;
-  for (const Arrival& a : request_arrivals_) {
-    if (a.time >= now) {
-      still_waiting.push_back(a);
-      continue;
-    }
-    tlm::tlm_generic_payload& gp = *a.gp;
-    const int node = requester_nodes_[a.socket];
-    const int target = address_map_(gp.get_address());
-    tlm::tlm_response_status local_answer = tlm::TLM_INCOMPLETE_RESPONSE;  // answered without the network?
-    if (gp.get_data_length() > sim::PayloadPool::kMaxBytes) {
-      local_answer = tlm::TLM_BURST_ERROR_RESPONSE;
-    } else if (target < 0 || target >= static_cast<int>(target_nodes_.size())) {
-      local_answer = tlm::TLM_ADDRESS_ERROR_RESPONSE;  // no target serves the address
-    } else if (net_->source_queue_packets(node) >= static_cast<size_t>(ni_queue_)) {
-      ++backpressure_cycles_;
-      still_waiting.push_back(a);
-      continue;
-    }
-    ++requests_;
-    tlm::tlm_phase phase = tlm::END_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    target_socket[a.socket]->nb_transport_bw(gp, phase, delay);
-    const uint64_t tag = next_tag_++;
-    transactions_[tag] = Transaction{&gp, a.socket, target};
-    tag_of_[&gp] = tag;
-    if (local_answer != tlm::TLM_INCOMPLETE_RESPONSE) {
-      gp.set_response_status(local_answer);
-      to_requester_[a.socket].push_back(&gp);
-      continue;
-    }
-    Packet p;
-    p.src = node;
-    p.dst = target_nodes_[target];
-    p.cls = kRequestClass;
-    p.flits = request_flits(gp);
-    p.create_cycle = cycle;
-    p.tag = tag;
-    net_->enqueue(p);
+  requesters_.admit([this, cycle](const TargetPort::Request& r) { return admit(r, cycle); }, sc_core::sc_time_stamp());
+}
+
+NocInterconnect::TargetPort::Admit NocInterconnect::admit(const TargetPort::Request& r, uint64_t cycle) {
+  tlm::tlm_generic_payload& gp = *r.gp;
+  const int node = requester_nodes_[static_cast<unsigned>(r.socket)];
+  const int target = address_map_(gp.get_address());
+  tlm::tlm_response_status local_answer = tlm::TLM_INCOMPLETE_RESPONSE;  // answered without the network?
+  if (gp.get_data_length() > sim::PayloadPool::kMaxBytes) {
+    local_answer = tlm::TLM_BURST_ERROR_RESPONSE;
+  } else if (target < 0 || target >= static_cast<int>(target_nodes_.size())) {
+    local_answer = tlm::TLM_ADDRESS_ERROR_RESPONSE;  // no target serves the address
+  } else if (net_->source_queue_packets(node) >= static_cast<size_t>(ni_queue_)) {
+    ++backpressure_cycles_;
+    return TargetPort::Admit::kWait;
   }
-  request_arrivals_.swap(still_waiting);
+  ++requests_;
+  const uint64_t tag = next_tag_++;
+  transactions_[tag] = Transaction{&gp, r.socket, target};
+  tag_of_[&gp] = tag;
+  if (local_answer != tlm::TLM_INCOMPLETE_RESPONSE) {
+    gp.set_response_status(local_answer);
+    to_requester_[static_cast<unsigned>(r.socket)].push_back(&gp);
+    return TargetPort::Admit::kAccept;
+  }
+  Packet p;
+  p.src = node;
+  p.dst = target_nodes_[static_cast<unsigned>(target)];
+  p.cls = kRequestClass;
+  p.flits = request_flits(gp);
+  p.create_cycle = cycle;
+  p.tag = tag;
+  net_->enqueue(p);
+  return TargetPort::Admit::kAccept;  // END_REQ now
 }
 
 void NocInterconnect::send_responses_into_network(uint64_t cycle) {
@@ -235,21 +199,11 @@ void NocInterconnect::send_responses_into_network(uint64_t cycle) {
 
 void NocInterconnect::issue_to_targets() {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  for (size_t t = 0; t < to_target_.size(); ++t) {
-    if (to_target_[t].empty() || target_busy_[t] || target_free_since_[t] >= now) continue;
+  for (unsigned t = 0; t < to_target_.size(); ++t) {
+    if (to_target_[t].empty() || !targets_.can_send(t, now)) continue;
     tlm::tlm_generic_payload* gp = to_target_[t].front();
     to_target_[t].pop_front();
-    target_busy_[t] = true;
-    target_waiting_[t] = gp;
-    tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    const tlm::tlm_sync_enum status = initiator_socket[static_cast<int>(t)]->nb_transport_fw(*gp, phase, delay);
-    if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase != tlm::BEGIN_REQ)) {
-      target_busy_[t] = false;
-      target_free_since_[t] = now;
-    }
-    if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP))
-      response_arrivals_.push_back(Arrival{now, static_cast<int>(t), gp});
+    targets_.send(t, *gp);  // an answer on the return path comes through on_answer
   }
 }
 
@@ -261,10 +215,7 @@ void NocInterconnect::return_responses() {
     to_requester_[r].pop_front();
     ++responses_;
     latency_sum_cycles_ += clock_.now_cycle() - begin_cycle_[gp];
-    tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    const tlm::tlm_sync_enum status = target_socket[static_cast<int>(r)]->nb_transport_bw(*gp, phase, delay);
-    if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::END_RESP)) {
+    if (requesters_.respond(static_cast<int>(r), *gp)) {
       requester_free_since_[r] = now;
       finish(gp);
     } else {
@@ -280,16 +231,36 @@ void NocInterconnect::finish(tlm::tlm_generic_payload* gp) {
     tag_of_.erase(it);
   }
   begin_cycle_.erase(gp);
-  gp->release();
 }
 
 bool NocInterconnect::busy() const {
-  if (!net_->idle() || !request_arrivals_.empty() || !response_arrivals_.empty()) return true;
+  if (!net_->idle() || requesters_.waiting() != 0 || !response_arrivals_.empty()) return true;
   for (const auto& q : to_target_)
     if (!q.empty()) return true;
   for (const auto& q : to_requester_)
     if (!q.empty()) return true;
   return false;
+}
+
+std::string NocInterconnect::describe_in_flight() const {
+  std::vector<std::pair<uint64_t, std::string>> lines;
+  for (const auto& [tag, t] : transactions_) {
+    const auto since = begin_cycle_.find(t.gp);
+    const uint64_t cycle = since == begin_cycle_.end() ? 0 : since->second;
+    lines.emplace_back(cycle, fmt::format("{}: {} 0x{:08x} from requester {} to target {} since cycle {}\n", name(),
+                                          t.gp->is_read() ? "read" : "write", t.gp->get_address(), t.requester,
+                                          t.target, cycle));
+  }
+  for (const TargetPort::Request& r : requesters_.waiting_requests()) {
+    const uint64_t cycle = clock_.cycle_at(r.arrival);
+    lines.emplace_back(cycle, fmt::format("{}: {} 0x{:08x} from requester {} waiting for END_REQ since cycle {}\n",
+                                          name(), r.gp->is_read() ? "read" : "write", r.gp->get_address(), r.socket,
+                                          cycle));
+  }
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const auto& l : lines) out += l.second;
+  return out;
 }
 
 }  // namespace tessera::noc

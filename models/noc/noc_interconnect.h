@@ -9,27 +9,28 @@
 // TLM_BURST_ERROR_RESPONSE and addresses no target serves
 // TLM_ADDRESS_ERROR_RESPONSE, from the interconnect, without the network.
 //
-// AT phases as in gpu::GlobalMemory: the requester's BEGIN_REQ is answered
-// with END_REQ once its network interface has room (noc.ni_queue packets
-// waiting), otherwise END_REQ is withheld (back-pressure); the response comes
-// as BEGIN_RESP on the backward path and ends with END_RESP or
-// TLM_COMPLETED. Towards a target the interconnect is an AT initiator and
-// waits for END_REQ before sending that target the next request.
+// AT phases through the shared ports: towards requesters a sim::AtTargetPort
+// (the requester's BEGIN_REQ is answered with END_REQ once its network
+// interface has room, noc.ni_queue packets waiting, otherwise END_REQ is
+// withheld: back-pressure; the response goes as BEGIN_RESP, one at a time
+// per requester, and ends with END_RESP or TLM_COMPLETED). Towards targets a
+// sim::AtInitiatorPort: the next request to a target waits for the previous
+// one's END_REQ.
 //
-// One SC_METHOD on the interconnect clock steps the whole network; it sleeps
-// while the network is empty and nothing waits (with noc.skip_idle=false it
-// ticks every cycle instead, with identical results). Anything arriving at
-// instant t takes effect at the first clock edge after t, so the result does
-// not depend on the order in which SystemC runs processes.
+// One SC_METHOD on the interconnect clock steps the whole network
+// (sim::ClockedMethod); it sleeps while the network is empty and nothing
+// waits (with noc.skip_idle=false it ticks every cycle instead, with
+// identical results). Anything arriving at instant t takes effect at the
+// first clock edge after t, so the result does not depend on the order in
+// which SystemC runs processes; requests that arrived in the same instant
+// enter the network in the target port's order (socket index).
 #pragma once
-
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
@@ -37,17 +38,30 @@
 
 #include "noc/network.h"
 #include "noc/noc_params.h"
+#include "sim/at_initiator_port.h"
+#include "sim/at_target_port.h"
 #include "sim/clock.h"
+#include "sim/clocked_method.h"
 #include "sim/config.h"
+#include "sim/in_flight.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
 
 namespace tessera::noc {
 
-class NocInterconnect : public sc_core::sc_module {
+class NocInterconnect : public sc_core::sc_module, public sim::InFlightReporter {
  public:
-  tlm_utils::multi_passthrough_target_socket<NocInterconnect> target_socket;
-  tlm_utils::multi_passthrough_initiator_socket<NocInterconnect> initiator_socket;
+  using TargetPort = sim::AtTargetPort<NocInterconnect>;
+  using InitiatorPort = sim::AtInitiatorPort<NocInterconnect>;
+
+ private:
+  std::vector<int> requester_nodes_, target_nodes_;
+  TargetPort requesters_;
+  InitiatorPort targets_;
+
+ public:
+  decltype(requesters_.socket)& target_socket = requesters_.socket;
+  decltype(targets_.socket)& initiator_socket = targets_.socket;
 
   // Index of the target (initiator_socket binding) serving an address.
   using AddressMap = std::function<int(uint64_t address)>;
@@ -66,6 +80,7 @@ class NocInterconnect : public sc_core::sc_module {
   // Flits of a request or response packet for `bytes` of data.
   int request_flits(const tlm::tlm_generic_payload& gp) const;
   int response_flits(const tlm::tlm_generic_payload& gp) const;
+  std::string describe_in_flight() const override;
 
  private:
   struct Transaction {
@@ -79,10 +94,11 @@ class NocInterconnect : public sc_core::sc_module {
     tlm::tlm_generic_payload* gp;
   };
 
-  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
-  tlm::tlm_sync_enum nb_transport_bw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
+  void on_request(const TargetPort::Request& r);
+  void on_response_done(tlm::tlm_generic_payload& gp, int requester);
+  void on_answer(unsigned target, tlm::tlm_generic_payload& gp, const sc_core::sc_time& at);
+  void on_end_req(unsigned target);
+  TargetPort::Admit admit(const TargetPort::Request& r, uint64_t cycle);
   void start_of_simulation() override;
   void tick();
   void wake();
@@ -96,23 +112,21 @@ class NocInterconnect : public sc_core::sc_module {
   sim::ClockDomain clock_;
   NocParams params_;
   int ni_queue_;
-  std::vector<int> requester_nodes_, target_nodes_;
   AddressMap address_map_;
   sim::RunControl* run_control_;
   std::unique_ptr<sim::StatGroup> stats_;
   std::unique_ptr<Network> net_;
-  sc_core::sc_event wake_event_;
+  sim::ClockedMethod clocked_;
+  // While the method runs every cycle anyway, arrivals plan no wake-up of
+  // their own (the cycle after the network drains is then not stepped; the
+  // cycles_stepped/cycles_skipped statistics count exactly that).
   bool ticking_ = false;
 
   std::unordered_map<uint64_t, Transaction> transactions_;  // by packet tag
   std::unordered_map<tlm::tlm_generic_payload*, uint64_t> tag_of_;
   uint64_t next_tag_ = 0;
-  std::vector<Arrival> request_arrivals_;   // BEGIN_REQ from requesters, END_REQ withheld
   std::vector<Arrival> response_arrivals_;  // BEGIN_RESP from targets
   std::vector<std::deque<tlm::tlm_generic_payload*>> to_target_;     // delivered requests per target
-  std::vector<bool> target_busy_;                                    // BEGIN_REQ sent, END_REQ not yet
-  std::vector<const tlm::tlm_generic_payload*> target_waiting_;      // the request awaiting END_REQ
-  std::vector<sc_core::sc_time> target_free_since_;                  // when its END_REQ came
   std::vector<std::deque<tlm::tlm_generic_payload*>> to_requester_;  // delivered responses per requester
   std::vector<bool> requester_busy_;                                 // BEGIN_RESP sent, END_RESP not yet
   std::vector<sc_core::sc_time> requester_free_since_;               // when its END_RESP came

@@ -243,7 +243,7 @@ TEST(Reservation, NotBrokenByBulkWriteElsewhere) {
 // breaks reservations steps from `addr` in 4-byte strides, `i < bytes`, so a
 // write whose start is not word-aligned misses the last word it covers:
 // write(kWord - 2, 4 bytes) covers kWord-2..kWord+1 but only breaks the word
-// at kWord-4. Any TLM initiator writing unaligned through GlobalMemory would
+// at kWord-4. Any TLM initiator writing unaligned through FixedLatencyMemory would
 // leave a stale reservation and let a later sc.w succeed.
 TEST(Reservation, BrokenByUnalignedBulkWriteThatEndsInTheWord) {
   BackingMemory m(kBase, kSize);

@@ -1,18 +1,20 @@
-#include "gpu/global_memory.h"
+#include "gpu/fixed_latency_memory.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "sim/mem_ext.h"
 
 namespace tessera::gpu {
 
-GlobalMemory::GlobalMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim::BackingMemory& backing,
-                           sim::StatGroup& stats_parent)
+FixedLatencyMemory::FixedLatencyMemory(const sc_core::sc_module_name& name, sim::Config& cfg,
+                                       sim::BackingMemory& backing, sim::StatGroup& stats_parent)
     : sc_module(name),
-      socket("socket"),
+      port_("socket", *this, &FixedLatencyMemory::on_arrival, &FixedLatencyMemory::on_response_done),
       backing_(backing),
       clock_("memory", cfg.get_float("clock.mem_mhz", 1000.0, 1.0, 100000.0, "Global memory clock, MHz")),
       ready_("ready"),
@@ -23,8 +25,7 @@ GlobalMemory::GlobalMemory(const sc_core::sc_module_name& name, sim::Config& cfg
                                    "Global memory bandwidth, bytes per memory cycle");
   queue_depth_ = static_cast<unsigned>(
       cfg.get_int("memory.queue_depth", 64, 1, 65536, "Requests global memory holds before it withholds END_REQ"));
-  socket.register_nb_transport_fw(this, &GlobalMemory::nb_transport_fw);
-  socket.register_b_transport(this, &GlobalMemory::b_transport);
+  port_.serve_b_transport(&FixedLatencyMemory::b_transport);
   stats_.add_counter("reads", &reads_, "Read (and atomic) requests");
   stats_.add_counter("writes", &writes_, "Write requests");
   stats_.add_counter("bytes", &bytes_, "Bytes transferred");
@@ -33,7 +34,7 @@ GlobalMemory::GlobalMemory(const sc_core::sc_module_name& name, sim::Config& cfg
     const uint64_t n = reads_ + writes_;
     return n ? static_cast<double>(latency_sum_cycles_) / static_cast<double>(n) : 0.0;
   }, "Mean request-to-response time, memory cycles");
-  SC_HAS_PROCESS(GlobalMemory);
+  SC_HAS_PROCESS(FixedLatencyMemory);
   SC_METHOD(respond);
   sensitive << ready_.get_event();
   dont_initialize();
@@ -42,7 +43,7 @@ GlobalMemory::GlobalMemory(const sc_core::sc_module_name& name, sim::Config& cfg
   dont_initialize();
 }
 
-void GlobalMemory::perform(tlm::tlm_generic_payload& gp) {
+void FixedLatencyMemory::perform(tlm::tlm_generic_payload& gp) {
   const auto addr = gp.get_address();
   const unsigned len = gp.get_data_length();
   if (addr > 0xFFFFFFFFull || !backing_.contains(static_cast<uint32_t>(addr), len)) {
@@ -61,47 +62,30 @@ void GlobalMemory::perform(tlm::tlm_generic_payload& gp) {
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void GlobalMemory::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void FixedLatencyMemory::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   perform(gp);
   delay += clock_.period() * (latency_ + std::ceil(gp.get_data_length() / bytes_per_cycle_));
 }
 
-tlm::tlm_sync_enum GlobalMemory::nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                                 sc_core::sc_time&) {
-  if (phase == tlm::BEGIN_REQ) {
-    gp.acquire();
-    arrivals_.push_back(Request{id, &gp, sc_core::sc_time_stamp()});
-    arbitrate_.notify(sc_core::sc_time(1, sc_core::SC_PS));
-    return tlm::TLM_ACCEPTED;  // END_REQ comes from the arbiter
-  }
-  if (phase == tlm::END_RESP) {
-    finish(gp);
-    return tlm::TLM_COMPLETED;
-  }
-  return tlm::TLM_ACCEPTED;
+void FixedLatencyMemory::on_arrival(const Port::Request&) {
+  arbitrate_.notify(sc_core::sc_time(1, sc_core::SC_PS));  // END_REQ comes from the arbiter
 }
 
-void GlobalMemory::arbitrate() {
-  std::stable_sort(arrivals_.begin(), arrivals_.end(),
-                   [](const Request& a, const Request& b) { return a.id < b.id; });
-  const size_t arrived = arrivals_.size();
-  for (const Request& r : arrivals_) waiting_.push_back(r);
-  arrivals_.clear();
-  while (!waiting_.empty() && in_service_ < queue_depth_) {
-    const Request r = waiting_.front();
-    waiting_.pop_front();
+void FixedLatencyMemory::on_response_done(tlm::tlm_generic_payload& gp, int) { finish(gp); }
+
+void FixedLatencyMemory::arbitrate() {
+  const size_t arrived = port_.admit([this](const Port::Request& r) {
+    if (in_service_ >= queue_depth_) return Port::Admit::kStop;
     accept(r);
-    tlm::tlm_phase phase = tlm::END_REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    socket[r.id]->nb_transport_bw(*r.gp, phase, delay);
-  }
-  backpressure_ += std::min(arrived, waiting_.size());  // this instant's arrivals that must wait
+    return Port::Admit::kAccept;
+  });
+  backpressure_ += std::min(arrived, port_.waiting());  // this instant's arrivals that must wait
 }
 
-void GlobalMemory::accept(const Request& r) {
+void FixedLatencyMemory::accept(const Port::Request& r) {
   tlm::tlm_generic_payload& gp = *r.gp;
   ++in_service_;
-  origin_[&gp] = r.id;
+  origin_[&gp] = InService{r.socket, r.arrival};
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   // A request starts on the first memory-clock edge at or after its arrival
   // (or, if it had to wait, after its admission), one transfer at a time.
@@ -123,21 +107,31 @@ void GlobalMemory::accept(const Request& r) {
   ready_.notify(gp, done - now);
 }
 
-void GlobalMemory::respond() {
+void FixedLatencyMemory::respond() {
   while (tlm::tlm_generic_payload* gp = ready_.get_next_transaction()) {
-    const int id = origin_[gp];
-    tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    const tlm::tlm_sync_enum status = socket[id]->nb_transport_bw(*gp, phase, delay);
-    if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::END_RESP)) finish(*gp);
+    if (port_.respond(origin_.at(gp).socket, *gp)) finish(*gp);
   }
 }
 
-void GlobalMemory::finish(tlm::tlm_generic_payload& gp) {
+void FixedLatencyMemory::finish(tlm::tlm_generic_payload& gp) {
   origin_.erase(&gp);
   --in_service_;
-  gp.release();
-  if (!waiting_.empty()) arbitrate_.notify(sc_core::sc_time(1, sc_core::SC_PS));
+  if (port_.waiting() != 0) arbitrate_.notify(sc_core::sc_time(1, sc_core::SC_PS));
+}
+
+std::string FixedLatencyMemory::describe_in_flight() const {
+  std::vector<std::pair<sc_core::sc_time, std::string>> lines;
+  const auto line = [&](const tlm::tlm_generic_payload& gp, const sc_core::sc_time& since, const char* where) {
+    lines.emplace_back(since, fmt::format("{}: {} 0x{:08x} {} since cycle {}\n", name(),
+                                          gp.is_read() ? "read" : "write", gp.get_address(), where,
+                                          clock_.cycle_at(since)));
+  };
+  for (const auto& [gp, s] : origin_) line(*gp, s.arrival, "in service");
+  for (const Port::Request& r : port_.waiting_requests()) line(*r.gp, r.arrival, "waiting for END_REQ");
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const auto& l : lines) out += l.second;
+  return out;
 }
 
 }  // namespace tessera::gpu
