@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "isa/isa.h"
 #include "sim/stats.h"
 
 namespace tessera::bus {
@@ -20,21 +21,15 @@ constexpr size_t kPorts = 3;
 
 bool writes(OpKind k) { return k == OpKind::kStore || k == OpKind::kAmo || k == OpKind::kSc; }
 
+// The AMO arithmetic is the ISA executor's (isa::atomic_new_value), so a
+// core's AMO through the cluster and one executed directly agree by
+// construction. Indexed by AmoKind.
+constexpr isa::Op kAmoOps[] = {isa::Op::kAmoswapW, isa::Op::kAmoaddW, isa::Op::kAmoxorW,
+                               isa::Op::kAmoandW,  isa::Op::kAmoorW,  isa::Op::kAmominW,
+                               isa::Op::kAmomaxW,  isa::Op::kAmominuW, isa::Op::kAmomaxuW};
+
 uint32_t amo_result(AmoKind kind, uint32_t old, uint32_t operand) {
-  const auto s_old = static_cast<int32_t>(old);
-  const auto s_op = static_cast<int32_t>(operand);
-  switch (kind) {
-    case AmoKind::kSwap: return operand;
-    case AmoKind::kAdd: return old + operand;
-    case AmoKind::kXor: return old ^ operand;
-    case AmoKind::kAnd: return old & operand;
-    case AmoKind::kOr: return old | operand;
-    case AmoKind::kMin: return static_cast<uint32_t>(std::min(s_old, s_op));
-    case AmoKind::kMax: return static_cast<uint32_t>(std::max(s_old, s_op));
-    case AmoKind::kMinu: return std::min(old, operand);
-    case AmoKind::kMaxu: return std::max(old, operand);
-  }
-  return old;
+  return isa::atomic_new_value(kAmoOps[static_cast<size_t>(kind)], old, operand, 0);
 }
 
 uint32_t read_bytes(const uint8_t* p, uint32_t size) {
@@ -175,21 +170,26 @@ Cluster::~Cluster() = default;
 
 void Cluster::register_stats(sim::StatGroup* parent) {
   stats_ = std::make_unique<sim::StatGroup>("cluster", parent);
-  for (size_t op = 1; op < static_cast<size_t>(BusOp::kCount); ++op)
-    stats_->add_counter(fmt::format("bus.{}", mem::bus_op_name(static_cast<BusOp>(op))), &counters_.bus_ops[op],
-                        "transactions of this kind ordered on the bus");
-  stats_->add_counter("bus.cache_to_cache", &counters_.cache_to_cache, "lines supplied by a cache to a cache");
-  stats_->add_counter("bus.memory_reads", &counters_.memory_reads, "lines supplied by memory through the bridge");
-  stats_->add_counter("bus.memory_writes", &counters_.memory_writes, "write-backs and flushes reaching memory");
-  stats_->add_counter("bus.nacks", &counters_.nacks, "requests refused because a receiver's buffer was full");
-  stats_->add_counter("bus.wb_snoop_hits", &counters_.wb_snoop_hits, "snoops answered by a write-back buffer");
-  stats_->add_counter("bus.data_beats", &counters_.data_beats, "response bus cycles carrying data");
-  stats_->add_counter("bus.request_busy_cycles", &counters_.request_bus_busy, "request bus cycles in use");
-  stats_->add_counter("bus.max_grant_wait", &counters_.max_grant_wait, "longest wait for a request grant, cycles");
   stats_->add_counter("ops_completed", &counters_.ops_completed, "processor operations completed");
   stats_->add_counter("store_buffer_forwards", &counters_.sb_forwards, "loads served by the store buffer");
+  bus_stats_ = std::make_unique<sim::StatGroup>("bus", stats_.get());
+  sim::StatGroup& bus = *bus_stats_;
+  for (size_t op = 1; op < static_cast<size_t>(BusOp::kCount); ++op)
+    bus.add_counter(mem::bus_op_name(static_cast<BusOp>(op)), &counters_.bus_ops[op],
+                    "transactions of this kind ordered on the bus");
+  bus.add_counter("cache_to_cache", &counters_.cache_to_cache, "lines supplied by a cache to a cache");
+  bus.add_counter("nacks", &counters_.nacks, "requests refused because a receiver's buffer was full");
+  bus.add_counter("wb_snoop_hits", &counters_.wb_snoop_hits, "snoops answered by a write-back buffer");
+  bus.add_counter("data_beats", &counters_.data_beats, "response bus cycles carrying data");
+  bus.add_counter("request_busy_cycles", &counters_.request_bus_busy, "request bus cycles in use");
+  bus.add_counter("max_grant_wait", &counters_.max_grant_wait, "longest wait for a request grant, cycles");
+  bridge_stats_ = std::make_unique<sim::StatGroup>("bridge", stats_.get());
+  bridge_stats_->add_counter("memory_reads", &counters_.memory_reads, "lines supplied by memory through the bridge");
+  bridge_stats_->add_counter("memory_writes", &counters_.memory_writes, "write-backs and flushes reaching memory");
+  for (uint32_t c = 0; c < params_.cores; ++c)
+    core_stats_.push_back(std::make_unique<sim::StatGroup>(fmt::format("core{}", c), stats_.get()));
   for (auto& a : agents_) {
-    auto g = std::make_unique<sim::StatGroup>(agent_name(a->id), stats_.get());
+    auto g = std::make_unique<sim::StatGroup>(a->id % 2 ? "l1i" : "l1d", core_stats_[a->id / 2].get());
     g->add_counter("hits", &a->counters.hits, "accesses performed without a bus transaction");
     g->add_counter("misses", &a->counters.misses, "accesses that needed a bus transaction");
     g->add_counter("bus_transactions", &a->counters.bus_transactions, "transactions this cache had ordered");
@@ -484,8 +484,9 @@ void Cluster::tick() {
       for (const auto& m : a->misses)
         if (m.active && std::find(lines.begin(), lines.end(), m.line) == lines.end()) lines.push_back(m.line);
     for (uint64_t line : lines) outstanding += fmt::format("\n  line {:#x}: {}", line, describe_line(line));
-    failure_ = fmt::format("bus deadlock at cycle {}: no access performed for {} cycles; outstanding:{}", now_,
-                           deadlock_window_, outstanding);
+    fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kDeadlock, now_, 0,
+                                     fmt::format("no access performed for {} cycles", deadlock_window_),
+                                     std::move(outstanding)));
   }
   for (auto& [fn, value] : callbacks)
     if (fn) fn(value);
@@ -912,12 +913,17 @@ void Cluster::free_tag(uint32_t tag) { table_entries_[tag]->valid = false; }
 
 void Cluster::protocol_error(uint64_t line, const std::string& what) {
   if (failed()) return;
-  failure_ = fmt::format("protocol error at cycle {}, line {:#x}: {}\n  caches: {}", now_, line, what,
-                         describe_line(line));
+  fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kProtocolError, now_, line, what,
+                                   describe_line(line)));
+}
+
+void Cluster::fail(mem::CoherenceFailure failure) {
+  failure_ = std::move(failure);
+  failure_text_ = failure_.text();
 }
 
 void Cluster::check_failure() {
-  if (checker_ && checker_->failed() && failure_.empty()) failure_ = checker_->report();
+  if (checker_ && checker_->failed() && !failed()) fail(checker_->failure());
 }
 
 void Cluster::trace(BusEvent::Kind kind, BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source) {

@@ -1,10 +1,10 @@
 // The control-core cluster: N cores' private L1 instruction and data caches,
 // kept coherent by snooping on one split-transaction bus, with a bridge to
 // the rest of the chip (a mem::MemorySide). A pure C++ cycle-stepped engine:
-// the SystemC shell (phase 2) calls tick()/advance_to() from one SC_METHOD
+// the SystemC shell (cpu::ControlCluster) calls tick()/advance_to() from one SC_METHOD
 // and sleeps until next_event_cycle().
 //
-// Bus (Culler & Singh §6.5, the SGI Challenge design; lecture 12):
+// Bus (Culler & Singh §6.5, the SGI Challenge design):
 //  - request bus: one arbitrated request per cycle (BusUpd two cycles: it
 //    carries its word); the winner gets a tag in the request table
 //    (cluster.bus.request_table entries system-wide). A line with an
@@ -37,6 +37,7 @@
 #include "bus/arbiter.h"
 #include "mem/cache_array.h"
 #include "mem/coherence_checker.h"
+#include "mem/coherence_failure.h"
 #include "mem/coherence_protocol.h"
 #include "mem/memory_side.h"
 #include "mem/store_buffer.h"
@@ -83,9 +84,17 @@ struct ClusterParams {
   bool skip_idle = true;
   uint64_t deadlock_cycles = 100000;
   bool check = true;  // run the coherence checker on every access
+  // On the chip only (for_chip): the bridge's path to global memory and the
+  // kernel-launch coherence points.
+  uint32_t memory_latency = 120;
+  bool launch_coherence = true;
 
-  // Declares and reads every cluster.* parameter.
+  // Declares and reads the cluster.* parameters of the engine (the
+  // coherence-test command's cluster).
   static ClusterParams from_config(sim::Config& cfg);
+  // The same plus the chip's cluster.memory_latency and
+  // cluster.launch_coherence: every cluster.* key the chip has.
+  static ClusterParams for_chip(sim::Config& cfg);
 };
 
 // Counters for statistics and the tester's summary.
@@ -167,10 +176,16 @@ class Cluster : private mem::CacheView {
   uint32_t write_back_and_invalidate_all();
 
   // A coherence violation, protocol error or deadlock stops the cluster.
-  bool failed() const { return !failure_.empty(); }
-  const std::string& failure() const { return failure_; }
+  bool failed() const { return static_cast<bool>(failure_); }
+  const mem::CoherenceFailure& failure_info() const { return failure_; }
+  const std::string& failure() const { return failure_text_; }  // failure_info().text()
 
   const ClusterParams& params() const { return params_; }
+  // The cluster's statistics node ("cluster", with bus, bridge and
+  // core0..N children holding l1d and l1i); the SystemC shell adds the
+  // cores' own counters to the core nodes.
+  sim::StatGroup& stats() { return *stats_; }
+  sim::StatGroup& core_stats(uint32_t core) { return *core_stats_.at(core); }
   const mem::ProtocolTable& table() const { return table_; }
   const std::vector<uint64_t>& row_hits() const { return row_hits_; }
   const ClusterCounters& counters() const { return counters_; }
@@ -211,6 +226,7 @@ class Cluster : private mem::CacheView {
   void free_tag(uint32_t tag);
   void protocol_error(uint64_t line, const std::string& what);
   void check_failure();
+  void fail(mem::CoherenceFailure failure);
   void progress() { last_progress_ = now_; }
   const Op* port_op(uint32_t agent, Port port) const;
   void count_row(int row) { ++row_hits_[static_cast<size_t>(row)]; }
@@ -250,11 +266,14 @@ class Cluster : private mem::CacheView {
   std::function<void(const BusEvent&)> trace_;
   std::vector<uint64_t> row_hits_;
   ClusterCounters counters_;
-  std::string failure_;
+  mem::CoherenceFailure failure_;
+  std::string failure_text_;
   uint64_t now_ = 0;
   uint64_t last_progress_ = 0;
   bool active_ = true;  // something changed in the last tick
   std::unique_ptr<sim::StatGroup> stats_;
+  std::unique_ptr<sim::StatGroup> bus_stats_, bridge_stats_;
+  std::vector<std::unique_ptr<sim::StatGroup>> core_stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> agent_stats_;
 };
 

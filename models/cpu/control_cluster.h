@@ -150,8 +150,6 @@ class ControlCluster : public sc_core::sc_module {
   bool draining_ = false;          // a coherence point waits for the engine to go idle
   bool kernel_may_have_run_ = false;  // launched since the last coherence point at a status read
 
-  sim::StatGroup stats_;
-  std::vector<std::unique_ptr<sim::StatGroup>> hart_stats_;
   uint64_t coherence_points_ = 0, coherence_write_backs_ = 0;
 };
 
