@@ -65,15 +65,6 @@ struct Cluster::Completion {
   uint32_t value;
 };
 
-struct Cluster::Response {
-  uint32_t tag;
-  int source;  // agent, or -1 for the bridge
-  uint64_t ready_at;
-  bool to_requester;
-  bool to_memory;
-  std::vector<uint8_t> data;
-};
-
 struct Cluster::Txn {
   bool valid = false;
   uint32_t agent = 0;
@@ -93,15 +84,18 @@ struct Cluster::Agent {
     Op op;
     DoneFn done;
   };
-  // One outstanding request (MSHR) per port.
+  // One outstanding request (MSHR) per port, in its transient state.
   struct Miss {
-    bool active = false;
-    bool granted = false;
+    Transient state = Transient::kNone;
+    int tag = -1;  // its request-table entry while the bus holds it (granted), else -1
+    BusOp op = BusOp::kNone;  // what it asks the bus for
     uint64_t line = 0;
     int way = -1;
     Event event = Event::kPrRd;
     uint64_t since = 0;
     uint64_t retry_at = 0;
+    bool active() const { return state != Transient::kNone; }
+    bool granted() const { return tag >= 0; }
   };
   struct WriteBack {
     uint64_t line;
@@ -150,6 +144,8 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
       // memory read latency, behind other requests: a window shorter than a
       // few latencies would call a slow memory a deadlock.
       deadlock_window_(std::max<uint64_t>(params.deadlock_cycles, uint64_t{kDeadlockLatencies} * memory.read_latency())),
+      bridge_(memory, params.bridge_queue_entries, params.l1d.line_bytes, &counters_.memory_reads,
+              &counters_.memory_writes),
       row_hits_(table_.rows().size(), 0) {
   if (params.l1i.line_bytes != line_bytes_)
     throw std::invalid_argument("L1I and L1D line sizes differ");
@@ -257,7 +253,7 @@ void Cluster::wake(uint32_t agent, Port port) { run_port(agent, port); }
 
 void Cluster::run_port(uint32_t agent, Port port) {
   Agent& a = *agents_[agent];
-  if (failed() || a.miss(port).active) return;
+  if (failed() || a.miss(port).active()) return;
   uint32_t result = 0;
   if (port == Port::kStoreBuffer) {
     // Stores leave the buffer in order, one per cycle, each performed with
@@ -340,7 +336,7 @@ bool Cluster::access(uint32_t agent, Port port, const Op& op, uint32_t* result) 
 bool Cluster::start_miss(uint32_t agent, Port port, uint64_t line, Event event) {
   Agent& a = *agents_[agent];
   for (size_t p = 0; p < kPorts; ++p)
-    if (a.misses[p].active && a.misses[p].line == line) return false;  // the other port's fill comes first
+    if (a.misses[p].active() && a.misses[p].line == line) return false;  // the other port's fill comes first
   if (a.find_wb(line)) return false;  // the victim must reach memory first
   int way = a.array.find(line);
   if (way < 0) {
@@ -369,10 +365,22 @@ bool Cluster::start_miss(uint32_t agent, Port port, uint64_t line, Event event) 
     }
     victim.line_addr = line;
   }
+  // The transient state the miss waits in, from the protocol's row for the
+  // line's stable state (I once a victim made room).
+  const State from = a.array.line(way).state;
+  const int row = table_.first_row(from, event);
+  const BusOp op = row < 0 ? BusOp::kNone : mem::bus_op_of(table_.rows()[static_cast<size_t>(row)].actions);
+  const Transient transient = begin_transient(from, event, op);
+  if (transient == Transient::kNone) {
+    protocol_error(line, fmt::format("{}: no transient state waits for {} after ({}, {})", table_.name(),
+                                     mem::bus_op_name(op), mem::state_name(from), mem::event_name(event)));
+    return false;
+  }
   a.array.line(way).reserved = true;
   auto& m = a.miss(port);
   m = Agent::Miss{};
-  m.active = true;
+  m.state = transient;
+  m.op = op;
   m.line = line;
   m.way = way;
   m.event = event;
@@ -470,9 +478,9 @@ void Cluster::tick() {
       for (size_t p = 0; p < kPorts; ++p) {
         if (a->ports[p].busy)
           outstanding += fmt::format(" {}:{}@{:#x}", agent_name(a->id), p == 2 ? "fetch" : "data", a->ports[p].op.addr);
-        if (a->misses[p].active)
-          outstanding += fmt::format(" {}:miss@{:#x}{}", agent_name(a->id), a->misses[p].line,
-                                     a->misses[p].granted ? "(granted)" : "");
+        if (a->misses[p].active())
+          outstanding += fmt::format(" {}:miss@{:#x} {}{}", agent_name(a->id), a->misses[p].line,
+                                     transient_name(a->misses[p].state), a->misses[p].granted() ? "(granted)" : "");
       }
       if (!a->store_buffer.empty())
         outstanding += fmt::format(" {}:{} buffered stores", agent_name(a->id), a->store_buffer.size());
@@ -482,7 +490,7 @@ void Cluster::tick() {
     std::vector<uint64_t> lines;
     for (const auto& a : agents_)
       for (const auto& m : a->misses)
-        if (m.active && std::find(lines.begin(), lines.end(), m.line) == lines.end()) lines.push_back(m.line);
+        if (m.active() && std::find(lines.begin(), lines.end(), m.line) == lines.end()) lines.push_back(m.line);
     for (uint64_t line : lines) outstanding += fmt::format("\n  line {:#x}: {}", line, describe_line(line));
     fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kDeadlock, now_, 0,
                                      fmt::format("no access performed for {} cycles", deadlock_window_),
@@ -520,7 +528,7 @@ uint64_t Cluster::next_event_cycle() const {
   } else {
     for (const auto& a : agents_)
       if (!a->responses.empty()) consider(a->responses.front()->ready_at);
-    if (!bridge_queue_.empty()) consider(bridge_queue_.front()->ready_at);
+    if (bridge_.has_response()) consider(bridge_.next_ready());
   }
   if (!snooping_.empty()) consider(table_entries_[snooping_.front()]->resolve_at);
   // Requests: only those the request bus could take (a busy line or a full
@@ -535,7 +543,7 @@ uint64_t Cluster::next_event_cycle() const {
     };
     for (const auto& a : agents_) {
       for (const auto& m : a->misses)
-        if (m.active && !m.granted && line_free(m.line))
+        if (m.active() && !m.granted() && line_free(m.line))
           consider(std::max(m.retry_at, request_bus_free_at_));
       for (const auto& w : a->wb)
         if (!w.granted && line_free(w.line)) consider(std::max(w.retry_at, request_bus_free_at_));
@@ -546,13 +554,13 @@ uint64_t Cluster::next_event_cycle() const {
 }
 
 bool Cluster::idle() const {
-  if (!completions_.empty() || on_response_bus_ || !bridge_queue_.empty() || !snooping_.empty()) return false;
+  if (!completions_.empty() || on_response_bus_ || bridge_.has_response() || !snooping_.empty()) return false;
   for (const auto& e : table_entries_)
     if (e->valid) return false;
   for (const auto& a : agents_) {
     if (!a->store_buffer.empty() || !a->wb.empty() || !a->responses.empty()) return false;
     for (size_t p = 0; p < kPorts; ++p)
-      if (a->ports[p].busy || a->misses[p].active) return false;
+      if (a->ports[p].busy || a->misses[p].active()) return false;
   }
   return true;
 }
@@ -568,13 +576,10 @@ void Cluster::deliver_responses() {
   active_ = true;
   progress();
   trace(BusEvent::kResponse, t.op, t.agent, resp->tag, t.line, resp->source);
-  if (resp->source < 0) --bridge_slots_used_;  // a memory read leaves the bridge
-  if (resp->to_memory) {
-    memory_.write_line(t.line, resp->data.data(), line_bytes_);
-    ++counters_.memory_writes;
-  }
+  if (resp->source < 0) bridge_.free_slot();  // a memory read leaves the bridge
+  if (resp->to_memory) bridge_.write(t.line, resp->data.data());
   if (t.write_back) {
-    --bridge_slots_used_;
+    bridge_.free_slot();
     r.wb.erase(std::remove_if(r.wb.begin(), r.wb.end(), [&t](const Agent::WriteBack& w) { return w.line == t.line; }),
                r.wb.end());
     free_tag(resp->tag);
@@ -593,7 +598,8 @@ void Cluster::deliver_responses() {
     checker_->check_line(now_, t.line);
     check_failure();
   }
-  m.active = false;
+  m.state = next_transient(m.state, TransientEvent::kData);
+  m.tag = -1;
   const Port port = t.port;
   const uint32_t agent = t.agent;
   free_tag(resp->tag);
@@ -607,13 +613,16 @@ void Cluster::start_response() {
     if (!a->responses.empty() && a->responses.front()->ready_at <= now_)
       candidates.push_back({a->id, a->responses.front()->ready_at});
   const auto bridge = static_cast<uint32_t>(agents_.size());
-  if (!bridge_queue_.empty() && bridge_queue_.front()->ready_at <= now_)
-    candidates.push_back({bridge, bridge_queue_.front()->ready_at});
+  if (bridge_.has_response() && bridge_.next_ready() <= now_) candidates.push_back({bridge, bridge_.next_ready()});
   if (candidates.empty()) return;
   const uint32_t winner = response_arbiter_->pick(candidates);
-  auto& queue = winner == bridge ? bridge_queue_ : agents_[winner]->responses;
-  on_response_bus_ = std::move(queue.front());
-  queue.pop_front();
+  if (winner == bridge) {
+    on_response_bus_ = bridge_.pop_response();
+  } else {
+    auto& queue = agents_[winner]->responses;
+    on_response_bus_ = std::move(queue.front());
+    queue.pop_front();
+  }
   response_bus_free_at_ = now_ + beats_per_line_;
   counters_.data_beats += beats_per_line_;
   if (on_response_bus_->source >= 0 && on_response_bus_->to_requester) ++counters_.cache_to_cache;
@@ -628,7 +637,7 @@ void Cluster::grant_request() {
   // Most cycles nobody waits for the bus: skip the arbitration's set-up.
   const bool anyone_waiting = std::any_of(agents_.begin(), agents_.end(), [](const auto& a) {
     for (const auto& m : a->misses)
-      if (m.active && !m.granted) return true;
+      if (m.active() && !m.granted()) return true;
     for (const auto& w : a->wb)
       if (!w.granted) return true;
     return false;
@@ -657,7 +666,8 @@ void Cluster::grant_request() {
     Presented& pr = presented[a->id];
     for (size_t p = 0; p < kPorts; ++p) {
       const auto& m = a->misses[p];
-      if (m.active && !m.granted && m.retry_at <= now_ && line_free(m.line) && (pr.port < 0 || m.since < pr.since)) {
+      if (m.active() && !m.granted() && m.retry_at <= now_ && line_free(m.line) &&
+          (pr.port < 0 || m.since < pr.since)) {
         pr.port = static_cast<int>(p);
         pr.since = m.since;
       }
@@ -689,25 +699,18 @@ void Cluster::grant_request() {
   } else {
     const Port port = static_cast<Port>(pr.port);
     auto& m = a.miss(port);
-    // The state may have changed while the request waited (an S copy
-    // invalidated turns an upgrade into BusRdX): ask the table again.
-    const State state = a.array.line(m.way).state;
-    const int row = table_.first_row(state, m.event);
-    if (row < 0)
-      return protocol_error(m.line, fmt::format("{} has no row for ({}, {})", table_.name(), mem::state_name(state),
-                                                mem::event_name(m.event)));
+    // The transient state already says what to ask for (a snoop that took
+    // the copy while the request waited turned SM_A into IM_AD). An SC whose
+    // reservation is gone asks for nothing: it fails on its own.
     const Op* op = port_op(winner, port);
-    const bool sc_lost = op && op->kind == OpKind::kSc && !(a.reservation && a.reservation_line == m.line);
-    const uint16_t actions = table_.rows()[static_cast<size_t>(row)].actions;
-    if ((actions & mem::kHit) || sc_lost) {
-      // Nothing to ask the bus for any more: the port finishes on its own.
-      m.active = false;
+    if (op && op->kind == OpKind::kSc && !(a.reservation && a.reservation_line == m.line)) {
+      m.state = Transient::kNone;
       a.array.line(m.way).reserved = false;
       wake(winner, port);
       return;
     }
-    m.granted = true;
-    t.op = mem::bus_op_of(actions);
+    m.tag = static_cast<int>(tag);
+    t.op = m.op;
     t.line = m.line;
     t.port = port;
   }
@@ -746,11 +749,11 @@ void Cluster::resolve(uint32_t tag) {
 
   if (t.write_back) {
     Agent::WriteBack* wb = r.find_wb(t.line);
-    if (bridge_slots_used_ >= params_.bridge_queue_entries || r.responses.size() >= params_.response_queue_entries) {
+    if (bridge_.full() || r.responses.size() >= params_.response_queue_entries) {
       wb->granted = false;
       return nack(&wb->retry_at);
     }
-    ++bridge_slots_used_;
+    bridge_.take_write_back_slot();
     ++counters_.bus_ops[static_cast<size_t>(BusOp::kWriteBack)];
     ++r.counters.bus_transactions;
     r.responses.push_back(std::make_unique<Response>(
@@ -789,9 +792,9 @@ void Cluster::resolve(uint32_t tag) {
   if (needs_data) {
     const bool refused = wb_holder >= 0 ? agents_[wb_holder]->responses.size() >= params_.response_queue_entries
                          : supplier >= 0 ? agents_[supplier]->responses.size() >= params_.response_queue_entries
-                                         : bridge_slots_used_ >= params_.bridge_queue_entries;
+                                         : bridge_.full();
     if (refused) {
-      miss.granted = false;
+      miss.tag = -1;
       return nack(&miss.retry_at);
     }
   }
@@ -812,7 +815,9 @@ void Cluster::resolve(uint32_t tag) {
     const mem::Row& rw = table_.rows()[static_cast<size_t>(row)];
     count_row(row);
     auto& l = a->array.line(a->array.find(t.line));
+    const State before = l.state;
     l.state = rw.next;
+    if (rw.next != before) snooped_while_waiting(*a, t.line);
     if (rw.next == State::kI) ++a->counters.invalidations;
     if (rw.actions & mem::kApplyUpdate) updated.push_back(a->id);
     // Another core's write (invalidation or update) ends a reservation.
@@ -835,12 +840,7 @@ void Cluster::resolve(uint32_t tag) {
     agents_[supplier]->responses.push_back(std::make_unique<Response>(
         Response{tag, supplier, now_ + params_.hit_latency, true, flush, std::move(supplied)}));
   } else if (needs_data) {
-    auto resp = std::make_unique<Response>(
-        Response{tag, -1, now_ + memory_.read_latency(), true, false, std::vector<uint8_t>(line_bytes_)});
-    memory_.read_line(t.line, resp->data.data(), line_bytes_);
-    bridge_queue_.push_back(std::move(resp));
-    ++bridge_slots_used_;
-    ++counters_.memory_reads;
+    bridge_.read(tag, t.line, now_);
   }
 
   // The requester's row, now that the shared line is known.
@@ -853,6 +853,7 @@ void Cluster::resolve(uint32_t tag) {
                                               shared ? "(S)" : "(!S)", agent_name(t.agent)));
   t.row = rrow;
   t.resolved = true;
+  miss.state = next_transient(miss.state, TransientEvent::kOrdered);
   ++counters_.bus_ops[static_cast<size_t>(t.op)];
   ++r.counters.bus_transactions;
   trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
@@ -866,7 +867,7 @@ void Cluster::resolve(uint32_t tag) {
   auto& l = r.array.line(miss.way);
   l.state = table_.rows()[static_cast<size_t>(rrow)].next;
   count_row(rrow);
-  miss.active = false;
+  miss.tag = -1;
   l.reserved = false;
   const Port port = t.port;
   const uint32_t agent = t.agent;
@@ -908,6 +909,28 @@ void Cluster::resolve(uint32_t tag) {
 
 void Cluster::free_tag(uint32_t tag) { table_entries_[tag]->valid = false; }
 
+// Another cache's transaction changed the stable state of a line this cache
+// waits to upgrade: the waiting request follows (SM_A -> IM_AD when the S
+// copy is taken, FM_A -> SM_A when F becomes S), asking the bus for what the
+// protocol's row for the new state asks.
+void Cluster::snooped_while_waiting(Agent& a, uint64_t line) {
+  for (auto& m : a.misses) {
+    if (m.line != line || !awaits_order(m.state)) continue;
+    const State now_state = a.array.line(m.way).state;
+    const TransientEvent ev =
+        now_state == State::kI ? TransientEvent::kSnoopInvalidates : TransientEvent::kSnoopDemotes;
+    const Transient next = next_transient(m.state, ev);
+    const int row = table_.first_row(now_state, m.event);
+    const BusOp op = row < 0 ? BusOp::kNone : mem::bus_op_of(table_.rows()[static_cast<size_t>(row)].actions);
+    if (next == Transient::kCount || begin_transient(now_state, m.event, op) != next)
+      return protocol_error(line, fmt::format("{}: {} has no transition on {} to ({}, {})", table_.name(),
+                                              transient_name(m.state), transient_event_name(ev),
+                                              mem::state_name(now_state), mem::event_name(m.event)));
+    m.state = next;
+    m.op = op;
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Reports and views
 
@@ -946,6 +969,22 @@ mem::State Cluster::state_of(uint32_t agent, uint64_t addr) const {
   return a.array.state_of(a.array.line_of(addr));
 }
 
+Transient Cluster::transient_of(uint32_t agent, uint64_t addr) const {
+  const Agent& a = *agents_.at(agent);
+  const uint64_t line = a.array.line_of(addr);
+  for (const auto& m : a.misses)
+    if (m.active() && m.line == line) return m.state;
+  return Transient::kNone;
+}
+
+bool Cluster::granted(uint32_t agent, uint64_t addr) const {
+  const Agent& a = *agents_.at(agent);
+  const uint64_t line = a.array.line_of(addr);
+  for (const auto& m : a.misses)
+    if (m.active() && m.line == line) return m.granted();
+  return false;
+}
+
 const AgentCounters& Cluster::agent_counters(uint32_t agent) const { return agents_.at(agent)->counters; }
 
 uint64_t Cluster::checker_checks() const { return checker_ ? checker_->checks() : 0; }
@@ -969,6 +1008,37 @@ std::string Cluster::describe_line(uint64_t line) const {
   return out;
 }
 
+std::string Cluster::describe_in_flight() const {
+  std::string out;
+  for (const auto& a : agents_) {
+    const std::string who = fmt::format("cluster.core{}.{}", a->id / 2, a->id % 2 ? "l1i" : "l1d");
+    for (size_t p = 0; p < kPorts; ++p) {
+      const auto& m = a->misses[p];
+      if (m.active())
+        out += fmt::format("{}: {} {:#x} in {}{} since cycle {}\n", who, mem::bus_op_name(m.op), m.line,
+                           transient_name(m.state), m.granted() ? fmt::format(" (tag {})", m.tag) : "", m.since);
+      else if (a->ports[p].busy && !a->ports[p].performed)
+        out += fmt::format("{}: {} port access at {:#x} waiting\n", who, p == 2 ? "fetch" : "data",
+                           a->ports[p].op.addr);
+    }
+    if (!a->store_buffer.empty()) out += fmt::format("{}: {} buffered stores\n", who, a->store_buffer.size());
+    for (const auto& w : a->wb)
+      out += fmt::format("{}: write-back {:#x} in MI_A{}\n", who, w.line, w.granted ? " (granted)" : "");
+    if (!a->responses.empty()) out += fmt::format("{}: {} responses queued\n", who, a->responses.size());
+  }
+  for (size_t t = 0; t < table_entries_.size(); ++t) {
+    const Txn& e = *table_entries_[t];
+    if (e.valid)
+      out += fmt::format("cluster.bus: tag {}: {} {:#x} by {} {}\n", t, mem::bus_op_name(e.op), e.line,
+                         agent_name(e.agent), e.resolved ? "awaiting data" : "snooping");
+  }
+  if (on_response_bus_)
+    out += fmt::format("cluster.bus: response for tag {} on the data bus until cycle {}\n", on_response_bus_->tag,
+                       response_bus_free_at_);
+  out += bridge_.describe_in_flight();
+  return out;
+}
+
 // ---------------------------------------------------------------------------
 // Coherence point with the rest of the chip
 
@@ -977,7 +1047,7 @@ uint32_t Cluster::write_back_and_invalidate_all() {
   uint32_t written = 0;
   for (auto& a : agents_) {
     for (auto& w : a->wb) {
-      memory_.write_line(w.line, w.data.data(), line_bytes_);
+      bridge_.write(w.line, w.data.data());
       ++written;
     }
     a->wb.clear();
@@ -985,14 +1055,13 @@ uint32_t Cluster::write_back_and_invalidate_all() {
       auto& l = a->array.line(static_cast<int>(way));
       if (l.state == State::kI) continue;
       if (mem::is_dirty(l.state)) {
-        memory_.write_line(l.line_addr, a->array.data(static_cast<int>(way)), line_bytes_);
+        bridge_.write(l.line_addr, a->array.data(static_cast<int>(way)));
         ++written;
       }
       l.state = State::kI;
     }
     a->reservation = false;
   }
-  counters_.memory_writes += written;
   if (checker_) checker_->forget_all();
   return written;
 }

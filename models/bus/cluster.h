@@ -35,12 +35,16 @@
 #include <vector>
 
 #include "bus/arbiter.h"
+#include "bus/bridge.h"
+#include "bus/bus_response.h"
+#include "bus/transient.h"
 #include "mem/cache_array.h"
 #include "mem/coherence_checker.h"
 #include "mem/coherence_failure.h"
 #include "mem/coherence_protocol.h"
 #include "mem/memory_side.h"
 #include "mem/store_buffer.h"
+#include "sim/in_flight.h"
 
 namespace tessera::sim {
 class Config;
@@ -133,7 +137,7 @@ struct BusEvent {
   int source;  // kResponse: supplying agent, or -1 for the bridge
 };
 
-class Cluster : private mem::CacheView {
+class Cluster : public sim::InFlightReporter, private mem::CacheView {
  public:
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
@@ -195,13 +199,21 @@ class Cluster : private mem::CacheView {
   static uint32_t l1d_agent(uint32_t core) { return 2 * core; }
   static uint32_t l1i_agent(uint32_t core) { return 2 * core + 1; }
   mem::State state_of(uint32_t agent, uint64_t addr) const;
+  // The transient state of the agent's outstanding request for the line of
+  // `addr` (kNone: none), and whether the bus has granted it.
+  Transient transient_of(uint32_t agent, uint64_t addr) const;
+  bool granted(uint32_t agent, uint64_t addr) const;
   void set_bus_trace(std::function<void(const BusEvent&)> trace) { trace_ = std::move(trace); }
   std::string describe_line(uint64_t line) const override;
+  // sim::InFlightReporter: each core's outstanding bus requests with their
+  // transient states, buffered stores and write-backs, the request table,
+  // the response queues and bus, and the bridge's slots.
+  std::string describe_in_flight() const override;
 
  private:
   struct Agent;
   struct Txn;
-  struct Response;
+  using Response = BusResponse;
   struct Completion;
   enum class Port : uint8_t { kData, kStoreBuffer, kFetch };
 
@@ -224,6 +236,7 @@ class Cluster : private mem::CacheView {
   void finish_port(uint32_t agent, Port port, uint32_t value, uint32_t latency);
   void wake(uint32_t agent, Port port);
   void free_tag(uint32_t tag);
+  void snooped_while_waiting(Agent& a, uint64_t line);
   void protocol_error(uint64_t line, const std::string& what);
   void check_failure();
   void fail(mem::CoherenceFailure failure);
@@ -245,8 +258,7 @@ class Cluster : private mem::CacheView {
   std::vector<std::unique_ptr<Agent>> agents_;
   std::vector<std::unique_ptr<Txn>> table_entries_;  // the request table, indexed by tag
   std::deque<uint32_t> snooping_;                    // granted tags in grant order
-  std::deque<std::unique_ptr<Response>> bridge_queue_;
-  uint32_t bridge_slots_used_ = 0;
+  Bridge bridge_;
   std::unique_ptr<Response> on_response_bus_;
   uint64_t response_bus_free_at_ = 0;
   uint64_t request_bus_free_at_ = 0;
