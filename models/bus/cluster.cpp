@@ -17,7 +17,7 @@ using mem::State;
 
 namespace {
 
-constexpr size_t kPorts = 3;
+constexpr size_t kPorts = kControllerPorts;
 
 bool writes(OpKind k) { return k == OpKind::kStore || k == OpKind::kAmo || k == OpKind::kSc; }
 
@@ -75,59 +75,6 @@ struct Cluster::Txn {
   uint64_t resolve_at = 0;
   bool resolved = false;
   int row = -1;  // the requester's row, chosen by the snoop result
-};
-
-struct Cluster::Agent {
-  struct PortState {
-    bool busy = false;
-    bool performed = false;  // done, completion scheduled
-    Op op;
-    DoneFn done;
-  };
-  // One outstanding request (MSHR) per port, in its transient state.
-  struct Miss {
-    Transient state = Transient::kNone;
-    int tag = -1;  // its request-table entry while the bus holds it (granted), else -1
-    BusOp op = BusOp::kNone;  // what it asks the bus for
-    uint64_t line = 0;
-    int way = -1;
-    Event event = Event::kPrRd;
-    uint64_t since = 0;
-    uint64_t retry_at = 0;
-    bool active() const { return state != Transient::kNone; }
-    bool granted() const { return tag >= 0; }
-  };
-  struct WriteBack {
-    uint64_t line;
-    std::vector<uint8_t> data;
-    bool granted = false;
-    uint64_t since = 0;
-    uint64_t retry_at = 0;
-  };
-
-  Agent(uint32_t agent_id, const mem::CacheGeometry& g, uint32_t sb_entries)
-      : id(agent_id), array(g), store_buffer(sb_entries) {}
-
-  uint32_t id;
-  mem::CacheArray array;
-  PortState ports[kPorts];
-  Miss misses[kPorts];
-  std::vector<WriteBack> wb;
-  std::deque<std::unique_ptr<Response>> responses;
-  mem::StoreBuffer store_buffer;
-  uint64_t sb_drained_at = 0;
-  bool reservation = false;
-  uint64_t reservation_line = 0;
-  uint64_t lru_clock = 0;
-  AgentCounters counters;
-
-  PortState& port(Port p) { return ports[static_cast<size_t>(p)]; }
-  Miss& miss(Port p) { return misses[static_cast<size_t>(p)]; }
-  WriteBack* find_wb(uint64_t line) {
-    for (auto& w : wb)
-      if (w.line == line) return &w;
-    return nullptr;
-  }
 };
 
 // ---------------------------------------------------------------------------
@@ -817,7 +764,10 @@ void Cluster::resolve(uint32_t tag) {
     auto& l = a->array.line(a->array.find(t.line));
     const State before = l.state;
     l.state = rw.next;
-    if (rw.next != before) snooped_while_waiting(*a, t.line);
+    if (rw.next != before) {
+      const std::string error = a->snooped(t.line, table_);
+      if (!error.empty()) return protocol_error(t.line, error);
+    }
     if (rw.next == State::kI) ++a->counters.invalidations;
     if (rw.actions & mem::kApplyUpdate) updated.push_back(a->id);
     // Another core's write (invalidation or update) ends a reservation.
@@ -909,28 +859,6 @@ void Cluster::resolve(uint32_t tag) {
 
 void Cluster::free_tag(uint32_t tag) { table_entries_[tag]->valid = false; }
 
-// Another cache's transaction changed the stable state of a line this cache
-// waits to upgrade: the waiting request follows (SM_A -> IM_AD when the S
-// copy is taken, FM_A -> SM_A when F becomes S), asking the bus for what the
-// protocol's row for the new state asks.
-void Cluster::snooped_while_waiting(Agent& a, uint64_t line) {
-  for (auto& m : a.misses) {
-    if (m.line != line || !awaits_order(m.state)) continue;
-    const State now_state = a.array.line(m.way).state;
-    const TransientEvent ev =
-        now_state == State::kI ? TransientEvent::kSnoopInvalidates : TransientEvent::kSnoopDemotes;
-    const Transient next = next_transient(m.state, ev);
-    const int row = table_.first_row(now_state, m.event);
-    const BusOp op = row < 0 ? BusOp::kNone : mem::bus_op_of(table_.rows()[static_cast<size_t>(row)].actions);
-    if (next == Transient::kCount || begin_transient(now_state, m.event, op) != next)
-      return protocol_error(line, fmt::format("{}: {} has no transition on {} to ({}, {})", table_.name(),
-                                              transient_name(m.state), transient_event_name(ev),
-                                              mem::state_name(now_state), mem::event_name(m.event)));
-    m.state = next;
-    m.op = op;
-  }
-}
-
 // ---------------------------------------------------------------------------
 // Reports and views
 
@@ -971,18 +899,14 @@ mem::State Cluster::state_of(uint32_t agent, uint64_t addr) const {
 
 Transient Cluster::transient_of(uint32_t agent, uint64_t addr) const {
   const Agent& a = *agents_.at(agent);
-  const uint64_t line = a.array.line_of(addr);
-  for (const auto& m : a.misses)
-    if (m.active() && m.line == line) return m.state;
-  return Transient::kNone;
+  const auto* m = a.miss_for(a.array.line_of(addr));
+  return m ? m->state : Transient::kNone;
 }
 
 bool Cluster::granted(uint32_t agent, uint64_t addr) const {
   const Agent& a = *agents_.at(agent);
-  const uint64_t line = a.array.line_of(addr);
-  for (const auto& m : a.misses)
-    if (m.active() && m.line == line) return m.granted();
-  return false;
+  const auto* m = a.miss_for(a.array.line_of(addr));
+  return m && m->granted();
 }
 
 const AgentCounters& Cluster::agent_counters(uint32_t agent) const { return agents_.at(agent)->counters; }
@@ -1010,22 +934,7 @@ std::string Cluster::describe_line(uint64_t line) const {
 
 std::string Cluster::describe_in_flight() const {
   std::string out;
-  for (const auto& a : agents_) {
-    const std::string who = fmt::format("cluster.core{}.{}", a->id / 2, a->id % 2 ? "l1i" : "l1d");
-    for (size_t p = 0; p < kPorts; ++p) {
-      const auto& m = a->misses[p];
-      if (m.active())
-        out += fmt::format("{}: {} {:#x} in {}{} since cycle {}\n", who, mem::bus_op_name(m.op), m.line,
-                           transient_name(m.state), m.granted() ? fmt::format(" (tag {})", m.tag) : "", m.since);
-      else if (a->ports[p].busy && !a->ports[p].performed)
-        out += fmt::format("{}: {} port access at {:#x} waiting\n", who, p == 2 ? "fetch" : "data",
-                           a->ports[p].op.addr);
-    }
-    if (!a->store_buffer.empty()) out += fmt::format("{}: {} buffered stores\n", who, a->store_buffer.size());
-    for (const auto& w : a->wb)
-      out += fmt::format("{}: write-back {:#x} in MI_A{}\n", who, w.line, w.granted ? " (granted)" : "");
-    if (!a->responses.empty()) out += fmt::format("{}: {} responses queued\n", who, a->responses.size());
-  }
+  for (const auto& a : agents_) out += a->describe_in_flight();
   for (size_t t = 0; t < table_entries_.size(); ++t) {
     const Txn& e = *table_entries_[t];
     if (e.valid)

@@ -37,6 +37,8 @@
 #include "bus/arbiter.h"
 #include "bus/bridge.h"
 #include "bus/bus_response.h"
+#include "bus/cache_controller.h"
+#include "bus/op.h"
 #include "bus/transient.h"
 #include "mem/cache_array.h"
 #include "mem/coherence_checker.h"
@@ -52,22 +54,6 @@ class StatGroup;
 }  // namespace tessera::sim
 
 namespace tessera::bus {
-
-enum class OpKind : uint8_t { kLoad, kStore, kAmo, kLr, kSc, kFence, kIfetch };
-// RISC-V A-extension AMOs (RV32: 32-bit).
-enum class AmoKind : uint8_t { kSwap, kAdd, kXor, kAnd, kOr, kMin, kMax, kMinu, kMaxu };
-
-struct Op {
-  OpKind kind = OpKind::kLoad;
-  uint64_t addr = 0;
-  uint32_t size = 4;   // 1, 2 or 4 bytes, naturally aligned; 4 for AMO/LR/SC
-  uint32_t value = 0;  // store data / AMO operand / SC data
-  AmoKind amo = AmoKind::kAdd;
-};
-
-// Completion: the loaded value (zero-extended), the old value of an AMO, 0/1
-// for SC success/failure (RISC-V), 0 for stores and fences.
-using DoneFn = std::function<void(uint32_t value)>;
 
 struct ClusterParams {
   uint32_t cores = 4;
@@ -117,14 +103,6 @@ struct ClusterCounters {
   uint64_t sb_forwards = 0;
 };
 
-struct AgentCounters {
-  uint64_t hits = 0;
-  uint64_t misses = 0;
-  uint64_t bus_transactions = 0;  // requests this cache had ordered on the bus
-  uint64_t invalidations = 0;     // copies lost to another agent's transaction
-  uint64_t nacked = 0;
-  uint64_t grant_wait_max = 0;
-};
 
 // One bus event, for tests and traces.
 struct BusEvent {
@@ -211,11 +189,11 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   std::string describe_in_flight() const override;
 
  private:
-  struct Agent;
+  using Agent = CacheController;
   struct Txn;
   using Response = BusResponse;
   struct Completion;
-  enum class Port : uint8_t { kData, kStoreBuffer, kFetch };
+  using Port = ControllerPort;
 
   // mem::CacheView
   uint32_t agent_count() const override;
@@ -236,7 +214,6 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   void finish_port(uint32_t agent, Port port, uint32_t value, uint32_t latency);
   void wake(uint32_t agent, Port port);
   void free_tag(uint32_t tag);
-  void snooped_while_waiting(Agent& a, uint64_t line);
   void protocol_error(uint64_t line, const std::string& what);
   void check_failure();
   void fail(mem::CoherenceFailure failure);
