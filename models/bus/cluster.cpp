@@ -65,18 +65,6 @@ struct Cluster::Completion {
   uint32_t value;
 };
 
-struct Cluster::Txn {
-  bool valid = false;
-  uint32_t agent = 0;
-  BusOp op = BusOp::kNone;
-  uint64_t line = 0;
-  bool write_back = false;  // a WriteBack from the agent's write-back buffer
-  Port port = Port::kData;  // the miss it serves
-  uint64_t resolve_at = 0;
-  bool resolved = false;
-  int row = -1;  // the requester's row, chosen by the snoop result
-};
-
 // ---------------------------------------------------------------------------
 // Construction
 
@@ -91,6 +79,7 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
       // memory read latency, behind other requests: a window shorter than a
       // few latencies would call a slow memory a deadlock.
       deadlock_window_(std::max<uint64_t>(params.deadlock_cycles, uint64_t{kDeadlockLatencies} * memory.read_latency())),
+      bus_(params.arbiter, 2 * params.cores, params.request_table),
       bridge_(memory, params.bridge_queue_entries, params.l1d.line_bytes, &counters_.memory_reads,
               &counters_.memory_writes),
       row_hits_(table_.rows().size(), 0) {
@@ -99,9 +88,6 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
   const uint32_t agents = 2 * params.cores;
   for (uint32_t a = 0; a < agents; ++a)
     agents_.push_back(std::make_unique<Agent>(a, a % 2 ? params.l1i : params.l1d, params.store_buffer_entries));
-  for (uint32_t t = 0; t < params.request_table; ++t) table_entries_.push_back(std::make_unique<Txn>());
-  request_arbiter_ = make_arbiter(params.arbiter, agents);
-  response_arbiter_ = make_arbiter(params.arbiter, agents + 1);  // + the bridge
   if (params.check)
     checker_ = std::make_unique<mem::CoherenceChecker>(
         static_cast<const mem::CacheView&>(*this), line_bytes_, table_.has_exclusive_clean(),
@@ -470,30 +456,24 @@ uint64_t Cluster::next_event_cycle() const {
   uint64_t t = kNever;
   auto consider = [&t, soon](uint64_t at) { t = std::min(t, std::max(at, soon)); };
   for (const auto& c : completions_) consider(c.at);
-  if (on_response_bus_) {
-    consider(response_bus_free_at_);
+  if (bus_.responding()) {
+    consider(bus_.response_free_at());
   } else {
     for (const auto& a : agents_)
       if (!a->responses.empty()) consider(a->responses.front()->ready_at);
     if (bridge_.has_response()) consider(bridge_.next_ready());
   }
-  if (!snooping_.empty()) consider(table_entries_[snooping_.front()]->resolve_at);
+  if (bus_.snooping()) consider(bus_.next_snoop());
   // Requests: only those the request bus could take (a busy line or a full
   // table is freed by a response, which is an event above).
-  uint32_t used = 0;
-  for (const auto& e : table_entries_) used += e->valid;
-  if (used < table_entries_.size()) {
-    auto line_free = [this](uint64_t line) {
-      for (const auto& e : table_entries_)
-        if (e->valid && e->line == line) return false;
-      return true;
-    };
+  if (!bus_.table_full()) {
+    auto line_free = [this](uint64_t line) { return bus_.line_free(line); };
     for (const auto& a : agents_) {
       for (const auto& m : a->misses)
         if (m.active() && !m.granted() && line_free(m.line))
-          consider(std::max(m.retry_at, request_bus_free_at_));
+          consider(std::max(m.retry_at, bus_.request_free_at()));
       for (const auto& w : a->wb)
-        if (!w.granted && line_free(w.line)) consider(std::max(w.retry_at, request_bus_free_at_));
+        if (!w.granted && line_free(w.line)) consider(std::max(w.retry_at, bus_.request_free_at()));
     }
   }
   if (!idle()) consider(last_progress_ + deadlock_window_ + 1);
@@ -501,9 +481,8 @@ uint64_t Cluster::next_event_cycle() const {
 }
 
 bool Cluster::idle() const {
-  if (!completions_.empty() || on_response_bus_ || bridge_.has_response() || !snooping_.empty()) return false;
-  for (const auto& e : table_entries_)
-    if (e->valid) return false;
+  if (!completions_.empty() || bus_.responding() || bridge_.has_response() || bus_.snooping()) return false;
+  if (!bus_.table_empty()) return false;
   for (const auto& a : agents_) {
     if (!a->store_buffer.empty() || !a->wb.empty() || !a->responses.empty()) return false;
     for (size_t p = 0; p < kPorts; ++p)
@@ -516,9 +495,9 @@ bool Cluster::idle() const {
 // Response bus
 
 void Cluster::deliver_responses() {
-  if (!on_response_bus_ || response_bus_free_at_ > now_) return;
-  std::unique_ptr<Response> resp = std::move(on_response_bus_);
-  Txn& t = *table_entries_[resp->tag];
+  if (!bus_.responding() || bus_.response_free_at() > now_) return;
+  std::unique_ptr<Response> resp = bus_.finish_response();
+  Txn& t = bus_.txn(resp->tag);
   Agent& r = *agents_[t.agent];
   active_ = true;
   progress();
@@ -554,7 +533,7 @@ void Cluster::deliver_responses() {
 }
 
 void Cluster::start_response() {
-  if (on_response_bus_ || response_bus_free_at_ > now_) return;
+  if (bus_.responding() || bus_.response_free_at() > now_) return;
   std::vector<Candidate> candidates;
   for (const auto& a : agents_)
     if (!a->responses.empty() && a->responses.front()->ready_at <= now_)
@@ -562,17 +541,16 @@ void Cluster::start_response() {
   const auto bridge = static_cast<uint32_t>(agents_.size());
   if (bridge_.has_response() && bridge_.next_ready() <= now_) candidates.push_back({bridge, bridge_.next_ready()});
   if (candidates.empty()) return;
-  const uint32_t winner = response_arbiter_->pick(candidates);
+  const uint32_t winner = bus_.pick_response(candidates);
   if (winner == bridge) {
-    on_response_bus_ = bridge_.pop_response();
+    bus_.start_response(bridge_.pop_response(), now_ + beats_per_line_);
   } else {
     auto& queue = agents_[winner]->responses;
-    on_response_bus_ = std::move(queue.front());
+    bus_.start_response(std::move(queue.front()), now_ + beats_per_line_);
     queue.pop_front();
   }
-  response_bus_free_at_ = now_ + beats_per_line_;
   counters_.data_beats += beats_per_line_;
-  if (on_response_bus_->source >= 0 && on_response_bus_->to_requester) ++counters_.cache_to_cache;
+  if (bus_.on_bus().source >= 0 && bus_.on_bus().to_requester) ++counters_.cache_to_cache;
   active_ = true;
 }
 
@@ -580,7 +558,7 @@ void Cluster::start_response() {
 // Request bus and snooping
 
 void Cluster::grant_request() {
-  if (request_bus_free_at_ > now_) return;
+  if (bus_.request_free_at() > now_) return;
   // Most cycles nobody waits for the bus: skip the arbitration's set-up.
   const bool anyone_waiting = std::any_of(agents_.begin(), agents_.end(), [](const auto& a) {
     for (const auto& m : a->misses)
@@ -590,18 +568,9 @@ void Cluster::grant_request() {
     return false;
   });
   if (!anyone_waiting) return;
-  int free_tag_index = -1;
-  for (size_t t = 0; t < table_entries_.size(); ++t)
-    if (!table_entries_[t]->valid) {
-      free_tag_index = static_cast<int>(t);
-      break;
-    }
+  const int free_tag_index = bus_.free_tag();
   if (free_tag_index < 0) return;  // the request table is full: nobody is granted
-  auto line_free = [this](uint64_t line) {
-    for (const auto& e : table_entries_)
-      if (e->valid && e->line == line) return false;
-    return true;
-  };
+  auto line_free = [this](uint64_t line) { return bus_.line_free(line); };
   // Each cache presents one request: its oldest eligible demand miss, else
   // its oldest write-back (reads bypass the write-back buffer, which is why
   // that buffer must be snooped).
@@ -630,11 +599,11 @@ void Cluster::grant_request() {
     if (pr.port >= 0 || pr.wb >= 0) candidates.push_back({a->id, pr.since});
   }
   if (candidates.empty()) return;
-  const uint32_t winner = request_arbiter_->pick(candidates);
+  const uint32_t winner = bus_.pick_request(candidates);
   Agent& a = *agents_[winner];
   const Presented& pr = presented[winner];
   const auto tag = static_cast<uint32_t>(free_tag_index);
-  Txn& t = *table_entries_[tag];
+  Txn& t = bus_.txn(tag);
   t = Txn{};
   active_ = true;
   if (pr.wb >= 0) {
@@ -664,9 +633,8 @@ void Cluster::grant_request() {
   t.valid = true;
   t.agent = winner;
   t.resolve_at = now_ + params_.snoop_latency;
-  snooping_.push_back(tag);
   const uint64_t occupancy = t.op == BusOp::kBusUpd ? 2 : 1;  // BusUpd carries its word
-  request_bus_free_at_ = now_ + occupancy;
+  bus_.granted(tag, now_ + occupancy);
   counters_.request_bus_busy += occupancy;
   const uint64_t wait = now_ - pr.since;
   counters_.max_grant_wait = std::max(counters_.max_grant_wait, wait);
@@ -675,15 +643,14 @@ void Cluster::grant_request() {
 }
 
 void Cluster::resolve_snoops() {
-  while (!snooping_.empty() && table_entries_[snooping_.front()]->resolve_at <= now_ && !failed()) {
-    const uint32_t tag = snooping_.front();
-    snooping_.pop_front();
+  while (bus_.snooping() && bus_.next_snoop() <= now_ && !failed()) {
+    const uint32_t tag = bus_.pop_snoop();
     resolve(tag);
   }
 }
 
 void Cluster::resolve(uint32_t tag) {
-  Txn& t = *table_entries_[tag];
+  Txn& t = bus_.txn(tag);
   Agent& r = *agents_[t.agent];
   active_ = true;
   auto nack = [&](uint64_t* retry_at) {
@@ -857,7 +824,7 @@ void Cluster::resolve(uint32_t tag) {
   check_failure();
 }
 
-void Cluster::free_tag(uint32_t tag) { table_entries_[tag]->valid = false; }
+void Cluster::free_tag(uint32_t tag) { bus_.free(tag); }
 
 // ---------------------------------------------------------------------------
 // Reports and views
@@ -923,8 +890,8 @@ std::string Cluster::describe_line(uint64_t line) const {
     for (const auto& w : a->wb)
       if (w.line == line) out += "(+write-back buffer)";
   }
-  for (size_t t = 0; t < table_entries_.size(); ++t) {
-    const Txn& e = *table_entries_[t];
+  for (uint32_t t = 0; t < bus_.table_size(); ++t) {
+    const Txn& e = bus_.txn(t);
     if (e.valid && e.line == line)
       out += fmt::format("; tag {}: {} by {} {}", t, mem::bus_op_name(e.op), agent_name(e.agent),
                          e.resolved ? "awaiting data" : "snooping");
@@ -935,15 +902,7 @@ std::string Cluster::describe_line(uint64_t line) const {
 std::string Cluster::describe_in_flight() const {
   std::string out;
   for (const auto& a : agents_) out += a->describe_in_flight();
-  for (size_t t = 0; t < table_entries_.size(); ++t) {
-    const Txn& e = *table_entries_[t];
-    if (e.valid)
-      out += fmt::format("cluster.bus: tag {}: {} {:#x} by {} {}\n", t, mem::bus_op_name(e.op), e.line,
-                         agent_name(e.agent), e.resolved ? "awaiting data" : "snooping");
-  }
-  if (on_response_bus_)
-    out += fmt::format("cluster.bus: response for tag {} on the data bus until cycle {}\n", on_response_bus_->tag,
-                       response_bus_free_at_);
+  out += bus_.describe_in_flight(agent_name);
   out += bridge_.describe_in_flight();
   return out;
 }
@@ -995,9 +954,8 @@ void Cluster::debug_write(uint64_t addr, uint32_t size, uint32_t value) {
   const uint64_t line = addr & ~static_cast<uint64_t>(line_bytes_ - 1);
   if (!memory_.contains(addr, size))
     throw std::invalid_argument(fmt::format("debug write: address {:#x} is outside the cluster's memory", addr));
-  for (const auto& e : table_entries_)
-    if (e->valid && e->line == line)
-      throw std::logic_error(fmt::format("debug write to {:#x}: a bus transaction on the line is in flight", addr));
+  if (!bus_.line_free(line))
+    throw std::logic_error(fmt::format("debug write to {:#x}: a bus transaction on the line is in flight", addr));
   std::vector<uint8_t> bytes(line_bytes_);
   memory_.read_line(line, bytes.data(), line_bytes_);
   write_bytes(bytes.data() + (addr - line), size, value);

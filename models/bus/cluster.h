@@ -39,6 +39,7 @@
 #include "bus/bus_response.h"
 #include "bus/cache_controller.h"
 #include "bus/op.h"
+#include "bus/snoop_bus.h"
 #include "bus/transient.h"
 #include "mem/cache_array.h"
 #include "mem/coherence_checker.h"
@@ -190,7 +191,7 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
 
  private:
   using Agent = CacheController;
-  struct Txn;
+  using Txn = SnoopBus::Txn;
   using Response = BusResponse;
   struct Completion;
   using Port = ControllerPort;
@@ -233,14 +234,8 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   static constexpr uint32_t kDeadlockLatencies = 8;
   uint64_t deadlock_window_;
   std::vector<std::unique_ptr<Agent>> agents_;
-  std::vector<std::unique_ptr<Txn>> table_entries_;  // the request table, indexed by tag
-  std::deque<uint32_t> snooping_;                    // granted tags in grant order
+  SnoopBus bus_;
   Bridge bridge_;
-  std::unique_ptr<Response> on_response_bus_;
-  uint64_t response_bus_free_at_ = 0;
-  uint64_t request_bus_free_at_ = 0;
-  std::unique_ptr<Arbiter> request_arbiter_;
-  std::unique_ptr<Arbiter> response_arbiter_;
   std::vector<Completion> completions_;
   std::vector<std::pair<DoneFn, uint32_t>> callback_buffer_;
   // grant_request's per-cycle working sets, kept to avoid reallocating.
