@@ -81,6 +81,7 @@ class CacheController {
       if (w.line == line) return &w;
     return nullptr;
   }
+  const WriteBack* find_wb(uint64_t line) const { return const_cast<CacheController*>(this)->find_wb(line); }
   // The transient state of the request for  (kNone: none).
   const Miss* miss_for(uint64_t line) const;
 

@@ -42,15 +42,6 @@ void write_bytes(uint8_t* p, uint32_t size, uint32_t value) {
   for (uint32_t i = 0; i < size; ++i) p[i] = static_cast<uint8_t>(value >> (8 * i));
 }
 
-Event snoop_event(BusOp op) {
-  switch (op) {
-    case BusOp::kBusRd: return Event::kBusRd;
-    case BusOp::kBusRdX: return Event::kBusRdX;
-    case BusOp::kBusUpgr: return Event::kBusUpgr;
-    default: return Event::kBusUpd;
-  }
-}
-
 std::string agent_name(uint32_t agent) { return fmt::format("{}{}", agent % 2 ? "l1i" : "l1d", agent / 2); }
 
 }  // namespace
@@ -679,28 +670,12 @@ void Cluster::resolve(uint32_t tag) {
 
   // Snoop every other cache and write-back buffer: first decide, then apply
   // (a NACK must leave every cache as it was).
-  const Event event = snoop_event(t.op);
-  std::vector<int> rows(agents_.size(), -1);
-  bool shared = false;
-  int supplier = -1, wb_holder = -1;
-  bool flush = false;
-  for (const auto& a : agents_) {
-    if (a->id == t.agent) continue;
-    if (a->find_wb(t.line)) wb_holder = static_cast<int>(a->id);
-    const State s = a->array.state_of(t.line);
-    if (s == State::kI) continue;
-    const int row = table_.find(s, event, false);
-    if (row < 0)
-      return protocol_error(t.line, fmt::format("{} has no row for ({}, {}) in {}", table_.name(), mem::state_name(s),
-                                                mem::event_name(event), agent_name(a->id)));
-    rows[a->id] = row;
-    const mem::Row& rw = table_.rows()[static_cast<size_t>(row)];
-    if (rw.next != State::kI) shared = true;
-    if ((rw.actions & (mem::kFlush | mem::kSupply)) && supplier < 0) {
-      supplier = static_cast<int>(a->id);
-      flush = rw.actions & mem::kFlush;
-    }
-  }
+  SnoopResult snooped = snoop(agents_, t, table_);
+  if (!snooped.error.empty()) return protocol_error(t.line, snooped.error);
+  const std::vector<int>& rows = snooped.rows;
+  const bool shared = snooped.shared;
+  const int supplier = snooped.supplier, wb_holder = snooped.wb_holder;
+  const bool flush = snooped.flush;
   const bool needs_data = t.op == BusOp::kBusRd || t.op == BusOp::kBusRdX;
   auto& miss = r.miss(t.port);
   if (needs_data) {

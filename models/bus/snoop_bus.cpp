@@ -63,4 +63,44 @@ std::string SnoopBus::describe_in_flight(std::string (*agent_name)(uint32_t)) co
   return out;
 }
 
+namespace {
+
+mem::Event snoop_event(mem::BusOp op) {
+  switch (op) {
+    case mem::BusOp::kBusRd: return mem::Event::kBusRd;
+    case mem::BusOp::kBusRdX: return mem::Event::kBusRdX;
+    case mem::BusOp::kBusUpgr: return mem::Event::kBusUpgr;
+    default: return mem::Event::kBusUpd;
+  }
+}
+
+}  // namespace
+
+SnoopResult snoop(const std::vector<std::unique_ptr<CacheController>>& caches, const SnoopBus::Txn& t,
+                  const mem::ProtocolTable& table) {
+  const mem::Event event = snoop_event(t.op);
+  SnoopResult r;
+  r.rows.assign(caches.size(), -1);
+  for (const auto& a : caches) {
+    if (a->id == t.agent) continue;
+    if (a->find_wb(t.line)) r.wb_holder = static_cast<int>(a->id);
+    const mem::State s = a->array.state_of(t.line);
+    if (s == mem::State::kI) continue;
+    const int row = table.find(s, event, false);
+    if (row < 0) {
+      r.error = fmt::format("{} has no row for ({}, {}) in {}", table.name(), mem::state_name(s),
+                            mem::event_name(event), a->name());
+      return r;
+    }
+    r.rows[a->id] = row;
+    const mem::Row& rw = table.rows()[static_cast<size_t>(row)];
+    if (rw.next != mem::State::kI) r.shared = true;
+    if ((rw.actions & (mem::kFlush | mem::kSupply)) && r.supplier < 0) {
+      r.supplier = static_cast<int>(a->id);
+      r.flush = rw.actions & mem::kFlush;
+    }
+  }
+  return r;
+}
+
 }  // namespace tessera::bus

@@ -27,6 +27,22 @@
 
 namespace tessera::bus {
 
+class SnoopBus;
+
+// What the snoop of a transaction finds in every other cache and write-back
+// buffer, decided before anything is applied (a NACK must leave every cache
+// as it was): each cache's row (the wired-OR shared line is a row keeping a
+// copy; the dirty line, memory inhibit, a row that flushes or supplies or a
+// write-back buffer holding the line).
+struct SnoopResult {
+  std::vector<int> rows;  // per agent: its row index, -1 when it has no copy (or is the requester)
+  bool shared = false;    // some other cache keeps a copy
+  int supplier = -1;      // the first cache whose row flushes or supplies
+  bool flush = false;     // the supplier's row also writes memory
+  int wb_holder = -1;     // a write-back buffer holding the line
+  std::string error;      // a cache with no row for its state and the snooped event
+};
+
 class SnoopBus {
  public:
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
@@ -91,5 +107,9 @@ class SnoopBus {
   uint64_t response_free_at_ = 0;
   uint64_t request_free_at_ = 0;
 };
+
+// The snoop of `t` by every cache but its requester.
+SnoopResult snoop(const std::vector<std::unique_ptr<CacheController>>& caches, const SnoopBus::Txn& t,
+                  const mem::ProtocolTable& table);
 
 }  // namespace tessera::bus
