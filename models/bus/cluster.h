@@ -1,8 +1,15 @@
 // The control-core cluster: N cores' private L1 instruction and data caches,
 // kept coherent by snooping on one split-transaction bus, with a bridge to
 // the rest of the chip (a mem::MemorySide). A pure C++ cycle-stepped engine:
-// the SystemC shell (cpu::ControlCluster) calls tick()/advance_to() from one SC_METHOD
-// and sleeps until next_event_cycle().
+// the SystemC shell (cpu::ControlCluster) calls tick()/advance_to() from one
+// SC_METHOD and sleeps until next_event_cycle().
+//
+// Its parts, one per file: a CacheController per cache (stable states from
+// the protocol table, outstanding requests in the transient states of
+// transient.h), the SnoopBus (request table, arbiters, snoop order,
+// response bus) with snoop() deciding what a snoop does to every cache, and
+// the Bridge (slots toward memory). The cluster runs them through the
+// phases of a cycle, keeps the watchdog and registers the statistics.
 //
 // Bus (Culler & Singh §6.5, the SGI Challenge design):
 //  - request bus: one arbitrated request per cycle (BusUpd two cycles: it

@@ -105,6 +105,15 @@ std::string ControlCluster::describe() const {
   return out;
 }
 
+std::string ControlCluster::describe_in_flight() const {
+  std::string out;
+  for (const auto& h : harts_)
+    if (h->mode == Hart::Mode::kWaitMemory)
+      out += fmt::format("cluster.core{}: waiting for memory at pc 0x{:08x} since cycle {}\n", h->id(), h->state.pc,
+                         issued_at_[h->id()]);
+  return out + engine_->describe_in_flight();
+}
+
 void ControlCluster::interrupt() {
   interrupt_pending_ = true;
   interrupt_at_ = clock_.now_cycle() + 1;

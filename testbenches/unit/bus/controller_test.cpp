@@ -6,6 +6,7 @@
 // or an upgrade completes), memory answers kMemoryLatency (30) after the
 // snoop at T+34, and the 64-byte line takes 2 beats on the 256-bit data bus:
 // the fill at T+36 ends the transient state.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "bus/transient.h"
@@ -188,6 +189,26 @@ TEST(Transients, DragonStoreToSharedCleanWaitsInScMA) {
   EXPECT_EQ(h.d(0, A), State::kSm);
   EXPECT_EQ(h.d(1, A), State::kSc);
   EXPECT_EQ(h.load(1, A), 9u);
+}
+
+// What the cluster holds in flight, for the deadlock report: at T+4 the
+// load miss (started at T+1, granted tag 0) waits in IS_D, the request
+// table holds its BusRd, the bridge one of its 4 slots for memory's answer
+// due at T+34.
+TEST(Transients, InFlightReportShowsTheRequestItsStateTheBusAndTheBridge) {
+  Harness h(small_params(Protocol::kMesi));
+  EXPECT_EQ(h.cluster.describe_in_flight(), "");
+  const uint64_t T = h.cluster.now();
+  h.cluster.issue(0, load_op(A), nullptr);
+  h.cluster.advance_to(T + 4);
+  const std::string s = h.cluster.describe_in_flight();
+  EXPECT_NE(s.find(fmt::format("cluster.core0.l1d: BusRd 0x40 in IS_D (tag 0) since cycle {}\n", T + 1)),
+            std::string::npos) << s;
+  EXPECT_NE(s.find("cluster.bus: tag 0: BusRd 0x40 by l1d0 awaiting data\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("cluster.bridge: 1 of 4 slots in use\n"), std::string::npos) << s;
+  EXPECT_NE(s.find(fmt::format("memory read for tag 0 ready at cycle {}\n", T + 34)), std::string::npos) << s;
+  h.settle();
+  EXPECT_EQ(h.cluster.describe_in_flight(), "");
 }
 
 // The table itself: every protocol's miss rows begin a transient state, and
