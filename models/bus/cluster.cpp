@@ -743,14 +743,18 @@ void Cluster::resolve(uint32_t tag) {
     return protocol_error(t.line, fmt::format("{} has no row for ({}, {}{}) in {}", table_.name(),
                                               mem::state_name(rs), mem::event_name(revent),
                                               shared ? "(S)" : "(!S)", agent_name(t.agent)));
+  const TransientRow* ordered = transient_row(miss.state, TransientEvent::kOrdered);
+  if (!ordered)
+    return protocol_error(t.line, fmt::format("{}: {} has no transition on Ordered", table_.name(),
+                                              transient_name(miss.state)));
   t.row = rrow;
   t.resolved = true;
-  miss.state = next_transient(miss.state, TransientEvent::kOrdered);
+  miss.state = ordered->next;
   ++counters_.bus_ops[static_cast<size_t>(t.op)];
   ++r.counters.bus_transactions;
   trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
   if (checker_) checker_->on_ordered(now_, t.op, t.agent, t.line, shared);
-  if (needs_data) {
+  if (ordered->actions & kWaitData) {
     if (checker_) checker_->check_line(now_, t.line);
     check_failure();
     return;  // the fill completes it
@@ -764,9 +768,8 @@ void Cluster::resolve(uint32_t tag) {
   const Port port = t.port;
   const uint32_t agent = t.agent;
   const uint64_t line = t.line;
-  const BusOp op_kind = t.op;
   free_tag(tag);
-  if (op_kind == BusOp::kBusUpd) {
+  if (ordered->actions & kPerformWrite) {
     // The write is performed at its place in the bus order; the sharers take
     // the written bytes with it.
     const Op* op = port_op(agent, port);

@@ -7,22 +7,24 @@ namespace {
 using T = Transient;
 using TE = TransientEvent;
 
+constexpr uint8_t kFill = kTakeRowState | kRetryAccess;
+
 constexpr TransientRow kRows[] = {
-    {T::kIS_AD, TE::kOrdered, T::kIS_D},
-    {T::kIS_D, TE::kData, T::kNone},
-    {T::kIM_AD, TE::kOrdered, T::kIM_D},
-    {T::kIM_D, TE::kData, T::kNone},
+    {T::kIS_AD, TE::kOrdered, T::kIS_D, kWaitData},
+    {T::kIS_D, TE::kData, T::kNone, kFill},
+    {T::kIM_AD, TE::kOrdered, T::kIM_D, kWaitData},
+    {T::kIM_D, TE::kData, T::kNone, kFill},
     // Upgrades and updates carry no data: ordered is done.
-    {T::kSM_A, TE::kOrdered, T::kNone},
-    {T::kSM_A, TE::kSnoopInvalidates, T::kIM_AD},
-    {T::kFM_A, TE::kOrdered, T::kNone},
-    {T::kFM_A, TE::kSnoopInvalidates, T::kIM_AD},
-    {T::kFM_A, TE::kSnoopDemotes, T::kSM_A},  // another BusRd made the newest sharer F: this copy is S
-    {T::kOM_A, TE::kOrdered, T::kNone},
-    {T::kOM_A, TE::kSnoopInvalidates, T::kIM_AD},
-    {T::kScM_A, TE::kOrdered, T::kNone},
-    {T::kSmM_A, TE::kOrdered, T::kNone},
-    {T::kSmM_A, TE::kSnoopDemotes, T::kScM_A},  // another cache's BusUpd took ownership
+    {T::kSM_A, TE::kOrdered, T::kNone, kTakeRowState | kRetryAccess},
+    {T::kSM_A, TE::kSnoopInvalidates, T::kIM_AD, kReask},
+    {T::kFM_A, TE::kOrdered, T::kNone, kTakeRowState | kRetryAccess},
+    {T::kFM_A, TE::kSnoopInvalidates, T::kIM_AD, kReask},
+    {T::kFM_A, TE::kSnoopDemotes, T::kSM_A, kReask},  // another BusRd made the newest sharer F: this copy is S
+    {T::kOM_A, TE::kOrdered, T::kNone, kTakeRowState | kRetryAccess},
+    {T::kOM_A, TE::kSnoopInvalidates, T::kIM_AD, kReask},
+    {T::kScM_A, TE::kOrdered, T::kNone, kTakeRowState | kPerformWrite},
+    {T::kSmM_A, TE::kOrdered, T::kNone, kTakeRowState | kPerformWrite},
+    {T::kSmM_A, TE::kSnoopDemotes, T::kScM_A, kReask},  // another cache's BusUpd took ownership
 };
 
 }  // namespace
@@ -62,10 +64,23 @@ Transient begin_transient(mem::State from, mem::Event event, mem::BusOp op) {
   }
 }
 
-Transient next_transient(Transient state, TransientEvent event) {
+const TransientRow* transient_row(Transient state, TransientEvent event) {
   for (const TransientRow& r : kRows)
-    if (r.state == state && r.event == event) return r.next;
-  return T::kCount;
+    if (r.state == state && r.event == event) return &r;
+  return nullptr;
+}
+
+Transient next_transient(Transient state, TransientEvent event) {
+  const TransientRow* r = transient_row(state, event);
+  return r ? r->next : T::kCount;
+}
+
+std::string transient_actions_text(uint8_t actions) {
+  static const char* const kNames[] = {"WaitData", "TakeRowState", "RetryAccess", "PerformWrite", "Reask"};
+  std::string out;
+  for (size_t bit = 0; bit < sizeof(kNames) / sizeof(kNames[0]); ++bit)
+    if (actions & (1u << bit)) out += (out.empty() ? "" : "+") + std::string(kNames[bit]);
+  return out.empty() ? "-" : out;
 }
 
 bool awaits_order(Transient t) {

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "mem/coherence_protocol.h"
 
@@ -38,12 +39,22 @@ enum class TransientEvent : uint8_t {
   kCount
 };
 
-// One row of the transient table: in `state`, on `event`, go to `next`
-// (kNone: the line is in the stable state the protocol table chose).
+// What a transient row does, as bits.
+enum TransientAction : uint8_t {
+  kWaitData = 1 << 0,      // keep the request table entry: the fill ends the state
+  kTakeRowState = 1 << 1,  // the line takes the state of the protocol row the snoop result chose
+  kRetryAccess = 1 << 2,   // the port's access is looked up again (now with permission)
+  kPerformWrite = 1 << 3,  // the write is performed at its place in the bus order; sharers take the word
+  kReask = 1 << 4,         // ask the bus for what the protocol's row for the new stable state asks
+};
+
+// One row of the transient table: in `state`, on `event`, do `actions` and
+// go to `next` (kNone: the line is in a stable state again).
 struct TransientRow {
   Transient state;
   TransientEvent event;
   Transient next;
+  uint8_t actions;
 };
 
 const char* transient_name(Transient t);
@@ -56,8 +67,11 @@ const TransientRow* transient_rows(size_t* count);
 // kNone when no transient state fits (a table that asks for something no
 // controller can wait for: a protocol error).
 Transient begin_transient(mem::State from, mem::Event event, mem::BusOp op);
-// kCount when the table has no row (a protocol error).
+// The row for (state, event), nullptr when the table has none (a protocol
+// error); next_transient gives its next state, kCount when there is none.
+const TransientRow* transient_row(Transient state, TransientEvent event);
 Transient next_transient(Transient state, TransientEvent event);
+std::string transient_actions_text(uint8_t actions);
 
 // Waiting for its place in the bus order (may still be snooped) or for data.
 bool awaits_order(Transient t);

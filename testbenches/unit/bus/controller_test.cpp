@@ -233,6 +233,14 @@ TEST(Transients, EveryMissRowOfEveryProtocolBeginsATransientState) {
     }
   }
   EXPECT_EQ(next_transient(Transient::kSM_A, TransientEvent::kSnoopInvalidates), Transient::kIM_AD);
+  // Only a request that asked for data waits for it; only an update performs its write when ordered.
+  EXPECT_EQ(transient_row(Transient::kIS_AD, TransientEvent::kOrdered)->actions, kWaitData);
+  EXPECT_EQ(transient_row(Transient::kIM_AD, TransientEvent::kOrdered)->actions, kWaitData);
+  EXPECT_EQ(transient_actions_text(transient_row(Transient::kSM_A, TransientEvent::kOrdered)->actions),
+            "TakeRowState+RetryAccess");
+  EXPECT_EQ(transient_actions_text(transient_row(Transient::kScM_A, TransientEvent::kOrdered)->actions),
+            "TakeRowState+PerformWrite");
+  EXPECT_EQ(transient_row(Transient::kIS_D, TransientEvent::kOrdered), nullptr);
   EXPECT_EQ(next_transient(Transient::kFM_A, TransientEvent::kSnoopDemotes), Transient::kSM_A);
   EXPECT_EQ(next_transient(Transient::kIS_D, TransientEvent::kSnoopInvalidates), Transient::kCount);
 }
