@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "sim/hit_rate.h"
+
 
 namespace tessera::platform {
 
@@ -214,10 +216,7 @@ std::string Platform::summary() const {
   out += fmt::format("  kernel cycles        {:>14}  (IPC {:.3f} warp insts/cycle while kernels ran)\n", kernel_cycles,
                      kernel_cycles ? static_cast<double>(warps) / static_cast<double>(kernel_cycles) : 0.0);
   const std::pair<uint64_t, uint64_t> l1{sum.l1_hits, sum.l1_misses}, l2{sum.l2_hits, sum.l2_misses};
-  const auto hit_rate = [](std::pair<uint64_t, uint64_t> t) {
-    const uint64_t all = t.first + t.second;
-    return all ? 100.0 * static_cast<double>(t.first) / static_cast<double>(all) : 0.0;
-  };
+  const auto hit_rate = [](std::pair<uint64_t, uint64_t> t) { return sim::hit_rate(t.first, t.second, 100.0); };
   out += fmt::format("  L1/texture sectors   {:>14}  ({:.1f}% hit; cached loads only)\n", l1.first + l1.second,
                      hit_rate(l1));
   out += fmt::format("  L2 sectors           {:>14}  ({:.1f}% hit; reads and atomics)\n", l2.first + l2.second,

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "isa/isa.h"
 #include "sim/stats.h"
 
 namespace tessera::bus {
@@ -16,25 +17,19 @@ using mem::State;
 
 namespace {
 
-constexpr size_t kPorts = 3;
+constexpr size_t kPorts = kControllerPorts;
 
 bool writes(OpKind k) { return k == OpKind::kStore || k == OpKind::kAmo || k == OpKind::kSc; }
 
+// The AMO arithmetic is the ISA executor's (isa::atomic_new_value), so a
+// core's AMO through the cluster and one executed directly agree by
+// construction. Indexed by AmoKind.
+constexpr isa::Op kAmoOps[] = {isa::Op::kAmoswapW, isa::Op::kAmoaddW, isa::Op::kAmoxorW,
+                               isa::Op::kAmoandW,  isa::Op::kAmoorW,  isa::Op::kAmominW,
+                               isa::Op::kAmomaxW,  isa::Op::kAmominuW, isa::Op::kAmomaxuW};
+
 uint32_t amo_result(AmoKind kind, uint32_t old, uint32_t operand) {
-  const auto s_old = static_cast<int32_t>(old);
-  const auto s_op = static_cast<int32_t>(operand);
-  switch (kind) {
-    case AmoKind::kSwap: return operand;
-    case AmoKind::kAdd: return old + operand;
-    case AmoKind::kXor: return old ^ operand;
-    case AmoKind::kAnd: return old & operand;
-    case AmoKind::kOr: return old | operand;
-    case AmoKind::kMin: return static_cast<uint32_t>(std::min(s_old, s_op));
-    case AmoKind::kMax: return static_cast<uint32_t>(std::max(s_old, s_op));
-    case AmoKind::kMinu: return std::min(old, operand);
-    case AmoKind::kMaxu: return std::max(old, operand);
-  }
-  return old;
+  return isa::atomic_new_value(kAmoOps[static_cast<size_t>(kind)], old, operand, 0);
 }
 
 uint32_t read_bytes(const uint8_t* p, uint32_t size) {
@@ -45,15 +40,6 @@ uint32_t read_bytes(const uint8_t* p, uint32_t size) {
 
 void write_bytes(uint8_t* p, uint32_t size, uint32_t value) {
   for (uint32_t i = 0; i < size; ++i) p[i] = static_cast<uint8_t>(value >> (8 * i));
-}
-
-Event snoop_event(BusOp op) {
-  switch (op) {
-    case BusOp::kBusRd: return Event::kBusRd;
-    case BusOp::kBusRdX: return Event::kBusRdX;
-    case BusOp::kBusUpgr: return Event::kBusUpgr;
-    default: return Event::kBusUpd;
-  }
 }
 
 std::string agent_name(uint32_t agent) { return fmt::format("{}{}", agent % 2 ? "l1i" : "l1d", agent / 2); }
@@ -70,77 +56,6 @@ struct Cluster::Completion {
   uint32_t value;
 };
 
-struct Cluster::Response {
-  uint32_t tag;
-  int source;  // agent, or -1 for the bridge
-  uint64_t ready_at;
-  bool to_requester;
-  bool to_memory;
-  std::vector<uint8_t> data;
-};
-
-struct Cluster::Txn {
-  bool valid = false;
-  uint32_t agent = 0;
-  BusOp op = BusOp::kNone;
-  uint64_t line = 0;
-  bool write_back = false;  // a WriteBack from the agent's write-back buffer
-  Port port = Port::kData;  // the miss it serves
-  uint64_t resolve_at = 0;
-  bool resolved = false;
-  int row = -1;  // the requester's row, chosen by the snoop result
-};
-
-struct Cluster::Agent {
-  struct PortState {
-    bool busy = false;
-    bool performed = false;  // done, completion scheduled
-    Op op;
-    DoneFn done;
-  };
-  // One outstanding request (MSHR) per port.
-  struct Miss {
-    bool active = false;
-    bool granted = false;
-    uint64_t line = 0;
-    int way = -1;
-    Event event = Event::kPrRd;
-    uint64_t since = 0;
-    uint64_t retry_at = 0;
-  };
-  struct WriteBack {
-    uint64_t line;
-    std::vector<uint8_t> data;
-    bool granted = false;
-    uint64_t since = 0;
-    uint64_t retry_at = 0;
-  };
-
-  Agent(uint32_t agent_id, const mem::CacheGeometry& g, uint32_t sb_entries)
-      : id(agent_id), array(g), store_buffer(sb_entries) {}
-
-  uint32_t id;
-  mem::CacheArray array;
-  PortState ports[kPorts];
-  Miss misses[kPorts];
-  std::vector<WriteBack> wb;
-  std::deque<std::unique_ptr<Response>> responses;
-  mem::StoreBuffer store_buffer;
-  uint64_t sb_drained_at = 0;
-  bool reservation = false;
-  uint64_t reservation_line = 0;
-  uint64_t lru_clock = 0;
-  AgentCounters counters;
-
-  PortState& port(Port p) { return ports[static_cast<size_t>(p)]; }
-  Miss& miss(Port p) { return misses[static_cast<size_t>(p)]; }
-  WriteBack* find_wb(uint64_t line) {
-    for (auto& w : wb)
-      if (w.line == line) return &w;
-    return nullptr;
-  }
-};
-
 // ---------------------------------------------------------------------------
 // Construction
 
@@ -155,15 +70,15 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
       // memory read latency, behind other requests: a window shorter than a
       // few latencies would call a slow memory a deadlock.
       deadlock_window_(std::max<uint64_t>(params.deadlock_cycles, uint64_t{kDeadlockLatencies} * memory.read_latency())),
+      bus_(params.arbiter, 2 * params.cores, params.request_table),
+      bridge_(memory, params.bridge_queue_entries, params.l1d.line_bytes, &counters_.memory_reads,
+              &counters_.memory_writes),
       row_hits_(table_.rows().size(), 0) {
   if (params.l1i.line_bytes != line_bytes_)
     throw std::invalid_argument("L1I and L1D line sizes differ");
   const uint32_t agents = 2 * params.cores;
   for (uint32_t a = 0; a < agents; ++a)
     agents_.push_back(std::make_unique<Agent>(a, a % 2 ? params.l1i : params.l1d, params.store_buffer_entries));
-  for (uint32_t t = 0; t < params.request_table; ++t) table_entries_.push_back(std::make_unique<Txn>());
-  request_arbiter_ = make_arbiter(params.arbiter, agents);
-  response_arbiter_ = make_arbiter(params.arbiter, agents + 1);  // + the bridge
   if (params.check)
     checker_ = std::make_unique<mem::CoherenceChecker>(
         static_cast<const mem::CacheView&>(*this), line_bytes_, table_.has_exclusive_clean(),
@@ -175,21 +90,26 @@ Cluster::~Cluster() = default;
 
 void Cluster::register_stats(sim::StatGroup* parent) {
   stats_ = std::make_unique<sim::StatGroup>("cluster", parent);
-  for (size_t op = 1; op < static_cast<size_t>(BusOp::kCount); ++op)
-    stats_->add_counter(fmt::format("bus.{}", mem::bus_op_name(static_cast<BusOp>(op))), &counters_.bus_ops[op],
-                        "transactions of this kind ordered on the bus");
-  stats_->add_counter("bus.cache_to_cache", &counters_.cache_to_cache, "lines supplied by a cache to a cache");
-  stats_->add_counter("bus.memory_reads", &counters_.memory_reads, "lines supplied by memory through the bridge");
-  stats_->add_counter("bus.memory_writes", &counters_.memory_writes, "write-backs and flushes reaching memory");
-  stats_->add_counter("bus.nacks", &counters_.nacks, "requests refused because a receiver's buffer was full");
-  stats_->add_counter("bus.wb_snoop_hits", &counters_.wb_snoop_hits, "snoops answered by a write-back buffer");
-  stats_->add_counter("bus.data_beats", &counters_.data_beats, "response bus cycles carrying data");
-  stats_->add_counter("bus.request_busy_cycles", &counters_.request_bus_busy, "request bus cycles in use");
-  stats_->add_counter("bus.max_grant_wait", &counters_.max_grant_wait, "longest wait for a request grant, cycles");
   stats_->add_counter("ops_completed", &counters_.ops_completed, "processor operations completed");
   stats_->add_counter("store_buffer_forwards", &counters_.sb_forwards, "loads served by the store buffer");
+  bus_stats_ = std::make_unique<sim::StatGroup>("bus", stats_.get());
+  sim::StatGroup& bus = *bus_stats_;
+  for (size_t op = 1; op < static_cast<size_t>(BusOp::kCount); ++op)
+    bus.add_counter(mem::bus_op_name(static_cast<BusOp>(op)), &counters_.bus_ops[op],
+                    "transactions of this kind ordered on the bus");
+  bus.add_counter("cache_to_cache", &counters_.cache_to_cache, "lines supplied by a cache to a cache");
+  bus.add_counter("nacks", &counters_.nacks, "requests refused because a receiver's buffer was full");
+  bus.add_counter("wb_snoop_hits", &counters_.wb_snoop_hits, "snoops answered by a write-back buffer");
+  bus.add_counter("data_beats", &counters_.data_beats, "response bus cycles carrying data");
+  bus.add_counter("request_busy_cycles", &counters_.request_bus_busy, "request bus cycles in use");
+  bus.add_counter("max_grant_wait", &counters_.max_grant_wait, "longest wait for a request grant, cycles");
+  bridge_stats_ = std::make_unique<sim::StatGroup>("bridge", stats_.get());
+  bridge_stats_->add_counter("memory_reads", &counters_.memory_reads, "lines supplied by memory through the bridge");
+  bridge_stats_->add_counter("memory_writes", &counters_.memory_writes, "write-backs and flushes reaching memory");
+  for (uint32_t c = 0; c < params_.cores; ++c)
+    core_stats_.push_back(std::make_unique<sim::StatGroup>(fmt::format("core{}", c), stats_.get()));
   for (auto& a : agents_) {
-    auto g = std::make_unique<sim::StatGroup>(agent_name(a->id), stats_.get());
+    auto g = std::make_unique<sim::StatGroup>(a->id % 2 ? "l1i" : "l1d", core_stats_[a->id / 2].get());
     g->add_counter("hits", &a->counters.hits, "accesses performed without a bus transaction");
     g->add_counter("misses", &a->counters.misses, "accesses that needed a bus transaction");
     g->add_counter("bus_transactions", &a->counters.bus_transactions, "transactions this cache had ordered");
@@ -257,7 +177,7 @@ void Cluster::wake(uint32_t agent, Port port) { run_port(agent, port); }
 
 void Cluster::run_port(uint32_t agent, Port port) {
   Agent& a = *agents_[agent];
-  if (failed() || a.miss(port).active) return;
+  if (failed() || a.miss(port).active()) return;
   uint32_t result = 0;
   if (port == Port::kStoreBuffer) {
     // Stores leave the buffer in order, one per cycle, each performed with
@@ -340,7 +260,7 @@ bool Cluster::access(uint32_t agent, Port port, const Op& op, uint32_t* result) 
 bool Cluster::start_miss(uint32_t agent, Port port, uint64_t line, Event event) {
   Agent& a = *agents_[agent];
   for (size_t p = 0; p < kPorts; ++p)
-    if (a.misses[p].active && a.misses[p].line == line) return false;  // the other port's fill comes first
+    if (a.misses[p].active() && a.misses[p].line == line) return false;  // the other port's fill comes first
   if (a.find_wb(line)) return false;  // the victim must reach memory first
   int way = a.array.find(line);
   if (way < 0) {
@@ -369,10 +289,22 @@ bool Cluster::start_miss(uint32_t agent, Port port, uint64_t line, Event event) 
     }
     victim.line_addr = line;
   }
+  // The transient state the miss waits in, from the protocol's row for the
+  // line's stable state (I once a victim made room).
+  const State from = a.array.line(way).state;
+  const int row = table_.first_row(from, event);
+  const BusOp op = row < 0 ? BusOp::kNone : mem::bus_op_of(table_.rows()[static_cast<size_t>(row)].actions);
+  const Transient transient = begin_transient(from, event, op);
+  if (transient == Transient::kNone) {
+    protocol_error(line, fmt::format("{}: no transient state waits for {} after ({}, {})", table_.name(),
+                                     mem::bus_op_name(op), mem::state_name(from), mem::event_name(event)));
+    return false;
+  }
   a.array.line(way).reserved = true;
   auto& m = a.miss(port);
   m = Agent::Miss{};
-  m.active = true;
+  m.state = transient;
+  m.op = op;
   m.line = line;
   m.way = way;
   m.event = event;
@@ -470,9 +402,9 @@ void Cluster::tick() {
       for (size_t p = 0; p < kPorts; ++p) {
         if (a->ports[p].busy)
           outstanding += fmt::format(" {}:{}@{:#x}", agent_name(a->id), p == 2 ? "fetch" : "data", a->ports[p].op.addr);
-        if (a->misses[p].active)
-          outstanding += fmt::format(" {}:miss@{:#x}{}", agent_name(a->id), a->misses[p].line,
-                                     a->misses[p].granted ? "(granted)" : "");
+        if (a->misses[p].active())
+          outstanding += fmt::format(" {}:miss@{:#x} {}{}", agent_name(a->id), a->misses[p].line,
+                                     transient_name(a->misses[p].state), a->misses[p].granted() ? "(granted)" : "");
       }
       if (!a->store_buffer.empty())
         outstanding += fmt::format(" {}:{} buffered stores", agent_name(a->id), a->store_buffer.size());
@@ -482,10 +414,11 @@ void Cluster::tick() {
     std::vector<uint64_t> lines;
     for (const auto& a : agents_)
       for (const auto& m : a->misses)
-        if (m.active && std::find(lines.begin(), lines.end(), m.line) == lines.end()) lines.push_back(m.line);
+        if (m.active() && std::find(lines.begin(), lines.end(), m.line) == lines.end()) lines.push_back(m.line);
     for (uint64_t line : lines) outstanding += fmt::format("\n  line {:#x}: {}", line, describe_line(line));
-    failure_ = fmt::format("bus deadlock at cycle {}: no access performed for {} cycles; outstanding:{}", now_,
-                           deadlock_window_, outstanding);
+    fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kDeadlock, now_, 0,
+                                     fmt::format("no access performed for {} cycles", deadlock_window_),
+                                     std::move(outstanding)));
   }
   for (auto& [fn, value] : callbacks)
     if (fn) fn(value);
@@ -514,30 +447,24 @@ uint64_t Cluster::next_event_cycle() const {
   uint64_t t = kNever;
   auto consider = [&t, soon](uint64_t at) { t = std::min(t, std::max(at, soon)); };
   for (const auto& c : completions_) consider(c.at);
-  if (on_response_bus_) {
-    consider(response_bus_free_at_);
+  if (bus_.responding()) {
+    consider(bus_.response_free_at());
   } else {
     for (const auto& a : agents_)
       if (!a->responses.empty()) consider(a->responses.front()->ready_at);
-    if (!bridge_queue_.empty()) consider(bridge_queue_.front()->ready_at);
+    if (bridge_.has_response()) consider(bridge_.next_ready());
   }
-  if (!snooping_.empty()) consider(table_entries_[snooping_.front()]->resolve_at);
+  if (bus_.snooping()) consider(bus_.next_snoop());
   // Requests: only those the request bus could take (a busy line or a full
   // table is freed by a response, which is an event above).
-  uint32_t used = 0;
-  for (const auto& e : table_entries_) used += e->valid;
-  if (used < table_entries_.size()) {
-    auto line_free = [this](uint64_t line) {
-      for (const auto& e : table_entries_)
-        if (e->valid && e->line == line) return false;
-      return true;
-    };
+  if (!bus_.table_full()) {
+    auto line_free = [this](uint64_t line) { return bus_.line_free(line); };
     for (const auto& a : agents_) {
       for (const auto& m : a->misses)
-        if (m.active && !m.granted && line_free(m.line))
-          consider(std::max(m.retry_at, request_bus_free_at_));
+        if (m.active() && !m.granted() && line_free(m.line))
+          consider(std::max(m.retry_at, bus_.request_free_at()));
       for (const auto& w : a->wb)
-        if (!w.granted && line_free(w.line)) consider(std::max(w.retry_at, request_bus_free_at_));
+        if (!w.granted && line_free(w.line)) consider(std::max(w.retry_at, bus_.request_free_at()));
     }
   }
   if (!idle()) consider(last_progress_ + deadlock_window_ + 1);
@@ -545,13 +472,12 @@ uint64_t Cluster::next_event_cycle() const {
 }
 
 bool Cluster::idle() const {
-  if (!completions_.empty() || on_response_bus_ || !bridge_queue_.empty() || !snooping_.empty()) return false;
-  for (const auto& e : table_entries_)
-    if (e->valid) return false;
+  if (!completions_.empty() || bus_.responding() || bridge_.has_response() || bus_.snooping()) return false;
+  if (!bus_.table_empty()) return false;
   for (const auto& a : agents_) {
     if (!a->store_buffer.empty() || !a->wb.empty() || !a->responses.empty()) return false;
     for (size_t p = 0; p < kPorts; ++p)
-      if (a->ports[p].busy || a->misses[p].active) return false;
+      if (a->ports[p].busy || a->misses[p].active()) return false;
   }
   return true;
 }
@@ -560,20 +486,17 @@ bool Cluster::idle() const {
 // Response bus
 
 void Cluster::deliver_responses() {
-  if (!on_response_bus_ || response_bus_free_at_ > now_) return;
-  std::unique_ptr<Response> resp = std::move(on_response_bus_);
-  Txn& t = *table_entries_[resp->tag];
+  if (!bus_.responding() || bus_.response_free_at() > now_) return;
+  std::unique_ptr<Response> resp = bus_.finish_response();
+  Txn& t = bus_.txn(resp->tag);
   Agent& r = *agents_[t.agent];
   active_ = true;
   progress();
   trace(BusEvent::kResponse, t.op, t.agent, resp->tag, t.line, resp->source);
-  if (resp->source < 0) --bridge_slots_used_;  // a memory read leaves the bridge
-  if (resp->to_memory) {
-    memory_.write_line(t.line, resp->data.data(), line_bytes_);
-    ++counters_.memory_writes;
-  }
+  if (resp->source < 0) bridge_.free_slot();  // a memory read leaves the bridge
+  if (resp->to_memory) bridge_.write(t.line, resp->data.data());
   if (t.write_back) {
-    --bridge_slots_used_;
+    bridge_.free_slot();
     r.wb.erase(std::remove_if(r.wb.begin(), r.wb.end(), [&t](const Agent::WriteBack& w) { return w.line == t.line; }),
                r.wb.end());
     free_tag(resp->tag);
@@ -592,7 +515,8 @@ void Cluster::deliver_responses() {
     checker_->check_line(now_, t.line);
     check_failure();
   }
-  m.active = false;
+  m.state = next_transient(m.state, TransientEvent::kData);
+  m.tag = -1;
   const Port port = t.port;
   const uint32_t agent = t.agent;
   free_tag(resp->tag);
@@ -600,22 +524,24 @@ void Cluster::deliver_responses() {
 }
 
 void Cluster::start_response() {
-  if (on_response_bus_ || response_bus_free_at_ > now_) return;
+  if (bus_.responding() || bus_.response_free_at() > now_) return;
   std::vector<Candidate> candidates;
   for (const auto& a : agents_)
     if (!a->responses.empty() && a->responses.front()->ready_at <= now_)
       candidates.push_back({a->id, a->responses.front()->ready_at});
   const auto bridge = static_cast<uint32_t>(agents_.size());
-  if (!bridge_queue_.empty() && bridge_queue_.front()->ready_at <= now_)
-    candidates.push_back({bridge, bridge_queue_.front()->ready_at});
+  if (bridge_.has_response() && bridge_.next_ready() <= now_) candidates.push_back({bridge, bridge_.next_ready()});
   if (candidates.empty()) return;
-  const uint32_t winner = response_arbiter_->pick(candidates);
-  auto& queue = winner == bridge ? bridge_queue_ : agents_[winner]->responses;
-  on_response_bus_ = std::move(queue.front());
-  queue.pop_front();
-  response_bus_free_at_ = now_ + beats_per_line_;
+  const uint32_t winner = bus_.pick_response(candidates);
+  if (winner == bridge) {
+    bus_.start_response(bridge_.pop_response(), now_ + beats_per_line_);
+  } else {
+    auto& queue = agents_[winner]->responses;
+    bus_.start_response(std::move(queue.front()), now_ + beats_per_line_);
+    queue.pop_front();
+  }
   counters_.data_beats += beats_per_line_;
-  if (on_response_bus_->source >= 0 && on_response_bus_->to_requester) ++counters_.cache_to_cache;
+  if (bus_.on_bus().source >= 0 && bus_.on_bus().to_requester) ++counters_.cache_to_cache;
   active_ = true;
 }
 
@@ -623,28 +549,19 @@ void Cluster::start_response() {
 // Request bus and snooping
 
 void Cluster::grant_request() {
-  if (request_bus_free_at_ > now_) return;
+  if (bus_.request_free_at() > now_) return;
   // Most cycles nobody waits for the bus: skip the arbitration's set-up.
   const bool anyone_waiting = std::any_of(agents_.begin(), agents_.end(), [](const auto& a) {
     for (const auto& m : a->misses)
-      if (m.active && !m.granted) return true;
+      if (m.active() && !m.granted()) return true;
     for (const auto& w : a->wb)
       if (!w.granted) return true;
     return false;
   });
   if (!anyone_waiting) return;
-  int free_tag_index = -1;
-  for (size_t t = 0; t < table_entries_.size(); ++t)
-    if (!table_entries_[t]->valid) {
-      free_tag_index = static_cast<int>(t);
-      break;
-    }
+  const int free_tag_index = bus_.free_tag();
   if (free_tag_index < 0) return;  // the request table is full: nobody is granted
-  auto line_free = [this](uint64_t line) {
-    for (const auto& e : table_entries_)
-      if (e->valid && e->line == line) return false;
-    return true;
-  };
+  auto line_free = [this](uint64_t line) { return bus_.line_free(line); };
   // Each cache presents one request: its oldest eligible demand miss, else
   // its oldest write-back (reads bypass the write-back buffer, which is why
   // that buffer must be snooped).
@@ -656,7 +573,8 @@ void Cluster::grant_request() {
     Presented& pr = presented[a->id];
     for (size_t p = 0; p < kPorts; ++p) {
       const auto& m = a->misses[p];
-      if (m.active && !m.granted && m.retry_at <= now_ && line_free(m.line) && (pr.port < 0 || m.since < pr.since)) {
+      if (m.active() && !m.granted() && m.retry_at <= now_ && line_free(m.line) &&
+          (pr.port < 0 || m.since < pr.since)) {
         pr.port = static_cast<int>(p);
         pr.since = m.since;
       }
@@ -672,11 +590,11 @@ void Cluster::grant_request() {
     if (pr.port >= 0 || pr.wb >= 0) candidates.push_back({a->id, pr.since});
   }
   if (candidates.empty()) return;
-  const uint32_t winner = request_arbiter_->pick(candidates);
+  const uint32_t winner = bus_.pick_request(candidates);
   Agent& a = *agents_[winner];
   const Presented& pr = presented[winner];
   const auto tag = static_cast<uint32_t>(free_tag_index);
-  Txn& t = *table_entries_[tag];
+  Txn& t = bus_.txn(tag);
   t = Txn{};
   active_ = true;
   if (pr.wb >= 0) {
@@ -688,34 +606,26 @@ void Cluster::grant_request() {
   } else {
     const Port port = static_cast<Port>(pr.port);
     auto& m = a.miss(port);
-    // The state may have changed while the request waited (an S copy
-    // invalidated turns an upgrade into BusRdX): ask the table again.
-    const State state = a.array.line(m.way).state;
-    const int row = table_.first_row(state, m.event);
-    if (row < 0)
-      return protocol_error(m.line, fmt::format("{} has no row for ({}, {})", table_.name(), mem::state_name(state),
-                                                mem::event_name(m.event)));
+    // The transient state already says what to ask for (a snoop that took
+    // the copy while the request waited turned SM_A into IM_AD). An SC whose
+    // reservation is gone asks for nothing: it fails on its own.
     const Op* op = port_op(winner, port);
-    const bool sc_lost = op && op->kind == OpKind::kSc && !(a.reservation && a.reservation_line == m.line);
-    const uint16_t actions = table_.rows()[static_cast<size_t>(row)].actions;
-    if ((actions & mem::kHit) || sc_lost) {
-      // Nothing to ask the bus for any more: the port finishes on its own.
-      m.active = false;
+    if (op && op->kind == OpKind::kSc && !(a.reservation && a.reservation_line == m.line)) {
+      m.state = Transient::kNone;
       a.array.line(m.way).reserved = false;
       wake(winner, port);
       return;
     }
-    m.granted = true;
-    t.op = mem::bus_op_of(actions);
+    m.tag = static_cast<int>(tag);
+    t.op = m.op;
     t.line = m.line;
     t.port = port;
   }
   t.valid = true;
   t.agent = winner;
   t.resolve_at = now_ + params_.snoop_latency;
-  snooping_.push_back(tag);
   const uint64_t occupancy = t.op == BusOp::kBusUpd ? 2 : 1;  // BusUpd carries its word
-  request_bus_free_at_ = now_ + occupancy;
+  bus_.granted(tag, now_ + occupancy);
   counters_.request_bus_busy += occupancy;
   const uint64_t wait = now_ - pr.since;
   counters_.max_grant_wait = std::max(counters_.max_grant_wait, wait);
@@ -724,15 +634,14 @@ void Cluster::grant_request() {
 }
 
 void Cluster::resolve_snoops() {
-  while (!snooping_.empty() && table_entries_[snooping_.front()]->resolve_at <= now_ && !failed()) {
-    const uint32_t tag = snooping_.front();
-    snooping_.pop_front();
+  while (bus_.snooping() && bus_.next_snoop() <= now_ && !failed()) {
+    const uint32_t tag = bus_.pop_snoop();
     resolve(tag);
   }
 }
 
 void Cluster::resolve(uint32_t tag) {
-  Txn& t = *table_entries_[tag];
+  Txn& t = bus_.txn(tag);
   Agent& r = *agents_[t.agent];
   active_ = true;
   auto nack = [&](uint64_t* retry_at) {
@@ -745,11 +654,11 @@ void Cluster::resolve(uint32_t tag) {
 
   if (t.write_back) {
     Agent::WriteBack* wb = r.find_wb(t.line);
-    if (bridge_slots_used_ >= params_.bridge_queue_entries || r.responses.size() >= params_.response_queue_entries) {
+    if (bridge_.full() || r.responses.size() >= params_.response_queue_entries) {
       wb->granted = false;
       return nack(&wb->retry_at);
     }
-    ++bridge_slots_used_;
+    bridge_.take_write_back_slot();
     ++counters_.bus_ops[static_cast<size_t>(BusOp::kWriteBack)];
     ++r.counters.bus_transactions;
     r.responses.push_back(std::make_unique<Response>(
@@ -761,36 +670,20 @@ void Cluster::resolve(uint32_t tag) {
 
   // Snoop every other cache and write-back buffer: first decide, then apply
   // (a NACK must leave every cache as it was).
-  const Event event = snoop_event(t.op);
-  std::vector<int> rows(agents_.size(), -1);
-  bool shared = false;
-  int supplier = -1, wb_holder = -1;
-  bool flush = false;
-  for (const auto& a : agents_) {
-    if (a->id == t.agent) continue;
-    if (a->find_wb(t.line)) wb_holder = static_cast<int>(a->id);
-    const State s = a->array.state_of(t.line);
-    if (s == State::kI) continue;
-    const int row = table_.find(s, event, false);
-    if (row < 0)
-      return protocol_error(t.line, fmt::format("{} has no row for ({}, {}) in {}", table_.name(), mem::state_name(s),
-                                                mem::event_name(event), agent_name(a->id)));
-    rows[a->id] = row;
-    const mem::Row& rw = table_.rows()[static_cast<size_t>(row)];
-    if (rw.next != State::kI) shared = true;
-    if ((rw.actions & (mem::kFlush | mem::kSupply)) && supplier < 0) {
-      supplier = static_cast<int>(a->id);
-      flush = rw.actions & mem::kFlush;
-    }
-  }
+  SnoopResult snooped = snoop(agents_, t, table_);
+  if (!snooped.error.empty()) return protocol_error(t.line, snooped.error);
+  const std::vector<int>& rows = snooped.rows;
+  const bool shared = snooped.shared;
+  const int supplier = snooped.supplier, wb_holder = snooped.wb_holder;
+  const bool flush = snooped.flush;
   const bool needs_data = t.op == BusOp::kBusRd || t.op == BusOp::kBusRdX;
   auto& miss = r.miss(t.port);
   if (needs_data) {
     const bool refused = wb_holder >= 0 ? agents_[wb_holder]->responses.size() >= params_.response_queue_entries
                          : supplier >= 0 ? agents_[supplier]->responses.size() >= params_.response_queue_entries
-                                         : bridge_slots_used_ >= params_.bridge_queue_entries;
+                                         : bridge_.full();
     if (refused) {
-      miss.granted = false;
+      miss.tag = -1;
       return nack(&miss.retry_at);
     }
   }
@@ -811,7 +704,12 @@ void Cluster::resolve(uint32_t tag) {
     const mem::Row& rw = table_.rows()[static_cast<size_t>(row)];
     count_row(row);
     auto& l = a->array.line(a->array.find(t.line));
+    const State before = l.state;
     l.state = rw.next;
+    if (rw.next != before) {
+      const std::string error = a->snooped(t.line, table_);
+      if (!error.empty()) return protocol_error(t.line, error);
+    }
     if (rw.next == State::kI) ++a->counters.invalidations;
     if (rw.actions & mem::kApplyUpdate) updated.push_back(a->id);
     // Another core's write (invalidation or update) ends a reservation.
@@ -834,12 +732,7 @@ void Cluster::resolve(uint32_t tag) {
     agents_[supplier]->responses.push_back(std::make_unique<Response>(
         Response{tag, supplier, now_ + params_.hit_latency, true, flush, std::move(supplied)}));
   } else if (needs_data) {
-    auto resp = std::make_unique<Response>(
-        Response{tag, -1, now_ + memory_.read_latency(), true, false, std::vector<uint8_t>(line_bytes_)});
-    memory_.read_line(t.line, resp->data.data(), line_bytes_);
-    bridge_queue_.push_back(std::move(resp));
-    ++bridge_slots_used_;
-    ++counters_.memory_reads;
+    bridge_.read(tag, t.line, now_);
   }
 
   // The requester's row, now that the shared line is known.
@@ -850,13 +743,18 @@ void Cluster::resolve(uint32_t tag) {
     return protocol_error(t.line, fmt::format("{} has no row for ({}, {}{}) in {}", table_.name(),
                                               mem::state_name(rs), mem::event_name(revent),
                                               shared ? "(S)" : "(!S)", agent_name(t.agent)));
+  const TransientRow* ordered = transient_row(miss.state, TransientEvent::kOrdered);
+  if (!ordered)
+    return protocol_error(t.line, fmt::format("{}: {} has no transition on Ordered", table_.name(),
+                                              transient_name(miss.state)));
   t.row = rrow;
   t.resolved = true;
+  miss.state = ordered->next;
   ++counters_.bus_ops[static_cast<size_t>(t.op)];
   ++r.counters.bus_transactions;
   trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
   if (checker_) checker_->on_ordered(now_, t.op, t.agent, t.line, shared);
-  if (needs_data) {
+  if (ordered->actions & kWaitData) {
     if (checker_) checker_->check_line(now_, t.line);
     check_failure();
     return;  // the fill completes it
@@ -865,14 +763,13 @@ void Cluster::resolve(uint32_t tag) {
   auto& l = r.array.line(miss.way);
   l.state = table_.rows()[static_cast<size_t>(rrow)].next;
   count_row(rrow);
-  miss.active = false;
+  miss.tag = -1;
   l.reserved = false;
   const Port port = t.port;
   const uint32_t agent = t.agent;
   const uint64_t line = t.line;
-  const BusOp op_kind = t.op;
   free_tag(tag);
-  if (op_kind == BusOp::kBusUpd) {
+  if (ordered->actions & kPerformWrite) {
     // The write is performed at its place in the bus order; the sharers take
     // the written bytes with it.
     const Op* op = port_op(agent, port);
@@ -905,19 +802,24 @@ void Cluster::resolve(uint32_t tag) {
   check_failure();
 }
 
-void Cluster::free_tag(uint32_t tag) { table_entries_[tag]->valid = false; }
+void Cluster::free_tag(uint32_t tag) { bus_.free(tag); }
 
 // ---------------------------------------------------------------------------
 // Reports and views
 
 void Cluster::protocol_error(uint64_t line, const std::string& what) {
   if (failed()) return;
-  failure_ = fmt::format("protocol error at cycle {}, line {:#x}: {}\n  caches: {}", now_, line, what,
-                         describe_line(line));
+  fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kProtocolError, now_, line, what,
+                                   describe_line(line)));
+}
+
+void Cluster::fail(mem::CoherenceFailure failure) {
+  failure_ = std::move(failure);
+  failure_text_ = failure_.text();
 }
 
 void Cluster::check_failure() {
-  if (checker_ && checker_->failed() && failure_.empty()) failure_ = checker_->report();
+  if (checker_ && checker_->failed() && !failed()) fail(checker_->failure());
 }
 
 void Cluster::trace(BusEvent::Kind kind, BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source) {
@@ -940,6 +842,18 @@ mem::State Cluster::state_of(uint32_t agent, uint64_t addr) const {
   return a.array.state_of(a.array.line_of(addr));
 }
 
+Transient Cluster::transient_of(uint32_t agent, uint64_t addr) const {
+  const Agent& a = *agents_.at(agent);
+  const auto* m = a.miss_for(a.array.line_of(addr));
+  return m ? m->state : Transient::kNone;
+}
+
+bool Cluster::granted(uint32_t agent, uint64_t addr) const {
+  const Agent& a = *agents_.at(agent);
+  const auto* m = a.miss_for(a.array.line_of(addr));
+  return m && m->granted();
+}
+
 const AgentCounters& Cluster::agent_counters(uint32_t agent) const { return agents_.at(agent)->counters; }
 
 uint64_t Cluster::checker_checks() const { return checker_ ? checker_->checks() : 0; }
@@ -954,12 +868,20 @@ std::string Cluster::describe_line(uint64_t line) const {
     for (const auto& w : a->wb)
       if (w.line == line) out += "(+write-back buffer)";
   }
-  for (size_t t = 0; t < table_entries_.size(); ++t) {
-    const Txn& e = *table_entries_[t];
+  for (uint32_t t = 0; t < bus_.table_size(); ++t) {
+    const Txn& e = bus_.txn(t);
     if (e.valid && e.line == line)
       out += fmt::format("; tag {}: {} by {} {}", t, mem::bus_op_name(e.op), agent_name(e.agent),
                          e.resolved ? "awaiting data" : "snooping");
   }
+  return out;
+}
+
+std::string Cluster::describe_in_flight() const {
+  std::string out;
+  for (const auto& a : agents_) out += a->describe_in_flight();
+  out += bus_.describe_in_flight(agent_name);
+  out += bridge_.describe_in_flight();
   return out;
 }
 
@@ -971,7 +893,7 @@ uint32_t Cluster::write_back_and_invalidate_all() {
   uint32_t written = 0;
   for (auto& a : agents_) {
     for (auto& w : a->wb) {
-      memory_.write_line(w.line, w.data.data(), line_bytes_);
+      bridge_.write(w.line, w.data.data());
       ++written;
     }
     a->wb.clear();
@@ -979,14 +901,13 @@ uint32_t Cluster::write_back_and_invalidate_all() {
       auto& l = a->array.line(static_cast<int>(way));
       if (l.state == State::kI) continue;
       if (mem::is_dirty(l.state)) {
-        memory_.write_line(l.line_addr, a->array.data(static_cast<int>(way)), line_bytes_);
+        bridge_.write(l.line_addr, a->array.data(static_cast<int>(way)));
         ++written;
       }
       l.state = State::kI;
     }
     a->reservation = false;
   }
-  counters_.memory_writes += written;
   if (checker_) checker_->forget_all();
   return written;
 }
@@ -1011,9 +932,8 @@ void Cluster::debug_write(uint64_t addr, uint32_t size, uint32_t value) {
   const uint64_t line = addr & ~static_cast<uint64_t>(line_bytes_ - 1);
   if (!memory_.contains(addr, size))
     throw std::invalid_argument(fmt::format("debug write: address {:#x} is outside the cluster's memory", addr));
-  for (const auto& e : table_entries_)
-    if (e->valid && e->line == line)
-      throw std::logic_error(fmt::format("debug write to {:#x}: a bus transaction on the line is in flight", addr));
+  if (!bus_.line_free(line))
+    throw std::logic_error(fmt::format("debug write to {:#x}: a bus transaction on the line is in flight", addr));
   std::vector<uint8_t> bytes(line_bytes_);
   memory_.read_line(line, bytes.data(), line_bytes_);
   write_bytes(bytes.data() + (addr - line), size, value);

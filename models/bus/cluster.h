@@ -1,10 +1,17 @@
 // The control-core cluster: N cores' private L1 instruction and data caches,
 // kept coherent by snooping on one split-transaction bus, with a bridge to
 // the rest of the chip (a mem::MemorySide). A pure C++ cycle-stepped engine:
-// the SystemC shell (phase 2) calls tick()/advance_to() from one SC_METHOD
-// and sleeps until next_event_cycle().
+// the SystemC shell (cpu::ControlCluster) calls tick()/advance_to() from one
+// SC_METHOD and sleeps until next_event_cycle().
 //
-// Bus (Culler & Singh §6.5, the SGI Challenge design; lecture 12):
+// Its parts, one per file: a CacheController per cache (stable states from
+// the protocol table, outstanding requests in the transient states of
+// transient.h), the SnoopBus (request table, arbiters, snoop order,
+// response bus) with snoop() deciding what a snoop does to every cache, and
+// the Bridge (slots toward memory). The cluster runs them through the
+// phases of a cycle, keeps the watchdog and registers the statistics.
+//
+// Bus (Culler & Singh §6.5, the SGI Challenge design):
 //  - request bus: one arbitrated request per cycle (BusUpd two cycles: it
 //    carries its word); the winner gets a tag in the request table
 //    (cluster.bus.request_table entries system-wide). A line with an
@@ -35,11 +42,19 @@
 #include <vector>
 
 #include "bus/arbiter.h"
+#include "bus/bridge.h"
+#include "bus/bus_response.h"
+#include "bus/cache_controller.h"
+#include "bus/op.h"
+#include "bus/snoop_bus.h"
+#include "bus/transient.h"
 #include "mem/cache_array.h"
 #include "mem/coherence_checker.h"
+#include "mem/coherence_failure.h"
 #include "mem/coherence_protocol.h"
 #include "mem/memory_side.h"
 #include "mem/store_buffer.h"
+#include "sim/in_flight.h"
 
 namespace tessera::sim {
 class Config;
@@ -47,22 +62,6 @@ class StatGroup;
 }  // namespace tessera::sim
 
 namespace tessera::bus {
-
-enum class OpKind : uint8_t { kLoad, kStore, kAmo, kLr, kSc, kFence, kIfetch };
-// RISC-V A-extension AMOs (RV32: 32-bit).
-enum class AmoKind : uint8_t { kSwap, kAdd, kXor, kAnd, kOr, kMin, kMax, kMinu, kMaxu };
-
-struct Op {
-  OpKind kind = OpKind::kLoad;
-  uint64_t addr = 0;
-  uint32_t size = 4;   // 1, 2 or 4 bytes, naturally aligned; 4 for AMO/LR/SC
-  uint32_t value = 0;  // store data / AMO operand / SC data
-  AmoKind amo = AmoKind::kAdd;
-};
-
-// Completion: the loaded value (zero-extended), the old value of an AMO, 0/1
-// for SC success/failure (RISC-V), 0 for stores and fences.
-using DoneFn = std::function<void(uint32_t value)>;
 
 struct ClusterParams {
   uint32_t cores = 4;
@@ -83,9 +82,17 @@ struct ClusterParams {
   bool skip_idle = true;
   uint64_t deadlock_cycles = 100000;
   bool check = true;  // run the coherence checker on every access
+  // On the chip only (for_chip): the bridge's path to global memory and the
+  // kernel-launch coherence points.
+  uint32_t memory_latency = 120;
+  bool launch_coherence = true;
 
-  // Declares and reads every cluster.* parameter.
+  // Declares and reads the cluster.* parameters of the engine (the
+  // coherence-test command's cluster).
   static ClusterParams from_config(sim::Config& cfg);
+  // The same plus the chip's cluster.memory_latency and
+  // cluster.launch_coherence: every cluster.* key the chip has.
+  static ClusterParams for_chip(sim::Config& cfg);
 };
 
 // Counters for statistics and the tester's summary.
@@ -104,14 +111,6 @@ struct ClusterCounters {
   uint64_t sb_forwards = 0;
 };
 
-struct AgentCounters {
-  uint64_t hits = 0;
-  uint64_t misses = 0;
-  uint64_t bus_transactions = 0;  // requests this cache had ordered on the bus
-  uint64_t invalidations = 0;     // copies lost to another agent's transaction
-  uint64_t nacked = 0;
-  uint64_t grant_wait_max = 0;
-};
 
 // One bus event, for tests and traces.
 struct BusEvent {
@@ -124,7 +123,7 @@ struct BusEvent {
   int source;  // kResponse: supplying agent, or -1 for the bridge
 };
 
-class Cluster : private mem::CacheView {
+class Cluster : public sim::InFlightReporter, private mem::CacheView {
  public:
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
@@ -167,10 +166,16 @@ class Cluster : private mem::CacheView {
   uint32_t write_back_and_invalidate_all();
 
   // A coherence violation, protocol error or deadlock stops the cluster.
-  bool failed() const { return !failure_.empty(); }
-  const std::string& failure() const { return failure_; }
+  bool failed() const { return static_cast<bool>(failure_); }
+  const mem::CoherenceFailure& failure_info() const { return failure_; }
+  const std::string& failure() const { return failure_text_; }  // failure_info().text()
 
   const ClusterParams& params() const { return params_; }
+  // The cluster's statistics node ("cluster", with bus, bridge and
+  // core0..N children holding l1d and l1i); the SystemC shell adds the
+  // cores' own counters to the core nodes.
+  sim::StatGroup& stats() { return *stats_; }
+  sim::StatGroup& core_stats(uint32_t core) { return *core_stats_.at(core); }
   const mem::ProtocolTable& table() const { return table_; }
   const std::vector<uint64_t>& row_hits() const { return row_hits_; }
   const ClusterCounters& counters() const { return counters_; }
@@ -180,15 +185,23 @@ class Cluster : private mem::CacheView {
   static uint32_t l1d_agent(uint32_t core) { return 2 * core; }
   static uint32_t l1i_agent(uint32_t core) { return 2 * core + 1; }
   mem::State state_of(uint32_t agent, uint64_t addr) const;
+  // The transient state of the agent's outstanding request for the line of
+  // `addr` (kNone: none), and whether the bus has granted it.
+  Transient transient_of(uint32_t agent, uint64_t addr) const;
+  bool granted(uint32_t agent, uint64_t addr) const;
   void set_bus_trace(std::function<void(const BusEvent&)> trace) { trace_ = std::move(trace); }
   std::string describe_line(uint64_t line) const override;
+  // sim::InFlightReporter: each core's outstanding bus requests with their
+  // transient states, buffered stores and write-backs, the request table,
+  // the response queues and bus, and the bridge's slots.
+  std::string describe_in_flight() const override;
 
  private:
-  struct Agent;
-  struct Txn;
-  struct Response;
+  using Agent = CacheController;
+  using Txn = SnoopBus::Txn;
+  using Response = BusResponse;
   struct Completion;
-  enum class Port : uint8_t { kData, kStoreBuffer, kFetch };
+  using Port = ControllerPort;
 
   // mem::CacheView
   uint32_t agent_count() const override;
@@ -211,6 +224,7 @@ class Cluster : private mem::CacheView {
   void free_tag(uint32_t tag);
   void protocol_error(uint64_t line, const std::string& what);
   void check_failure();
+  void fail(mem::CoherenceFailure failure);
   void progress() { last_progress_ = now_; }
   const Op* port_op(uint32_t agent, Port port) const;
   void count_row(int row) { ++row_hits_[static_cast<size_t>(row)]; }
@@ -227,15 +241,8 @@ class Cluster : private mem::CacheView {
   static constexpr uint32_t kDeadlockLatencies = 8;
   uint64_t deadlock_window_;
   std::vector<std::unique_ptr<Agent>> agents_;
-  std::vector<std::unique_ptr<Txn>> table_entries_;  // the request table, indexed by tag
-  std::deque<uint32_t> snooping_;                    // granted tags in grant order
-  std::deque<std::unique_ptr<Response>> bridge_queue_;
-  uint32_t bridge_slots_used_ = 0;
-  std::unique_ptr<Response> on_response_bus_;
-  uint64_t response_bus_free_at_ = 0;
-  uint64_t request_bus_free_at_ = 0;
-  std::unique_ptr<Arbiter> request_arbiter_;
-  std::unique_ptr<Arbiter> response_arbiter_;
+  SnoopBus bus_;
+  Bridge bridge_;
   std::vector<Completion> completions_;
   std::vector<std::pair<DoneFn, uint32_t>> callback_buffer_;
   // grant_request's per-cycle working sets, kept to avoid reallocating.
@@ -250,11 +257,14 @@ class Cluster : private mem::CacheView {
   std::function<void(const BusEvent&)> trace_;
   std::vector<uint64_t> row_hits_;
   ClusterCounters counters_;
-  std::string failure_;
+  mem::CoherenceFailure failure_;
+  std::string failure_text_;
   uint64_t now_ = 0;
   uint64_t last_progress_ = 0;
   bool active_ = true;  // something changed in the last tick
   std::unique_ptr<sim::StatGroup> stats_;
+  std::unique_ptr<sim::StatGroup> bus_stats_, bridge_stats_;
+  std::vector<std::unique_ptr<sim::StatGroup>> core_stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> agent_stats_;
 };
 

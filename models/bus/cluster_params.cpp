@@ -58,4 +58,17 @@ ClusterParams ClusterParams::from_config(sim::Config& cfg) {
   return p;
 }
 
+ClusterParams ClusterParams::for_chip(sim::Config& cfg) {
+  const auto memory_latency = static_cast<uint32_t>(cfg.get_int(
+      "cluster.memory_latency", 120, 1, 100000,
+      "Cycles from a cluster line read reaching the bridge to its data (stands for the L2 path)"));
+  const bool launch_coherence = cfg.get_bool(
+      "cluster.launch_coherence", true,
+      "Write back and invalidate the cluster's caches at kernel launch and completion (off only to show the need)");
+  ClusterParams p = from_config(cfg);
+  p.memory_latency = memory_latency;
+  p.launch_coherence = launch_coherence;
+  return p;
+}
+
 }  // namespace tessera::bus

@@ -33,8 +33,8 @@ struct Options {
   bool tables = false;
 };
 
-int failure_status(const std::string& failure) {
-  return failure.rfind("bus deadlock", 0) == 0 ? sim::kStatusDeadlock : 1;
+int failure_status(mem::CoherenceFailure::Kind kind) {
+  return kind == mem::CoherenceFailure::Kind::kDeadlock ? sim::kStatusDeadlock : 1;
 }
 
 sim::Config make_config(const Options& o) {
@@ -72,7 +72,7 @@ int run_litmus_command(const Options& o, const ClusterParams& params) {
     fmt::print("  {:<12} {:>8}{}\n", outcome, count, outcome == r.sc_forbidden ? "   <- forbidden under SC" : "");
   if (!r.failure.empty()) {
     fmt::print(stderr, "tessera: error: {}\n", r.failure);
-    return failure_status(r.failure);
+    return failure_status(r.failure_kind);
   }
   const bool allowed = params.tso && r.tso_allows_forbidden;
   if (r.forbidden_count() > 0 && !allowed) {
@@ -98,7 +98,7 @@ int run_tester(const Options& o, const ClusterParams& params, const TesterParams
   const auto& k = c.counters();
   if (!r.passed) {
     fmt::print(stderr, "tessera: error: {}\n", r.failure);
-    return failure_status(r.failure);
+    return failure_status(r.failure_kind);
   }
   const double ops_per_second = r.host_seconds > 0 ? static_cast<double>(r.ops) / r.host_seconds : 0;
   if (!o.quiet) {

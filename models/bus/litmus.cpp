@@ -115,13 +115,17 @@ LitmusResult run_litmus(const ClusterParams& params, const std::string& test, ui
       const uint64_t next = std::min(wake, cluster.next_event_cycle());
       if (next == Cluster::kNever) {
         result.failure = "litmus run stalled with work pending";
+        result.failure_kind = mem::CoherenceFailure::Kind::kStalled;
         return result;
       }
       cluster.advance_to(next);
     }
     ++result.outcomes[fmt::format("r1={} r2={}", regs[0], regs[1])];
   }
-  if (cluster.failed()) result.failure = cluster.failure();
+  if (cluster.failed()) {
+    result.failure = cluster.failure();
+    result.failure_kind = cluster.failure_info().kind;
+  }
   return result;
 }
 

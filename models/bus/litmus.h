@@ -1,6 +1,7 @@
 // Litmus tests run as scripted operation sequences on two cores of the
 // cluster with randomized timing (Sewell et al., "x86-TSO", CACM 2010;
-// lecture 13). Each iteration resets the locations, optionally warms the
+// Sorin, Hill & Wood, "A Primer on Memory Consistency and Cache Coherence",
+// ch. 4). Each iteration resets the locations, optionally warms the
 // caches at random, starts each core after a random delay and records the
 // loaded values; the counts of every outcome are the result.
 //   sb  store buffering   c0: x=1; r1=y     c1: y=1; r2=x   forbidden under SC: r1=0,r2=0 (TSO allows it)
@@ -24,6 +25,7 @@ struct LitmusResult {
   bool tso_allows_forbidden = false;         // whether TSO permits that outcome (sb only)
   uint64_t forbidden_count() const;
   std::string failure;  // a checker violation or deadlock, if any
+  mem::CoherenceFailure::Kind failure_kind = mem::CoherenceFailure::Kind::kNone;
 };
 
 const std::vector<std::string>& litmus_names();

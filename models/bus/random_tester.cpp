@@ -137,6 +137,9 @@ TesterResult RandomTester::run(const std::function<void(uint64_t, uint64_t)>& pr
   TesterResult r;
   r.passed = !c.failed() && completed_ >= params_.ops;
   r.failure = c.failed() ? c.failure() : (r.passed ? "" : "the tester stopped before every operation completed");
+  r.failure_kind = c.failed()  ? c.failure_info().kind
+                   : r.passed ? mem::CoherenceFailure::Kind::kNone
+                              : mem::CoherenceFailure::Kind::kStalled;
   r.ops = completed_;
   r.cycles = c.now();
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

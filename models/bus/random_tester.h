@@ -31,6 +31,7 @@ struct TesterParams {
 struct TesterResult {
   bool passed = false;
   std::string failure;  // the first violation, deadlock or protocol error
+  mem::CoherenceFailure::Kind failure_kind = mem::CoherenceFailure::Kind::kNone;
   uint64_t ops = 0;
   uint64_t cycles = 0;
   double host_seconds = 0;

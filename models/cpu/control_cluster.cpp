@@ -34,8 +34,7 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
       run_(ctx.run),
       launch_offset_(ctx.launch_offset),
       status_offset_(ctx.status_offset),
-      stack_guards_(ctx.stack_guards),
-      stats_("cpu_cluster", &ctx.stats_parent) {
+      stack_guards_(ctx.stack_guards) {
   sim::Config& cfg = ctx.config;
   mul_latency_ = static_cast<unsigned>(
       cfg.get_int("cpu.mul_latency", 2, 0, 100, "Extra cycles of a control-core multiply"));
@@ -44,25 +43,22 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   quantum_ = static_cast<unsigned>(cfg.get_int(
       "cpu.quantum", 1000, 1, 1000000,
       "Cycles the control cores run ahead of SystemC time between synchronisations (MMIO, wfi)"));
-  const auto memory_latency = static_cast<uint32_t>(cfg.get_int(
-      "cluster.memory_latency", 120, 1, 100000,
-      "Cycles from a cluster line read reaching the bridge to its data (stands for the L2 path)"));
-  launch_coherence_ = cfg.get_bool(
-      "cluster.launch_coherence", true,
-      "Write back and invalidate the cluster's caches at kernel launch and completion (off only to show the need)");
+  const bus::ClusterParams params = bus::ClusterParams::for_chip(cfg);
+  launch_coherence_ = params.launch_coherence;
   fetch_l1i_ = cfg.get_bool("cpu.fetch_l1i", true,
                             "Fetch control-core instructions through the L1I, a line at a time (false: functional fetch)");
-  const bus::ClusterParams params = bus::ClusterParams::from_config(cfg);
   line_mask_ = ~static_cast<uint64_t>(params.l1i.line_bytes - 1);
 
-  memory_side_ = std::make_unique<mem::BackingMemorySide>(global_, memory_latency);
+  memory_side_ = std::make_unique<mem::BackingMemorySide>(global_, params.memory_latency);
+  // One statistics node for the whole cluster: the engine's (bus, bridge,
+  // core0..N with their L1s); the cores' counters join their core nodes.
   engine_ = std::make_unique<bus::Cluster>(params, *memory_side_, &ctx.stats_parent);
 
   for (unsigned h = 0; h < params.cores; ++h) {
     auto hart = std::make_unique<Hart>(h, [this, h](bool write, uint32_t addr, unsigned bytes, uint32_t* value) {
       return mmio(*harts_[h], write, addr, bytes, value);
     });
-    auto g = std::make_unique<sim::StatGroup>(fmt::format("cpu{}", h), &ctx.stats_parent);
+    sim::StatGroup* g = &engine_->core_stats(h);
     g->add_counter("instructions", &hart->instructions, "Instructions retired");
     g->add_counter("loads", &hart->loads, "Loads through the L1D");
     g->add_counter("stores", &hart->stores, "Stores through the L1D");
@@ -73,7 +69,6 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
     g->add_counter("memory_wait_cycles", &hart->memory_wait_cycles,
                    "Cycles from issuing a data access to its completion, summed");
     g->add_counter("wfi_cycles", &hart->wfi_cycles, "Cycles asleep in wfi");
-    hart_stats_.push_back(std::move(g));
     harts_.push_back(std::move(hart));
   }
   completed_.assign(harts_.size(), std::nullopt);
@@ -86,9 +81,10 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   boot.state.pc = ctx.entry;
   boot.state.x[2] = ctx.stack_top;
 
-  stats_.add_counter("coherence_points", &coherence_points_,
-                     "Kernel-launch coherence points (write back and invalidate every cache)");
-  stats_.add_counter("coherence_write_backs", &coherence_write_backs_, "Dirty lines written back at coherence points");
+  engine_->stats().add_counter("coherence_points", &coherence_points_,
+                               "Kernel-launch coherence points (write back and invalidate every cache)");
+  engine_->stats().add_counter("coherence_write_backs", &coherence_write_backs_,
+                               "Dirty lines written back at coherence points");
 
   SC_HAS_PROCESS(ControlCluster);
   SC_METHOD(step);
@@ -107,6 +103,15 @@ std::string ControlCluster::describe() const {
   for (const auto& h : harts_)
     out += fmt::format("  cpu{}: {} at pc 0x{:08x}\n", h->id(), mode_name(h->mode), h->state.pc);
   return out;
+}
+
+std::string ControlCluster::describe_in_flight() const {
+  std::string out;
+  for (const auto& h : harts_)
+    if (h->mode == Hart::Mode::kWaitMemory)
+      out += fmt::format("cluster.core{}: waiting for memory at pc 0x{:08x} since cycle {}\n", h->id(), h->state.pc,
+                         issued_at_[h->id()]);
+  return out + engine_->describe_in_flight();
 }
 
 void ControlCluster::interrupt() {
@@ -134,7 +139,7 @@ void ControlCluster::wake_sleepers(uint64_t at) {
 
 void ControlCluster::stop_on_engine_failure() {
   const std::string& f = engine_->failure();
-  const bool deadlock = f.rfind("bus deadlock", 0) == 0;
+  const bool deadlock = engine_->failure_info().kind == mem::CoherenceFailure::Kind::kDeadlock;
   run_.stop(deadlock ? sim::ExitKind::kDeadlock : sim::ExitKind::kGuestFault,
             deadlock ? sim::kStatusDeadlock : sim::kStatusGuestFault, fmt::format("{}: {}", name(), f));
 }

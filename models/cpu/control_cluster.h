@@ -38,6 +38,7 @@
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
 #include "sim/config.h"
+#include "sim/in_flight.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
 
@@ -69,7 +70,7 @@ struct StackGuard {
   std::string stack;             // the stack it guards, with its size and the symbol that sets it
 };
 
-class ControlCluster : public sc_core::sc_module {
+class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
  public:
   tlm_utils::simple_initiator_socket<ControlCluster> mmio_socket;
 
@@ -101,6 +102,10 @@ class ControlCluster : public sc_core::sc_module {
   const bus::Cluster& engine() const { return *engine_; }
   // For the deadlock report: what every core is doing.
   std::string describe() const;
+  // sim::InFlightReporter: each core waiting for a data access or a fetch,
+  // then the engine's requests (with their transient states), bus queues
+  // and bridge slots (bus::Cluster::describe_in_flight).
+  std::string describe_in_flight() const override;
 
  private:
   void step();
@@ -150,8 +155,6 @@ class ControlCluster : public sc_core::sc_module {
   bool draining_ = false;          // a coherence point waits for the engine to go idle
   bool kernel_may_have_run_ = false;  // launched since the last coherence point at a status read
 
-  sim::StatGroup stats_;
-  std::vector<std::unique_ptr<sim::StatGroup>> hart_stats_;
   uint64_t coherence_points_ = 0, coherence_write_backs_ = 0;
 };
 

@@ -43,8 +43,8 @@ uint32_t CoherenceChecker::shadow_value(uint64_t addr, uint32_t size) {
 
 void CoherenceChecker::fail(uint64_t cycle, uint64_t line, const std::string& what) {
   if (failed()) return;  // the first violation is the one worth reading
-  report_ = fmt::format("coherence violation at cycle {}, line {:#x}: {}\n  caches: {}", cycle, line, what,
-                        view_.describe_line(line));
+  failure_ = CoherenceFailure::make(CoherenceFailure::Kind::kViolation, cycle, line, what, view_.describe_line(line));
+  report_ = failure_.text();
 }
 
 void CoherenceChecker::on_ordered(uint64_t cycle, BusOp op, uint32_t requester, uint64_t line, bool shared) {

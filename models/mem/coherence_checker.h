@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mem/coherence_failure.h"
 #include "mem/coherence_protocol.h"
 #include "mem/store_buffer.h"
 
@@ -64,7 +65,9 @@ class CoherenceChecker {
   // every shadow line and grant; memory is the truth again.
   void forget_all();
 
-  bool failed() const { return !report_.empty(); }
+  bool failed() const { return static_cast<bool>(failure_); }
+  // The first violation (kind kViolation), or none.
+  const CoherenceFailure& failure() const { return failure_; }
   const std::string& report() const { return report_; }
   uint64_t checks() const { return checks_; }
 
@@ -86,7 +89,8 @@ class CoherenceChecker {
   std::unordered_map<uint64_t, std::vector<uint8_t>> shadow_;
   std::unordered_map<uint64_t, Grant> grants_;
   std::unordered_map<uint32_t, std::deque<BufferedStore>> buffered_;
-  std::string report_;
+  CoherenceFailure failure_;
+  std::string report_;  // failure_.text()
   uint64_t checks_ = 0;
 };
 

@@ -57,7 +57,8 @@ constexpr Row kMesi[] = {
     {S::kM, E::kBusRdX, C::kAny, S::kI, kFlush},
 };
 
-// MESIF (lecture 10): the most recent sharer is the Forward state and the
+// MESIF (Hum & Goodman, "Forward state for use in cache coherency in a
+// multiprocessor system", US patent 6,922,756, Intel): the most recent sharer is the Forward state and the
 // only clean responder; E also forwards. F is dropped silently on eviction,
 // after which memory answers.
 constexpr Row kMesif[] = {
@@ -88,7 +89,8 @@ constexpr Row kMesif[] = {
     {S::kM, E::kBusRdX, C::kAny, S::kI, kFlush},
 };
 
-// MOESI (lecture 10): a modified line read by another cache becomes Owned
+// MOESI (Sweazey & Smith, "A class of compatible cache consistency
+// protocols and their support by the IEEE Futurebus", ISCA 1986): a modified line read by another cache becomes Owned
 // and keeps answering; memory is written only when the owner is evicted.
 constexpr Row kMoesi[] = {
     {S::kI, E::kPrRd, C::kShared, S::kS, kIssueBusRd},

@@ -2,9 +2,11 @@
 // {state, event, condition, next state, actions} per protocol, read side by
 // side with the state diagrams of Culler & Singh, "Parallel Computer
 // Architecture", §5.3-5.4 (MSI Fig. 5.13, MESI Fig. 5.15, Dragon Fig. 5.18)
-// and the course's lecture 10 (MESIF, MOESI). The cache controller is generic
-// over the table: a new protocol (or the transactional states of HTM) is a new
-// table plus, at most, new State/Event/Action values.
+// and, for MESIF and MOESI, Hum & Goodman's Forward-state patent (Intel,
+// US 6,922,756) and Sweazey & Smith (ISCA 1986). The cache controllers
+// (bus::CacheController, with the transient states of bus/transient.h) are
+// generic over the table: a new protocol (or the transactional states of
+// HTM) is a new table plus, at most, new State/Event/Action values.
 #pragma once
 
 #include <array>

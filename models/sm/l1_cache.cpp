@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "sim/hit_rate.h"
+
 namespace tessera::sm {
 
 L1Params L1Params::from_config(sim::Config& cfg) {
@@ -39,10 +41,9 @@ L1Cache::L1Cache(const L1Params& p, sim::StatGroup& parent) : p_(p) {
     l1.stats->add_counter("miss_sectors", &l1.miss_sectors, "Requested sectors absent");
     l1.stats->add_counter("mshr_merged_sectors", &l1.merged_sectors, "Missing sectors already being fetched");
     l1.stats->add_counter("mshr_full_bypasses", &l1.bypassed, "Misses sent on uncached because every MSHR was busy");
-    l1.stats->add_formula("sector_hit_rate", [&l1] {
-      const uint64_t all = l1.hit_sectors + l1.miss_sectors;
-      return all ? static_cast<double>(l1.hit_sectors) / static_cast<double>(all) : 0.0;
-    }, "Hit sectors / requested sectors");
+    l1.stats->add_formula(
+        "sector_hit_rate", [&l1] { return sim::hit_rate(l1.hit_sectors, l1.miss_sectors); },
+        "Hit sectors / requested sectors");
   }
 }
 

@@ -1,6 +1,6 @@
 // Per-protocol transition tests. First the textbook sharing sequence with
-// the states every protocol must reach (Culler & Singh §5.3-5.4, lecture
-// 10), then a set of directed scenarios after which every row of every
+// the states every protocol must reach (Culler & Singh §5.3-5.4; MESIF and
+// MOESI as in docs/coherence.md), then a set of directed scenarios after which every row of every
 // table must have been used at least once.
 #include <gtest/gtest.h>
 

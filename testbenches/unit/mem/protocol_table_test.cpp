@@ -19,7 +19,8 @@ TEST(ProtocolNames, UnknownNameListsTheValidOnes) {
 
 TEST(ProtocolTables, EveryReachableStateHandlesEveryProcessorEvent) {
   // The states each protocol uses (Culler & Singh Figs. 5.13, 5.15, 5.18;
-  // lecture 10 for MESIF and MOESI).
+  // MESIF after Hum & Goodman's Forward-state patent, MOESI after Sweazey &
+  // Smith, ISCA 1986).
   const std::vector<std::pair<Protocol, std::vector<State>>> states{
       {Protocol::kMsi, {State::kI, State::kS, State::kM}},
       {Protocol::kMesi, {State::kI, State::kS, State::kE, State::kM}},
