@@ -113,9 +113,6 @@ class SmCluster : public Component {
     for (const auto& s : sms_) out.push_back(s.get());
     return out;
   }
-  std::string fallback_state(const sc_core::sc_object& model) const override {
-    return static_cast<const sm::Sm&>(model).dump_state();
-  }
   void summarize(RunSummary& sum) const override {
     for (const auto& s : sms_) {
       ++sum.sms;
@@ -381,7 +378,6 @@ class BlockDispatcher : public Component {
   }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override;
   std::vector<const sc_core::sc_object*> models() const override { return {dispatcher_.get()}; }
-  std::string fallback_state(const sc_core::sc_object&) const override { return dispatcher_->describe(); }
   void summarize(RunSummary& sum) const override { sum.kernel_cycles += dispatcher_->kernel_cycles(); }
 
  private:
@@ -440,7 +436,6 @@ class ControlCores : public Component {
     cluster_->mmio_socket.bind(*target.target_socket(target_socket_name));
   }
   std::vector<const sc_core::sc_object*> models() const override { return {cluster_.get()}; }
-  std::string fallback_state(const sc_core::sc_object&) const override { return cluster_->describe(); }
   void summarize(RunSummary& sum) const override {
     sum.control_insts += cluster_->instructions();
     sum.control_cores += cluster_->cores();

@@ -23,12 +23,12 @@ std::string default_netlist(sim::Config& cfg) {
   text += noc ? "  noc: {type: noc}\n" : "  xbar: {type: crossbar}\n";
   text += hbm ? "  hbm: {type: hbm_stack}\n" : "  memory: {type: fixed_memory}\n";
   text +=
-      "  sms: {type: sm_cluster}\n  dispatcher: {type: dispatcher}\n  cpus: {type: control_cluster}\n"
+      "  sms: {type: sm_cluster}\n  dispatcher: {type: dispatcher}\n  cluster: {type: control_cluster}\n"
       "  mmio: {type: mmio}\nbindings:\n";
   text += noc ? "  - sms.mem -> noc.in\n  - noc.out -> l2.sm\n" : "  - sms.mem -> xbar.sm\n  - xbar.out -> l2.sm\n";
   text += hbm ? "  - l2.mem -> hbm.port\n" : "  - l2.mem -> memory.port\n";
   text +=
-      "  - dispatcher.sms -> sms.launch\n  - dispatcher.irq -> cpus.irq\n  - cpus.mmio -> mmio.regs\n"
+      "  - dispatcher.sms -> sms.launch\n  - dispatcher.irq -> cluster.irq\n  - cluster.mmio -> mmio.regs\n"
       "  - mmio.dispatcher -> dispatcher.regs\n";
   return text;
 }

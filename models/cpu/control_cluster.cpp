@@ -98,19 +98,12 @@ uint64_t ControlCluster::instructions() const {
   return n;
 }
 
-std::string ControlCluster::describe() const {
-  std::string out;
-  for (const auto& h : harts_)
-    out += fmt::format("  cpu{}: {} at pc 0x{:08x}\n", h->id(), mode_name(h->mode), h->state.pc);
-  return out;
-}
-
 std::string ControlCluster::describe_in_flight() const {
   std::string out;
-  for (const auto& h : harts_)
-    if (h->mode == Hart::Mode::kWaitMemory)
-      out += fmt::format("cluster.core{}: waiting for memory at pc 0x{:08x} since cycle {}\n", h->id(), h->state.pc,
-                         issued_at_[h->id()]);
+  for (const auto& h : harts_) {
+    out += fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h->id(), mode_name(h->mode), h->state.pc);
+    out += h->mode == Hart::Mode::kWaitMemory ? fmt::format(" since cycle {}\n", issued_at_[h->id()]) : "\n";
+  }
   return out + engine_->describe_in_flight();
 }
 
@@ -259,7 +252,7 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
         resume(h);
         if (word != fetch_expected_[hid]) {
           run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                    fmt::format("{}.cpu{}: the instruction at pc 0x{:08x} was changed in memory (0x{:08x}, was "
+                    fmt::format("{}.core{}: the instruction at pc 0x{:08x} was changed in memory (0x{:08x}, was "
                                 "0x{:08x}); control cores do not run code written at run time",
                                 name(), hid, h.state.pc, word, fetch_expected_[hid]));
           return;
@@ -347,7 +340,7 @@ void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult
   const uint32_t pc = h.state.pc;
   const std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "on control cores");
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-            fmt::format("{}.cpu{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
+            fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
 }
 
 bool ControlCluster::refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr, bool mmio_access) {
@@ -369,7 +362,7 @@ bool ControlCluster::refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr
   }
   if (why.empty()) return false;
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-            fmt::format("{}.cpu{}: {} at pc 0x{:08x}", name(), h.id(), why, pc));
+            fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), why, pc));
   return true;
 }
 
@@ -412,7 +405,7 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
           why = fmt::format("hart {} is already running", target);
         if (!why.empty()) {
           run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                    fmt::format("{}.cpu{}: HART_START at pc 0x{:08x}: {}", name(), h.id(), h.state.pc, why));
+                    fmt::format("{}.core{}: HART_START at pc 0x{:08x}: {}", name(), h.id(), h.state.pc, why));
           return true;
         }
         Hart& o = *harts_[target];

@@ -100,8 +100,6 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   unsigned cores() const { return static_cast<unsigned>(harts_.size()); }
   uint64_t instructions() const;
   const bus::Cluster& engine() const { return *engine_; }
-  // For the deadlock report: what every core is doing.
-  std::string describe() const;
   // sim::InFlightReporter: each core waiting for a data access or a fetch,
   // then the engine's requests (with their transient states), bus queues
   // and bridge slots (bus::Cluster::describe_in_flight).

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/clock.h"
+#include "sim/in_flight.h"
 #include "sim/config.h"
 #include "sim/log.h"
 #include "sim/run_control.h"
@@ -31,7 +32,7 @@ inline constexpr uint32_t kBlockX = 0x118, kBlockY = 0x11C, kBlockZ = 0x120;
 inline constexpr uint32_t kSharedBytes = 0x124, kRegs = 0x128, kLaunch = 0x12C, kStatus = 0x130, kDoneCount = 0x134;
 }  // namespace reg
 
-class Dispatcher : public sc_core::sc_module, public sm::BlockListener {
+class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public sim::InFlightReporter {
  public:
   tlm_utils::simple_target_socket<Dispatcher> regs_socket;  // offsets from the MMIO base
 
@@ -44,6 +45,8 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener {
   void block_finished(sm::Sm& sm) override;
   // For the deadlock report.
   std::string describe() const;
+  // The kernels in flight: blocks placed and finished (describe()).
+  std::string describe_in_flight() const override { return describe(); }
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

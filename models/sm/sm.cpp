@@ -6,13 +6,12 @@ namespace tessera::sm {
 
 Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
     : sc_module(name),
-      mem_socket("mem_socket"),
+      mem_port_("mem_socket", *this, 1, &Sm::on_answer, &Sm::on_end_req),
       clock_(ctx.clock),
       run_(ctx.run),
       vcd_(ctx.vcd),
       engine_(id, SmEngine::Context{ctx.params, ctx.global, ctx.program, ctx.run, ctx.stats_parent, ctx.num_sms,
                                     ctx.atomics, std::string(this->name())}) {
-  mem_socket.register_nb_transport_bw(this, &Sm::nb_transport_bw);
   engine_.set_port(this);
   if (vcd_) {
     engine_.set_tracing(true);
@@ -66,7 +65,7 @@ void Sm::cycle() {
   if (run_.stopped()) return;
 
   uint64_t next = engine_.next_event();
-  if (!engine_.requests().empty() && !waiting_end_req_) next = now + 1;  // the next request goes out
+  if (!engine_.requests().empty() && !mem_port_.awaiting_end_req(0)) next = now + 1;  // the next request goes out
   next_planned_ = next;
   if (next == SmEngine::kNever) {
     next_trigger(wake_);
@@ -105,12 +104,12 @@ void Sm::trace_partitions() {
 
 void Sm::send_requests(uint64_t now) {
   // One sector request per cycle; the AT protocol allows a new BEGIN_REQ only
-  // after the previous one's END_REQ.
+  // after the previous one's END_REQ, and this SM sends it the cycle after.
   auto& queue = engine_.requests();
-  if (waiting_end_req_ || queue.empty() || now <= end_req_cycle_) return;
+  if (queue.empty() || !mem_port_.can_send(0, clock_.time_of(now))) return;
   const MemRequest r = queue.front();
   queue.pop_front();
-  const sim::MemOp op = r.op == LineOp::kRead ? sim::MemOp::kRead
+  const sim::MemOp op = r.op == LineOp::kRead    ? sim::MemOp::kRead
                         : r.op == LineOp::kWrite ? sim::MemOp::kWrite
                                                  : sim::MemOp::kAtomic;
   tlm::tlm_generic_payload* gp = nullptr;
@@ -120,38 +119,14 @@ void Sm::send_requests(uint64_t now) {
   ext.tag = r.tag;
   ext.sectors = r.sectors;
   ext.atomic_ops = r.atomic_ops;
-  tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  const tlm::tlm_sync_enum status = mem_socket->nb_transport_fw(*gp, phase, delay);
-  end_req_cycle_ = now;
-  if (status == tlm::TLM_ACCEPTED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_REQ)) {
-    waiting_end_req_ = true;
-    awaiting_end_req_ = gp;
-  } else if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
-    complete_request(*gp);
-  }
+  mem_port_.send(0, *gp);
 }
 
-tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time&) {
-  if (phase == tlm::END_REQ) {
-    waiting_end_req_ = false;
-    end_req_cycle_ = now_cycle();
-    if (!engine_.requests().empty()) wake_at_next_cycle();
-    return tlm::TLM_ACCEPTED;
-  }
-  if (phase == tlm::BEGIN_RESP) {
-    if (waiting_end_req_ && &gp == awaiting_end_req_) {  // its BEGIN_RESP implies its END_REQ
-      waiting_end_req_ = false;
-      end_req_cycle_ = now_cycle();
-    }
-    complete_request(gp);
-    phase = tlm::END_RESP;
-    return tlm::TLM_COMPLETED;
-  }
-  return tlm::TLM_ACCEPTED;
+void Sm::on_end_req(unsigned) {
+  if (!engine_.requests().empty()) wake_at_next_cycle();
 }
 
-void Sm::complete_request(tlm::tlm_generic_payload& gp) {
+void Sm::on_answer(unsigned, tlm::tlm_generic_payload& gp, const sc_core::sc_time&) {
   if (gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
     run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
               fmt::format("{}: global memory answered {} for address 0x{:08x}", name(), gp.get_response_string(),
@@ -165,9 +140,9 @@ void Sm::complete_request(tlm::tlm_generic_payload& gp) {
 
 std::string Sm::describe_in_flight() const {
   std::string out = engine_.describe_in_flight();
-  if (waiting_end_req_ && awaiting_end_req_)
+  if (const tlm::tlm_generic_payload* gp = mem_port_.awaiting(0))
     out += fmt::format("{}: request for line 0x{:08x} sent, waiting for END_REQ\n", name(),
-                       static_cast<uint32_t>(awaiting_end_req_->get_address()));
+                       static_cast<uint32_t>(gp->get_address()));
   return out;
 }
 

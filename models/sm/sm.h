@@ -12,7 +12,6 @@
 // an answer or END_REQ comes in.
 #pragma once
 
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
 #include <string>
@@ -21,6 +20,7 @@
 #include <utility>
 
 #include "isa/decoded_program.h"
+#include "sim/at_initiator_port.h"
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
 #include "sim/config.h"
@@ -46,8 +46,12 @@ class BlockListener {
 };
 
 class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEngine::Port {
+  // Global memory: one line request in its request phase at a time; the
+  // next goes out the cycle after END_REQ (sim/at_initiator_port.h).
+  sim::AtInitiatorPort<Sm> mem_port_;
+
  public:
-  tlm_utils::simple_initiator_socket<Sm> mem_socket;
+  decltype(mem_port_.socket)& mem_socket = mem_port_.socket;
 
   struct Context {
     sim::Config& config;
@@ -92,8 +96,8 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
   void block_finished() override;
 
   void send_requests(uint64_t now);
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay);
-  void complete_request(tlm::tlm_generic_payload& gp);
+  void on_answer(unsigned socket, tlm::tlm_generic_payload& gp, const sc_core::sc_time& at);
+  void on_end_req(unsigned socket);
   void trace_partitions();
   uint64_t now_cycle() const { return clock_.now_cycle(); }
   void wake_at_next_cycle();
@@ -106,9 +110,6 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
 
   // Global memory path.
   sim::PayloadPool pool_;
-  bool waiting_end_req_ = false;
-  const tlm::tlm_generic_payload* awaiting_end_req_ = nullptr;
-  uint64_t end_req_cycle_ = 0;  // the next request goes out the cycle after this
 
   sc_core::sc_event wake_;
   uint64_t next_planned_ = SmEngine::kNever;  // cycle the method is armed for (kNever: sleeping)

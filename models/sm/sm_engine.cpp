@@ -439,18 +439,9 @@ const char* op_name(LineOp op) {
 }  // namespace
 
 std::string SmEngine::describe_in_flight() const {
-  std::string out;
-  for (unsigned slot = 0; slot < warps_.size(); ++slot) {
-    const Warp& w = warps_[slot];
-    if (!w.resident) continue;
-    const Block& blk = slots_[w.block_slot];
-    std::string waits;
-    if (w.mask == 0) waits = w.at_barrier ? "waits at the barrier" : "waits for memory";
-    else waits = fmt::format("next pc 0x{:08x} for lanes 0x{:08x}", w.pc, w.mask);
-    out += fmt::format("{}: warp slot {} (block ({},{},{}) warp {}, partition {}): {}, {} memory groups in flight\n",
-                       name_, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block, w.partition, waits,
-                       w.outstanding);
-  }
+  // Every resident warp and waiting block (the deadlock report's detail),
+  // then the memory requests at each stage.
+  std::string out = dump_state();
   for (const MemRequest& r : requests_)
     out += fmt::format("{}: {} line 0x{:08x} sectors 0x{:x} for warp slot {} waiting to be sent\n", name_,
                        op_name(r.op), r.line, r.sectors, r.warp);

@@ -177,7 +177,7 @@ TEST(GuestFault, IllegalInstructionInKernel) {
 TEST(GuestFault, IllegalInstructionOnControlCore) {
   const RunResult r = run_tessera({"run", "sm1", elf("host_illegal"), "-q"});
   expect_clean_exit(r, 3);
-  expect_contains(r, "cpu0");
+  expect_contains(r, "cluster.core0");
   expect_contains(r, "illegal instruction");
   expect_contains(r, "(illegal");
   capture(r, "at pc 0x([0-9a-f]{8})");
@@ -236,7 +236,7 @@ TEST(Deadlock, BarrierNotReachedByExitedThreads) {
   expect_contains(r, "sm0");
   expect_contains(r, "16 of 64 threads wait at the barrier");
   expect_contains(r, "48 have exited");
-  expect_contains(r, "cpu0");
+  expect_contains(r, "cluster.core0");
   expect_not_contains(r, "should have deadlocked");
 }
 

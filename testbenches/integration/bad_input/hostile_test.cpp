@@ -194,7 +194,7 @@ TEST(Hostile, ShortestBusWatchdogIsNoFalseDeadlockOnTheCoherenceTester) {
 TEST(Hostile, ControlCoreStackOverflowHitsItsGuard) {
   const RunResult r = run_tessera({"run", "sm1", hostile("host_stack_overflow"), "-q"});
   expect_clean_exit(r, 3);
-  expect_contains(r, "cpus.cpu0: stack overflow");
+  expect_contains(r, "cluster.core0: stack overflow");
   expect_contains(r, "control core 0's stack [0x83ff0000, 0x84000000), 65536 bytes (__stack_size");
   expect_not_contains(r, "survived");
 }
@@ -202,7 +202,7 @@ TEST(Hostile, ControlCoreStackOverflowHitsItsGuard) {
 TEST(Hostile, SecondaryCoreStackOverflowHitsItsGuard) {
   const RunResult r = run_tessera({"run", "chip", hostile("hart_stack_overflow"), "-q"});
   expect_clean_exit(r, 3);
-  expect_contains(r, "cpus.cpu1: stack overflow");
+  expect_contains(r, "cluster.core1: stack overflow");
   expect_contains(r, "control core 1's stack [0x83fec000, 0x83ff0000), 16384 bytes (__hart_stack_size");
   expect_not_contains(r, "survived");
 }
@@ -223,7 +223,7 @@ TEST(Hostile, HostSpinningForeverStopsAsLivelockByDefault) {
   expect_clean_exit(r, 5);
   expect_contains(r, "livelock: no instruction changed memory or wrote an MMIO register for 10000000 SM cycles "
                      "(watchdog.cycles)");
-  expect_contains(r, "cpu0: ");  // the state dump
+  expect_contains(r, "cluster.core0: ");  // the state dump
   expect_not_contains(r, "survived");
 }
 

@@ -108,9 +108,9 @@ TEST(BadNetlist, UnboundSocketNamesTheInstance) {
 }
 
 TEST(BadNetlist, SocketBoundTwice) {
-  const std::string path = variant("bound_twice", "  - cpus.mmio -> mmio.regs\n",
-                                   "  - cpus.mmio -> mmio.regs\n  - cpus.mmio -> dispatcher.regs\n");
-  expect_config_error(path, {"instance 'cpus': socket 'mmio' is bound 2 times but allows 1"});
+  const std::string path = variant("bound_twice", "  - cluster.mmio -> mmio.regs\n",
+                                   "  - cluster.mmio -> mmio.regs\n  - cluster.mmio -> dispatcher.regs\n");
+  expect_config_error(path, {"instance 'cluster': socket 'mmio' is bound 2 times but allows 1"});
 }
 
 TEST(BadNetlist, DuplicateInstanceName) {
@@ -199,7 +199,8 @@ TEST(NetlistCommand, DotHasEveryInstanceAndBinding) {
   const auto r = run_tessera({"netlist", "chip", "--dot"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_HAS(r.out, "digraph \"chip\" {");
-  EXPECT_HAS(r.out, "\"sms\" -> \"l2\" [label=\"mem -> sm\"];");
+  EXPECT_HAS(r.out, "\"sms\" -> \"xbar\" [label=\"mem -> sm\"];");
+  EXPECT_HAS(r.out, "\"xbar\" -> \"l2\" [label=\"out -> sm\"];");
   EXPECT_HAS(r.out, "\"l2\" -> \"memory\" [label=\"mem -> port\"];");
   EXPECT_HAS(r.out, "\"mmio\" -> \"dispatcher\" [label=\"dispatcher -> regs\"];");
 }
