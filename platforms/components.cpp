@@ -183,10 +183,8 @@ class Crossbar : public Component {
     const auto out = ctx.netlist.bindings_from(inst.name, "out");
     L2& l2 = component_as<L2>(*ctx.find(out.at(0)->to.instance), "the crossbar's L2 target");
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    // Its statistics stay with the L2's (chip.l2.xbar_*), where they were
-    // when the crossbar was part of the L2.
     xbar_ = std::make_unique<gpu::CrossbarInterconnect>(inst.name.c_str(), ctx.config, l2.l2().clock(), requesters,
-                                                        l2.l2().slices(), l2.l2(), l2.l2().stats_group());
+                                                        l2.l2().slices(), l2.l2(), ctx.stats);
   }
   TargetSocket* target_socket(const std::string& socket) override {
     return socket == "sm" ? &xbar_->target_socket : nullptr;

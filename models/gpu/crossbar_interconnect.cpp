@@ -15,7 +15,7 @@ constexpr unsigned kHeaderBytes = 8;  // command, address, sector mask, ids
 
 CrossbarInterconnect::CrossbarInterconnect(const sc_core::sc_module_name& name, sim::Config& cfg,
                                            const sim::ClockDomain& clock, unsigned requesters, unsigned targets,
-                                           const CrossbarTargets& map, sim::StatGroup& stats)
+                                           const CrossbarTargets& map, sim::StatGroup& stats_parent)
     : sc_module(name),
       requesters_("target_socket", *this, &CrossbarInterconnect::on_request),
       targets_("initiator_socket", *this, targets, &CrossbarInterconnect::on_answer),
@@ -25,11 +25,12 @@ CrossbarInterconnect::CrossbarInterconnect(const sc_core::sc_module_name& name, 
       requests_(requesters, targets, params_.bytes_per_cycle, params_.latency),
       answers_(targets, requesters, params_.bytes_per_cycle, params_.latency),
       input_(requesters),
-      clocked_(clock) {
-  stats.add_counter("xbar_request_bytes", &request_bytes_, "Bytes the crossbar carried towards the slices");
-  stats.add_counter("xbar_answer_bytes", &answer_bytes_, "Bytes the crossbar carried back to the SMs");
-  stats.add_counter("xbar_port_stall_cycles", &port_stall_cycles_,
-                    "SM-port cycles whose head request waited for a busy port or a full slice");
+      clocked_(clock),
+      stats_(basename(), &stats_parent) {
+  stats_.add_counter("request_bytes", &request_bytes_, "Bytes the crossbar carried towards the slices");
+  stats_.add_counter("answer_bytes", &answer_bytes_, "Bytes the crossbar carried back to the SMs");
+  stats_.add_counter("port_stall_cycles", &port_stall_cycles_,
+                     "SM-port cycles whose head request waited for a busy port or a full slice");
   SC_HAS_PROCESS(CrossbarInterconnect);
   SC_METHOD(cycle);
   sensitive << clocked_.event();

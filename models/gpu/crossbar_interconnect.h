@@ -68,10 +68,10 @@ class CrossbarInterconnect : public sc_core::sc_module, public sim::InFlightRepo
   decltype(requesters_.socket)& target_socket = requesters_.socket;
   decltype(targets_.socket)& initiator_socket = targets_.socket;
 
-  // Statistics (xbar_request_bytes, xbar_answer_bytes, xbar_port_stall_cycles)
-  // go to `stats`, the group the chip reports them in.
+  // Statistics: a group named like the module under `stats_parent`.
   CrossbarInterconnect(const sc_core::sc_module_name& name, sim::Config& cfg, const sim::ClockDomain& clock,
-                       unsigned requesters, unsigned targets, const CrossbarTargets& map, sim::StatGroup& stats);
+                       unsigned requesters, unsigned targets, const CrossbarTargets& map,
+                       sim::StatGroup& stats_parent);
 
   bool idle() const;
   std::string describe_in_flight() const override;
@@ -115,6 +115,7 @@ class CrossbarInterconnect : public sc_core::sc_module, public sim::InFlightRepo
   std::priority_queue<Delivery, std::vector<Delivery>, std::greater<Delivery>> deliveries_;
   uint64_t seq_ = 0;
   sim::ClockedMethod clocked_;
+  sim::StatGroup stats_;
   uint64_t request_bytes_ = 0, answer_bytes_ = 0, port_stall_cycles_ = 0;
 };
 

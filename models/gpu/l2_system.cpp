@@ -55,15 +55,9 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool n
   mem_port_ = std::make_unique<MemoryPort>("memory_socket", *this, n, &L2System::on_memory_answer,
                                            &L2System::on_memory_end_req);
 
-  if (network_ports) {
-    // Behind the network the crossbar is absent; its statistics stay, as
-    // zero bytes and the stalls of the per-slice ports (the crossbar module
-    // reports them otherwise).
-    stats_.add_counter("xbar_request_bytes", &request_bytes_, "Bytes the crossbar carried towards the slices");
-    stats_.add_counter("xbar_answer_bytes", &answer_bytes_, "Bytes the crossbar carried back to the SMs");
-    stats_.add_counter("xbar_port_stall_cycles", &port_stall_cycles_,
-                       "SM-port cycles whose head request waited for a busy port or a full slice");
-  }
+  if (network_ports)  // behind the crossbar, it counts these stalls itself (port_stall_cycles)
+    stats_.add_counter("slice_full_stall_cycles", &slice_full_stall_cycles_,
+                       "Network-port cycles whose head request waited for a full slice input queue");
   for (unsigned s = 0; s < n; ++s) {
     slices_.push_back(std::make_unique<L2Slice>(p));
 
@@ -211,7 +205,7 @@ void L2System::forward_requests(uint64_t now) {
     const unsigned o = slice_of(addr);
     L2Slice& slice = *slices_[o];
     if (!slice.can_accept()) {
-      ++port_stall_cycles_;
+      ++slice_full_stall_cycles_;
       continue;
     }
     const auto* ext = gp->get_extension<sim::MemExt>();

@@ -65,7 +65,6 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   // The memory-side socket; bind it once per slice, in slice order.
   decltype(std::declval<MemoryPort>().socket)& memory_socket(unsigned /*slice*/) { return mem_port_->socket; }
   unsigned slice_of(uint32_t addr) const;
-  sim::StatGroup& stats_group() { return stats_; }
   // CrossbarTargets: the slice of an address; whether a slice's input queue
   // had room at the start of `cycle`, counting the requests it took in it.
   unsigned target_of(uint64_t address) const override { return slice_of(static_cast<uint32_t>(address)); }
@@ -124,7 +123,7 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
 
   sim::StatGroup stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> slice_stats_;
-  uint64_t request_bytes_ = 0, answer_bytes_ = 0, port_stall_cycles_ = 0;  // behind the network
+  uint64_t slice_full_stall_cycles_ = 0;  // behind a network
 };
 
 }  // namespace tessera::gpu
