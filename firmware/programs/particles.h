@@ -1,7 +1,6 @@
 /* particles.h - the particle-binning case study shared by the particles_*
- * programs (parallel computer architecture course, lecture on work
- * distribution and case studies: building a cell grid of particles for an
- * N-body step).
+ * programs, a classic study of work distribution on parallel machines:
+ * building a cell grid of particles for an N-body step.
  *
  * PARTICLES particles (2048 unless the program says otherwise) with
  * positions in the unit square are binned into a GRID_SIDE x GRID_SIDE grid

@@ -6,7 +6,7 @@
 // buffer (cpu.fetch_l1i); they are decoded from the program image, and a
 // fetched word that differs (code written at run time) stops the run.
 //
-// One SC_METHOD steps every core and the engine (DESIGN.md §3): cores run
+// One SC_METHOD steps every core and the engine (docs/architecture.md, "Timing model"): cores run
 // ahead of SystemC time up to `cpu.quantum` cycles (TLM temporal
 // decoupling) and synchronise at MMIO accesses and wfi, so launches,
 // status reads, core start and exit happen at exact times. Inside a step,

@@ -1,4 +1,4 @@
-// One L2 slice (DESIGN.md section 5): set-associative, write-back, sectored,
+// One L2 slice (docs/architecture.md, "Memory system"): set-associative, write-back, sectored,
 // with MSHRs that merge misses, and an atomic unit that executes global
 // atomics at the L2. Cycle-driven and free of SystemC: the L2 system steps it
 // and moves its requests to and from memory.

@@ -1,4 +1,4 @@
-// The L2 slices (DESIGN.md section 5): address-interleaved, sectored,
+// The L2 slices (docs/architecture.md, "Memory system"): address-interleaved, sectored,
 // write-back, with MSHRs and an atomic unit (gpu/l2_slice.h). The
 // interconnect in front binds slice_socket once per slice, in slice order
 // (binding k = slice k): the crossbar (gpu::CrossbarInterconnect) or the

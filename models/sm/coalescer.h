@@ -1,4 +1,4 @@
-// The coalescer (DESIGN.md section 4): a warp's global addresses become the
+// The coalescer (docs/architecture.md, "The SM"): a warp's global addresses become the
 // minimal set of 32-byte sector requests, grouped by 128-byte line (one
 // request per line carries a mask of its four sectors). No SystemC here.
 #pragma once

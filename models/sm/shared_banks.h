@@ -1,4 +1,4 @@
-// The shared-memory bank arbiter (DESIGN.md section 4): a warp's accesses to
+// The shared-memory bank arbiter (docs/architecture.md, "The SM"): a warp's accesses to
 // banked shared memory. Threads that touch the same word are served by one
 // broadcast; distinct words in one bank serialize, so an n-way conflict takes
 // n passes. Atomic operations execute in ALUs beside the banks: every lane's

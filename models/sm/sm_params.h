@@ -1,4 +1,4 @@
-// SM configuration (DESIGN.md section 4; defaults follow Maxwell, compute
+// SM configuration (docs/architecture.md, "The SM"; defaults follow Maxwell, compute
 // capability 5.x). Keys are shared by every SM of a chip: "sm.<name>".
 #pragma once
 
