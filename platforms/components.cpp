@@ -6,8 +6,8 @@
 
 #include "cpu/control_cluster.h"
 #include "dram/hbm_memory.h"
-#include "gpu/dispatcher.h"
 #include "gpu/crossbar_interconnect.h"
+#include "gpu/dispatcher.h"
 #include "gpu/fixed_latency_memory.h"
 #include "gpu/l2_system.h"
 #include "isa/decoded_program.h"
@@ -141,9 +141,10 @@ class L2 : public Component {
       const NetlistInstance& from = *ctx.netlist.find(b->from.instance);
       const ComponentType& type = *ctx.registry.find(from.type);
       if (!type.network_nodes && from.type != "crossbar")
-        throw ConfigError(fmt::format("{}: instance '{}' ({}) is bound to '{}.sm'; the L2 slices are reached through "
-                                      "an interconnect (a crossbar or a noc instance) between them",
-                                      b->where, from.name, from.type, inst.name));
+        throw ConfigError(
+            fmt::format("{}: instance '{}' ({}) is bound to '{}.sm'; the L2 slices are reached through "
+                        "an interconnect (a crossbar or a noc instance) between them",
+                        b->where, from.name, from.type, inst.name));
       network = network || static_cast<bool>(type.network_nodes);
     }
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);

@@ -1,7 +1,7 @@
 // The `tessera` command line: run a program on a platform, list a
 // platform's parameters.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <cstdlib>

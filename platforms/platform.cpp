@@ -7,7 +7,6 @@
 
 #include "sim/hit_rate.h"
 
-
 namespace tessera::platform {
 
 std::string default_netlist(sim::Config& cfg) {
@@ -48,24 +47,39 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   const ComponentRegistry& registry = builtin_components();
   validate_netlist(netlist_, registry, cfg);
 
-  sm_clock_ = std::make_unique<sim::ClockDomain>(
-      "sm", cfg.get_float("clock.sm_mhz", 1000.0, 1.0, 100000.0, "SM clock, MHz"));
+  sm_clock_ =
+      std::make_unique<sim::ClockDomain>("sm", cfg.get_float("clock.sm_mhz", 1000.0, 1.0, 100000.0, "SM clock, MHz"));
   cpu_clock_ = std::make_unique<sim::ClockDomain>(
       "cpu", cfg.get_float("clock.cpu_mhz", 1000.0, 1.0, 100000.0, "Control-core clock, MHz"));
-  const auto size_mb = static_cast<uint64_t>(cfg.get_int(
-      "memory.size_mb", 256, 64, 2048, "Global memory at 0x8000_0000, MiB (programs need at least 64)"));
+  const auto size_mb = static_cast<uint64_t>(
+      cfg.get_int("memory.size_mb", 256, 64, 2048, "Global memory at 0x8000_0000, MiB (programs need at least 64)"));
   global_ = std::make_unique<sim::BackingMemory>(kGlobalBase, size_mb << 20);
 
   if (!elf_path.empty()) load_program(elf_path);
   if (!image_) image_ = std::make_unique<isa::ElfImage>();
   program_ = std::make_unique<isa::DecodedProgram>(*image_);
 
-  if (!options.vcd_path.empty()) vcd_ = std::make_unique<sim::VcdWriter>(options.vcd_path, options.trace_scopes, options.inputs);
+  if (!options.vcd_path.empty())
+    vcd_ = std::make_unique<sim::VcdWriter>(options.vcd_path, options.trace_scopes, options.inputs);
 
   // Every instance, then every binding, TLM-2.0 AT at each memory boundary.
-  BuildContext ctx{cfg,      netlist_,  registry,  *sm_clock_, *cpu_clock_,           *global_,
-                   *image_,  *program_, run_,      root_,      vcd_.get(),            options.echo_console,
-                   [this](bool begin) { roi(begin); }, shared_, {}, nullptr, {}};
+  BuildContext ctx{cfg,
+                   netlist_,
+                   registry,
+                   *sm_clock_,
+                   *cpu_clock_,
+                   *global_,
+                   *image_,
+                   *program_,
+                   run_,
+                   root_,
+                   vcd_.get(),
+                   options.echo_console,
+                   [this](bool begin) { roi(begin); },
+                   shared_,
+                   {},
+                   nullptr,
+                   {}};
   for (const NetlistInstance* inst : build_order(netlist_, registry)) {
     components_.push_back(registry.find(inst->type)->factory(*inst, ctx));
     ctx.built[inst->name] = components_.back().get();
@@ -73,8 +87,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   for (const NetlistBinding& b : netlist_.bindings)
     ctx.find(b.from.instance)->bind(b.from.socket, *ctx.find(b.to.instance), b.to.socket);
   if (!ctx.regs)
-    throw sim::ConfigError(
-        fmt::format("{}: the netlist has no mmio instance (the console and exit)", netlist_.origin));
+    throw sim::ConfigError(fmt::format("{}: the netlist has no mmio instance (the console and exit)", netlist_.origin));
   regs_ = ctx.regs;
   for (const auto& c : components_) report_order_.push_back(c.get());
   std::stable_sort(report_order_.begin(), report_order_.end(), [&](const Component* a, const Component* b) {
@@ -106,17 +119,17 @@ void Platform::load_program(const std::string& path) {
   image_ = std::make_unique<isa::ElfImage>(isa::load_elf(path));
   for (const isa::ElfSegment& seg : image_->segments) {
     if (!global_->contains(seg.addr, seg.mem_size))
-      throw sim::ConfigError(fmt::format(
-          "{}: segment at 0x{:08x} ({} bytes) lies outside global memory [0x{:08x}, 0x{:08x}); link with "
-          "firmware/tessera-cc or raise memory.size_mb",
-          path, seg.addr, seg.mem_size, kGlobalBase, kGlobalBase + global_->size()));
+      throw sim::ConfigError(
+          fmt::format("{}: segment at 0x{:08x} ({} bytes) lies outside global memory [0x{:08x}, 0x{:08x}); link with "
+                      "firmware/tessera-cc or raise memory.size_mb",
+                      path, seg.addr, seg.mem_size, kGlobalBase, kGlobalBase + global_->size()));
     global_->write(seg.addr, seg.bytes.data(), seg.bytes.size());
   }
   if (!global_->contains(image_->entry, 4))
     throw sim::ConfigError(fmt::format("{}: entry point 0x{:08x} is outside global memory", path, image_->entry));
   if (const auto top = image_->symbol("__stack_top"); top && !global_->contains(*top - 4, 4))
-    throw sim::ConfigError(fmt::format("{}: the stack top 0x{:08x} is outside global memory (memory.size_mb)", path,
-                                       *top));
+    throw sim::ConfigError(
+        fmt::format("{}: the stack top 0x{:08x} is outside global memory (memory.size_mb)", path, *top));
 }
 
 void Platform::roi(bool begin) {
@@ -199,11 +212,21 @@ std::string Platform::summary() const {
       status = fmt::format("program exited with status {}{}", run_.status(),
                            run_.message().empty() ? "" : " (" + run_.message() + ")");
       break;
-    case sim::ExitKind::kGuestFault: status = "stopped: guest fault"; break;
-    case sim::ExitKind::kBadLaunch: status = "stopped: bad kernel launch"; break;
-    case sim::ExitKind::kDeadlock: status = "stopped: deadlock"; break;
-    case sim::ExitKind::kCycleLimit: status = "stopped: cycle limit"; break;
-    case sim::ExitKind::kRunning: status = "running"; break;
+    case sim::ExitKind::kGuestFault:
+      status = "stopped: guest fault";
+      break;
+    case sim::ExitKind::kBadLaunch:
+      status = "stopped: bad kernel launch";
+      break;
+    case sim::ExitKind::kDeadlock:
+      status = "stopped: deadlock";
+      break;
+    case sim::ExitKind::kCycleLimit:
+      status = "stopped: cycle limit";
+      break;
+    case sim::ExitKind::kRunning:
+      status = "running";
+      break;
   }
   std::string out = fmt::format("---- tessera: {} on {} ({} SM{}): {}\n", program_path_,
                                 cfg_.platform_name().empty() ? "platform" : cfg_.platform_name(), sum.sms,
@@ -224,7 +247,8 @@ std::string Platform::summary() const {
   for (const auto& line : sum.memory_lines) out += line;
   out += fmt::format("  control-core insts   {:>14}  ({} cores; {:.0f} insts/s)\n", sum.control_insts,
                      sum.control_cores, host > 0 ? static_cast<double>(sum.control_insts) / host : 0.0);
-  if (roi_used_) out += fmt::format("  region of interest   {:>14}  cycles, {} warp insts\n", roi_total_[0], roi_total_[1]);
+  if (roi_used_)
+    out += fmt::format("  region of interest   {:>14}  cycles, {} warp insts\n", roi_total_[0], roi_total_[1]);
   out += fmt::format("  host time            {:>14.3f} s\n", host);
   out += fmt::format("  simulation speed     {:>14.0f} warp insts/s, {:.0f} cycles/s\n",
                      host > 0 ? static_cast<double>(warps) / host : 0.0,

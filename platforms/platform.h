@@ -29,7 +29,7 @@ inline constexpr uint32_t kGlobalBase = 0x80000000;
 struct RunOptions {
   std::string vcd_path;
   std::vector<std::string> trace_scopes;
-  uint64_t max_cycles = 0;  // 0: no limit
+  uint64_t max_cycles = 0;          // 0: no limit
   std::vector<std::string> inputs;  // files the run reads (ELF, netlist): never overwritten by an output
   bool echo_console = true;
 };
@@ -53,10 +53,10 @@ class Platform {
   int run();
 
   const sim::RunControl& run_control() const { return run_; }
-  std::string report() const;            // what went wrong, for a non-program exit
+  std::string report() const;  // what went wrong, for a non-program exit
   // Why the waveform could not be written ("" when it was, or none was asked for).
   const std::string& output_error() const { return output_error_; }
-  std::string summary() const;           // the end-of-run summary
+  std::string summary() const;  // the end-of-run summary
   nlohmann::json stats_json() const;
   const std::string& console() const { return regs_->console(); }
   const Netlist& netlist() const { return netlist_; }
@@ -86,7 +86,7 @@ class Platform {
   std::unique_ptr<sim::VcdWriter> vcd_;
   Netlist netlist_;
   std::map<std::string, std::shared_ptr<void>> shared_;  // BuildContext::shared, outliving the components
-  std::vector<std::unique_ptr<Component>> components_;     // in build order
+  std::vector<std::unique_ptr<Component>> components_;   // in build order
   std::vector<const Component*> report_order_;
   SystemRegs* regs_ = nullptr;
   double host_seconds_ = 0;

@@ -51,15 +51,26 @@ void SystemRegs::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
       case kRoi:
         if (on_roi_) on_roi_(value != 0);
         return;
-      default: break;
+      default:
+        break;
     }
   } else {
     const uint64_t cycle = clock_.cycle_at(sc_core::sc_time_stamp() + delay);
     switch (offset) {
-      case kCycleLo: value = static_cast<uint32_t>(cycle); break;
-      case kCycleHi: value = static_cast<uint32_t>(cycle >> 32); break;
-      case kConsoleTx: case kExit: case kRoi: value = 0; break;
-      default: gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return;
+      case kCycleLo:
+        value = static_cast<uint32_t>(cycle);
+        break;
+      case kCycleHi:
+        value = static_cast<uint32_t>(cycle >> 32);
+        break;
+      case kConsoleTx:
+      case kExit:
+      case kRoi:
+        value = 0;
+        break;
+      default:
+        gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
     }
     std::memcpy(gp.get_data_ptr(), &value, len);
     return;

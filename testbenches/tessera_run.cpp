@@ -83,8 +83,7 @@ RunResult run_tessera(const std::vector<std::string>& args, int timeout_seconds)
   // where the test expects a failing exit status (bad input, guest faults):
   // print the child's output and abort this test process.
   if (const std::string report = sanitizer_report(r.err); !report.empty()) {
-    std::cerr << "tessera_run: sanitizer report from the tessera child process:\n  " << report
-              << "\ncommand:";
+    std::cerr << "tessera_run: sanitizer report from the tessera child process:\n  " << report << "\ncommand:";
     for (const auto& a : args) std::cerr << ' ' << a;
     std::cerr << "\n--- child stdout ---\n" << r.out << "\n--- child stderr ---\n" << r.err << std::endl;
     std::abort();

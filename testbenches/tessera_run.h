@@ -9,10 +9,10 @@
 namespace tessera::test {
 
 struct RunResult {
-  int status = -1;        // exit status, or -1 when killed by a signal
-  int signal = 0;         // the signal that killed it, if any
+  int status = -1;  // exit status, or -1 when killed by a signal
+  int signal = 0;   // the signal that killed it, if any
   bool timed_out = false;
-  double seconds = 0;     // wall time of the child
+  double seconds = 0;  // wall time of the child
   std::string out, err;
 };
 

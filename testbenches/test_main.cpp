@@ -6,8 +6,8 @@
 namespace {
 void fail_on_report(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
   if (report.get_severity() >= sc_core::SC_WARNING) {
-    ADD_FAILURE() << "SystemC " << (report.get_severity() == sc_core::SC_WARNING ? "warning" : "error")
-                  << " [" << report.get_msg_type() << "]: " << report.get_msg();
+    ADD_FAILURE() << "SystemC " << (report.get_severity() == sc_core::SC_WARNING ? "warning" : "error") << " ["
+                  << report.get_msg_type() << "]: " << report.get_msg();
   }
   sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_STOP & ~sc_core::SC_ABORT);
 }

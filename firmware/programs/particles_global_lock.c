@@ -15,48 +15,44 @@
 #define BLOCK 128
 
 struct binning_args {
-	const struct particle *particles;
-	unsigned n;
-	unsigned *lock;
-	unsigned *head;
-	unsigned *next;
-	unsigned *count;
+  const struct particle* particles;
+  unsigned n;
+  unsigned* lock;
+  unsigned* head;
+  unsigned* next;
+  unsigned* count;
 };
 
 static unsigned grid_lock;
 static unsigned head[CELLS], next[PARTICLES], count[CELLS];
 
-TESSERA_KERNEL void bin_with_global_lock(void *argp)
-{
-	const struct binning_args *args = argp;
-	unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
-	if (p >= args->n)
-		return;
-	unsigned c = particle_cell(args->particles[p]);
-	locked_list_push(args->lock, args->head, args->next, args->count, c, p);
+TESSERA_KERNEL void bin_with_global_lock(void* argp) {
+  const struct binning_args* args = argp;
+  unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= args->n) return;
+  unsigned c = particle_cell(args->particles[p]);
+  locked_list_push(args->lock, args->head, args->next, args->count, c, p);
 }
 
-int main(void)
-{
-	particles_setup();
-	grid_lock = 0;
-	for (unsigned c = 0; c < CELLS; c++) {
-		head[c] = NO_PARTICLE;
-		count[c] = 0;
-	}
-	for (unsigned p = 0; p < PARTICLES; p++)
-		next[p] = NO_PARTICLE;
+int main(void) {
+  particles_setup();
+  grid_lock = 0;
+  for (unsigned c = 0; c < CELLS; c++) {
+    head[c] = NO_PARTICLE;
+    count[c] = 0;
+  }
+  for (unsigned p = 0; p < PARTICLES; p++) next[p] = NO_PARTICLE;
 
-	struct binning_args args = { particles, PARTICLES, &grid_lock, head, next, count };
-	tessera_roi_begin();
-	tessera_launch(bin_with_global_lock, (PARTICLES + BLOCK - 1) / BLOCK, BLOCK, 0, &args);
-	tessera_wait();
-	tessera_roi_end();
+  struct binning_args args = {particles, PARTICLES, &grid_lock, head, next, count};
+  tessera_roi_begin();
+  tessera_launch(bin_with_global_lock, (PARTICLES + BLOCK - 1) / BLOCK, BLOCK, 0, &args);
+  tessera_wait();
+  tessera_roi_end();
 
-	unsigned errors = particles_check_lists("particles_global_lock", head, next, count);
-	if (grid_lock != 0) {
-		printf("FAIL particles_global_lock: lock still held (%u)\n", grid_lock);
-		errors++;
-	}
-	return particles_report("particles_global_lock", errors);
+  unsigned errors = particles_check_lists("particles_global_lock", head, next, count);
+  if (grid_lock != 0) {
+    printf("FAIL particles_global_lock: lock still held (%u)\n", grid_lock);
+    errors++;
+  }
+  return particles_report("particles_global_lock", errors);
 }

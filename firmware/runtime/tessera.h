@@ -49,63 +49,62 @@
  * its address is taken. */
 #define TESSERA_KERNEL __attribute__((noinline, used))
 
-typedef void (*tessera_kernel_fn)(void *args);
+typedef void (*tessera_kernel_fn)(void* args);
 
 typedef struct dim3 {
-	unsigned x, y, z;
+  unsigned x, y, z;
 } dim3;
 
-TESSERA_INLINE dim3 dim3_make(unsigned x, unsigned y, unsigned z)
-{
-	dim3 d = { x, y, z };
-	return d;
+TESSERA_INLINE dim3 dim3_make(unsigned x, unsigned y, unsigned z) {
+  dim3 d = {x, y, z};
+  return d;
 }
-#define DIM3(x, y, z) ((dim3){ (unsigned)(x), (unsigned)(y), (unsigned)(z) })
+#define DIM3(x, y, z) ((dim3){(unsigned)(x), (unsigned)(y), (unsigned)(z)})
 
 /* ------------------------------------------------------------------------ */
 /* Memory map and MMIO registers (control cores only)                       */
 /* ------------------------------------------------------------------------ */
 
-#define TESSERA_MMIO_BASE        0x10000000u
-#define TESSERA_SHARED_BASE      0x20000000u
-#define TESSERA_LOCAL_BASE       0x30000000u
-#define TESSERA_GLOBAL_BASE      0x80000000u
+#define TESSERA_MMIO_BASE 0x10000000u
+#define TESSERA_SHARED_BASE 0x20000000u
+#define TESSERA_LOCAL_BASE 0x30000000u
+#define TESSERA_GLOBAL_BASE 0x80000000u
 
-#define TESSERA_CONSOLE_TX       0x000u
-#define TESSERA_EXIT             0x004u
-#define TESSERA_ROI              0x008u
-#define TESSERA_CYCLE_LO         0x00Cu
-#define TESSERA_CYCLE_HI         0x010u
-#define TESSERA_DISP_START       0x100u
-#define TESSERA_DISP_KERNEL      0x104u
-#define TESSERA_DISP_ARGS        0x108u
-#define TESSERA_DISP_GRID_X      0x10Cu
-#define TESSERA_DISP_GRID_Y      0x110u
-#define TESSERA_DISP_GRID_Z      0x114u
-#define TESSERA_DISP_BLOCK_X     0x118u
-#define TESSERA_DISP_BLOCK_Y     0x11Cu
-#define TESSERA_DISP_BLOCK_Z     0x120u
+#define TESSERA_CONSOLE_TX 0x000u
+#define TESSERA_EXIT 0x004u
+#define TESSERA_ROI 0x008u
+#define TESSERA_CYCLE_LO 0x00Cu
+#define TESSERA_CYCLE_HI 0x010u
+#define TESSERA_DISP_START 0x100u
+#define TESSERA_DISP_KERNEL 0x104u
+#define TESSERA_DISP_ARGS 0x108u
+#define TESSERA_DISP_GRID_X 0x10Cu
+#define TESSERA_DISP_GRID_Y 0x110u
+#define TESSERA_DISP_GRID_Z 0x114u
+#define TESSERA_DISP_BLOCK_X 0x118u
+#define TESSERA_DISP_BLOCK_Y 0x11Cu
+#define TESSERA_DISP_BLOCK_Z 0x120u
 #define TESSERA_DISP_SHARED_BYTES 0x124u
-#define TESSERA_DISP_REGS        0x128u
-#define TESSERA_DISP_LAUNCH      0x12Cu
-#define TESSERA_DISP_STATUS      0x130u
-#define TESSERA_DISP_DONE_COUNT  0x134u
+#define TESSERA_DISP_REGS 0x128u
+#define TESSERA_DISP_LAUNCH 0x12Cu
+#define TESSERA_DISP_STATUS 0x130u
+#define TESSERA_DISP_DONE_COUNT 0x134u
 /* Control-core cluster (docs/firmware-abi.md, "Control-core cluster"). */
-#define TESSERA_NUM_CORES        0x040u
-#define TESSERA_HART_PC          0x044u
-#define TESSERA_HART_ARG         0x048u
-#define TESSERA_HART_FN          0x04Cu
-#define TESSERA_HART_SP          0x050u
-#define TESSERA_HART_START       0x054u
-#define TESSERA_HART_RUNNING     0x058u
-#define TESSERA_HART_PARK        0x05Cu
+#define TESSERA_NUM_CORES 0x040u
+#define TESSERA_HART_PC 0x044u
+#define TESSERA_HART_ARG 0x048u
+#define TESSERA_HART_FN 0x04Cu
+#define TESSERA_HART_SP 0x050u
+#define TESSERA_HART_START 0x054u
+#define TESSERA_HART_RUNNING 0x058u
+#define TESSERA_HART_PARK 0x05Cu
 #define TESSERA_BUS_TRANSACTIONS 0x060u
 #define TESSERA_BUS_INVALIDATIONS 0x064u
 #define TESSERA_BUS_CACHE_TO_CACHE 0x068u
 #define TESSERA_BUS_MEMORY_READS 0x06Cu
 
 /* The 32-bit MMIO register at offset off, as a volatile lvalue. */
-#define TESSERA_MMIO(off) (*(volatile uint32_t *)(uintptr_t)(TESSERA_MMIO_BASE + (off)))
+#define TESSERA_MMIO(off) (*(volatile uint32_t*)(uintptr_t)(TESSERA_MMIO_BASE + (off)))
 
 /* ------------------------------------------------------------------------ */
 /* Thread coordinates: Tessera SIMT CSRs 0xCC0..0xCD0                       */
@@ -113,13 +112,12 @@ TESSERA_INLINE dim3 dim3_make(unsigned x, unsigned y, unsigned z)
 
 /* Not volatile: a CSR is constant for the life of a thread, so the compiler
  * may CSE and hoist the reads, and drops the unused ones. */
-#define TESSERA_CSR_RO(name, csr)                                   \
-	TESSERA_INLINE unsigned name(void)                          \
-	{                                                           \
-		unsigned v;                                         \
-		__asm__("csrr %0, " #csr : "=r"(v));                \
-		return v;                                           \
-	}
+#define TESSERA_CSR_RO(name, csr)        \
+  TESSERA_INLINE unsigned name(void) {   \
+    unsigned v;                          \
+    __asm__("csrr %0, " #csr : "=r"(v)); \
+    return v;                            \
+  }
 
 TESSERA_CSR_RO(tessera_tid_x, 0xCC0)
 TESSERA_CSR_RO(tessera_tid_y, 0xCC1)
@@ -141,13 +139,17 @@ TESSERA_CSR_RO(tessera_shared_bytes, 0xCD0)
 
 TESSERA_INLINE dim3 tessera_thread_idx(void) { return dim3_make(tessera_tid_x(), tessera_tid_y(), tessera_tid_z()); }
 TESSERA_INLINE dim3 tessera_block_dim(void) { return dim3_make(tessera_ntid_x(), tessera_ntid_y(), tessera_ntid_z()); }
-TESSERA_INLINE dim3 tessera_block_idx(void) { return dim3_make(tessera_ctaid_x(), tessera_ctaid_y(), tessera_ctaid_z()); }
-TESSERA_INLINE dim3 tessera_grid_dim(void) { return dim3_make(tessera_nctaid_x(), tessera_nctaid_y(), tessera_nctaid_z()); }
+TESSERA_INLINE dim3 tessera_block_idx(void) {
+  return dim3_make(tessera_ctaid_x(), tessera_ctaid_y(), tessera_ctaid_z());
+}
+TESSERA_INLINE dim3 tessera_grid_dim(void) {
+  return dim3_make(tessera_nctaid_x(), tessera_nctaid_y(), tessera_nctaid_z());
+}
 
 #define threadIdx (tessera_thread_idx())
-#define blockDim  (tessera_block_dim())
-#define blockIdx  (tessera_block_idx())
-#define gridDim   (tessera_grid_dim())
+#define blockDim (tessera_block_dim())
+#define blockIdx (tessera_block_idx())
+#define gridDim (tessera_grid_dim())
 
 /* ------------------------------------------------------------------------ */
 /* Shared memory and barrier                                                */
@@ -162,29 +164,21 @@ extern char __tessera_shared_start[];
 extern char __tessera_shared_end[];
 
 /* The dynamic shared area requested by tessera_launch(), 16-byte aligned. */
-TESSERA_INLINE void *tessera_dynamic_shared(void)
-{
-	return (void *)(((uintptr_t)__tessera_shared_end + 15u) & ~(uintptr_t)15u);
+TESSERA_INLINE void* tessera_dynamic_shared(void) {
+  return (void*)(((uintptr_t)__tessera_shared_end + 15u) & ~(uintptr_t)15u);
 }
 
 /* bar.sync: every thread of the block waits here; also a compiler barrier. */
-TESSERA_INLINE void __syncthreads(void)
-{
-	__asm__ volatile(".insn r 0x0B, 1, 0, x0, x0, x0" ::: "memory");
-}
+TESSERA_INLINE void __syncthreads(void) { __asm__ volatile(".insn r 0x0B, 1, 0, x0, x0, x0" ::: "memory"); }
 
 /* Orders this thread's memory accesses (fence rw,rw). Tessera's SMs perform
  * accesses in issue order, so this is for portability and the compiler. */
-TESSERA_INLINE void __threadfence(void)
-{
-	__asm__ volatile("fence rw, rw" ::: "memory");
-}
+TESSERA_INLINE void __threadfence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
 
 /* exit: the calling SM thread finishes now (like returning from the kernel). */
-TESSERA_INLINE __attribute__((noreturn)) void tessera_thread_exit(void)
-{
-	__asm__ volatile(".insn r 0x0B, 1, 1, x0, x0, x0" ::: "memory");
-	__builtin_unreachable();
+TESSERA_INLINE __attribute__((noreturn)) void tessera_thread_exit(void) {
+  __asm__ volatile(".insn r 0x0B, 1, 1, x0, x0, x0" ::: "memory");
+  __builtin_unreachable();
 }
 
 /* ------------------------------------------------------------------------ */
@@ -193,17 +187,27 @@ TESSERA_INLINE __attribute__((noreturn)) void tessera_thread_exit(void)
 /* the typed functions atomicX_i / atomicX_u can be called directly.        */
 /* ------------------------------------------------------------------------ */
 
-TESSERA_INLINE uint32_t tessera_f2u(float f) { union { float f; uint32_t u; } c = { .f = f }; return c.u; }
-TESSERA_INLINE float tessera_u2f(uint32_t u) { union { uint32_t u; float f; } c = { .u = u }; return c.f; }
+TESSERA_INLINE uint32_t tessera_f2u(float f) {
+  union {
+    float f;
+    uint32_t u;
+  } c = {.f = f};
+  return c.u;
+}
+TESSERA_INLINE float tessera_u2f(uint32_t u) {
+  union {
+    uint32_t u;
+    float f;
+  } c = {.u = u};
+  return c.f;
+}
 
-#define TESSERA_AMO(name, T, insn)                                          \
-	TESSERA_INLINE T name(volatile T *p, T v)                           \
-	{                                                                   \
-		T old;                                                      \
-		__asm__ volatile(insn " %0, %2, %1"                         \
-				 : "=r"(old), "+A"(*p) : "r"(v) : "memory"); \
-		return old;                                                 \
-	}
+#define TESSERA_AMO(name, T, insn)                                                  \
+  TESSERA_INLINE T name(volatile T* p, T v) {                                       \
+    T old;                                                                          \
+    __asm__ volatile(insn " %0, %2, %1" : "=r"(old), "+A"(*p) : "r"(v) : "memory"); \
+    return old;                                                                     \
+  }
 
 TESSERA_AMO(atomicAdd_i, int, "amoadd.w")
 TESSERA_AMO(atomicAdd_u, unsigned, "amoadd.w")
@@ -220,85 +224,77 @@ TESSERA_AMO(atomicOr_u, unsigned, "amoor.w")
 TESSERA_AMO(atomicXor_i, int, "amoxor.w")
 TESSERA_AMO(atomicXor_u, unsigned, "amoxor.w")
 
-TESSERA_INLINE int atomicSub_i(volatile int *p, int v) { return atomicAdd_i(p, (int)(0u - (unsigned)v)); }
-TESSERA_INLINE unsigned atomicSub_u(volatile unsigned *p, unsigned v) { return atomicAdd_u(p, 0u - v); }
+TESSERA_INLINE int atomicSub_i(volatile int* p, int v) { return atomicAdd_i(p, (int)(0u - (unsigned)v)); }
+TESSERA_INLINE unsigned atomicSub_u(volatile unsigned* p, unsigned v) { return atomicAdd_u(p, 0u - v); }
 
-TESSERA_INLINE float atomicExchf(volatile float *p, float v)
-{
-	return tessera_u2f(atomicExch_u((volatile unsigned *)p, tessera_f2u(v)));
+TESSERA_INLINE float atomicExchf(volatile float* p, float v) {
+  return tessera_u2f(atomicExch_u((volatile unsigned*)p, tessera_f2u(v)));
 }
 
 /* atom.fadd: *p += v as floats. */
-TESSERA_INLINE float atomicAddf(volatile float *p, float v)
-{
-	uint32_t old;
-	__asm__ volatile(".insn r 0x2B, 6, 0, %0, %1, %2"
-			 : "=r"(old) : "r"(p), "r"(tessera_f2u(v)) : "memory");
-	return tessera_u2f(old);
+TESSERA_INLINE float atomicAddf(volatile float* p, float v) {
+  uint32_t old;
+  __asm__ volatile(".insn r 0x2B, 6, 0, %0, %1, %2" : "=r"(old) : "r"(p), "r"(tessera_f2u(v)) : "memory");
+  return tessera_u2f(old);
 }
 
 /* atom.inc: *p = (old >= limit) ? 0 : old + 1. */
-TESSERA_INLINE unsigned atomicInc_u(volatile unsigned *p, unsigned limit)
-{
-	unsigned old;
-	__asm__ volatile(".insn r 0x2B, 6, 1, %0, %1, %2"
-			 : "=r"(old) : "r"(p), "r"(limit) : "memory");
-	return old;
+TESSERA_INLINE unsigned atomicInc_u(volatile unsigned* p, unsigned limit) {
+  unsigned old;
+  __asm__ volatile(".insn r 0x2B, 6, 1, %0, %1, %2" : "=r"(old) : "r"(p), "r"(limit) : "memory");
+  return old;
 }
 
 /* atom.dec: *p = (old == 0 || old > limit) ? limit : old - 1. */
-TESSERA_INLINE unsigned atomicDec_u(volatile unsigned *p, unsigned limit)
-{
-	unsigned old;
-	__asm__ volatile(".insn r 0x2B, 6, 2, %0, %1, %2"
-			 : "=r"(old) : "r"(p), "r"(limit) : "memory");
-	return old;
+TESSERA_INLINE unsigned atomicDec_u(volatile unsigned* p, unsigned limit) {
+  unsigned old;
+  __asm__ volatile(".insn r 0x2B, 6, 2, %0, %1, %2" : "=r"(old) : "r"(p), "r"(limit) : "memory");
+  return old;
 }
 
-TESSERA_INLINE int atomicInc_i(volatile int *p, int limit) { return (int)atomicInc_u((volatile unsigned *)p, (unsigned)limit); }
-TESSERA_INLINE int atomicDec_i(volatile int *p, int limit) { return (int)atomicDec_u((volatile unsigned *)p, (unsigned)limit); }
+TESSERA_INLINE int atomicInc_i(volatile int* p, int limit) {
+  return (int)atomicInc_u((volatile unsigned*)p, (unsigned)limit);
+}
+TESSERA_INLINE int atomicDec_i(volatile int* p, int limit) {
+  return (int)atomicDec_u((volatile unsigned*)p, (unsigned)limit);
+}
 
 /* atom.cas: if (*p == compare) *p = val. */
-TESSERA_INLINE unsigned atomicCAS_u(volatile unsigned *p, unsigned compare, unsigned val)
-{
-	unsigned old;
-	__asm__ volatile(".insn r4 0x2B, 7, 0, %0, %1, %2, %3"
-			 : "=r"(old) : "r"(p), "r"(compare), "r"(val) : "memory");
-	return old;
+TESSERA_INLINE unsigned atomicCAS_u(volatile unsigned* p, unsigned compare, unsigned val) {
+  unsigned old;
+  __asm__ volatile(".insn r4 0x2B, 7, 0, %0, %1, %2, %3" : "=r"(old) : "r"(p), "r"(compare), "r"(val) : "memory");
+  return old;
 }
 
-TESSERA_INLINE int atomicCAS_i(volatile int *p, int compare, int val)
-{
-	return (int)atomicCAS_u((volatile unsigned *)p, (unsigned)compare, (unsigned)val);
+TESSERA_INLINE int atomicCAS_i(volatile int* p, int compare, int val) {
+  return (int)atomicCAS_u((volatile unsigned*)p, (unsigned)compare, (unsigned)val);
 }
 
 /* _Generic on *(p): the lvalue conversion drops qualifiers, so volatile and
  * const-less pointers to int, unsigned (and float where it exists) all match. */
-#define atomicAdd(p, v)  _Generic(*(p), int: atomicAdd_i, unsigned: atomicAdd_u, float: atomicAddf)((p), (v))
-#define atomicSub(p, v)  _Generic(*(p), int: atomicSub_i, unsigned: atomicSub_u)((p), (v))
-#define atomicExch(p, v) _Generic(*(p), int: atomicExch_i, unsigned: atomicExch_u, float: atomicExchf)((p), (v))
-#define atomicMin(p, v)  _Generic(*(p), int: atomicMin_i, unsigned: atomicMin_u)((p), (v))
-#define atomicMax(p, v)  _Generic(*(p), int: atomicMax_i, unsigned: atomicMax_u)((p), (v))
-#define atomicAnd(p, v)  _Generic(*(p), int: atomicAnd_i, unsigned: atomicAnd_u)((p), (v))
-#define atomicOr(p, v)   _Generic(*(p), int: atomicOr_i, unsigned: atomicOr_u)((p), (v))
-#define atomicXor(p, v)  _Generic(*(p), int: atomicXor_i, unsigned: atomicXor_u)((p), (v))
-#define atomicInc(p, v)  _Generic(*(p), int: atomicInc_i, unsigned: atomicInc_u)((p), (v))
-#define atomicDec(p, v)  _Generic(*(p), int: atomicDec_i, unsigned: atomicDec_u)((p), (v))
-#define atomicCAS(p, c, v) _Generic(*(p), int: atomicCAS_i, unsigned: atomicCAS_u)((p), (c), (v))
+#define atomicAdd(p, v) _Generic(*(p), int : atomicAdd_i, unsigned : atomicAdd_u, float : atomicAddf)((p), (v))
+#define atomicSub(p, v) _Generic(*(p), int : atomicSub_i, unsigned : atomicSub_u)((p), (v))
+#define atomicExch(p, v) _Generic(*(p), int : atomicExch_i, unsigned : atomicExch_u, float : atomicExchf)((p), (v))
+#define atomicMin(p, v) _Generic(*(p), int : atomicMin_i, unsigned : atomicMin_u)((p), (v))
+#define atomicMax(p, v) _Generic(*(p), int : atomicMax_i, unsigned : atomicMax_u)((p), (v))
+#define atomicAnd(p, v) _Generic(*(p), int : atomicAnd_i, unsigned : atomicAnd_u)((p), (v))
+#define atomicOr(p, v) _Generic(*(p), int : atomicOr_i, unsigned : atomicOr_u)((p), (v))
+#define atomicXor(p, v) _Generic(*(p), int : atomicXor_i, unsigned : atomicXor_u)((p), (v))
+#define atomicInc(p, v) _Generic(*(p), int : atomicInc_i, unsigned : atomicInc_u)((p), (v))
+#define atomicDec(p, v) _Generic(*(p), int : atomicDec_i, unsigned : atomicDec_u)((p), (v))
+#define atomicCAS(p, c, v) _Generic(*(p), int : atomicCAS_i, unsigned : atomicCAS_u)((p), (c), (v))
 
 /* ------------------------------------------------------------------------ */
 /* Read-only global loads (ldg.*). Not volatile: the data must not change   */
 /* while the kernel runs, so repeated loads may be merged.                  */
 /* ------------------------------------------------------------------------ */
 
-#define TESSERA_LDG(name, T, R, funct3)                                     \
-	TESSERA_INLINE T name(const T *p)                                   \
-	{                                                                   \
-		R v;                                                        \
-		__asm__(".insn i 0x2B, " #funct3 ", %0, 0(%1)"              \
-			: "=r"(v) : "r"(p), "m"(*p));                       \
-		return (T)v;                                                \
-	}
+#define TESSERA_LDG(name, T, R, funct3)                                          \
+  TESSERA_INLINE T name(const T* p) {                                            \
+    R v;                                                                         \
+    __asm__(".insn i 0x2B, " #funct3 ", %0, 0(%1)" : "=r"(v) : "r"(p), "m"(*p)); \
+    return (T)v;                                                                 \
+  }
 
 TESSERA_LDG(__ldg_i, int, int, 2)
 TESSERA_LDG(__ldgu, unsigned, unsigned, 2)
@@ -308,28 +304,29 @@ TESSERA_LDG(__ldg_c, char, int, 4) /* char is unsigned on RISC-V */
 TESSERA_LDG(__ldg_s, short, int, 1)
 TESSERA_LDG(__ldg_us, unsigned short, unsigned, 5)
 
-TESSERA_INLINE float __ldgf(const float *p)
-{
-	return tessera_u2f(__ldgu((const unsigned *)p));
-}
+TESSERA_INLINE float __ldgf(const float* p) { return tessera_u2f(__ldgu((const unsigned*)p)); }
 
-#define __ldg(p) _Generic(*(p),                                      \
-		int: __ldg_i, unsigned: __ldgu, float: __ldgf,               \
-		char: __ldg_c, signed char: __ldg_sc, unsigned char: __ldg_uc, \
-		short: __ldg_s, unsigned short: __ldg_us)(p)
+#define __ldg(p)                     \
+  _Generic(*(p), int                 \
+           : __ldg_i, unsigned       \
+           : __ldgu, float           \
+           : __ldgf, char            \
+           : __ldg_c, signed char    \
+           : __ldg_sc, unsigned char \
+           : __ldg_uc, short         \
+           : __ldg_s, unsigned short \
+           : __ldg_us)(p)
 
 /* ------------------------------------------------------------------------ */
 /* Special function unit                                                    */
 /* ------------------------------------------------------------------------ */
 
 #define TESSERA_SFU(name, funct7)                                           \
-	TESSERA_INLINE float name(float x)                                  \
-	{                                                                   \
-		float r;                                                    \
-		__asm__(".insn r 0x0B, 0, " #funct7 ", %0, %1, f0"          \
-			: "=f"(r) : "f"(x));                                \
-		return r;                                                   \
-	}
+  TESSERA_INLINE float name(float x) {                                      \
+    float r;                                                                \
+    __asm__(".insn r 0x0B, 0, " #funct7 ", %0, %1, f0" : "=f"(r) : "f"(x)); \
+    return r;                                                               \
+  }
 
 TESSERA_SFU(__sinf, 0)   /* sin(x), x in radians */
 TESSERA_SFU(__cosf, 1)   /* cos(x) */
@@ -343,22 +340,20 @@ TESSERA_SFU(__frsqrt, 5) /* 1/sqrt(x) */
 /* ------------------------------------------------------------------------ */
 
 /* The cycle CSR of the SM or control core running the caller (low word). */
-TESSERA_INLINE unsigned tessera_clock(void)
-{
-	unsigned v;
-	__asm__ volatile("csrr %0, cycle" : "=r"(v));
-	return v;
+TESSERA_INLINE unsigned tessera_clock(void) {
+  unsigned v;
+  __asm__ volatile("csrr %0, cycle" : "=r"(v));
+  return v;
 }
 
-TESSERA_INLINE uint64_t tessera_clock64(void)
-{
-	unsigned hi, lo, hi2;
-	do {
-		__asm__ volatile("csrr %0, cycleh" : "=r"(hi));
-		__asm__ volatile("csrr %0, cycle" : "=r"(lo));
-		__asm__ volatile("csrr %0, cycleh" : "=r"(hi2));
-	} while (hi != hi2);
-	return ((uint64_t)hi << 32) | lo;
+TESSERA_INLINE uint64_t tessera_clock64(void) {
+  unsigned hi, lo, hi2;
+  do {
+    __asm__ volatile("csrr %0, cycleh" : "=r"(hi));
+    __asm__ volatile("csrr %0, cycle" : "=r"(lo));
+    __asm__ volatile("csrr %0, cycleh" : "=r"(hi2));
+  } while (hi != hi2);
+  return ((uint64_t)hi << 32) | lo;
 }
 
 /* CUDA's clock(). A function-like macro so that it replaces picolibc's
@@ -376,17 +371,16 @@ extern void __tessera_kernel_entry(void);
 /* Launches kernel over grid x block threads. dynamic_shared_bytes extra bytes
  * of shared memory per block are reachable via tessera_dynamic_shared().
  * A launch while a kernel runs waits for it (kernels run one at a time). */
-void tessera_launch_dim3(tessera_kernel_fn kernel, dim3 grid, dim3 block,
-			 unsigned dynamic_shared_bytes, const void *args);
+void tessera_launch_dim3(tessera_kernel_fn kernel, dim3 grid, dim3 block, unsigned dynamic_shared_bytes,
+                         const void* args);
 
 TESSERA_INLINE dim3 tessera_dim3_of_dim3(dim3 d) { return d; }
 TESSERA_INLINE dim3 tessera_dim3_of_uint(unsigned n) { return dim3_make(n, 1, 1); }
 /* A dim3, or an integer n meaning (n, 1, 1). */
-#define TESSERA_DIM3(v) _Generic((v), dim3: tessera_dim3_of_dim3, default: tessera_dim3_of_uint)(v)
+#define TESSERA_DIM3(v) _Generic((v), dim3 : tessera_dim3_of_dim3, default : tessera_dim3_of_uint)(v)
 
-#define tessera_launch(kernel, grid, block, dynamic_shared_bytes, args)       \
-	tessera_launch_dim3((kernel), TESSERA_DIM3(grid), TESSERA_DIM3(block), \
-			    (dynamic_shared_bytes), (args))
+#define tessera_launch(kernel, grid, block, dynamic_shared_bytes, args) \
+  tessera_launch_dim3((kernel), TESSERA_DIM3(grid), TESSERA_DIM3(block), (dynamic_shared_bytes), (args))
 
 /* Waits (wfi between polls of DISP_STATUS) until no kernel runs. Afterwards
  * the kernels' writes to global memory are visible to the caller. */
@@ -399,11 +393,10 @@ void tessera_roi_end(void);
 /* ---- control-core cluster ---- */
 
 /* The control core running the caller (0 runs main()). */
-TESSERA_INLINE unsigned tessera_hart_id(void)
-{
-	unsigned v;
-	__asm__("csrr %0, mhartid" : "=r"(v));
-	return v;
+TESSERA_INLINE unsigned tessera_hart_id(void) {
+  unsigned v;
+  __asm__("csrr %0, mhartid" : "=r"(v));
+  return v;
 }
 
 /* cluster.cores: the number of control cores. */
@@ -413,7 +406,7 @@ unsigned tessera_num_cores(void);
  * fn(arg) on its own 16 KiB stack; when fn returns the core parks again.
  * Every store made before the call is visible to fn. Starting a core that
  * does not exist or is running stops the simulation with an error. */
-void tessera_core_start(unsigned hart, void (*fn)(void *arg), void *arg);
+void tessera_core_start(unsigned hart, void (*fn)(void* arg), void* arg);
 
 /* Waits (wfi between polls) until core `hart` has parked; afterwards its
  * stores are visible to the caller. */

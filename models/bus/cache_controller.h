@@ -48,7 +48,7 @@ class CacheController {
   // One outstanding request (MSHR) per port, in its transient state.
   struct Miss {
     Transient state = Transient::kNone;
-    int tag = -1;             // its request-table entry while the bus holds it (granted), else -1
+    int tag = -1;                       // its request-table entry while the bus holds it (granted), else -1
     mem::BusOp op = mem::BusOp::kNone;  // what it asks the bus for
     uint64_t line = 0;
     int way = -1;

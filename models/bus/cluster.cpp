@@ -24,8 +24,8 @@ bool writes(OpKind k) { return k == OpKind::kStore || k == OpKind::kAmo || k == 
 // The AMO arithmetic is the ISA executor's (isa::atomic_new_value), so a
 // core's AMO through the cluster and one executed directly agree by
 // construction. Indexed by AmoKind.
-constexpr isa::Op kAmoOps[] = {isa::Op::kAmoswapW, isa::Op::kAmoaddW, isa::Op::kAmoxorW,
-                               isa::Op::kAmoandW,  isa::Op::kAmoorW,  isa::Op::kAmominW,
+constexpr isa::Op kAmoOps[] = {isa::Op::kAmoswapW, isa::Op::kAmoaddW,  isa::Op::kAmoxorW,
+                               isa::Op::kAmoandW,  isa::Op::kAmoorW,   isa::Op::kAmominW,
                                isa::Op::kAmomaxW,  isa::Op::kAmominuW, isa::Op::kAmomaxuW};
 
 uint32_t amo_result(AmoKind kind, uint32_t old, uint32_t operand) {
@@ -69,13 +69,13 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
       // A legal access may wait for a write-back and then a fill, each a
       // memory read latency, behind other requests: a window shorter than a
       // few latencies would call a slow memory a deadlock.
-      deadlock_window_(std::max<uint64_t>(params.deadlock_cycles, uint64_t{kDeadlockLatencies} * memory.read_latency())),
+      deadlock_window_(
+          std::max<uint64_t>(params.deadlock_cycles, uint64_t{kDeadlockLatencies} * memory.read_latency())),
       bus_(params.arbiter, 2 * params.cores, params.request_table),
       bridge_(memory, params.bridge_queue_entries, params.l1d.line_bytes, &counters_.memory_reads,
               &counters_.memory_writes),
       row_hits_(table_.rows().size(), 0) {
-  if (params.l1i.line_bytes != line_bytes_)
-    throw std::invalid_argument("L1I and L1D line sizes differ");
+  if (params.l1i.line_bytes != line_bytes_) throw std::invalid_argument("L1I and L1D line sizes differ");
   const uint32_t agents = 2 * params.cores;
   for (uint32_t a = 0; a < agents; ++a)
     agents_.push_back(std::make_unique<Agent>(a, a % 2 ? params.l1i : params.l1d, params.store_buffer_entries));
@@ -237,8 +237,8 @@ bool Cluster::access(uint32_t agent, Port port, const Op& op, uint32_t* result) 
   const Event event = writes(op.kind) ? Event::kPrWr : Event::kPrRd;
   const int row = table_.first_row(state, event);
   if (row < 0) {
-    protocol_error(line, fmt::format("{} has no row for ({}, {})", table_.name(), mem::state_name(state),
-                                     mem::event_name(event)));
+    protocol_error(
+        line, fmt::format("{} has no row for ({}, {})", table_.name(), mem::state_name(state), mem::event_name(event)));
     return false;
   }
   const mem::Row& r = table_.rows()[static_cast<size_t>(row)];
@@ -261,7 +261,7 @@ bool Cluster::start_miss(uint32_t agent, Port port, uint64_t line, Event event) 
   Agent& a = *agents_[agent];
   for (size_t p = 0; p < kPorts; ++p)
     if (a.misses[p].active() && a.misses[p].line == line) return false;  // the other port's fill comes first
-  if (a.find_wb(line)) return false;  // the victim must reach memory first
+  if (a.find_wb(line)) return false;                                     // the victim must reach memory first
   int way = a.array.find(line);
   if (way < 0) {
     way = a.array.victim(line);
@@ -270,8 +270,8 @@ bool Cluster::start_miss(uint32_t agent, Port port, uint64_t line, Event event) 
     if (victim.state != State::kI) {
       const int row = table_.first_row(victim.state, Event::kReplace);
       if (row < 0) {
-        protocol_error(victim.line_addr, fmt::format("{} has no row for ({}, Replace)", table_.name(),
-                                                     mem::state_name(victim.state)));
+        protocol_error(victim.line_addr,
+                       fmt::format("{} has no row for ({}, Replace)", table_.name(), mem::state_name(victim.state)));
         return false;
       }
       const mem::Row& r = table_.rows()[static_cast<size_t>(row)];
@@ -461,8 +461,7 @@ uint64_t Cluster::next_event_cycle() const {
     auto line_free = [this](uint64_t line) { return bus_.line_free(line); };
     for (const auto& a : agents_) {
       for (const auto& m : a->misses)
-        if (m.active() && !m.granted() && line_free(m.line))
-          consider(std::max(m.retry_at, bus_.request_free_at()));
+        if (m.active() && !m.granted() && line_free(m.line)) consider(std::max(m.retry_at, bus_.request_free_at()));
       for (const auto& w : a->wb)
         if (!w.granted && line_free(w.line)) consider(std::max(w.retry_at, bus_.request_free_at()));
     }
@@ -679,7 +678,7 @@ void Cluster::resolve(uint32_t tag) {
   const bool needs_data = t.op == BusOp::kBusRd || t.op == BusOp::kBusRdX;
   auto& miss = r.miss(t.port);
   if (needs_data) {
-    const bool refused = wb_holder >= 0 ? agents_[wb_holder]->responses.size() >= params_.response_queue_entries
+    const bool refused = wb_holder >= 0  ? agents_[wb_holder]->responses.size() >= params_.response_queue_entries
                          : supplier >= 0 ? agents_[supplier]->responses.size() >= params_.response_queue_entries
                                          : bridge_.full();
     if (refused) {
@@ -740,13 +739,12 @@ void Cluster::resolve(uint32_t tag) {
   const Event revent = miss.event;
   const int rrow = table_.find(rs, revent, shared);
   if (rrow < 0)
-    return protocol_error(t.line, fmt::format("{} has no row for ({}, {}{}) in {}", table_.name(),
-                                              mem::state_name(rs), mem::event_name(revent),
-                                              shared ? "(S)" : "(!S)", agent_name(t.agent)));
+    return protocol_error(t.line, fmt::format("{} has no row for ({}, {}{}) in {}", table_.name(), mem::state_name(rs),
+                                              mem::event_name(revent), shared ? "(S)" : "(!S)", agent_name(t.agent)));
   const TransientRow* ordered = transient_row(miss.state, TransientEvent::kOrdered);
   if (!ordered)
-    return protocol_error(t.line, fmt::format("{}: {} has no transition on Ordered", table_.name(),
-                                              transient_name(miss.state)));
+    return protocol_error(
+        t.line, fmt::format("{}: {} has no transition on Ordered", table_.name(), transient_name(miss.state)));
   t.row = rrow;
   t.resolved = true;
   miss.state = ordered->next;
@@ -809,8 +807,7 @@ void Cluster::free_tag(uint32_t tag) { bus_.free(tag); }
 
 void Cluster::protocol_error(uint64_t line, const std::string& what) {
   if (failed()) return;
-  fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kProtocolError, now_, line, what,
-                                   describe_line(line)));
+  fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kProtocolError, now_, line, what, describe_line(line)));
 }
 
 void Cluster::fail(mem::CoherenceFailure failure) {

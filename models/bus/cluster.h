@@ -111,7 +111,6 @@ struct ClusterCounters {
   uint64_t sb_forwards = 0;
 };
 
-
 // One bus event, for tests and traces.
 struct BusEvent {
   enum Kind { kGrant, kNack, kOrdered, kResponse } kind;
@@ -144,8 +143,8 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   bool port_free(uint32_t core, bool fetch) const;
   void issue(uint32_t core, const Op& op, DoneFn on_done);
 
-  void tick();                     // one bus cycle
-  void advance_to(uint64_t cycle); // ticks (or skips idle cycles) up to and including `cycle`
+  void tick();                      // one bus cycle
+  void advance_to(uint64_t cycle);  // ticks (or skips idle cycles) up to and including `cycle`
   uint64_t now() const { return now_; }
   // The next cycle at which anything can change; kNever when nothing is in
   // flight and no port has work.
@@ -247,8 +246,8 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   std::vector<std::pair<DoneFn, uint32_t>> callback_buffer_;
   // grant_request's per-cycle working sets, kept to avoid reallocating.
   struct Presented {
-    int port = -1;    // the cache's oldest eligible demand miss
-    int wb = -1;      // else its oldest write-back
+    int port = -1;  // the cache's oldest eligible demand miss
+    int wb = -1;    // else its oldest write-back
     uint64_t since = 0;
   };
   std::vector<Presented> presented_scratch_;

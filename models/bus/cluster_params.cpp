@@ -10,8 +10,8 @@ namespace tessera::bus {
 ClusterParams ClusterParams::from_config(sim::Config& cfg) {
   ClusterParams p;
   p.cores = static_cast<uint32_t>(cfg.get_int("cluster.cores", 4, 1, 16, "control cores in the coherent cluster"));
-  p.protocol = mem::parse_protocol(cfg.get_enum("cluster.protocol", "mesi", mem::protocol_names(),
-                                                "snooping coherence protocol of the L1 caches"));
+  p.protocol = mem::parse_protocol(
+      cfg.get_enum("cluster.protocol", "mesi", mem::protocol_names(), "snooping coherence protocol of the L1 caches"));
   auto geometry = [&cfg](const std::string& prefix, const std::string& what, int64_t line_default) {
     const auto kb = cfg.get_int(prefix + ".size_kb", 32, 1, 4096, what + " capacity in KiB");
     const auto ways = cfg.get_int(prefix + ".ways", 4, 1, 64, what + " associativity");
@@ -22,9 +22,10 @@ ClusterParams ClusterParams::from_config(sim::Config& cfg) {
   p.l1d = geometry("cluster.l1d", "L1 data cache", 64);
   p.l1i = geometry("cluster.l1i", "L1 instruction cache", 64);
   if (p.l1i.line_bytes != p.l1d.line_bytes)
-    throw sim::ConfigError(fmt::format("cluster.l1i.line_bytes: {} differs from cluster.l1d.line_bytes {}; "
-                                       "both caches snoop the same bus and need one coherence granule",
-                                       p.l1i.line_bytes, p.l1d.line_bytes));
+    throw sim::ConfigError(
+        fmt::format("cluster.l1i.line_bytes: {} differs from cluster.l1d.line_bytes {}; "
+                    "both caches snoop the same bus and need one coherence granule",
+                    p.l1i.line_bytes, p.l1d.line_bytes));
   p.hit_latency =
       static_cast<uint32_t>(cfg.get_int("cluster.l1.hit_latency", 1, 1, 64, "cycles from an L1 hit to completion"));
   p.arbiter = cfg.get_enum("cluster.bus.arbiter", "round_robin", arbiter_names(),
@@ -52,16 +53,17 @@ ClusterParams ClusterParams::from_config(sim::Config& cfg) {
   p.wb_buffer_entries =
       static_cast<uint32_t>(cfg.get_int("cluster.wb_buffer_entries", 2, 1, 64, "write-back buffer entries per cache"));
   p.skip_idle = cfg.get_bool("cluster.skip_idle", true, "skip cycles in which nothing can happen");
-  p.deadlock_cycles = static_cast<uint64_t>(cfg.get_int(
-      "cluster.deadlock_cycles", 100000, 100, 1000000000, "cycles without any access performed that count as deadlock (at least 8 memory read latencies)"));
+  p.deadlock_cycles = static_cast<uint64_t>(
+      cfg.get_int("cluster.deadlock_cycles", 100000, 100, 1000000000,
+                  "cycles without any access performed that count as deadlock (at least 8 memory read latencies)"));
   p.check = cfg.get_bool("cluster.check", true, "check coherence and values on every access");
   return p;
 }
 
 ClusterParams ClusterParams::for_chip(sim::Config& cfg) {
-  const auto memory_latency = static_cast<uint32_t>(cfg.get_int(
-      "cluster.memory_latency", 120, 1, 100000,
-      "Cycles from a cluster line read reaching the bridge to its data (stands for the L2 path)"));
+  const auto memory_latency = static_cast<uint32_t>(
+      cfg.get_int("cluster.memory_latency", 120, 1, 100000,
+                  "Cycles from a cluster line read reaching the bridge to its data (stands for the L2 path)"));
   const bool launch_coherence = cfg.get_bool(
       "cluster.launch_coherence", true,
       "Write back and invalidate the cluster's caches at kernel launch and completion (off only to show the need)");

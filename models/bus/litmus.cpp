@@ -11,9 +11,9 @@ namespace {
 
 struct Step {
   bool load;
-  int location;     // index into the test's locations
-  uint32_t value;   // store value
-  int result;       // load result register (0 = r1, 1 = r2)
+  int location;    // index into the test's locations
+  uint32_t value;  // store value
+  int result;      // load result register (0 = r1, 1 = r2)
 };
 
 struct Script {

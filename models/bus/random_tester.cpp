@@ -8,7 +8,7 @@
 namespace tessera::bus {
 
 struct RandomTester::CoreState {
-  uint64_t next_data = 0;   // cycle at which the data port may issue again
+  uint64_t next_data = 0;  // cycle at which the data port may issue again
   uint64_t next_fetch = 0;
   bool sc_pending = false;  // the last data op was an LR: an SC follows
   uint64_t lr_addr = 0;
@@ -79,8 +79,8 @@ void RandomTester::issue_data(uint32_t core) {
     } else if (r < params_.load_pct + params_.store_pct) {
       op = Op{OpKind::kStore, pick_addr(size), size, static_cast<uint32_t>(random(1ull << 32)), AmoKind::kAdd};
     } else if (r < params_.load_pct + params_.store_pct + params_.amo_pct) {
-      op = Op{OpKind::kAmo, pick_addr(4), 4, static_cast<uint32_t>(random(1ull << 32)),
-              static_cast<AmoKind>(random(9))};
+      op =
+          Op{OpKind::kAmo, pick_addr(4), 4, static_cast<uint32_t>(random(1ull << 32)), static_cast<AmoKind>(random(9))};
     } else if (r < params_.load_pct + params_.store_pct + params_.amo_pct + params_.lrsc_pct) {
       op = Op{OpKind::kLr, pick_addr(4), 4, 0, AmoKind::kAdd};
       cs.sc_pending = true;
@@ -137,7 +137,7 @@ TesterResult RandomTester::run(const std::function<void(uint64_t, uint64_t)>& pr
   TesterResult r;
   r.passed = !c.failed() && completed_ >= params_.ops;
   r.failure = c.failed() ? c.failure() : (r.passed ? "" : "the tester stopped before every operation completed");
-  r.failure_kind = c.failed()  ? c.failure_info().kind
+  r.failure_kind = c.failed() ? c.failure_info().kind
                    : r.passed ? mem::CoherenceFailure::Kind::kNone
                               : mem::CoherenceFailure::Kind::kStalled;
   r.ops = completed_;

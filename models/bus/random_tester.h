@@ -17,9 +17,9 @@ namespace tessera::bus {
 
 struct TesterParams {
   uint64_t seed = 1;
-  uint64_t ops = 100000;       // operations to complete (LR and SC count one each)
-  uint32_t lines = 8;          // distinct lines touched
-  uint32_t think_cycles = 4;   // a core waits 0..think_cycles between operations
+  uint64_t ops = 100000;      // operations to complete (LR and SC count one each)
+  uint32_t lines = 8;         // distinct lines touched
+  uint32_t think_cycles = 4;  // a core waits 0..think_cycles between operations
   uint32_t memory_latency = 20;
   // Mix in percent; the rest are fences. Fetches are issued on the fetch
   // port beside the data operations.

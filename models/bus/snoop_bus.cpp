@@ -67,10 +67,14 @@ namespace {
 
 mem::Event snoop_event(mem::BusOp op) {
   switch (op) {
-    case mem::BusOp::kBusRd: return mem::Event::kBusRd;
-    case mem::BusOp::kBusRdX: return mem::Event::kBusRdX;
-    case mem::BusOp::kBusUpgr: return mem::Event::kBusUpgr;
-    default: return mem::Event::kBusUpd;
+    case mem::BusOp::kBusRd:
+      return mem::Event::kBusRd;
+    case mem::BusOp::kBusRdX:
+      return mem::Event::kBusRdX;
+    case mem::BusOp::kBusUpgr:
+      return mem::Event::kBusUpgr;
+    default:
+      return mem::Event::kBusUpd;
   }
 }
 

@@ -65,7 +65,7 @@ class SnoopBus {
   SnoopBus(const std::string& arbiter, uint32_t agents, uint32_t table_entries);
 
   // Request table.
-  int free_tag() const;  // the lowest free tag, -1 when the table is full
+  int free_tag() const;                 // the lowest free tag, -1 when the table is full
   bool line_free(uint64_t line) const;  // no transaction for the line in flight
   bool table_full() const;
   bool table_empty() const;

@@ -55,12 +55,18 @@ Transient begin_transient(mem::State from, mem::Event event, mem::BusOp op) {
   }
   if (event != mem::Event::kPrWr) return T::kNone;
   switch (from) {
-    case State::kS: return op == BusOp::kBusUpgr ? T::kSM_A : T::kNone;
-    case State::kF: return op == BusOp::kBusUpgr ? T::kFM_A : T::kNone;
-    case State::kO: return op == BusOp::kBusUpgr ? T::kOM_A : T::kNone;
-    case State::kSc: return op == BusOp::kBusUpd ? T::kScM_A : T::kNone;
-    case State::kSm: return op == BusOp::kBusUpd ? T::kSmM_A : T::kNone;
-    default: return T::kNone;
+    case State::kS:
+      return op == BusOp::kBusUpgr ? T::kSM_A : T::kNone;
+    case State::kF:
+      return op == BusOp::kBusUpgr ? T::kFM_A : T::kNone;
+    case State::kO:
+      return op == BusOp::kBusUpgr ? T::kOM_A : T::kNone;
+    case State::kSc:
+      return op == BusOp::kBusUpd ? T::kScM_A : T::kNone;
+    case State::kSm:
+      return op == BusOp::kBusUpd ? T::kSmM_A : T::kNone;
+    default:
+      return T::kNone;
   }
 }
 

@@ -15,10 +15,14 @@ namespace {
 
 const char* mode_name(Hart::Mode m) {
   switch (m) {
-    case Hart::Mode::kParked: return "parked";
-    case Hart::Mode::kRunning: return "running";
-    case Hart::Mode::kWaitMemory: return "waiting for memory";
-    case Hart::Mode::kSleeping: return "asleep in wfi";
+    case Hart::Mode::kParked:
+      return "parked";
+    case Hart::Mode::kRunning:
+      return "running";
+    case Hart::Mode::kWaitMemory:
+      return "waiting for memory";
+    case Hart::Mode::kSleeping:
+      return "asleep in wfi";
   }
   return "?";
 }
@@ -36,17 +40,18 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
       status_offset_(ctx.status_offset),
       stack_guards_(ctx.stack_guards) {
   sim::Config& cfg = ctx.config;
-  mul_latency_ = static_cast<unsigned>(
-      cfg.get_int("cpu.mul_latency", 2, 0, 100, "Extra cycles of a control-core multiply"));
+  mul_latency_ =
+      static_cast<unsigned>(cfg.get_int("cpu.mul_latency", 2, 0, 100, "Extra cycles of a control-core multiply"));
   div_latency_ = static_cast<unsigned>(
       cfg.get_int("cpu.div_latency", 32, 0, 1000, "Extra cycles of a control-core divide or remainder"));
-  quantum_ = static_cast<unsigned>(cfg.get_int(
-      "cpu.quantum", 1000, 1, 1000000,
-      "Cycles the control cores run ahead of SystemC time between synchronisations (MMIO, wfi)"));
+  quantum_ = static_cast<unsigned>(
+      cfg.get_int("cpu.quantum", 1000, 1, 1000000,
+                  "Cycles the control cores run ahead of SystemC time between synchronisations (MMIO, wfi)"));
   const bus::ClusterParams params = bus::ClusterParams::for_chip(cfg);
   launch_coherence_ = params.launch_coherence;
-  fetch_l1i_ = cfg.get_bool("cpu.fetch_l1i", true,
-                            "Fetch control-core instructions through the L1I, a line at a time (false: functional fetch)");
+  fetch_l1i_ =
+      cfg.get_bool("cpu.fetch_l1i", true,
+                   "Fetch control-core instructions through the L1I, a line at a time (false: functional fetch)");
   line_mask_ = ~static_cast<uint64_t>(params.l1i.line_bytes - 1);
 
   memory_side_ = std::make_unique<mem::BackingMemorySide>(global_, params.memory_latency);
@@ -305,10 +310,18 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       }
       const bus::Op op = memory_op(*inst, h.state);
       switch (op.kind) {
-        case bus::OpKind::kLoad: ++h.loads; break;
-        case bus::OpKind::kStore: ++h.stores; break;
-        case bus::OpKind::kFence: ++h.fences; break;
-        default: ++h.atomics; break;
+        case bus::OpKind::kLoad:
+          ++h.loads;
+          break;
+        case bus::OpKind::kStore:
+          ++h.stores;
+          break;
+        case bus::OpKind::kFence:
+          ++h.fences;
+          break;
+        default:
+          ++h.atomics;
+          break;
       }
       issued_at_[id] = t;
       h.mode = Hart::Mode::kWaitMemory;
@@ -324,13 +337,20 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
     ++h.instructions;
     uint64_t cost = 1;
     switch (inst->op) {
-      case isa::Op::kMul: case isa::Op::kMulh: case isa::Op::kMulhsu: case isa::Op::kMulhu:
+      case isa::Op::kMul:
+      case isa::Op::kMulh:
+      case isa::Op::kMulhsu:
+      case isa::Op::kMulhu:
         cost += mul_latency_;
         break;
-      case isa::Op::kDiv: case isa::Op::kDivu: case isa::Op::kRem: case isa::Op::kRemu:
+      case isa::Op::kDiv:
+      case isa::Op::kDivu:
+      case isa::Op::kRem:
+      case isa::Op::kRemu:
         cost += div_latency_;
         break;
-      default: break;
+      default:
+        break;
     }
     h.ready_at = t + cost;
   }
@@ -391,10 +411,18 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
   const uint64_t t = h.ready_at;
   if (write) {
     switch (offset) {
-      case r::kHartPc: start_pc_ = *value; return true;
-      case r::kHartArg: start_arg_ = *value; return true;
-      case r::kHartFn: start_fn_ = *value; return true;
-      case r::kHartSp: start_sp_ = *value; return true;
+      case r::kHartPc:
+        start_pc_ = *value;
+        return true;
+      case r::kHartArg:
+        start_arg_ = *value;
+        return true;
+      case r::kHartFn:
+        start_fn_ = *value;
+        return true;
+      case r::kHartSp:
+        start_sp_ = *value;
+        return true;
       case r::kHartStart: {
         const uint32_t target = *value;
         std::string why;
@@ -422,24 +450,35 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
       }
       case r::kHartPark:
         if (h.id() == 0) {
-          run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                    fmt::format("{}.cpu0: HART_PARK at pc 0x{:08x}: hart 0 runs main() and cannot park", name(),
-                                h.state.pc));
+          run_.stop(
+              sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+              fmt::format("{}.cpu0: HART_PARK at pc 0x{:08x}: hart 0 runs main() and cannot park", name(), h.state.pc));
           return true;
         }
         h.mode = Hart::Mode::kParked;
         wake_sleepers(t + 1);  // a core waiting in tessera_core_join
         return true;
-      default: return false;  // read-only
+      default:
+        return false;  // read-only
     }
   }
   const bus::ClusterCounters& c = engine_->counters();
   switch (offset) {
-    case r::kNumCores: *value = static_cast<uint32_t>(harts_.size()); return true;
-    case r::kHartPc: *value = start_pc_; return true;
-    case r::kHartArg: *value = start_arg_; return true;
-    case r::kHartFn: *value = start_fn_; return true;
-    case r::kHartSp: *value = start_sp_; return true;
+    case r::kNumCores:
+      *value = static_cast<uint32_t>(harts_.size());
+      return true;
+    case r::kHartPc:
+      *value = start_pc_;
+      return true;
+    case r::kHartArg:
+      *value = start_arg_;
+      return true;
+    case r::kHartFn:
+      *value = start_fn_;
+      return true;
+    case r::kHartSp:
+      *value = start_sp_;
+      return true;
     case r::kHartRunning: {
       uint32_t mask = 0;
       for (const auto& o : harts_)
@@ -459,9 +498,14 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
       *value = static_cast<uint32_t>(n);
       return true;
     }
-    case r::kCacheToCache: *value = static_cast<uint32_t>(c.cache_to_cache); return true;
-    case r::kMemoryReads: *value = static_cast<uint32_t>(c.memory_reads); return true;
-    default: return false;
+    case r::kCacheToCache:
+      *value = static_cast<uint32_t>(c.cache_to_cache);
+      return true;
+    case r::kMemoryReads:
+      *value = static_cast<uint32_t>(c.memory_reads);
+      return true;
+    default:
+      return false;
   }
 }
 

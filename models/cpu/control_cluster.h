@@ -47,18 +47,18 @@ namespace tessera::cpu {
 // The cluster's own MMIO registers (offsets from the MMIO base;
 // docs/firmware-abi.md). Accesses elsewhere go out through mmio_socket.
 namespace cluster_reg {
-inline constexpr uint32_t kNumCores = 0x040;        // R: cluster.cores
-inline constexpr uint32_t kHartPc = 0x044;          // RW: start PC for HART_START
-inline constexpr uint32_t kHartArg = 0x048;         // RW: a0 for HART_START
-inline constexpr uint32_t kHartFn = 0x04C;          // RW: a1 for HART_START
-inline constexpr uint32_t kHartSp = 0x050;          // RW: sp for HART_START
-inline constexpr uint32_t kHartStart = 0x054;       // W: hart id to start (must be parked, not 0)
-inline constexpr uint32_t kHartRunning = 0x058;     // R: bit h set while hart h is not parked
-inline constexpr uint32_t kHartPark = 0x05C;        // W: the writing hart parks (not hart 0)
-inline constexpr uint32_t kBusTransactions = 0x060; // R: bus transactions ordered so far (low word)
-inline constexpr uint32_t kInvalidations = 0x064;   // R: copies invalidated by other caches (low word)
-inline constexpr uint32_t kCacheToCache = 0x068;    // R: lines supplied cache to cache (low word)
-inline constexpr uint32_t kMemoryReads = 0x06C;     // R: lines read from memory (low word)
+inline constexpr uint32_t kNumCores = 0x040;         // R: cluster.cores
+inline constexpr uint32_t kHartPc = 0x044;           // RW: start PC for HART_START
+inline constexpr uint32_t kHartArg = 0x048;          // RW: a0 for HART_START
+inline constexpr uint32_t kHartFn = 0x04C;           // RW: a1 for HART_START
+inline constexpr uint32_t kHartSp = 0x050;           // RW: sp for HART_START
+inline constexpr uint32_t kHartStart = 0x054;        // W: hart id to start (must be parked, not 0)
+inline constexpr uint32_t kHartRunning = 0x058;      // R: bit h set while hart h is not parked
+inline constexpr uint32_t kHartPark = 0x05C;         // W: the writing hart parks (not hart 0)
+inline constexpr uint32_t kBusTransactions = 0x060;  // R: bus transactions ordered so far (low word)
+inline constexpr uint32_t kInvalidations = 0x064;    // R: copies invalidated by other caches (low word)
+inline constexpr uint32_t kCacheToCache = 0x068;     // R: lines supplied cache to cache (low word)
+inline constexpr uint32_t kMemoryReads = 0x06C;      // R: lines read from memory (low word)
 inline constexpr uint32_t kFirst = 0x040, kEnd = 0x070;
 }  // namespace cluster_reg
 
@@ -150,7 +150,7 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   sc_core::sc_event interrupt_;
   bool interrupt_pending_ = false;
   uint64_t interrupt_at_ = 0;
-  bool draining_ = false;          // a coherence point waits for the engine to go idle
+  bool draining_ = false;             // a coherence point waits for the engine to go idle
   bool kernel_may_have_run_ = false;  // launched since the last coherence point at a status read
 
   uint64_t coherence_points_ = 0, coherence_write_backs_ = 0;

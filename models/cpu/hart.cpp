@@ -7,16 +7,40 @@ using isa::Op;
 
 MemClass classify(const isa::Inst& inst) {
   switch (inst.op) {
-    case Op::kLb: case Op::kLh: case Op::kLw: case Op::kLbu: case Op::kLhu: case Op::kFlw:
-    case Op::kSb: case Op::kSh: case Op::kSw: case Op::kFsw:
-    case Op::kLrW: case Op::kScW:
-    case Op::kAmoswapW: case Op::kAmoaddW: case Op::kAmoxorW: case Op::kAmoandW: case Op::kAmoorW:
-    case Op::kAmominW: case Op::kAmomaxW: case Op::kAmominuW: case Op::kAmomaxuW:
+    case Op::kLb:
+    case Op::kLh:
+    case Op::kLw:
+    case Op::kLbu:
+    case Op::kLhu:
+    case Op::kFlw:
+    case Op::kSb:
+    case Op::kSh:
+    case Op::kSw:
+    case Op::kFsw:
+    case Op::kLrW:
+    case Op::kScW:
+    case Op::kAmoswapW:
+    case Op::kAmoaddW:
+    case Op::kAmoxorW:
+    case Op::kAmoandW:
+    case Op::kAmoorW:
+    case Op::kAmominW:
+    case Op::kAmomaxW:
+    case Op::kAmominuW:
+    case Op::kAmomaxuW:
       return MemClass::kAccess;
-    case Op::kFence: case Op::kFenceTso:
+    case Op::kFence:
+    case Op::kFenceTso:
       return MemClass::kFence;
-    case Op::kLdgB: case Op::kLdgH: case Op::kLdgW: case Op::kLdgBu: case Op::kLdgHu:
-    case Op::kAtomFadd: case Op::kAtomInc: case Op::kAtomDec: case Op::kAtomCas:
+    case Op::kLdgB:
+    case Op::kLdgH:
+    case Op::kLdgW:
+    case Op::kLdgBu:
+    case Op::kLdgHu:
+    case Op::kAtomFadd:
+    case Op::kAtomInc:
+    case Op::kAtomDec:
+    case Op::kAtomCas:
       return MemClass::kDirect;
     default:
       return MemClass::kNone;
@@ -28,24 +52,76 @@ bus::Op memory_op(const isa::Inst& inst, const isa::ThreadState& s) {
   op.addr = access_address(inst, s);
   op.size = inst.mem_bytes ? inst.mem_bytes : 4;
   switch (inst.op) {
-    case Op::kFence: case Op::kFenceTso: op.kind = bus::OpKind::kFence; op.size = 4; break;
-    case Op::kSb: case Op::kSh: case Op::kSw:
+    case Op::kFence:
+    case Op::kFenceTso:
+      op.kind = bus::OpKind::kFence;
+      op.size = 4;
+      break;
+    case Op::kSb:
+    case Op::kSh:
+    case Op::kSw:
       op.kind = bus::OpKind::kStore;
       op.value = op.size == 4 ? s.x[inst.rs2] : s.x[inst.rs2] & ((1u << (8 * op.size)) - 1);
       break;
-    case Op::kFsw: op.kind = bus::OpKind::kStore; op.value = s.f[inst.rs2]; break;
-    case Op::kLrW: op.kind = bus::OpKind::kLr; break;
-    case Op::kScW: op.kind = bus::OpKind::kSc; op.value = s.x[inst.rs2]; break;
-    case Op::kAmoswapW: op.kind = bus::OpKind::kAmo; op.amo = bus::AmoKind::kSwap; op.value = s.x[inst.rs2]; break;
-    case Op::kAmoaddW: op.kind = bus::OpKind::kAmo; op.amo = bus::AmoKind::kAdd; op.value = s.x[inst.rs2]; break;
-    case Op::kAmoxorW: op.kind = bus::OpKind::kAmo; op.amo = bus::AmoKind::kXor; op.value = s.x[inst.rs2]; break;
-    case Op::kAmoandW: op.kind = bus::OpKind::kAmo; op.amo = bus::AmoKind::kAnd; op.value = s.x[inst.rs2]; break;
-    case Op::kAmoorW: op.kind = bus::OpKind::kAmo; op.amo = bus::AmoKind::kOr; op.value = s.x[inst.rs2]; break;
-    case Op::kAmominW: op.kind = bus::OpKind::kAmo; op.amo = bus::AmoKind::kMin; op.value = s.x[inst.rs2]; break;
-    case Op::kAmomaxW: op.kind = bus::OpKind::kAmo; op.amo = bus::AmoKind::kMax; op.value = s.x[inst.rs2]; break;
-    case Op::kAmominuW: op.kind = bus::OpKind::kAmo; op.amo = bus::AmoKind::kMinu; op.value = s.x[inst.rs2]; break;
-    case Op::kAmomaxuW: op.kind = bus::OpKind::kAmo; op.amo = bus::AmoKind::kMaxu; op.value = s.x[inst.rs2]; break;
-    default: op.kind = bus::OpKind::kLoad; break;
+    case Op::kFsw:
+      op.kind = bus::OpKind::kStore;
+      op.value = s.f[inst.rs2];
+      break;
+    case Op::kLrW:
+      op.kind = bus::OpKind::kLr;
+      break;
+    case Op::kScW:
+      op.kind = bus::OpKind::kSc;
+      op.value = s.x[inst.rs2];
+      break;
+    case Op::kAmoswapW:
+      op.kind = bus::OpKind::kAmo;
+      op.amo = bus::AmoKind::kSwap;
+      op.value = s.x[inst.rs2];
+      break;
+    case Op::kAmoaddW:
+      op.kind = bus::OpKind::kAmo;
+      op.amo = bus::AmoKind::kAdd;
+      op.value = s.x[inst.rs2];
+      break;
+    case Op::kAmoxorW:
+      op.kind = bus::OpKind::kAmo;
+      op.amo = bus::AmoKind::kXor;
+      op.value = s.x[inst.rs2];
+      break;
+    case Op::kAmoandW:
+      op.kind = bus::OpKind::kAmo;
+      op.amo = bus::AmoKind::kAnd;
+      op.value = s.x[inst.rs2];
+      break;
+    case Op::kAmoorW:
+      op.kind = bus::OpKind::kAmo;
+      op.amo = bus::AmoKind::kOr;
+      op.value = s.x[inst.rs2];
+      break;
+    case Op::kAmominW:
+      op.kind = bus::OpKind::kAmo;
+      op.amo = bus::AmoKind::kMin;
+      op.value = s.x[inst.rs2];
+      break;
+    case Op::kAmomaxW:
+      op.kind = bus::OpKind::kAmo;
+      op.amo = bus::AmoKind::kMax;
+      op.value = s.x[inst.rs2];
+      break;
+    case Op::kAmominuW:
+      op.kind = bus::OpKind::kAmo;
+      op.amo = bus::AmoKind::kMinu;
+      op.value = s.x[inst.rs2];
+      break;
+    case Op::kAmomaxuW:
+      op.kind = bus::OpKind::kAmo;
+      op.amo = bus::AmoKind::kMaxu;
+      op.value = s.x[inst.rs2];
+      break;
+    default:
+      op.kind = bus::OpKind::kLoad;
+      break;
   }
   return op;
 }
@@ -93,12 +169,25 @@ MemStatus Hart::store_conditional(uint32_t, uint32_t, bool* success) {
 bool Hart::csr_read(uint16_t csr, uint32_t* value) {
   namespace c = isa::csr;
   switch (csr) {
-    case c::kCycle: case c::kTime: *value = static_cast<uint32_t>(ready_at); return true;
-    case c::kCycleh: case c::kTimeh: *value = static_cast<uint32_t>(ready_at >> 32); return true;
-    case c::kInstret: *value = static_cast<uint32_t>(instructions); return true;
-    case c::kInstreth: *value = static_cast<uint32_t>(instructions >> 32); return true;
-    case c::kMhartid: *value = id_; return true;
-    default: return false;
+    case c::kCycle:
+    case c::kTime:
+      *value = static_cast<uint32_t>(ready_at);
+      return true;
+    case c::kCycleh:
+    case c::kTimeh:
+      *value = static_cast<uint32_t>(ready_at >> 32);
+      return true;
+    case c::kInstret:
+      *value = static_cast<uint32_t>(instructions);
+      return true;
+    case c::kInstreth:
+      *value = static_cast<uint32_t>(instructions >> 32);
+      return true;
+    case c::kMhartid:
+      *value = id_;
+      return true;
+    default:
+      return false;
   }
 }
 

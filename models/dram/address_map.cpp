@@ -23,7 +23,7 @@ AddressMap::AddressMap(const DramSpec& spec, const std::string& order, bool xor_
     : order_(order), xor_(xor_bank_hash) {
   const Organisation& o = spec.org;
   const std::array<const char*, kFieldCount> names{"st", "ch", "pc", "bg", "ba", "ro", "co"};
-  const std::array<unsigned, kFieldCount> bits{log2_exact(spec.stacks),     log2_exact(o.channels_per_stack),
+  const std::array<unsigned, kFieldCount> bits{log2_exact(spec.stacks),       log2_exact(o.channels_per_stack),
                                                log2_exact(o.pseudo_channels), log2_exact(o.bank_groups),
                                                log2_exact(o.banks_per_group), log2_exact(o.rows),
                                                log2_exact(o.columns)};
@@ -41,16 +41,15 @@ AddressMap::AddressMap(const DramSpec& spec, const std::string& order, bool xor_
     for (int f = 0; f < kFieldCount; ++f)
       if (token == names[f]) found = f;
     if (found < 0)
-      throw sim::ConfigError(fmt::format(
-          "dram.address_map '{}': unknown field '{}' (fields: st, ch, pc, bg, ba, ro, co)", order, token));
+      throw sim::ConfigError(
+          fmt::format("dram.address_map '{}': unknown field '{}' (fields: st, ch, pc, bg, ba, ro, co)", order, token));
     if (seen[found])
       throw sim::ConfigError(fmt::format("dram.address_map '{}': field '{}' appears twice", order, token));
     seen[found] = true;
     msb_first.push_back(static_cast<Field>(found));
   }
   if (!seen[kStack]) {
-    if (spec.stacks > 1)
-      msb_first.insert(msb_first.begin(), kStack);  // stacks above everything else
+    if (spec.stacks > 1) msb_first.insert(msb_first.begin(), kStack);  // stacks above everything else
     seen[kStack] = true;
   }
   for (int f = 0; f < kFieldCount; ++f)

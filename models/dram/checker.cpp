@@ -105,9 +105,15 @@ void ProtocolChecker::on_command(const Command& c) {
     int64_t last = kLongAgo;
     if (c.kind == CommandKind::kRefAb && r->scope != Scope::kPseudoChannel) continue;
     switch (r->scope) {
-      case Scope::kBank: last = bank.last[idx(r->prev)]; break;
-      case Scope::kBankGroup: last = group[idx(r->prev)]; break;
-      case Scope::kPseudoChannel: last = pc.last[idx(r->prev)]; break;
+      case Scope::kBank:
+        last = bank.last[idx(r->prev)];
+        break;
+      case Scope::kBankGroup:
+        last = group[idx(r->prev)];
+        break;
+      case Scope::kPseudoChannel:
+        last = pc.last[idx(r->prev)];
+        break;
     }
     if (last != kLongAgo && now - last < static_cast<int64_t>(r->distance))
       report(c.cycle, r->name,
@@ -146,8 +152,8 @@ void ProtocolChecker::on_command(const Command& c) {
     case CommandKind::kRefAb:
       for (unsigned b = 0; b < spec_.org.banks_per_pc(); ++b)
         if (banks_[first_bank + b].open)
-          report(c.cycle, "REFab with a bank open", fmt::format("{}: bank {} has row {} open", where(c), b,
-                                                                banks_[first_bank + b].row));
+          report(c.cycle, "REFab with a bank open",
+                 fmt::format("{}: bank {} has row {} open", where(c), b, banks_[first_bank + b].row));
       ++pc.refab;
       break;
     case CommandKind::kRefSb:

@@ -15,12 +15,18 @@ inline constexpr unsigned kCommandKinds = 6;
 
 inline const char* to_string(CommandKind k) {
   switch (k) {
-    case CommandKind::kAct: return "ACT";
-    case CommandKind::kPre: return "PRE";
-    case CommandKind::kRd: return "RD";
-    case CommandKind::kWr: return "WR";
-    case CommandKind::kRefAb: return "REFab";
-    case CommandKind::kRefSb: return "REFsb";
+    case CommandKind::kAct:
+      return "ACT";
+    case CommandKind::kPre:
+      return "PRE";
+    case CommandKind::kRd:
+      return "RD";
+    case CommandKind::kWr:
+      return "WR";
+    case CommandKind::kRefAb:
+      return "REFab";
+    case CommandKind::kRefSb:
+      return "REFsb";
   }
   return "?";
 }

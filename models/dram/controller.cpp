@@ -162,8 +162,8 @@ bool ChannelController::page_close_step(uint64_t cycle, uint64_t& next) {
     const BankState& bank = banks_[b];
     if (!bank.open() || read_hits_[b] || write_hits_[b]) continue;
     const DramAddress a = address_of(b);
-    const uint64_t at = std::max(page_->close_at(bank.last_access()),
-                                 timing_.earliest(CommandKind::kPre, a.pc, a.bank_group, a.bank));
+    const uint64_t at =
+        std::max(page_->close_at(bank.last_access()), timing_.earliest(CommandKind::kPre, a.pc, a.bank_group, a.bank));
     if (at <= cycle) {
       issue(CommandKind::kPre, a, cycle);
       ++stats_.pres;

@@ -114,7 +114,7 @@ class ChannelController {
   std::vector<size_t> conflict_index_;
   std::vector<bool> capped_;
   size_t read_hit_total_ = 0, write_hit_total_ = 0;  // their sums
-  std::vector<Transaction> reads_, writes_;       // oldest first
+  std::vector<Transaction> reads_, writes_;          // oldest first
   std::vector<bool> refresh_pending_;
   bool draining_writes_ = false;
   // The scheduler's answers, asked once: its decisions depend only on them.

@@ -84,8 +84,8 @@ int run(const Options& o) {
   // per pseudo channel at most 4 ACTs per tFAW, one per tRRD_S, and each
   // bank one per tRC.
   const Timing& t = spec.timing;
-  const double acts_per_cycle = std::min({4.0 / t.tFAW, 1.0 / t.tRRD_S,
-                                          static_cast<double>(spec.org.banks_per_pc()) / t.tRC});
+  const double acts_per_cycle =
+      std::min({4.0 / t.tFAW, 1.0 / t.tRRD_S, static_cast<double>(spec.org.banks_per_pc()) / t.tRC});
   const double pseudo_channels = static_cast<double>(spec.channels()) * spec.org.pseudo_channels;
   const double activate_bound = pseudo_channels * acts_per_cycle * spec.org.burst_bytes() / tck_ns;
 
@@ -154,12 +154,18 @@ int run(const Options& o) {
 tessera::sim::ToolCommand add_dram_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("dram", "Drive the HBM model standalone and report bandwidth, latency and energy");
-  cmd->add_option("--spec", options->spec, "Speed bin: " + [] {
-    std::string s;
-    for (const auto& n : preset_names()) s += (s.empty() ? "" : "|") + n;
-    return s;
-  }())->capture_default_str();
-  cmd->add_option("--stacks", options->stacks, "HBM stacks")->capture_default_str()->check(sim::unsigned_in(0, UINT32_MAX));
+  cmd->add_option(
+         "--spec", options->spec,
+         "Speed bin: " +
+             [] {
+               std::string s;
+               for (const auto& n : preset_names()) s += (s.empty() ? "" : "|") + n;
+               return s;
+             }())
+      ->capture_default_str();
+  cmd->add_option("--stacks", options->stacks, "HBM stacks")
+      ->capture_default_str()
+      ->check(sim::unsigned_in(0, UINT32_MAX));
   cmd->add_option("--pattern", options->pattern, "stream|random|trace")
       ->check(CLI::IsMember({"stream", "random", "trace"}))
       ->capture_default_str();
@@ -171,13 +177,15 @@ tessera::sim::ToolCommand add_dram_command(CLI::App& app) {
   cmd->add_option("--request-bytes", options->request_bytes, "Bytes per request")
       ->capture_default_str()
       ->check(sim::unsigned_in(1, 4096));
-  cmd->add_option("--seed", options->seed, "Random seed")->capture_default_str()->check(sim::unsigned_in(0, UINT64_MAX));
+  cmd->add_option("--seed", options->seed, "Random seed")
+      ->capture_default_str()
+      ->check(sim::unsigned_in(0, UINT64_MAX));
   cmd->add_option("--set", options->sets, "Override a parameter: key=value, e.g. scheduler=fcfs (repeatable)");
   cmd->add_flag("--json", options->json, "Print one JSON object");
   return tessera::sim::ToolCommand{cmd, [options, cmd] {
-    options->requests_given = cmd->count("--requests") > 0;
-    return run(*options);
-  }};
+                                     options->requests_given = cmd->count("--requests") > 0;
+                                     return run(*options);
+                                   }};
 }
 
 }  // namespace tessera::dram

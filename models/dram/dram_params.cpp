@@ -11,8 +11,8 @@ DramConfig load_dram_config(sim::Config& cfg, const std::string& p) {
   c.spec = load_preset(spec_name);
   c.spec.stacks = static_cast<unsigned>(cfg.get_int(p + "stacks", 1, 1, 64, "HBM stacks (a power of two)"));
   if (c.spec.stacks & (c.spec.stacks - 1))
-    throw sim::ConfigError(fmt::format("{}stacks = {} must be a power of two (the address map slices it)", p,
-                                       c.spec.stacks));
+    throw sim::ConfigError(
+        fmt::format("{}stacks = {} must be a power of two (the address map slices it)", p, c.spec.stacks));
   for (const auto& name : timing_names()) {
     unsigned& field = timing_field(c.spec.timing, name);
     field = static_cast<unsigned>(cfg.get_int(p + "timing." + name, field, 0, 10000000,
@@ -22,31 +22,31 @@ DramConfig load_dram_config(sim::Config& cfg, const std::string& p) {
   k.scheduler = cfg.get_enum(p + "scheduler", k.scheduler, scheduler_names(), "Request scheduler");
   k.page_policy = cfg.get_enum(p + "page_policy", k.page_policy, page_policy_names(), "Row-buffer policy");
   k.refresh = cfg.get_enum(p + "refresh", k.refresh, refresh_names(), "Refresh: all-bank REFab or per-bank REFsb");
-  k.read_queue = static_cast<unsigned>(cfg.get_int(p + "read_queue", k.read_queue, 1, 4096,
-                                                   "Read queue entries (bursts) per channel controller"));
-  k.write_queue = static_cast<unsigned>(cfg.get_int(p + "write_queue", k.write_queue, 1, 4096,
-                                                    "Write queue entries (bursts) per channel controller"));
-  k.write_high_watermark = static_cast<unsigned>(cfg.get_int(
-      p + "write_high_watermark", k.write_high_watermark, 1, 4096, "Queued writes that start a write drain"));
+  k.read_queue = static_cast<unsigned>(
+      cfg.get_int(p + "read_queue", k.read_queue, 1, 4096, "Read queue entries (bursts) per channel controller"));
+  k.write_queue = static_cast<unsigned>(
+      cfg.get_int(p + "write_queue", k.write_queue, 1, 4096, "Write queue entries (bursts) per channel controller"));
+  k.write_high_watermark = static_cast<unsigned>(cfg.get_int(p + "write_high_watermark", k.write_high_watermark, 1,
+                                                             4096, "Queued writes that start a write drain"));
   k.write_low_watermark = static_cast<unsigned>(cfg.get_int(p + "write_low_watermark", k.write_low_watermark, 0, 4096,
                                                             "Queued writes at which a write drain stops"));
-  k.row_hit_cap = static_cast<unsigned>(cfg.get_int(
-      p + "row_hit_cap", 0, 0, 65535,
-      "FR-FCFS: younger row hits served ahead of an older request to another row of the bank (0: no cap)"));
-  k.adaptive_timeout = static_cast<uint64_t>(cfg.get_int(
-      p + "adaptive_timeout", static_cast<int64_t>(k.adaptive_timeout), 0, 1000000,
-      "Adaptive page policy: idle cycles before an unwanted open row closes"));
+  k.row_hit_cap = static_cast<unsigned>(
+      cfg.get_int(p + "row_hit_cap", 0, 0, 65535,
+                  "FR-FCFS: younger row hits served ahead of an older request to another row of the bank (0: no cap)"));
+  k.adaptive_timeout =
+      static_cast<uint64_t>(cfg.get_int(p + "adaptive_timeout", static_cast<int64_t>(k.adaptive_timeout), 0, 1000000,
+                                        "Adaptive page policy: idle cycles before an unwanted open row closes"));
   c.address_map = cfg.get_string(p + "address_map", c.address_map,
                                  "Address bit fields, most significant first (st ch pc bg ba ro co)");
   c.xor_bank_hash = cfg.get_bool(p + "xor_bank_hash", c.xor_bank_hash, "XOR low row bits into bank and bank group");
-  c.skip_idle = cfg.get_bool(p + "skip_idle", c.skip_idle,
-                             "Jump to the next legal command time instead of deciding every cycle");
-  c.logic_layer_cycles = static_cast<unsigned>(cfg.get_int(
-      p + "logic_layer_cycles", c.logic_layer_cycles, 0, 10000,
-      "Base (logic) die PHY + TSV crossing added to every access, tCK (implementation-defined)"));
+  c.skip_idle =
+      cfg.get_bool(p + "skip_idle", c.skip_idle, "Jump to the next legal command time instead of deciding every cycle");
+  c.logic_layer_cycles = static_cast<unsigned>(
+      cfg.get_int(p + "logic_layer_cycles", c.logic_layer_cycles, 0, 10000,
+                  "Base (logic) die PHY + TSV crossing added to every access, tCK (implementation-defined)"));
   if (k.write_high_watermark > k.write_queue)
-    throw sim::ConfigError(fmt::format("{}write_high_watermark ({}) > {}write_queue ({})", p, k.write_high_watermark, p,
-                                       k.write_queue));
+    throw sim::ConfigError(
+        fmt::format("{}write_high_watermark ({}) > {}write_queue ({})", p, k.write_high_watermark, p, k.write_queue));
   if (k.write_low_watermark >= k.write_high_watermark)
     throw sim::ConfigError(fmt::format("{}write_low_watermark ({}) must be below {}write_high_watermark ({})", p,
                                        k.write_low_watermark, p, k.write_high_watermark));

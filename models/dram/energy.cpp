@@ -49,10 +49,18 @@ void EnergyModel::on_command(const Command& c) {
         --pc.open;
       }
       break;
-    case CommandKind::kRd: e_.read_pj += rd_pj_; break;
-    case CommandKind::kWr: e_.write_pj += wr_pj_; break;
-    case CommandKind::kRefAb: e_.refresh_pj += ref_pj_; break;
-    case CommandKind::kRefSb: e_.refresh_pj += refsb_pj_; break;
+    case CommandKind::kRd:
+      e_.read_pj += rd_pj_;
+      break;
+    case CommandKind::kWr:
+      e_.write_pj += wr_pj_;
+      break;
+    case CommandKind::kRefAb:
+      e_.refresh_pj += ref_pj_;
+      break;
+    case CommandKind::kRefSb:
+      e_.refresh_pj += refsb_pj_;
+      break;
   }
 }
 

@@ -39,7 +39,7 @@ class EnergyModel : public CommandObserver {
 
  private:
   struct PcState {
-    unsigned open = 0;  // banks open
+    unsigned open = 0;   // banks open
     uint64_t since = 0;  // start of the current background interval
   };
   void background(PcState& pc, uint64_t now);

@@ -47,14 +47,17 @@ HbmMemory::HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim:
   stats_.add_counter("acts", &acts_, "ACT commands");
   stats_.add_counter("refreshes", &refreshes_, "REFab + REFsb commands");
   stats_.add_counter("protocol_violations", &violations_, "Protocol checker violations (must be 0)");
-  stats_.add_formula("avg_read_latency_ns", [this] {
-    const SystemStats& st = engine_->stats();
-    return st.read_requests ? static_cast<double>(st.read_latency_sum) / static_cast<double>(st.read_requests) *
-                                  config_.spec.tck_ps / 1000.0
-                            : 0.0;
-  }, "Mean read latency (arrival to last data), ns");
-  stats_.add_formula("energy_pj", [this] { return engine_->energy().energy().total_pj(); },
-                     "DRAM energy (IDD method), pJ");
+  stats_.add_formula(
+      "avg_read_latency_ns",
+      [this] {
+        const SystemStats& st = engine_->stats();
+        return st.read_requests ? static_cast<double>(st.read_latency_sum) / static_cast<double>(st.read_requests) *
+                                      config_.spec.tck_ps / 1000.0
+                                : 0.0;
+      },
+      "Mean read latency (arrival to last data), ns");
+  stats_.add_formula(
+      "energy_pj", [this] { return engine_->energy().energy().total_pj(); }, "DRAM energy (IDD method), pJ");
 
   SC_HAS_PROCESS(HbmMemory);
   SC_METHOD(step);
@@ -83,9 +86,9 @@ void HbmMemory::perform(tlm::tlm_generic_payload& gp) {
   if (backing_ && !(ext && ext->timing_only)) {
     const uint64_t addr = gp.get_address();
     const unsigned len = gp.get_data_length();
-    const bool ok = addr <= 0xFFFFFFFFull &&
-                    (gp.is_read() ? backing_->read(static_cast<uint32_t>(addr), gp.get_data_ptr(), len)
-                                  : backing_->write(static_cast<uint32_t>(addr), gp.get_data_ptr(), len));
+    const bool ok =
+        addr <= 0xFFFFFFFFull && (gp.is_read() ? backing_->read(static_cast<uint32_t>(addr), gp.get_data_ptr(), len)
+                                               : backing_->write(static_cast<uint32_t>(addr), gp.get_data_ptr(), len));
     if (!ok) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
@@ -104,8 +107,8 @@ void HbmMemory::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   // Loosely timed: an idle row miss (tRCD + CL + the bursts).
   const Timing& t = config_.spec.timing;
   const unsigned bursts = (gp.get_data_length() + config_.spec.org.burst_bytes() - 1) / config_.spec.org.burst_bytes();
-  delay += clock_.period() * static_cast<double>(t.tRCDRD + t.CL + bursts * config_.spec.org.burst_cycles() +
-                                                 config_.logic_layer_cycles);
+  delay += clock_.period() *
+           static_cast<double>(t.tRCDRD + t.CL + bursts * config_.spec.org.burst_cycles() + config_.logic_layer_cycles);
 }
 
 void HbmMemory::on_arrival(const Port::Request& r) {
@@ -173,9 +176,9 @@ void HbmMemory::finish(tlm::tlm_generic_payload& gp) { origin_.erase(&gp); }
 std::string HbmMemory::describe_in_flight() const {
   std::vector<std::pair<sc_core::sc_time, std::string>> lines;
   const auto line = [&](const tlm::tlm_generic_payload& gp, const sc_core::sc_time& since, const char* where) {
-    lines.emplace_back(since, fmt::format("{}: {} 0x{:08x} {} since DRAM cycle {}\n", name(),
-                                          gp.is_read() ? "read" : "write", gp.get_address(), where,
-                                          clock_.cycle_at(since)));
+    lines.emplace_back(since,
+                       fmt::format("{}: {} 0x{:08x} {} since DRAM cycle {}\n", name(), gp.is_read() ? "read" : "write",
+                                   gp.get_address(), where, clock_.cycle_at(since)));
   };
   for (const auto& [gp, o] : origin_) line(*gp, o.arrival, "in a controller queue or bank");
   for (const Port::Request& r : port_.waiting_requests()) line(*r.gp, r.arrival, "waiting for END_REQ (queue full)");

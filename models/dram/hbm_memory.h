@@ -48,8 +48,8 @@ class HbmMemory : public sc_core::sc_module, public sim::InFlightReporter {
  public:
   decltype(port_.socket)& socket = port_.socket;
 
-  HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim::BackingMemory* backing,
-            uint64_t base_address, sim::StatGroup& stats_parent);
+  HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim::BackingMemory* backing, uint64_t base_address,
+            sim::StatGroup& stats_parent);
 
   const sim::ClockDomain& clock() const { return clock_; }
   const MemorySystem& engine() const { return *engine_; }

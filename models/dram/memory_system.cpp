@@ -35,8 +35,8 @@ void MemorySystem::add_observer(CommandObserver* o) {
 bool MemorySystem::enqueue(const MemRequest& r, uint64_t cycle) {
   const unsigned burst = config_.spec.org.burst_bytes();
   if (r.bytes == 0 || r.address >= capacity() || r.bytes > capacity() - r.address)
-    throw std::out_of_range(fmt::format("DRAM request 0x{:x}+{} beyond capacity 0x{:x}", r.address, r.bytes,
-                                        capacity()));
+    throw std::out_of_range(
+        fmt::format("DRAM request 0x{:x}+{} beyond capacity 0x{:x}", r.address, r.bytes, capacity()));
   advance_to(cycle);
   const uint64_t first = r.address / burst, last = (r.address + r.bytes - 1) / burst;
   const unsigned count = static_cast<unsigned>(last - first + 1);

@@ -42,9 +42,9 @@ struct MemRequest {
 struct SystemStats {
   uint64_t requests = 0, read_requests = 0, write_requests = 0;
   uint64_t bursts = 0, bytes = 0;
-  uint64_t read_latency_sum = 0;  // cycles, arrival to data end
+  uint64_t read_latency_sum = 0;                 // cycles, arrival to data end
   std::vector<uint64_t> read_latency_histogram;  // bucket = cycles
-  uint64_t rejected = 0;  // enqueue refused (queue full)
+  uint64_t rejected = 0;                         // enqueue refused (queue full)
   uint64_t last_done = 0;
 };
 
@@ -99,7 +99,7 @@ class MemorySystem {
   std::vector<std::unique_ptr<ChannelController>> channels_;
   std::vector<Pending> pending_;  // slot per request in flight
   std::vector<uint32_t> free_slots_;
-  std::vector<unsigned> need_;  // scratch: bursts per channel of one request
+  std::vector<unsigned> need_;        // scratch: bursts per channel of one request
   std::vector<DramAddress> decoded_;  // scratch: the bursts of one request
   size_t live_ = 0;
   uint64_t now_ = 0;

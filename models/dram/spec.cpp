@@ -13,22 +13,22 @@ namespace tessera::dram {
 const std::map<std::string, std::string>& preset_documents();
 
 const std::vector<std::string>& timing_names() {
-  static const std::vector<std::string> names{
-      "CL",   "CWL",   "tRCDRD", "tRCDWR", "tRP",  "tRAS",  "tRC",    "tCCD_S",  "tCCD_L",
-      "tRRD_S", "tRRD_L", "tFAW", "tWTR_S", "tWTR_L", "tRTP", "tWR", "tRTRS", "tRFC",
-      "tREFI", "tRFCSB", "tREFISB", "tRREFD", "tACT_BUS"};
+  static const std::vector<std::string> names{"CL",     "CWL",    "tRCDRD",  "tRCDWR", "tRP",     "tRAS",
+                                              "tRC",    "tCCD_S", "tCCD_L",  "tRRD_S", "tRRD_L",  "tFAW",
+                                              "tWTR_S", "tWTR_L", "tRTP",    "tWR",    "tRTRS",   "tRFC",
+                                              "tREFI",  "tRFCSB", "tREFISB", "tRREFD", "tACT_BUS"};
   return names;
 }
 
 unsigned& timing_field(Timing& t, const std::string& name) {
   static const std::map<std::string, unsigned Timing::*> fields{
-      {"CL", &Timing::CL},         {"CWL", &Timing::CWL},       {"tRCDRD", &Timing::tRCDRD},
-      {"tRCDWR", &Timing::tRCDWR}, {"tRP", &Timing::tRP},       {"tRAS", &Timing::tRAS},
-      {"tRC", &Timing::tRC},       {"tCCD_S", &Timing::tCCD_S}, {"tCCD_L", &Timing::tCCD_L},
-      {"tRRD_S", &Timing::tRRD_S}, {"tRRD_L", &Timing::tRRD_L}, {"tFAW", &Timing::tFAW},
-      {"tWTR_S", &Timing::tWTR_S}, {"tWTR_L", &Timing::tWTR_L}, {"tRTP", &Timing::tRTP},
-      {"tWR", &Timing::tWR},       {"tRTRS", &Timing::tRTRS},   {"tRFC", &Timing::tRFC},
-      {"tREFI", &Timing::tREFI},   {"tRFCSB", &Timing::tRFCSB}, {"tREFISB", &Timing::tREFISB},
+      {"CL", &Timing::CL},         {"CWL", &Timing::CWL},          {"tRCDRD", &Timing::tRCDRD},
+      {"tRCDWR", &Timing::tRCDWR}, {"tRP", &Timing::tRP},          {"tRAS", &Timing::tRAS},
+      {"tRC", &Timing::tRC},       {"tCCD_S", &Timing::tCCD_S},    {"tCCD_L", &Timing::tCCD_L},
+      {"tRRD_S", &Timing::tRRD_S}, {"tRRD_L", &Timing::tRRD_L},    {"tFAW", &Timing::tFAW},
+      {"tWTR_S", &Timing::tWTR_S}, {"tWTR_L", &Timing::tWTR_L},    {"tRTP", &Timing::tRTP},
+      {"tWR", &Timing::tWR},       {"tRTRS", &Timing::tRTRS},      {"tRFC", &Timing::tRFC},
+      {"tREFI", &Timing::tREFI},   {"tRFCSB", &Timing::tRFCSB},    {"tREFISB", &Timing::tREFISB},
       {"tRREFD", &Timing::tRREFD}, {"tACT_BUS", &Timing::tACT_BUS}};
   const auto it = fields.find(name);
   if (it == fields.end()) throw sim::ConfigError(fmt::format("unknown DRAM timing parameter '{}'", name));
@@ -125,16 +125,18 @@ void validate(const DramSpec& s) {
     if (va < vb) fail(fmt::format("{} ({}) < {} ({}): {}", a, va, b, vb, why));
   };
   // Organisation: the address map slices power-of-two fields.
-  const std::pair<const char*, unsigned> pow2[] = {
-      {"channels_per_stack", o.channels_per_stack}, {"pseudo_channels", o.pseudo_channels},
-      {"bank_groups", o.bank_groups},               {"banks_per_group", o.banks_per_group},
-      {"rows", o.rows},                             {"columns", o.columns},
-      {"stacks", s.stacks}};
+  const std::pair<const char*, unsigned> pow2[] = {{"channels_per_stack", o.channels_per_stack},
+                                                   {"pseudo_channels", o.pseudo_channels},
+                                                   {"bank_groups", o.bank_groups},
+                                                   {"banks_per_group", o.banks_per_group},
+                                                   {"rows", o.rows},
+                                                   {"columns", o.columns},
+                                                   {"stacks", s.stacks}};
   for (const auto& [name, v] : pow2)
     if (!is_power_of_two(v)) fail(fmt::format("{} = {} must be a power of two", name, v));
   if (o.beats_per_clock == 0 || o.burst_length % o.beats_per_clock != 0)
-    fail(fmt::format("burst_length ({}) must be a multiple of beats_per_clock ({})", o.burst_length,
-                     o.beats_per_clock));
+    fail(
+        fmt::format("burst_length ({}) must be a multiple of beats_per_clock ({})", o.burst_length, o.beats_per_clock));
   if (o.pc_width_bits == 0 || o.burst_bytes() == 0 || !is_power_of_two(o.burst_bytes()))
     fail(fmt::format("pc_width_bits ({}) x burst_length ({}) / 8 must be a power-of-two number of bytes",
                      o.pc_width_bits, o.burst_length));

@@ -57,8 +57,8 @@ struct DramSpec {
   }
   // Theoretical peak: every PC's data bus busy every cycle.
   double peak_bandwidth_gbps() const {
-    const double bytes_per_cycle = static_cast<double>(channels()) * org.pseudo_channels * org.burst_bytes() /
-                                   org.burst_cycles();
+    const double bytes_per_cycle =
+        static_cast<double>(channels()) * org.pseudo_channels * org.burst_bytes() / org.burst_cycles();
     return bytes_per_cycle * 1000.0 / tck_ps;  // bytes per ns = GB/s
   }
 };

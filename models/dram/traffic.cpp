@@ -35,8 +35,8 @@ std::vector<TraceEntry> parse_trace(std::istream& in, const std::string& origin)
     if (!(fields >> cycle_text) || cycle_text[0] == '#') continue;
     fields >> op >> address_text;
     const auto bad = [&](const std::string& why) {
-      return sim::ConfigError(fmt::format("{}:{}: {} (expected '<cycle> <R|W> <hex address>', got '{}')", origin,
-                                          number, why, line));
+      return sim::ConfigError(
+          fmt::format("{}:{}: {} (expected '<cycle> <R|W> <hex address>', got '{}')", origin, number, why, line));
     };
     if (address_text.empty()) throw bad("too few fields");
     if (fields >> extra) throw bad("too many fields");

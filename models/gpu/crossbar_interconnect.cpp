@@ -108,8 +108,8 @@ void CrossbarInterconnect::forward(uint64_t now) {
     input_[i].pop_front();
     // The slice takes it at once (it had room); the delay says when it arrives.
     if (targets_.send(o, *gp, clock_.time_of(arrival) - now_time) != tlm::TLM_UPDATED)
-      SC_REPORT_ERROR("tessera/xbar", fmt::format("{}: slice {} did not take a request it had room for", name(), o)
-                                          .c_str());
+      SC_REPORT_ERROR("tessera/xbar",
+                      fmt::format("{}: slice {} did not take a request it had room for", name(), o).c_str());
   }
 }
 
@@ -160,10 +160,10 @@ std::string CrossbarInterconnect::describe_in_flight() const {
                                             gp->is_read() ? "read" : "write", static_cast<uint32_t>(gp->get_address()),
                                             o.requester, clock_.cycle_at(o.since)));
   for (const TargetPort::Request& r : requesters_.waiting_requests())
-    lines.emplace_back(r.arrival, fmt::format("{}: {} 0x{:08x} from SM port {} waiting for END_REQ since cycle {}\n",
-                                              name(), r.gp->is_read() ? "read" : "write",
-                                              static_cast<uint32_t>(r.gp->get_address()), r.socket,
-                                              clock_.cycle_at(r.arrival)));
+    lines.emplace_back(
+        r.arrival, fmt::format("{}: {} 0x{:08x} from SM port {} waiting for END_REQ since cycle {}\n", name(),
+                               r.gp->is_read() ? "read" : "write", static_cast<uint32_t>(r.gp->get_address()), r.socket,
+                               clock_.cycle_at(r.arrival)));
   std::sort(lines.begin(), lines.end());
   std::string out;
   for (const auto& l : lines) out += l.second;

@@ -70,8 +70,7 @@ class CrossbarInterconnect : public sc_core::sc_module, public sim::InFlightRepo
 
   // Statistics: a group named like the module under `stats_parent`.
   CrossbarInterconnect(const sc_core::sc_module_name& name, sim::Config& cfg, const sim::ClockDomain& clock,
-                       unsigned requesters, unsigned targets, const CrossbarTargets& map,
-                       sim::StatGroup& stats_parent);
+                       unsigned requesters, unsigned targets, const CrossbarTargets& map, sim::StatGroup& stats_parent);
 
   bool idle() const;
   std::string describe_in_flight() const override;

@@ -4,9 +4,8 @@
 
 namespace tessera::gpu {
 
-Dispatcher::Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& params,
-                       const sim::ClockDomain& clock, sim::RunControl& run, sim::StatGroup& stats_parent,
-                       std::vector<sm::Sm*> sms)
+Dispatcher::Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& params, const sim::ClockDomain& clock,
+                       sim::RunControl& run, sim::StatGroup& stats_parent, std::vector<sm::Sm*> sms)
     : sc_module(name),
       regs_socket("regs_socket"),
       p_(params),
@@ -33,9 +32,9 @@ void Dispatcher::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     return;
   }
   uint32_t value = 0;
-  uint32_t* fields[] = {&next_.start_pc,   &next_.kernel,  &next_.args,    &next_.grid.x,
-                        &next_.grid.y,     &next_.grid.z,  &next_.block.x, &next_.block.y,
-                        &next_.block.z,    &next_.shared_bytes, &next_.regs_per_thread};
+  uint32_t* fields[] = {&next_.start_pc, &next_.kernel,       &next_.args,           &next_.grid.x,
+                        &next_.grid.y,   &next_.grid.z,       &next_.block.x,        &next_.block.y,
+                        &next_.block.z,  &next_.shared_bytes, &next_.regs_per_thread};
   const bool is_field = offset >= reg::kStart && offset <= reg::kRegs;
   if (gp.is_read()) {
     if (is_field) {

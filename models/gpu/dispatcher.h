@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "sim/clock.h"
-#include "sim/in_flight.h"
 #include "sim/config.h"
+#include "sim/in_flight.h"
 #include "sim/log.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"

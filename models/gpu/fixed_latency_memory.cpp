@@ -21,8 +21,8 @@ FixedLatencyMemory::FixedLatencyMemory(const sc_core::sc_module_name& name, sim:
       stats_("memory", &stats_parent) {
   latency_ = static_cast<unsigned>(
       cfg.get_int("memory.latency", 200, 0, 100000, "Global memory access latency, memory cycles"));
-  bytes_per_cycle_ = cfg.get_float("memory.bytes_per_cycle", 64.0, 0.125, 65536.0,
-                                   "Global memory bandwidth, bytes per memory cycle");
+  bytes_per_cycle_ =
+      cfg.get_float("memory.bytes_per_cycle", 64.0, 0.125, 65536.0, "Global memory bandwidth, bytes per memory cycle");
   queue_depth_ = static_cast<unsigned>(
       cfg.get_int("memory.queue_depth", 64, 1, 65536, "Requests global memory holds before it withholds END_REQ"));
   port_.serve_b_transport(&FixedLatencyMemory::b_transport);
@@ -30,10 +30,13 @@ FixedLatencyMemory::FixedLatencyMemory(const sc_core::sc_module_name& name, sim:
   stats_.add_counter("writes", &writes_, "Write requests");
   stats_.add_counter("bytes", &bytes_, "Bytes transferred");
   stats_.add_counter("backpressure_events", &backpressure_, "Requests whose END_REQ was withheld (queue full)");
-  stats_.add_formula("avg_latency_cycles", [this] {
-    const uint64_t n = reads_ + writes_;
-    return n ? static_cast<double>(latency_sum_cycles_) / static_cast<double>(n) : 0.0;
-  }, "Mean request-to-response time, memory cycles");
+  stats_.add_formula(
+      "avg_latency_cycles",
+      [this] {
+        const uint64_t n = reads_ + writes_;
+        return n ? static_cast<double>(latency_sum_cycles_) / static_cast<double>(n) : 0.0;
+      },
+      "Mean request-to-response time, memory cycles");
   SC_HAS_PROCESS(FixedLatencyMemory);
   SC_METHOD(respond);
   sensitive << ready_.get_event();
@@ -122,9 +125,9 @@ void FixedLatencyMemory::finish(tlm::tlm_generic_payload& gp) {
 std::string FixedLatencyMemory::describe_in_flight() const {
   std::vector<std::pair<sc_core::sc_time, std::string>> lines;
   const auto line = [&](const tlm::tlm_generic_payload& gp, const sc_core::sc_time& since, const char* where) {
-    lines.emplace_back(since, fmt::format("{}: {} 0x{:08x} {} since cycle {}\n", name(),
-                                          gp.is_read() ? "read" : "write", gp.get_address(), where,
-                                          clock_.cycle_at(since)));
+    lines.emplace_back(since,
+                       fmt::format("{}: {} 0x{:08x} {} since cycle {}\n", name(), gp.is_read() ? "read" : "write",
+                                   gp.get_address(), where, clock_.cycle_at(since)));
   };
   for (const auto& [gp, s] : origin_) line(*gp, s.arrival, "in service");
   for (const Port::Request& r : port_.waiting_requests()) line(*r.gp, r.arrival, "waiting for END_REQ");

@@ -22,8 +22,8 @@
 #include <deque>
 #include <vector>
 
-#include "sim/mem_ext.h"
 #include "mem/sector_cache.h"
+#include "sim/mem_ext.h"
 
 namespace tessera::gpu {
 

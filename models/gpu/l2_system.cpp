@@ -31,19 +31,21 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool n
       clocked_(clock_),
       stats_("l2", &stats_parent) {
   const auto n = static_cast<unsigned>(cfg.get_int("l2.slices", 4, 1, 64, "L2 slices (address-interleaved)"));
-  const auto size_kb = static_cast<uint32_t>(cfg.get_int("l2.size_kb", 2048, 1, 1 << 20, "L2 capacity, KiB (all slices)"));
+  const auto size_kb =
+      static_cast<uint32_t>(cfg.get_int("l2.size_kb", 2048, 1, 1 << 20, "L2 capacity, KiB (all slices)"));
   const auto ways = static_cast<unsigned>(cfg.get_int("l2.ways", 16, 1, 64, "L2 associativity"));
   L2Params p;
   p.hit_latency = static_cast<unsigned>(cfg.get_int(
       "l2.hit_latency", 123, 1, 10000, "Cycles from a slice's tag lookup to its answer when every sector hits"));
-  p.mshrs = static_cast<unsigned>(cfg.get_int("l2.mshrs", 64, 1, 4096, "MSHRs per slice (lines with misses in flight)"));
+  p.mshrs =
+      static_cast<unsigned>(cfg.get_int("l2.mshrs", 64, 1, 4096, "MSHRs per slice (lines with misses in flight)"));
   p.queue_depth = static_cast<unsigned>(
       cfg.get_int("l2.queue_depth", 16, 1, 4096, "Requests a slice's input queue holds (back-pressure beyond)"));
   p.atomic_cycles = static_cast<unsigned>(
       cfg.get_int("l2.atomic_cycles", 2, 1, 1000, "Cycles the slice's atomic unit spends per lane operation"));
-  xor_interleave_ = cfg.get_enum("l2.interleave", "linear", {"linear", "xor"},
-                                 "Line-to-slice map: line mod slices, or xor-folded upper line bits (spreads strides)") ==
-                    "xor";
+  xor_interleave_ =
+      cfg.get_enum("l2.interleave", "linear", {"linear", "xor"},
+                   "Line-to-slice map: line mod slices, or xor-folded upper line bits (spreads strides)") == "xor";
   if (size_kb % n != 0)
     throw sim::ConfigError(fmt::format("l2.size_kb: {} KiB does not divide into l2.slices={} slices", size_kb, n));
   p.geometry = sm::CacheGeometry{size_kb / n * 1024, ways, sm::kLineBytes, n};
@@ -73,8 +75,9 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool n
     g->add_counter("memory_reads", &st.mem_reads, "32-byte sector reads sent to memory");
     g->add_counter("writebacks", &st.writebacks, "Dirty 32-byte sectors written back to memory");
     g->add_counter("mshr_full_cycles", &st.mshr_full_cycles, "Cycles the head request waited for a free MSHR");
-    g->add_formula("sector_hit_rate", [&st] { return sim::hit_rate(st.hit_sectors, st.miss_sectors); },
-                   "Hit sectors / requested sectors (reads and atomics)");
+    g->add_formula(
+        "sector_hit_rate", [&st] { return sim::hit_rate(st.hit_sectors, st.miss_sectors); },
+        "Hit sectors / requested sectors (reads and atomics)");
     slice_stats_.push_back(std::move(g));
   }
 
@@ -289,8 +292,8 @@ std::string L2System::describe_in_flight() const {
   }
   for (const TargetPort::Request& r : sm_port_.waiting_requests())
     lines.emplace_back(r.arrival, fmt::format("{}: {} 0x{:08x} from SM port {} waiting for END_REQ since cycle {}\n",
-                                              name(), op(*r.gp), static_cast<uint32_t>(r.gp->get_address()),
-                                              r.socket, clock_.cycle_at(r.arrival)));
+                                              name(), op(*r.gp), static_cast<uint32_t>(r.gp->get_address()), r.socket,
+                                              clock_.cycle_at(r.arrival)));
   std::sort(lines.begin(), lines.end());
   std::string out;
   for (const auto& l : lines) out += l.second;

@@ -83,7 +83,7 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
     bool operator>(const Delivery& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
   };
   struct Origin {
-    int sm;                   // SM port
+    int sm;                  // SM port
     sc_core::sc_time since;  // BEGIN_REQ
   };
 

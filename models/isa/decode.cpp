@@ -37,7 +37,8 @@ inline Inst& illegal(Inst& i) {
 }
 
 void decode_load(Inst& i, uint32_t f3) {
-  static constexpr Op kOps[8] = {Op::kLb, Op::kLh, Op::kLw, Op::kIllegal, Op::kLbu, Op::kLhu, Op::kIllegal, Op::kIllegal};
+  static constexpr Op kOps[8] = {Op::kLb,  Op::kLh,  Op::kLw,      Op::kIllegal,
+                                 Op::kLbu, Op::kLhu, Op::kIllegal, Op::kIllegal};
   static constexpr uint8_t kBytes[8] = {1, 2, 4, 0, 1, 2, 0, 0};
   i.op = kOps[f3];
   if (i.op == Op::kIllegal) return void(illegal(i));
@@ -62,7 +63,8 @@ void decode_store(Inst& i, uint32_t f3) {
 }
 
 void decode_op_imm(Inst& i, uint32_t f3, uint32_t f7) {
-  static constexpr Op kOps[8] = {Op::kAddi, Op::kSlli, Op::kSlti, Op::kSltiu, Op::kXori, Op::kSrli, Op::kOri, Op::kAndi};
+  static constexpr Op kOps[8] = {Op::kAddi, Op::kSlli, Op::kSlti, Op::kSltiu,
+                                 Op::kXori, Op::kSrli, Op::kOri,  Op::kAndi};
   i.op = kOps[f3];
   i.imm = imm_i(i.raw);
   if (f3 == 1) {  // slli: imm[11:5] must be 0 on RV32 (shamt[5] set is reserved)
@@ -82,7 +84,8 @@ void decode_op_imm(Inst& i, uint32_t f3, uint32_t f7) {
 
 void decode_op(Inst& i, uint32_t f3, uint32_t f7) {
   static constexpr Op kBase[8] = {Op::kAdd, Op::kSll, Op::kSlt, Op::kSltu, Op::kXor, Op::kSrl, Op::kOr, Op::kAnd};
-  static constexpr Op kMul[8] = {Op::kMul, Op::kMulh, Op::kMulhsu, Op::kMulhu, Op::kDiv, Op::kDivu, Op::kRem, Op::kRemu};
+  static constexpr Op kMul[8] = {Op::kMul, Op::kMulh, Op::kMulhsu, Op::kMulhu,
+                                 Op::kDiv, Op::kDivu, Op::kRem,    Op::kRemu};
   if (f7 == 0x00) {
     i.op = kBase[f3];
   } else if (f7 == 0x01) {
@@ -100,7 +103,8 @@ void decode_op(Inst& i, uint32_t f3, uint32_t f7) {
 }
 
 void decode_branch(Inst& i, uint32_t f3) {
-  static constexpr Op kOps[8] = {Op::kBeq, Op::kBne, Op::kIllegal, Op::kIllegal, Op::kBlt, Op::kBge, Op::kBltu, Op::kBgeu};
+  static constexpr Op kOps[8] = {Op::kBeq, Op::kBne, Op::kIllegal, Op::kIllegal,
+                                 Op::kBlt, Op::kBge, Op::kBltu,    Op::kBgeu};
   i.op = kOps[f3];
   if (i.op == Op::kIllegal) return void(illegal(i));
   i.imm = imm_b(i.raw);
@@ -126,15 +130,24 @@ void decode_misc_mem(Inst& i, uint32_t f3) {
 void decode_system(Inst& i, uint32_t f3) {
   if (f3 == 0) {
     switch (i.raw) {
-      case 0x00000073: i.op = Op::kEcall; i.is_control = true; break;
-      case 0x00100073: i.op = Op::kEbreak; i.is_control = true; break;
-      case 0x10500073: i.op = Op::kWfi; break;
-      default: return void(illegal(i));
+      case 0x00000073:
+        i.op = Op::kEcall;
+        i.is_control = true;
+        break;
+      case 0x00100073:
+        i.op = Op::kEbreak;
+        i.is_control = true;
+        break;
+      case 0x10500073:
+        i.op = Op::kWfi;
+        break;
+      default:
+        return void(illegal(i));
     }
     i.unit = Unit::kCtrl;
     return;
   }
-  static constexpr Op kOps[8] = {Op::kIllegal, Op::kCsrrw, Op::kCsrrs, Op::kCsrrc,
+  static constexpr Op kOps[8] = {Op::kIllegal, Op::kCsrrw,  Op::kCsrrs,  Op::kCsrrc,
                                  Op::kIllegal, Op::kCsrrwi, Op::kCsrrsi, Op::kCsrrci};
   i.op = kOps[f3];
   if (i.op == Op::kIllegal) return void(illegal(i));
@@ -151,18 +164,41 @@ void decode_amo(Inst& i, uint32_t f3) {
   if (f3 != 2) return void(illegal(i));
   const uint32_t f5 = i.raw >> 27;
   switch (f5) {
-    case 0x02: i.op = Op::kLrW; break;
-    case 0x03: i.op = Op::kScW; break;
-    case 0x01: i.op = Op::kAmoswapW; break;
-    case 0x00: i.op = Op::kAmoaddW; break;
-    case 0x04: i.op = Op::kAmoxorW; break;
-    case 0x0C: i.op = Op::kAmoandW; break;
-    case 0x08: i.op = Op::kAmoorW; break;
-    case 0x10: i.op = Op::kAmominW; break;
-    case 0x14: i.op = Op::kAmomaxW; break;
-    case 0x18: i.op = Op::kAmominuW; break;
-    case 0x1C: i.op = Op::kAmomaxuW; break;
-    default: return void(illegal(i));
+    case 0x02:
+      i.op = Op::kLrW;
+      break;
+    case 0x03:
+      i.op = Op::kScW;
+      break;
+    case 0x01:
+      i.op = Op::kAmoswapW;
+      break;
+    case 0x00:
+      i.op = Op::kAmoaddW;
+      break;
+    case 0x04:
+      i.op = Op::kAmoxorW;
+      break;
+    case 0x0C:
+      i.op = Op::kAmoandW;
+      break;
+    case 0x08:
+      i.op = Op::kAmoorW;
+      break;
+    case 0x10:
+      i.op = Op::kAmominW;
+      break;
+    case 0x14:
+      i.op = Op::kAmomaxW;
+      break;
+    case 0x18:
+      i.op = Op::kAmominuW;
+      break;
+    case 0x1C:
+      i.op = Op::kAmomaxuW;
+      break;
+    default:
+      return void(illegal(i));
   }
   if (i.op == Op::kLrW && i.rs2 != 0) return void(illegal(i));
   i.rm = static_cast<uint8_t>((i.raw >> 25) & 3);
@@ -178,10 +214,18 @@ void decode_amo(Inst& i, uint32_t f3) {
 void decode_fma(Inst& i, uint32_t opcode, uint32_t f3) {
   if (((i.raw >> 25) & 3) != 0 || !valid_rm(f3)) return void(illegal(i));  // fmt must be S
   switch (opcode) {
-    case 0x43: i.op = Op::kFmaddS; break;
-    case 0x47: i.op = Op::kFmsubS; break;
-    case 0x4B: i.op = Op::kFnmsubS; break;
-    default: i.op = Op::kFnmaddS; break;
+    case 0x43:
+      i.op = Op::kFmaddS;
+      break;
+    case 0x47:
+      i.op = Op::kFmsubS;
+      break;
+    case 0x4B:
+      i.op = Op::kFnmsubS;
+      break;
+    default:
+      i.op = Op::kFnmaddS;
+      break;
   }
   i.rm = static_cast<uint8_t>(f3);
   dst_f(i);
@@ -196,13 +240,29 @@ void decode_op_fp(Inst& i, uint32_t f3, uint32_t f7) {
   // Operand kinds: which of rd/rs1/rs2 are f registers.
   bool rd_f = true, rs1_f = true, two_src = true;
   switch (f7) {
-    case 0x00: i.op = Op::kFaddS; uses_rm = true; break;
-    case 0x04: i.op = Op::kFsubS; uses_rm = true; break;
-    case 0x08: i.op = Op::kFmulS; uses_rm = true; break;
-    case 0x0C: i.op = Op::kFdivS; uses_rm = true; i.unit = Unit::kSfu; break;
+    case 0x00:
+      i.op = Op::kFaddS;
+      uses_rm = true;
+      break;
+    case 0x04:
+      i.op = Op::kFsubS;
+      uses_rm = true;
+      break;
+    case 0x08:
+      i.op = Op::kFmulS;
+      uses_rm = true;
+      break;
+    case 0x0C:
+      i.op = Op::kFdivS;
+      uses_rm = true;
+      i.unit = Unit::kSfu;
+      break;
     case 0x2C:
       if (i.rs2 != 0) return void(illegal(i));
-      i.op = Op::kFsqrtS; uses_rm = true; two_src = false; i.unit = Unit::kSfu;
+      i.op = Op::kFsqrtS;
+      uses_rm = true;
+      two_src = false;
+      i.unit = Unit::kSfu;
       break;
     case 0x10:
       if (f3 > 2) return void(illegal(i));
@@ -215,12 +275,15 @@ void decode_op_fp(Inst& i, uint32_t f3, uint32_t f7) {
     case 0x60:
       if (i.rs2 > 1) return void(illegal(i));
       i.op = i.rs2 == 0 ? Op::kFcvtWS : Op::kFcvtWuS;
-      uses_rm = true; rd_f = false; two_src = false;
+      uses_rm = true;
+      rd_f = false;
+      two_src = false;
       break;
     case 0x70:
       if (i.rs2 != 0 || f3 > 1) return void(illegal(i));
       i.op = f3 == 0 ? Op::kFmvXW : Op::kFclassS;
-      rd_f = false; two_src = false;
+      rd_f = false;
+      two_src = false;
       break;
     case 0x50:
       if (f3 > 2) return void(illegal(i));
@@ -230,14 +293,18 @@ void decode_op_fp(Inst& i, uint32_t f3, uint32_t f7) {
     case 0x68:
       if (i.rs2 > 1) return void(illegal(i));
       i.op = i.rs2 == 0 ? Op::kFcvtSW : Op::kFcvtSWu;
-      uses_rm = true; rs1_f = false; two_src = false;
+      uses_rm = true;
+      rs1_f = false;
+      two_src = false;
       break;
     case 0x78:
       if (i.rs2 != 0 || f3 != 0) return void(illegal(i));
       i.op = Op::kFmvWX;
-      rs1_f = false; two_src = false;
+      rs1_f = false;
+      two_src = false;
       break;
-    default: return void(illegal(i));
+    default:
+      return void(illegal(i));
   }
   if (uses_rm && !valid_rm(f3)) return void(illegal(i));
   i.dst = rd_f ? freg(i.rd) : xreg(i.rd);
@@ -265,7 +332,8 @@ void decode_custom0(Inst& i, uint32_t f3, uint32_t f7) {
 
 // custom-1: LDG loads and the Tessera atomics.
 void decode_custom1(Inst& i, uint32_t f3, uint32_t f7) {
-  static constexpr Op kLdg[8] = {Op::kLdgB, Op::kLdgH, Op::kLdgW, Op::kIllegal, Op::kLdgBu, Op::kLdgHu, Op::kIllegal, Op::kIllegal};
+  static constexpr Op kLdg[8] = {Op::kLdgB,  Op::kLdgH,  Op::kLdgW,    Op::kIllegal,
+                                 Op::kLdgBu, Op::kLdgHu, Op::kIllegal, Op::kIllegal};
   static constexpr uint8_t kBytes[8] = {1, 2, 4, 0, 1, 2, 0, 0};
   i.unit = Unit::kLdst;
   if (f3 == 6) {
@@ -327,14 +395,30 @@ Inst decode(uint32_t raw) {
       dst_x(i);
       i.src[0] = xreg(i.rs1);
       break;
-    case 0x63: decode_branch(i, f3); break;
-    case 0x03: decode_load(i, f3); break;
-    case 0x23: decode_store(i, f3); break;
-    case 0x13: decode_op_imm(i, f3, f7); break;
-    case 0x33: decode_op(i, f3, f7); break;
-    case 0x0F: decode_misc_mem(i, f3); break;
-    case 0x73: decode_system(i, f3); break;
-    case 0x2F: decode_amo(i, f3); break;
+    case 0x63:
+      decode_branch(i, f3);
+      break;
+    case 0x03:
+      decode_load(i, f3);
+      break;
+    case 0x23:
+      decode_store(i, f3);
+      break;
+    case 0x13:
+      decode_op_imm(i, f3, f7);
+      break;
+    case 0x33:
+      decode_op(i, f3, f7);
+      break;
+    case 0x0F:
+      decode_misc_mem(i, f3);
+      break;
+    case 0x73:
+      decode_system(i, f3);
+      break;
+    case 0x2F:
+      decode_amo(i, f3);
+      break;
     case 0x07:  // FLW
       if (f3 != 2) return illegal(i);
       i.op = Op::kFlw;
@@ -358,11 +442,20 @@ Inst decode(uint32_t raw) {
     case 0x43:
     case 0x47:
     case 0x4B:
-    case 0x4F: decode_fma(i, opcode, f3); break;
-    case 0x53: decode_op_fp(i, f3, f7); break;
-    case 0x0B: decode_custom0(i, f3, f7); break;
-    case 0x2B: decode_custom1(i, f3, f7); break;
-    default: return illegal(i);
+    case 0x4F:
+      decode_fma(i, opcode, f3);
+      break;
+    case 0x53:
+      decode_op_fp(i, f3, f7);
+      break;
+    case 0x0B:
+      decode_custom0(i, f3, f7);
+      break;
+    case 0x2B:
+      decode_custom1(i, f3, f7);
+      break;
+    default:
+      return illegal(i);
   }
   return i;
 }

@@ -3,9 +3,9 @@
 #include "isa/elf_loader.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -49,11 +49,16 @@ class ElfFile {
 
 const char* type_name(unsigned type) {
   switch (type) {
-    case ET_NONE: return "ET_NONE";
-    case ET_REL: return "ET_REL, a relocatable object file: link it into an executable";
-    case ET_DYN: return "ET_DYN, a shared object or position-independent executable: link with -static -no-pie";
-    case ET_CORE: return "ET_CORE, a core dump";
-    default: return "unknown type";
+    case ET_NONE:
+      return "ET_NONE";
+    case ET_REL:
+      return "ET_REL, a relocatable object file: link it into an executable";
+    case ET_DYN:
+      return "ET_DYN, a shared object or position-independent executable: link with -static -no-pie";
+    case ET_CORE:
+      return "ET_CORE, a core dump";
+    default:
+      return "unknown type";
   }
 }
 
@@ -74,8 +79,8 @@ ElfImage load_elf(const std::string& path) {
   if (gelf_getehdr(e, &ehdr) == nullptr) file.fail(std::string("bad ELF header: ") + elf_errmsg(-1));
   if (ehdr.e_ident[EI_DATA] != ELFDATA2LSB) file.fail("is big-endian; RISC-V programs are little-endian");
   if (ehdr.e_machine != EM_RISCV) {
-    file.fail("is for machine " + std::to_string(ehdr.e_machine) + ", not RISC-V (EM_RISCV = " +
-              std::to_string(EM_RISCV) + ")");
+    file.fail("is for machine " + std::to_string(ehdr.e_machine) +
+              ", not RISC-V (EM_RISCV = " + std::to_string(EM_RISCV) + ")");
   }
   if (ehdr.e_type != ET_EXEC) {
     file.fail(std::string("is not an executable (ET_EXEC); its type is ") + type_name(ehdr.e_type));
@@ -112,9 +117,10 @@ ElfImage load_elf(const std::string& path) {
     // same bytes over and over would make the image larger than the file.
     copied += ph.p_filesz;
     if (copied > file_size) {
-      file.fail(fmt::format("{} brings the bytes its loadable segments copy to {}, more than the file's {}: the "
-                            "segments overlap in the file",
-                            what, copied, file_size));
+      file.fail(
+          fmt::format("{} brings the bytes its loadable segments copy to {}, more than the file's {}: the "
+                      "segments overlap in the file",
+                      what, copied, file_size));
     }
     ElfSegment seg;
     seg.addr = static_cast<uint32_t>(ph.p_vaddr);
@@ -154,8 +160,8 @@ ElfImage load_elf(const std::string& path) {
       if (sym.st_shndx == SHN_UNDEF) continue;
       const unsigned type = GELF_ST_TYPE(sym.st_info);
       const unsigned bind = GELF_ST_BIND(sym.st_info);
-      const bool wanted = type == STT_FUNC || type == STT_OBJECT ||
-                          (type == STT_NOTYPE && (bind == STB_GLOBAL || bind == STB_WEAK));
+      const bool wanted =
+          type == STT_FUNC || type == STT_OBJECT || (type == STT_NOTYPE && (bind == STB_GLOBAL || bind == STB_WEAK));
       if (!wanted) continue;
       const char* name = elf_strptr(e, sh.sh_link, sym.st_name);
       if (name == nullptr || *name == '\0') continue;
@@ -164,9 +170,10 @@ ElfImage load_elf(const std::string& path) {
       const size_t length = std::strlen(name);
       name_bytes += length;
       if (name_bytes > file_size) {
-        file.fail(fmt::format("the names of its symbols (section {}) total more than the file's {} bytes: they "
-                              "overlap in the string table",
-                              elf_ndxscn(scn), file_size));
+        file.fail(
+            fmt::format("the names of its symbols (section {}) total more than the file's {} bytes: they "
+                        "overlap in the string table",
+                        elf_ndxscn(scn), file_size));
       }
       image.symbols.emplace(std::string(name, length), static_cast<uint32_t>(sym.st_value));
     }

@@ -11,18 +11,30 @@ namespace tessera::isa {
 
 const char* trap_name(Trap trap) {
   switch (trap) {
-    case Trap::kNone: return "none";
-    case Trap::kIllegalInstruction: return "illegal instruction";
-    case Trap::kLoadMisaligned: return "load address misaligned";
-    case Trap::kLoadAccessFault: return "load access fault";
-    case Trap::kStoreMisaligned: return "store/AMO address misaligned";
-    case Trap::kStoreAccessFault: return "store/AMO access fault";
-    case Trap::kEcall: return "ecall";
-    case Trap::kEbreak: return "ebreak";
-    case Trap::kBarrier: return "barrier";
-    case Trap::kThreadExit: return "thread exit";
-    case Trap::kWfi: return "wfi";
-    case Trap::kInstructionMisaligned: return "instruction address misaligned";
+    case Trap::kNone:
+      return "none";
+    case Trap::kIllegalInstruction:
+      return "illegal instruction";
+    case Trap::kLoadMisaligned:
+      return "load address misaligned";
+    case Trap::kLoadAccessFault:
+      return "load access fault";
+    case Trap::kStoreMisaligned:
+      return "store/AMO address misaligned";
+    case Trap::kStoreAccessFault:
+      return "store/AMO access fault";
+    case Trap::kEcall:
+      return "ecall";
+    case Trap::kEbreak:
+      return "ebreak";
+    case Trap::kBarrier:
+      return "barrier";
+    case Trap::kThreadExit:
+      return "thread exit";
+    case Trap::kWfi:
+      return "wfi";
+    case Trap::kInstructionMisaligned:
+      return "instruction address misaligned";
   }
   return "unknown trap";
 }
@@ -31,7 +43,9 @@ namespace {
 
 inline ExecResult trap(Trap t, uint32_t addr = 0) { return ExecResult{t, addr}; }
 
-inline Trap load_trap(MemStatus s) { return s == MemStatus::kMisaligned ? Trap::kLoadMisaligned : Trap::kLoadAccessFault; }
+inline Trap load_trap(MemStatus s) {
+  return s == MemStatus::kMisaligned ? Trap::kLoadMisaligned : Trap::kLoadAccessFault;
+}
 inline Trap store_trap(MemStatus s) {
   return s == MemStatus::kMisaligned ? Trap::kStoreMisaligned : Trap::kStoreAccessFault;
 }
@@ -52,16 +66,22 @@ inline unsigned effective_rm(const Inst& in, const ThreadState& t) {
 inline bool is_fp_csr(uint16_t c) { return c >= csr::kFflags && c <= csr::kFcsr; }
 inline uint32_t fp_csr_read(uint16_t c, uint32_t fcsr) {
   switch (c) {
-    case csr::kFflags: return fcsr & 0x1F;
-    case csr::kFrm: return (fcsr >> 5) & 7;
-    default: return fcsr & 0xFF;
+    case csr::kFflags:
+      return fcsr & 0x1F;
+    case csr::kFrm:
+      return (fcsr >> 5) & 7;
+    default:
+      return fcsr & 0xFF;
   }
 }
 inline uint32_t fp_csr_write(uint16_t c, uint32_t fcsr, uint32_t v) {
   switch (c) {
-    case csr::kFflags: return (fcsr & ~0x1Fu) | (v & 0x1F);
-    case csr::kFrm: return (fcsr & 0x1F) | ((v & 7) << 5);
-    default: return v & 0xFF;
+    case csr::kFflags:
+      return (fcsr & ~0x1Fu) | (v & 0x1F);
+    case csr::kFrm:
+      return (fcsr & 0x1F) | ((v & 7) << 5);
+    default:
+      return v & 0xFF;
   }
 }
 
@@ -74,9 +94,7 @@ inline uint32_t mulhsu(uint32_t a, uint32_t b) {
   const int64_t p = static_cast<int64_t>(static_cast<int32_t>(a)) * static_cast<int64_t>(b);
   return static_cast<uint32_t>(static_cast<uint64_t>(p) >> 32);
 }
-inline uint32_t mulhu(uint32_t a, uint32_t b) {
-  return static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
-}
+inline uint32_t mulhu(uint32_t a, uint32_t b) { return static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32); }
 // Division by zero and overflow results (spec 7.2, table 7.1).
 inline uint32_t div_s(uint32_t a, uint32_t b) {
   if (b == 0) return 0xFFFFFFFF;
@@ -94,30 +112,49 @@ inline uint32_t rem_u(uint32_t a, uint32_t b) { return b == 0 ? a : a % b; }
 inline uint32_t amo_result(Op op, uint32_t old, uint32_t v) {
   const auto s_old = static_cast<int32_t>(old), s_v = static_cast<int32_t>(v);
   switch (op) {
-    case Op::kAmoswapW: return v;
-    case Op::kAmoaddW: return old + v;
-    case Op::kAmoxorW: return old ^ v;
-    case Op::kAmoandW: return old & v;
-    case Op::kAmoorW: return old | v;
-    case Op::kAmominW: return s_old < s_v ? old : v;
-    case Op::kAmomaxW: return s_old > s_v ? old : v;
-    case Op::kAmominuW: return old < v ? old : v;
-    case Op::kAmomaxuW: return old > v ? old : v;
-    case Op::kAtomFadd: return fp::canonicalize(fp::to_float(old) + fp::to_float(v));
-    case Op::kAtomInc: return old >= v ? 0 : old + 1;
-    case Op::kAtomDec: return (old == 0 || old > v) ? v : old - 1;
-    default: return old;
+    case Op::kAmoswapW:
+      return v;
+    case Op::kAmoaddW:
+      return old + v;
+    case Op::kAmoxorW:
+      return old ^ v;
+    case Op::kAmoandW:
+      return old & v;
+    case Op::kAmoorW:
+      return old | v;
+    case Op::kAmominW:
+      return s_old < s_v ? old : v;
+    case Op::kAmomaxW:
+      return s_old > s_v ? old : v;
+    case Op::kAmominuW:
+      return old < v ? old : v;
+    case Op::kAmomaxuW:
+      return old > v ? old : v;
+    case Op::kAtomFadd:
+      return fp::canonicalize(fp::to_float(old) + fp::to_float(v));
+    case Op::kAtomInc:
+      return old >= v ? 0 : old + 1;
+    case Op::kAtomDec:
+      return (old == 0 || old > v) ? v : old - 1;
+    default:
+      return old;
   }
 }
 
 inline fp::Arith arith_kind(Op op) {
   switch (op) {
-    case Op::kFaddS: return fp::Arith::kAdd;
-    case Op::kFsubS: return fp::Arith::kSub;
-    case Op::kFmulS: return fp::Arith::kMul;
-    case Op::kFdivS: return fp::Arith::kDiv;
-    case Op::kFsqrtS: return fp::Arith::kSqrt;
-    default: return fp::Arith::kFma;
+    case Op::kFaddS:
+      return fp::Arith::kAdd;
+    case Op::kFsubS:
+      return fp::Arith::kSub;
+    case Op::kFmulS:
+      return fp::Arith::kMul;
+    case Op::kFdivS:
+      return fp::Arith::kDiv;
+    case Op::kFsqrtS:
+      return fp::Arith::kSqrt;
+    default:
+      return fp::Arith::kFma;
   }
 }
 
@@ -126,12 +163,18 @@ inline fp::Arith arith_kind(Op op) {
 inline uint32_t fast_arith(fp::Arith op, uint32_t a, uint32_t b, uint32_t c) {
   const float fa = fp::to_float(a), fb = fp::to_float(b);
   switch (op) {
-    case fp::Arith::kAdd: return fp::canonicalize(fa + fb);
-    case fp::Arith::kSub: return fp::canonicalize(fa - fb);
-    case fp::Arith::kMul: return fp::canonicalize(fa * fb);
-    case fp::Arith::kDiv: return fp::canonicalize(fa / fb);
-    case fp::Arith::kSqrt: return fp::canonicalize(std::sqrt(fa));
-    case fp::Arith::kFma: return fp::canonicalize(std::fma(fa, fb, fp::to_float(c)));
+    case fp::Arith::kAdd:
+      return fp::canonicalize(fa + fb);
+    case fp::Arith::kSub:
+      return fp::canonicalize(fa - fb);
+    case fp::Arith::kMul:
+      return fp::canonicalize(fa * fb);
+    case fp::Arith::kDiv:
+      return fp::canonicalize(fa / fb);
+    case fp::Arith::kSqrt:
+      return fp::canonicalize(std::sqrt(fa));
+    case fp::Arith::kFma:
+      return fp::canonicalize(std::fma(fa, fb, fp::to_float(c)));
   }
   return fp::kCanonicalNan;
 }
@@ -139,12 +182,18 @@ inline uint32_t fast_arith(fp::Arith op, uint32_t a, uint32_t b, uint32_t c) {
 inline uint32_t sfu(Op op, uint32_t a) {
   const float v = fp::to_float(a);
   switch (op) {
-    case Op::kSfuSin: return fp::canonicalize(std::sin(v));
-    case Op::kSfuCos: return fp::canonicalize(std::cos(v));
-    case Op::kSfuEx2: return fp::canonicalize(std::exp2(v));
-    case Op::kSfuLg2: return fp::canonicalize(std::log2(v));
-    case Op::kSfuRcp: return fp::canonicalize(1.0f / v);
-    default: return fp::canonicalize(1.0f / std::sqrt(v));
+    case Op::kSfuSin:
+      return fp::canonicalize(std::sin(v));
+    case Op::kSfuCos:
+      return fp::canonicalize(std::cos(v));
+    case Op::kSfuEx2:
+      return fp::canonicalize(std::exp2(v));
+    case Op::kSfuLg2:
+      return fp::canonicalize(std::log2(v));
+    case Op::kSfuRcp:
+      return fp::canonicalize(1.0f / v);
+    default:
+      return fp::canonicalize(1.0f / std::sqrt(v));
   }
 }
 
@@ -167,8 +216,12 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
 
   switch (in.op) {
     // ---- RV32I (chapter 2) ----
-    case Op::kLui: rd_val = imm; break;
-    case Op::kAuipc: rd_val = t.pc + imm; break;
+    case Op::kLui:
+      rd_val = imm;
+      break;
+    case Op::kAuipc:
+      rd_val = t.pc + imm;
+      break;
     case Op::kJal:
     case Op::kJalr: {
       const uint32_t target = in.op == Op::kJal ? t.pc + imm : (a + imm) & ~1u;
@@ -177,15 +230,32 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       next_pc = target;
       break;
     }
-    case Op::kBeq: case Op::kBne: case Op::kBlt: case Op::kBge: case Op::kBltu: case Op::kBgeu: {
+    case Op::kBeq:
+    case Op::kBne:
+    case Op::kBlt:
+    case Op::kBge:
+    case Op::kBltu:
+    case Op::kBgeu: {
       bool taken = false;
       switch (in.op) {
-        case Op::kBeq: taken = a == b; break;
-        case Op::kBne: taken = a != b; break;
-        case Op::kBlt: taken = static_cast<int32_t>(a) < static_cast<int32_t>(b); break;
-        case Op::kBge: taken = static_cast<int32_t>(a) >= static_cast<int32_t>(b); break;
-        case Op::kBltu: taken = a < b; break;
-        default: taken = a >= b; break;
+        case Op::kBeq:
+          taken = a == b;
+          break;
+        case Op::kBne:
+          taken = a != b;
+          break;
+        case Op::kBlt:
+          taken = static_cast<int32_t>(a) < static_cast<int32_t>(b);
+          break;
+        case Op::kBge:
+          taken = static_cast<int32_t>(a) >= static_cast<int32_t>(b);
+          break;
+        case Op::kBltu:
+          taken = a < b;
+          break;
+        default:
+          taken = a >= b;
+          break;
       }
       if (taken) {
         const uint32_t target = t.pc + imm;
@@ -195,8 +265,16 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       has_rd = false;
       break;
     }
-    case Op::kLb: case Op::kLh: case Op::kLw: case Op::kLbu: case Op::kLhu:
-    case Op::kLdgB: case Op::kLdgH: case Op::kLdgW: case Op::kLdgBu: case Op::kLdgHu: {
+    case Op::kLb:
+    case Op::kLh:
+    case Op::kLw:
+    case Op::kLbu:
+    case Op::kLhu:
+    case Op::kLdgB:
+    case Op::kLdgH:
+    case Op::kLdgW:
+    case Op::kLdgBu:
+    case Op::kLdgHu: {
       const uint32_t addr = a + imm;
       const unsigned bytes = in.mem_bytes;
       if ((addr & (bytes - 1)) != 0) return trap(Trap::kLoadMisaligned, addr);
@@ -208,7 +286,10 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       rd_val = is_unsigned ? v : sign_extend(v, bytes);
       break;
     }
-    case Op::kSb: case Op::kSh: case Op::kSw: case Op::kFsw: {
+    case Op::kSb:
+    case Op::kSh:
+    case Op::kSw:
+    case Op::kFsw: {
       const uint32_t addr = a + imm;
       const unsigned bytes = in.mem_bytes;
       if ((addr & (bytes - 1)) != 0) return trap(Trap::kStoreMisaligned, addr);
@@ -219,35 +300,84 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       has_rd = false;
       break;
     }
-    case Op::kAddi: rd_val = a + imm; break;
-    case Op::kSlti: rd_val = static_cast<int32_t>(a) < in.imm ? 1 : 0; break;
-    case Op::kSltiu: rd_val = a < imm ? 1 : 0; break;
-    case Op::kXori: rd_val = a ^ imm; break;
-    case Op::kOri: rd_val = a | imm; break;
-    case Op::kAndi: rd_val = a & imm; break;
-    case Op::kSlli: rd_val = a << (imm & 31); break;
-    case Op::kSrli: rd_val = a >> (imm & 31); break;
-    case Op::kSrai: rd_val = static_cast<uint32_t>(static_cast<int32_t>(a) >> (imm & 31)); break;
-    case Op::kAdd: rd_val = a + b; break;
-    case Op::kSub: rd_val = a - b; break;
-    case Op::kSll: rd_val = a << (b & 31); break;
-    case Op::kSlt: rd_val = static_cast<int32_t>(a) < static_cast<int32_t>(b) ? 1 : 0; break;
-    case Op::kSltu: rd_val = a < b ? 1 : 0; break;
-    case Op::kXor: rd_val = a ^ b; break;
-    case Op::kSrl: rd_val = a >> (b & 31); break;
-    case Op::kSra: rd_val = static_cast<uint32_t>(static_cast<int32_t>(a) >> (b & 31)); break;
-    case Op::kOr: rd_val = a | b; break;
-    case Op::kAnd: rd_val = a & b; break;
+    case Op::kAddi:
+      rd_val = a + imm;
+      break;
+    case Op::kSlti:
+      rd_val = static_cast<int32_t>(a) < in.imm ? 1 : 0;
+      break;
+    case Op::kSltiu:
+      rd_val = a < imm ? 1 : 0;
+      break;
+    case Op::kXori:
+      rd_val = a ^ imm;
+      break;
+    case Op::kOri:
+      rd_val = a | imm;
+      break;
+    case Op::kAndi:
+      rd_val = a & imm;
+      break;
+    case Op::kSlli:
+      rd_val = a << (imm & 31);
+      break;
+    case Op::kSrli:
+      rd_val = a >> (imm & 31);
+      break;
+    case Op::kSrai:
+      rd_val = static_cast<uint32_t>(static_cast<int32_t>(a) >> (imm & 31));
+      break;
+    case Op::kAdd:
+      rd_val = a + b;
+      break;
+    case Op::kSub:
+      rd_val = a - b;
+      break;
+    case Op::kSll:
+      rd_val = a << (b & 31);
+      break;
+    case Op::kSlt:
+      rd_val = static_cast<int32_t>(a) < static_cast<int32_t>(b) ? 1 : 0;
+      break;
+    case Op::kSltu:
+      rd_val = a < b ? 1 : 0;
+      break;
+    case Op::kXor:
+      rd_val = a ^ b;
+      break;
+    case Op::kSrl:
+      rd_val = a >> (b & 31);
+      break;
+    case Op::kSra:
+      rd_val = static_cast<uint32_t>(static_cast<int32_t>(a) >> (b & 31));
+      break;
+    case Op::kOr:
+      rd_val = a | b;
+      break;
+    case Op::kAnd:
+      rd_val = a & b;
+      break;
     // Memory ordering is trivial: one thread executes one instruction at a time.
-    case Op::kFence: case Op::kFenceTso: case Op::kFenceI: has_rd = false; break;
-    case Op::kEcall: return trap(Trap::kEcall);
-    case Op::kEbreak: return trap(Trap::kEbreak);
+    case Op::kFence:
+    case Op::kFenceTso:
+    case Op::kFenceI:
+      has_rd = false;
+      break;
+    case Op::kEcall:
+      return trap(Trap::kEcall);
+    case Op::kEbreak:
+      return trap(Trap::kEbreak);
     case Op::kWfi:
       t.pc = next_pc;
       return trap(Trap::kWfi);
 
     // ---- Zicsr (chapter 9) ----
-    case Op::kCsrrw: case Op::kCsrrs: case Op::kCsrrc: case Op::kCsrrwi: case Op::kCsrrsi: case Op::kCsrrci: {
+    case Op::kCsrrw:
+    case Op::kCsrrs:
+    case Op::kCsrrc:
+    case Op::kCsrrwi:
+    case Op::kCsrrsi:
+    case Op::kCsrrci: {
       const bool imm_form = in.op >= Op::kCsrrwi;
       const uint32_t src = imm_form ? imm : a;
       const bool is_write_op = in.op == Op::kCsrrw || in.op == Op::kCsrrwi;
@@ -276,14 +406,30 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
     }
 
     // ---- M (chapter 7) ----
-    case Op::kMul: rd_val = a * b; break;
-    case Op::kMulh: rd_val = mulh(a, b); break;
-    case Op::kMulhsu: rd_val = mulhsu(a, b); break;
-    case Op::kMulhu: rd_val = mulhu(a, b); break;
-    case Op::kDiv: rd_val = div_s(a, b); break;
-    case Op::kDivu: rd_val = div_u(a, b); break;
-    case Op::kRem: rd_val = rem_s(a, b); break;
-    case Op::kRemu: rd_val = rem_u(a, b); break;
+    case Op::kMul:
+      rd_val = a * b;
+      break;
+    case Op::kMulh:
+      rd_val = mulh(a, b);
+      break;
+    case Op::kMulhsu:
+      rd_val = mulhsu(a, b);
+      break;
+    case Op::kMulhu:
+      rd_val = mulhu(a, b);
+      break;
+    case Op::kDiv:
+      rd_val = div_s(a, b);
+      break;
+    case Op::kDivu:
+      rd_val = div_u(a, b);
+      break;
+    case Op::kRem:
+      rd_val = rem_s(a, b);
+      break;
+    case Op::kRemu:
+      rd_val = rem_u(a, b);
+      break;
 
     // ---- A (chapter 8) ----
     case Op::kLrW: {
@@ -300,9 +446,19 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       rd_val = ok ? 0 : 1;
       break;
     }
-    case Op::kAmoswapW: case Op::kAmoaddW: case Op::kAmoxorW: case Op::kAmoandW: case Op::kAmoorW:
-    case Op::kAmominW: case Op::kAmomaxW: case Op::kAmominuW: case Op::kAmomaxuW:
-    case Op::kAtomFadd: case Op::kAtomInc: case Op::kAtomDec: case Op::kAtomCas: {
+    case Op::kAmoswapW:
+    case Op::kAmoaddW:
+    case Op::kAmoxorW:
+    case Op::kAmoandW:
+    case Op::kAmoorW:
+    case Op::kAmominW:
+    case Op::kAmomaxW:
+    case Op::kAmominuW:
+    case Op::kAmomaxuW:
+    case Op::kAtomFadd:
+    case Op::kAtomInc:
+    case Op::kAtomDec:
+    case Op::kAtomCas: {
       // AMOs raise store/AMO exceptions, also for the read (spec 8.4).
       if ((a & 3) != 0) return trap(Trap::kStoreMisaligned, a);
       uint32_t old = 0;
@@ -329,8 +485,15 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       has_rd = false;
       break;
     }
-    case Op::kFaddS: case Op::kFsubS: case Op::kFmulS: case Op::kFdivS: case Op::kFsqrtS:
-    case Op::kFmaddS: case Op::kFmsubS: case Op::kFnmsubS: case Op::kFnmaddS: {
+    case Op::kFaddS:
+    case Op::kFsubS:
+    case Op::kFmulS:
+    case Op::kFdivS:
+    case Op::kFsqrtS:
+    case Op::kFmaddS:
+    case Op::kFmsubS:
+    case Op::kFnmsubS:
+    case Op::kFnmaddS: {
       const unsigned r = effective_rm(in, t);
       if (r > rm::kRmm) return trap(Trap::kIllegalInstruction);
       uint32_t fa = t.f[in.rs1], fb = t.f[in.rs2], fc = t.f[in.rs3];
@@ -350,7 +513,9 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       has_rd = false;
       break;
     }
-    case Op::kFsgnjS: case Op::kFsgnjnS: case Op::kFsgnjxS: {
+    case Op::kFsgnjS:
+    case Op::kFsgnjnS:
+    case Op::kFsgnjxS: {
       const uint32_t fa = t.f[in.rs1], fb = t.f[in.rs2];
       uint32_t sign = fb & fp::kSignBit;
       if (in.op == Op::kFsgnjnS) sign ^= fp::kSignBit;
@@ -359,14 +524,16 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       has_rd = false;
       break;
     }
-    case Op::kFminS: case Op::kFmaxS: {
+    case Op::kFminS:
+    case Op::kFmaxS: {
       uint32_t flags = 0;
       t.f[in.rd] = fp::min_max(t.f[in.rs1], t.f[in.rs2], in.op == Op::kFmaxS, &flags);
       if (kTrackFflags) t.fcsr |= flags;
       has_rd = false;
       break;
     }
-    case Op::kFcvtWS: case Op::kFcvtWuS: {
+    case Op::kFcvtWS:
+    case Op::kFcvtWuS: {
       const unsigned r = effective_rm(in, t);
       if (r > rm::kRmm) return trap(Trap::kIllegalInstruction);
       uint32_t flags = 0;
@@ -374,7 +541,8 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       if (kTrackFflags) t.fcsr |= flags;
       break;
     }
-    case Op::kFcvtSW: case Op::kFcvtSWu: {
+    case Op::kFcvtSW:
+    case Op::kFcvtSWu: {
       const unsigned r = effective_rm(in, t);
       if (r > rm::kRmm) return trap(Trap::kIllegalInstruction);
       uint32_t flags = 0;
@@ -383,22 +551,35 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       has_rd = false;
       break;
     }
-    case Op::kFmvXW: rd_val = t.f[in.rs1]; break;
+    case Op::kFmvXW:
+      rd_val = t.f[in.rs1];
+      break;
     case Op::kFmvWX:
       t.f[in.rd] = a;
       has_rd = false;
       break;
-    case Op::kFeqS: case Op::kFltS: case Op::kFleS: {
+    case Op::kFeqS:
+    case Op::kFltS:
+    case Op::kFleS: {
       uint32_t flags = 0;
       const uint32_t fa = t.f[in.rs1], fb = t.f[in.rs2];
-      rd_val = in.op == Op::kFeqS ? fp::feq(fa, fb, &flags) : in.op == Op::kFltS ? fp::flt(fa, fb, &flags) : fp::fle(fa, fb, &flags);
+      rd_val = in.op == Op::kFeqS   ? fp::feq(fa, fb, &flags)
+               : in.op == Op::kFltS ? fp::flt(fa, fb, &flags)
+                                    : fp::fle(fa, fb, &flags);
       if (kTrackFflags) t.fcsr |= flags;
       break;
     }
-    case Op::kFclassS: rd_val = fp::fclass(t.f[in.rs1]); break;
+    case Op::kFclassS:
+      rd_val = fp::fclass(t.f[in.rs1]);
+      break;
 
     // ---- Tessera (docs/firmware-abi.md) ----
-    case Op::kSfuSin: case Op::kSfuCos: case Op::kSfuEx2: case Op::kSfuLg2: case Op::kSfuRcp: case Op::kSfuRsqrt:
+    case Op::kSfuSin:
+    case Op::kSfuCos:
+    case Op::kSfuEx2:
+    case Op::kSfuLg2:
+    case Op::kSfuRcp:
+    case Op::kSfuRsqrt:
       t.f[in.rd] = sfu(in.op, t.f[in.rs1]);
       has_rd = false;
       break;

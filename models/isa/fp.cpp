@@ -26,10 +26,14 @@ uint32_t host_flags(int ex) {
 
 int host_rounding(unsigned rm) {
   switch (rm) {
-    case rm::kRtz: return FE_TOWARDZERO;
-    case rm::kRdn: return FE_DOWNWARD;
-    case rm::kRup: return FE_UPWARD;
-    default: return FE_TONEAREST;
+    case rm::kRtz:
+      return FE_TOWARDZERO;
+    case rm::kRdn:
+      return FE_DOWNWARD;
+    case rm::kRup:
+      return FE_UPWARD;
+    default:
+      return FE_TONEAREST;
   }
 }
 
@@ -41,12 +45,24 @@ uint32_t arith_host(Arith op, uint32_t a, uint32_t b, uint32_t c, unsigned rm, u
   if (rm != rm::kRne) std::fesetround(host_rounding(rm));
   std::feclearexcept(FE_ALL_EXCEPT);
   switch (op) {
-    case Arith::kAdd: vr = va + vb; break;
-    case Arith::kSub: vr = va - vb; break;
-    case Arith::kMul: vr = va * vb; break;
-    case Arith::kDiv: vr = va / vb; break;
-    case Arith::kSqrt: vr = std::sqrt(static_cast<float>(va)); break;
-    case Arith::kFma: vr = std::fma(static_cast<float>(va), static_cast<float>(vb), static_cast<float>(vc)); break;
+    case Arith::kAdd:
+      vr = va + vb;
+      break;
+    case Arith::kSub:
+      vr = va - vb;
+      break;
+    case Arith::kMul:
+      vr = va * vb;
+      break;
+    case Arith::kDiv:
+      vr = va / vb;
+      break;
+    case Arith::kSqrt:
+      vr = std::sqrt(static_cast<float>(va));
+      break;
+    case Arith::kFma:
+      vr = std::fma(static_cast<float>(va), static_cast<float>(vb), static_cast<float>(vc));
+      break;
   }
   const int ex = std::fetestexcept(FE_ALL_EXCEPT);
   if (rm != rm::kRne) std::fesetround(FE_TONEAREST);
@@ -93,12 +109,24 @@ uint32_t arith_rmm(Arith op, uint32_t a, uint32_t b, uint32_t c, uint32_t* flags
   std::fesetround(FE_TOWARDZERO);
   std::feclearexcept(FE_ALL_EXCEPT);
   switch (op) {
-    case Arith::kAdd: vr = va + vb; break;
-    case Arith::kSub: vr = va - vb; break;
-    case Arith::kMul: vr = va * vb; break;
-    case Arith::kDiv: vr = va / vb; break;
-    case Arith::kSqrt: vr = std::sqrt(static_cast<double>(va)); break;
-    case Arith::kFma: vr = std::fma(static_cast<double>(va), static_cast<double>(vb), static_cast<double>(vc)); break;
+    case Arith::kAdd:
+      vr = va + vb;
+      break;
+    case Arith::kSub:
+      vr = va - vb;
+      break;
+    case Arith::kMul:
+      vr = va * vb;
+      break;
+    case Arith::kDiv:
+      vr = va / vb;
+      break;
+    case Arith::kSqrt:
+      vr = std::sqrt(static_cast<double>(va));
+      break;
+    case Arith::kFma:
+      vr = std::fma(static_cast<double>(va), static_cast<double>(vb), static_cast<double>(vc));
+      break;
   }
   const int ex = std::fetestexcept(FE_ALL_EXCEPT);
   std::fesetround(FE_TONEAREST);
@@ -121,10 +149,14 @@ uint32_t arith_rmm(Arith op, uint32_t a, uint32_t b, uint32_t c, uint32_t* flags
 // Rounds v to an integral float under rm; exact (no host flags consulted).
 float round_integral(float v, unsigned rm) {
   switch (rm) {
-    case rm::kRtz: return std::trunc(v);
-    case rm::kRdn: return std::floor(v);
-    case rm::kRup: return std::ceil(v);
-    case rm::kRmm: return std::round(v);  // halfway cases away from zero
+    case rm::kRtz:
+      return std::trunc(v);
+    case rm::kRdn:
+      return std::floor(v);
+    case rm::kRup:
+      return std::ceil(v);
+    case rm::kRmm:
+      return std::round(v);  // halfway cases away from zero
     default: {
       if (!(std::fabs(v) < 0x1p23f)) return v;  // already integral (or inf)
       float t = std::trunc(v);
@@ -139,17 +171,26 @@ float round_integral(float v, unsigned rm) {
 // without sign.
 uint32_t round_u32(uint32_t mag, bool negative, unsigned rm, uint32_t* flags) {
   if (mag < (1u << 24)) return to_bits(static_cast<float>(mag));  // exact
-  const int shift = 8 - __builtin_clz(mag);  // bits below the 24 kept
+  const int shift = 8 - __builtin_clz(mag);                       // bits below the 24 kept
   uint32_t q = mag >> shift;
   const uint32_t rem = mag & ((1u << shift) - 1);
   const uint32_t half = 1u << (shift - 1);
   bool up = false;
   switch (rm) {
-    case rm::kRtz: break;
-    case rm::kRdn: up = negative && rem != 0; break;
-    case rm::kRup: up = !negative && rem != 0; break;
-    case rm::kRmm: up = rem >= half; break;
-    default: up = rem > half || (rem == half && (q & 1) != 0); break;
+    case rm::kRtz:
+      break;
+    case rm::kRdn:
+      up = negative && rem != 0;
+      break;
+    case rm::kRup:
+      up = !negative && rem != 0;
+      break;
+    case rm::kRmm:
+      up = rem >= half;
+      break;
+    default:
+      up = rem > half || (rem == half && (q & 1) != 0);
+      break;
   }
   if (up) ++q;  // q may become 2^24: still exact
   if (rem != 0) *flags |= fflag::kNx;
@@ -264,7 +305,7 @@ uint32_t fclass(uint32_t a) {
   const uint32_t frac = a & 0x7FFFFF;
   if (exp == 0xFF) {
     if (frac == 0) return negative ? 1u << 0 : 1u << 7;  // -inf / +inf
-    return (frac & 0x400000) != 0 ? 1u << 9 : 1u << 8;    // quiet / signaling NaN
+    return (frac & 0x400000) != 0 ? 1u << 9 : 1u << 8;   // quiet / signaling NaN
   }
   if (exp == 0) {
     if (frac == 0) return negative ? 1u << 3 : 1u << 4;  // -0 / +0

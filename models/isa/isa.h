@@ -25,18 +25,18 @@ inline constexpr uint8_t kFpRegBase = 32;
 struct Inst {
   Op op = Op::kIllegal;
   uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;  // register fields as encoded
-  uint8_t rm = 0;       // F: rounding-mode field; A: aq<<1|rl
-  uint16_t csr = 0;     // Zicsr: CSR number
-  int32_t imm = 0;      // sign-extended immediate (shift amount for shifts, zimm for csr*i)
-  uint32_t raw = 0;     // the encoded word
+  uint8_t rm = 0;                             // F: rounding-mode field; A: aq<<1|rl
+  uint16_t csr = 0;                           // Zicsr: CSR number
+  int32_t imm = 0;                            // sign-extended immediate (shift amount for shifts, zimm for csr*i)
+  uint32_t raw = 0;                           // the encoded word
   Unit unit = Unit::kSp;
   // Scoreboard view: destination and sources in the 0..63 space; kNoReg when
   // unused. Writes to x0 report dst == kNoReg.
   uint8_t dst = kNoReg;
   uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-  uint8_t mem_bytes = 0;  // access size for loads/stores/atomics, else 0
-  bool is_load = false;   // reads memory (loads, LR, AMOs, LDG)
-  bool is_store = false;  // writes memory (stores, SC, AMOs)
+  uint8_t mem_bytes = 0;    // access size for loads/stores/atomics, else 0
+  bool is_load = false;     // reads memory (loads, LR, AMOs, LDG)
+  bool is_store = false;    // writes memory (stores, SC, AMOs)
   bool is_control = false;  // may change the PC other than to pc + 4
 };
 
@@ -57,9 +57,9 @@ inline std::string disassemble(uint32_t raw, uint32_t pc) { return disassemble(d
 // Architectural state of one hardware thread.
 struct ThreadState {
   uint32_t x[32] = {};
-  uint32_t f[32] = {};   // raw IEEE-754 single bits
+  uint32_t f[32] = {};  // raw IEEE-754 single bits
   uint32_t pc = 0;
-  uint32_t fcsr = 0;     // frm in bits 7:5, fflags in bits 4:0
+  uint32_t fcsr = 0;  // frm in bits 7:5, fflags in bits 4:0
 };
 
 enum class MemStatus : uint8_t { kOk, kMisaligned, kAccessFault };

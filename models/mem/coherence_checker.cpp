@@ -125,8 +125,8 @@ void CoherenceChecker::on_store(uint64_t cycle, uint32_t agent, uint64_t addr, u
     const BufferedStore& oldest = buffered->second.front();
     if (oldest.addr != addr || oldest.size != size || oldest.value != value)
       fail(cycle, line,
-           fmt::format("agent {} performed store {:#x}={:#x} but its oldest buffered store is {:#x}={:#x}", agent,
-                       addr, value, oldest.addr, oldest.value));
+           fmt::format("agent {} performed store {:#x}={:#x} but its oldest buffered store is {:#x}={:#x}", agent, addr,
+                       value, oldest.addr, oldest.value));
     buffered->second.pop_front();
   }
   auto& bytes = shadow(line);
@@ -150,8 +150,8 @@ void CoherenceChecker::on_forward(uint64_t cycle, uint32_t agent, uint64_t addr,
     }
     if (!found)
       return fail(cycle, addr & ~static_cast<uint64_t>(line_bytes_ - 1),
-                  fmt::format("agent {} forwarded {:#x} from its store buffer, which holds no store to byte {}",
-                              agent, addr, i));
+                  fmt::format("agent {} forwarded {:#x} from its store buffer, which holds no store to byte {}", agent,
+                              addr, i));
   }
   if (expected != value)
     fail(cycle, addr & ~static_cast<uint64_t>(line_bytes_ - 1),
@@ -175,8 +175,8 @@ void CoherenceChecker::check_line(uint64_t cycle, uint64_t line) {
     if (s == State::kI) continue;
     const Permission claimed = permission_of(s);
     const Permission granted = g.writer == static_cast<int>(a) ? Permission::kWrite
-                               : (g.readers & bit(a))         ? Permission::kRead
-                                                              : Permission::kNone;
+                               : (g.readers & bit(a))          ? Permission::kRead
+                                                               : Permission::kNone;
     if (claimed > granted)
       return fail(cycle, line,
                   fmt::format("agent {} is in {} ({} permission) but the bus granted it {}", a, state_name(s),

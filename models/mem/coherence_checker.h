@@ -73,8 +73,8 @@ class CoherenceChecker {
 
  private:
   struct Grant {
-    int writer = -1;         // agent allowed to write without the bus
-    uint64_t readers = 0;    // agents allowed to read (the writer included)
+    int writer = -1;          // agent allowed to write without the bus
+    uint64_t readers = 0;     // agents allowed to read (the writer included)
     int pending_update = -1;  // agent whose BusUpd write is being performed
   };
   std::vector<uint8_t>& shadow(uint64_t line);

@@ -277,9 +277,7 @@ void ProtocolTable::index() {
   }
 }
 
-int ProtocolTable::first_row(State s, Event e) const {
-  return first_[static_cast<size_t>(s)][static_cast<size_t>(e)];
-}
+int ProtocolTable::first_row(State s, Event e) const { return first_[static_cast<size_t>(s)][static_cast<size_t>(e)]; }
 
 int ProtocolTable::find(State s, Event e, bool shared) const {
   int i = first_row(s, e);

@@ -35,13 +35,13 @@ enum class BusOp : uint8_t { kNone, kBusRd, kBusRdX, kBusUpgr, kBusUpd, kWriteBa
 // Actions of a row, as bits.
 enum Action : uint16_t {
   kNoAction = 0,
-  kHit = 1 << 0,        // the processor access is performed in this state
+  kHit = 1 << 0,  // the processor access is performed in this state
   kIssueBusRd = 1 << 1,
   kIssueBusRdX = 1 << 2,
   kIssueBusUpgr = 1 << 3,
-  kIssueBusUpd = 1 << 4,  // the write is performed when the update is ordered
-  kFlush = 1 << 5,      // supply the line to the requester and to memory
-  kSupply = 1 << 6,     // cache-to-cache transfer; memory is not updated
+  kIssueBusUpd = 1 << 4,    // the write is performed when the update is ordered
+  kFlush = 1 << 5,          // supply the line to the requester and to memory
+  kSupply = 1 << 6,         // cache-to-cache transfer; memory is not updated
   kWriteBackLine = 1 << 7,  // victim goes to the write-back buffer
   kApplyUpdate = 1 << 8,    // take the word carried by a BusUpd
 };

@@ -14,7 +14,11 @@ void SectorGeometry::validate(const std::string& size_key, const std::string& wa
 }
 
 SectorCache::SectorCache(const SectorGeometry& g)
-    : sets_(g.sets()), ways_per_set_(g.ways), line_bytes_(g.line_bytes), index_stride_(g.index_stride), ways_(size_t{g.sets()} * g.ways) {}
+    : sets_(g.sets()),
+      ways_per_set_(g.ways),
+      line_bytes_(g.line_bytes),
+      index_stride_(g.index_stride),
+      ways_(size_t{g.sets()} * g.ways) {}
 
 int SectorCache::find(uint32_t line) const {
   const unsigned base = set_of(line) * ways_per_set_;

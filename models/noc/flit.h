@@ -9,10 +9,10 @@ namespace tessera::noc {
 struct Packet {
   uint64_t id = 0;
   int src = 0, dst = 0;
-  int cls = 0;          // message class
+  int cls = 0;  // message class
   int flits = 1;
   uint64_t create_cycle = 0;
-  uint64_t tag = 0;     // the sender's handle (a transaction, a trace record)
+  uint64_t tag = 0;  // the sender's handle (a transaction, a trace record)
   bool measured = false;
 };
 
@@ -25,7 +25,7 @@ struct Flit {
   uint16_t index = 0, size = 1;  // position in the packet, packet length
   uint16_t hops = 0;             // router-to-router links traversed
   uint8_t cls = 0;
-  uint8_t vc = 0;                // VC of the buffer it sits in (or is sent to)
+  uint8_t vc = 0;  // VC of the buffer it sits in (or is sent to)
   bool measured = false;
   bool head() const { return index == 0; }
   bool tail() const { return index + 1 == size; }

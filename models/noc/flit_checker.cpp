@@ -50,8 +50,7 @@ void FlitChecker::ejected(int node, const Flit& f) {
     return error(fmt::format("node {}: flit {} of packet {} delivered but not in flight (duplicate or unknown)", node,
                              f.index, f.packet_id));
   PacketState& p = *state;
-  if (node != p.dst)
-    error(fmt::format("packet {} for node {} delivered at node {}", f.packet_id, p.dst, node));
+  if (node != p.dst) error(fmt::format("packet {} for node {} delivered at node {}", f.packet_id, p.dst, node));
   if (f.index != p.ejected)
     error(fmt::format("packet {}: flit {} delivered where flit {} was due", f.packet_id, f.index, p.ejected));
   if (f.vc >= vcs_) return error(fmt::format("packet {} delivered on VC {}", f.packet_id, f.vc));
@@ -59,8 +58,8 @@ void FlitChecker::ejected(int node, const Flit& f) {
   if (vc.open && vc.packet != f.packet_id)
     error(fmt::format("node {} vc {}: packet {} interleaved into packet {}", node, f.vc, f.packet_id, vc.packet));
   if (!vc.open && !f.head())
-    error(fmt::format("node {} vc {}: flit {} of packet {} arrived without its head", node, f.vc, f.index,
-                      f.packet_id));
+    error(
+        fmt::format("node {} vc {}: flit {} of packet {} arrived without its head", node, f.vc, f.index, f.packet_id));
   vc.open = !f.tail();
   vc.packet = f.packet_id;
   ++p.ejected;
@@ -79,8 +78,8 @@ void FlitChecker::check_drained() {
     const PacketState& p = window_[i];
     if (p.stage != Stage::kInFlight) continue;
     const uint64_t id = window_base_ + i;
-    error(fmt::format("packet {} ({} -> {}) lost: {} of {} flits injected, {} delivered", id, p.src, p.dst,
-                      p.injected, p.size, p.ejected));
+    error(fmt::format("packet {} ({} -> {}) lost: {} of {} flits injected, {} delivered", id, p.src, p.dst, p.injected,
+                      p.size, p.ejected));
   }
   if (suppressed_) errors_.push_back(fmt::format("... and {} more errors", suppressed_));
   suppressed_ = 0;

@@ -42,17 +42,18 @@ MeasureOptions MeasureOptions::from_config(sim::Config& cfg) {
   o.warmup = static_cast<uint64_t>(cfg.get_int("noc.warmup", 1000, 0, 1000000000, "Warm-up cycles before measuring"));
   o.sample_cycles = static_cast<uint64_t>(
       cfg.get_int("noc.sample_cycles", 1000, 10, 1000000000, "Length of one measurement sample, cycles"));
-  o.max_cycles = static_cast<uint64_t>(
-      cfg.get_int("noc.cycles", 20000, 10, 1000000000, "Longest measurement window (sampling stops earlier when "
-                                                        "latency converges), cycles"));
+  o.max_cycles = static_cast<uint64_t>(cfg.get_int("noc.cycles", 20000, 10, 1000000000,
+                                                   "Longest measurement window (sampling stops earlier when "
+                                                   "latency converges), cycles"));
   o.converge = cfg.get_float("noc.converge", 0.05, 0.0, 1.0,
                              "Latency has converged when two successive samples differ by less than this fraction");
-  o.drain_cycles = static_cast<uint64_t>(cfg.get_int(
-      "noc.drain_cycles", 5000, 1, 1000000000, "Cycles allowed for measured packets to drain before saturation"));
-  o.saturation_margin = cfg.get_float("noc.saturation_margin", 0.05, 0.0, 1.0,
-                                      "Saturated when accepted throughput is below injected by more than this fraction");
-  o.seed = static_cast<uint64_t>(cfg.get_int("noc.seed", 1, 0, std::numeric_limits<int64_t>::max(),
-                                             "Random seed of the traffic generators"));
+  o.drain_cycles = static_cast<uint64_t>(cfg.get_int("noc.drain_cycles", 5000, 1, 1000000000,
+                                                     "Cycles allowed for measured packets to drain before saturation"));
+  o.saturation_margin =
+      cfg.get_float("noc.saturation_margin", 0.05, 0.0, 1.0,
+                    "Saturated when accepted throughput is below injected by more than this fraction");
+  o.seed = static_cast<uint64_t>(
+      cfg.get_int("noc.seed", 1, 0, std::numeric_limits<int64_t>::max(), "Random seed of the traffic generators"));
   o.hotspots = parse_node_list(cfg.get_string("noc.hotspot.nodes", "0", "Hotspot destination nodes, e.g. 0,27"));
   o.hotspot_fraction = cfg.get_float("noc.hotspot.fraction", 0.2, 0.0, 1.0,
                                      "Fraction of hotspot-pattern packets sent to the hotspot nodes");
@@ -164,7 +165,8 @@ MeasureResult run_measurement(const NocParams& params, const MeasureOptions& o) 
     ejected_in_window = net.flits_ejected();
   }
   r.window_cycles = window_end - warmup;
-  const double node_cycles = static_cast<double>(topo.nodes()) * static_cast<double>(std::max<uint64_t>(1, r.window_cycles));
+  const double node_cycles =
+      static_cast<double>(topo.nodes()) * static_cast<double>(std::max<uint64_t>(1, r.window_cycles));
   r.injected = static_cast<double>(created_in_window) / node_cycles;
   r.accepted = static_cast<double>(ejected_in_window) / node_cycles;
   r.offered = trace_mode ? r.injected : o.rate;

@@ -39,8 +39,8 @@ Network::~Network() = default;
 
 uint64_t Network::enqueue(Packet packet) {
   if (packet.src < 0 || packet.src >= topo_.nodes() || packet.dst < 0 || packet.dst >= topo_.nodes())
-    throw std::out_of_range(fmt::format("packet from {} to {}: the network has nodes 0..{}", packet.src, packet.dst,
-                                        topo_.nodes() - 1));
+    throw std::out_of_range(
+        fmt::format("packet from {} to {}: the network has nodes 0..{}", packet.src, packet.dst, topo_.nodes() - 1));
   if (packet.cls < 0 || packet.cls >= p_.classes)
     throw std::out_of_range(fmt::format("packet of message class {}: the network has {}", packet.cls, p_.classes));
   if (packet.flits < 1 || packet.flits > 65535) throw std::out_of_range("packet length must be 1..65535 flits");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -9,7 +10,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "noc/measurement.h"
@@ -87,12 +87,13 @@ SweepRange parse_sweep(const std::string& text) {
 std::string describe(const NocParams& p) {
   const std::string shape =
       p.topology == TopologyKind::kRing ? fmt::format("{} routers", p.k) : fmt::format("{}x{}", p.k, p.m);
-  return fmt::format("{} {}, {} VCs x {} flits, {} routing, {}, {} allocator, delays rc {} va {} sa {} st {} link {} "
-                     "credit {}",
-                     topology_names()[static_cast<int>(p.topology)], shape, p.vcs, p.vc_buf,
-                     routing_names()[static_cast<int>(p.routing)], flow_control_names()[static_cast<int>(p.flow_control)],
-                     allocator_names()[static_cast<int>(p.allocator)], p.delay.rc, p.delay.va, p.delay.sa, p.delay.st,
-                     p.delay.link, p.delay.credit);
+  return fmt::format(
+      "{} {}, {} VCs x {} flits, {} routing, {}, {} allocator, delays rc {} va {} sa {} st {} link {} "
+      "credit {}",
+      topology_names()[static_cast<int>(p.topology)], shape, p.vcs, p.vc_buf,
+      routing_names()[static_cast<int>(p.routing)], flow_control_names()[static_cast<int>(p.flow_control)],
+      allocator_names()[static_cast<int>(p.allocator)], p.delay.rc, p.delay.va, p.delay.sa, p.delay.st, p.delay.link,
+      p.delay.credit);
 }
 
 void print_summary(const NocParams& p, const MeasureOptions& o, const MeasureResult& r) {
@@ -176,8 +177,13 @@ int run_sweep(const NocParams& p, MeasureOptions o, const CliOptions& cli) {
     // No shell: the paths reach the plotter as single arguments, after "--"
     // so that one starting with '-' is not taken for an option.
     const std::string title = fmt::format("{} {}", describe(p).substr(0, describe(p).find(',')), o.traffic);
-    const std::vector<std::string> argv{"/usr/bin/python3", std::string(TESSERA_SOURCE_DIR) + "/tools/noc_plot.py",
-                                        "--title", title, "--", csv_path, cli.plot};
+    const std::vector<std::string> argv{"/usr/bin/python3",
+                                        std::string(TESSERA_SOURCE_DIR) + "/tools/noc_plot.py",
+                                        "--title",
+                                        title,
+                                        "--",
+                                        csv_path,
+                                        cli.plot};
     const sim::SubprocessResult rc = sim::run_subprocess(argv);
     if (cli.csv.empty()) std::filesystem::remove(csv_path);
     if (!rc.started || rc.status != 0) {
@@ -185,8 +191,7 @@ int run_sweep(const NocParams& p, MeasureOptions o, const CliOptions& cli) {
       if (std::filesystem::file_size(cli.plot, ec) == 0 && !ec) std::filesystem::remove(cli.plot, ec);
       std::string command;
       for (const auto& a : argv) command += (command.empty() ? "" : " ") + a;
-      fmt::print(stderr, "tessera: error: plotting failed ({}{}{})\n", command, rc.error.empty() ? "" : ": ",
-                 rc.error);
+      fmt::print(stderr, "tessera: error: plotting failed ({}{}{})\n", command, rc.error.empty() ? "" : ": ", rc.error);
       return 1;
     }
     fmt::print(stderr, "plot written to {}\n", cli.plot);
@@ -206,8 +211,7 @@ int run(const CliOptions& cli) {
   if (cli.list) {
     fmt::print("{:<26} {:<22} {:<22} {:<30} {}\n", "key", "value", "default", "range", "description");
     for (const auto& [key, spec] : cfg.specs())
-      fmt::print("{:<26} {:<22} {:<22} {:<30} {}\n", key, spec.value, spec.default_value, spec.range,
-                 spec.description);
+      fmt::print("{:<26} {:<22} {:<22} {:<30} {}\n", key, spec.value, spec.default_value, spec.range, spec.description);
     return 0;
   }
   try {
@@ -236,8 +240,8 @@ int run(const CliOptions& cli) {
 }  // namespace
 
 sim::ToolCommand add_noc_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand(
-      "noc", "Run the network-on-chip on synthetic or trace traffic; report latency and throughput");
+  auto* cmd =
+      app.add_subcommand("noc", "Run the network-on-chip on synthetic or trace traffic; report latency and throughput");
   auto cli = std::make_shared<CliOptions>();
   for (size_t i = 0; i < std::size(kFlags); ++i)
     cmd->add_option(kFlags[i].flag, cli->flag_values[i], fmt::format("{} ({})", kFlags[i].help, kFlags[i].key));

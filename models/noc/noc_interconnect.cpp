@@ -25,21 +25,23 @@ NocInterconnect::NocInterconnect(const sc_core::sc_module_name& name, sim::Confi
                &NocInterconnect::on_end_req),
       clock_("icnt", cfg.get_float("clock.icnt_mhz", 1000.0, 1.0, 100000.0, "Interconnect (network) clock, MHz")),
       params_(NocParams::from_config(cfg)),
-      ni_queue_(static_cast<int>(cfg.get_int("noc.ni_queue", 4, 1, 4096,
-                                             "Packets a network interface queues before it withholds END_REQ"))),
+      ni_queue_(static_cast<int>(
+          cfg.get_int("noc.ni_queue", 4, 1, 4096, "Packets a network interface queues before it withholds END_REQ"))),
       address_map_(std::move(address_map)),
       run_control_(run_control),
       stats_(std::make_unique<sim::StatGroup>(basename(), &stats_parent)),
       clocked_(clock_) {
   if (params_.classes < 2)
-    throw sim::ConfigError(fmt::format("noc.classes: the interconnect needs 2 message classes (request, response) so "
-                                       "they cannot deadlock each other; noc.classes is {}", params_.classes));
+    throw sim::ConfigError(
+        fmt::format("noc.classes: the interconnect needs 2 message classes (request, response) so "
+                    "they cannot deadlock each other; noc.classes is {}",
+                    params_.classes));
   for (const auto* nodes : {&requester_nodes_, &target_nodes_})
     for (int n : *nodes)
       if (n < 0 || n >= params_.nodes())
-        throw sim::ConfigError(fmt::format(
-            "noc.k: {} puts a requester or target at node {}, but the network (noc.k x noc.m) has {} nodes", name, n,
-            params_.nodes()));
+        throw sim::ConfigError(
+            fmt::format("noc.k: {} puts a requester or target at node {}, but the network (noc.k x noc.m) has {} nodes",
+                        name, n, params_.nodes()));
   // The largest transaction is one cache line.
   params_.validate(1 + (static_cast<int>(sim::PayloadPool::kMaxBytes) + params_.flit_bytes - 1) / params_.flit_bytes);
   net_ = std::make_unique<Network>(params_, stats_.get());
@@ -52,9 +54,10 @@ NocInterconnect::NocInterconnect(const sc_core::sc_module_name& name, sim::Confi
   stats_->add_counter("responses", &responses_, "Responses returned to requesters");
   stats_->add_counter("backpressure_cycles", &backpressure_cycles_,
                       "Request-cycles with END_REQ withheld (network interface full)");
-  stats_->add_formula("avg_latency_cycles", [this] {
-    return responses_ ? static_cast<double>(latency_sum_cycles_) / static_cast<double>(responses_) : 0.0;
-  }, "Mean BEGIN_REQ-to-BEGIN_RESP time, interconnect cycles");
+  stats_->add_formula(
+      "avg_latency_cycles",
+      [this] { return responses_ ? static_cast<double>(latency_sum_cycles_) / static_cast<double>(responses_) : 0.0; },
+      "Mean BEGIN_REQ-to-BEGIN_RESP time, interconnect cycles");
 
   SC_HAS_PROCESS(NocInterconnect);
   SC_METHOD(tick);
@@ -133,7 +136,6 @@ void NocInterconnect::tick() {
   ticking_ = busy() || !params_.skip_idle;
   if (ticking_) clocked_.wake_at(cycle + 1);  // otherwise sleep until a transaction arrives
 }
-
 
 void NocInterconnect::admit_requests(uint64_t cycle) {
   requesters_.admit([this, cycle](const TargetPort::Request& r) { return admit(r, cycle); }, sc_core::sc_time_stamp());
@@ -247,15 +249,15 @@ std::string NocInterconnect::describe_in_flight() const {
   for (const auto& [tag, t] : transactions_) {
     const auto since = begin_cycle_.find(t.gp);
     const uint64_t cycle = since == begin_cycle_.end() ? 0 : since->second;
-    lines.emplace_back(cycle, fmt::format("{}: {} 0x{:08x} from requester {} to target {} since cycle {}\n", name(),
-                                          t.gp->is_read() ? "read" : "write", t.gp->get_address(), t.requester,
-                                          t.target, cycle));
+    lines.emplace_back(
+        cycle, fmt::format("{}: {} 0x{:08x} from requester {} to target {} since cycle {}\n", name(),
+                           t.gp->is_read() ? "read" : "write", t.gp->get_address(), t.requester, t.target, cycle));
   }
   for (const TargetPort::Request& r : requesters_.waiting_requests()) {
     const uint64_t cycle = clock_.cycle_at(r.arrival);
-    lines.emplace_back(cycle, fmt::format("{}: {} 0x{:08x} from requester {} waiting for END_REQ since cycle {}\n",
-                                          name(), r.gp->is_read() ? "read" : "write", r.gp->get_address(), r.socket,
-                                          cycle));
+    lines.emplace_back(cycle,
+                       fmt::format("{}: {} 0x{:08x} from requester {} waiting for END_REQ since cycle {}\n", name(),
+                                   r.gp->is_read() ? "read" : "write", r.gp->get_address(), r.socket, cycle));
   }
   std::sort(lines.begin(), lines.end());
   std::string out;

@@ -125,7 +125,7 @@ class NocInterconnect : public sc_core::sc_module, public sim::InFlightReporter 
   std::unordered_map<uint64_t, Transaction> transactions_;  // by packet tag
   std::unordered_map<tlm::tlm_generic_payload*, uint64_t> tag_of_;
   uint64_t next_tag_ = 0;
-  std::vector<Arrival> response_arrivals_;  // BEGIN_RESP from targets
+  std::vector<Arrival> response_arrivals_;                           // BEGIN_RESP from targets
   std::vector<std::deque<tlm::tlm_generic_payload*>> to_target_;     // delivered requests per target
   std::vector<std::deque<tlm::tlm_generic_payload*>> to_requester_;  // delivered responses per requester
   std::vector<bool> requester_busy_;                                 // BEGIN_RESP sent, END_RESP not yet

@@ -36,8 +36,8 @@ const std::vector<std::string>& allocator_names() {
 
 NocParams NocParams::from_config(sim::Config& cfg) {
   NocParams p;
-  p.topology = pick<TopologyKind>(
-      topology_names(), cfg.get_enum("noc.topology", "mesh", topology_names(), "Network topology"));
+  p.topology =
+      pick<TopologyKind>(topology_names(), cfg.get_enum("noc.topology", "mesh", topology_names(), "Network topology"));
   p.k = static_cast<int>(cfg.get_int("noc.k", 4, 2, 64, "Routers along x (a ring: all routers)"));
   p.m = static_cast<int>(cfg.get_int("noc.m", 0, 0, 64, "Routers along y (0: same as noc.k; ignored by ring)"));
   if (p.topology == TopologyKind::kRing) {
@@ -58,23 +58,23 @@ NocParams NocParams::from_config(sim::Config& cfg) {
       adaptive_policy_names(),
       cfg.get_enum("noc.adaptive", "minimal", adaptive_policy_names(),
                    "Adaptive routing: any productive port (minimal), west-first or odd-even turn model"));
-  p.escape_vc = cfg.get_bool("noc.escape_vc", true,
-                             "Adaptive routing keeps dimension-order escape VCs (Duato's protocol)");
+  p.escape_vc =
+      cfg.get_bool("noc.escape_vc", true, "Adaptive routing keeps dimension-order escape VCs (Duato's protocol)");
   p.dateline = cfg.get_bool("noc.dateline", true, "Ring/torus: dateline VC classes break wrap-around cycles");
-  p.allow_unsafe_routing = cfg.get_bool(
-      "noc.allow_unsafe_routing", false,
-      "Accept routing that can deadlock (no datelines / no escape VC); for deadlock experiments");
-  p.flow_control = pick<FlowControl>(
-      flow_control_names(), cfg.get_enum("noc.flow_control", "wormhole", flow_control_names(),
-                                         "wormhole, virtual cut-through (vct) or store-and-forward (saf)"));
+  p.allow_unsafe_routing =
+      cfg.get_bool("noc.allow_unsafe_routing", false,
+                   "Accept routing that can deadlock (no datelines / no escape VC); for deadlock experiments");
+  p.flow_control = pick<FlowControl>(flow_control_names(),
+                                     cfg.get_enum("noc.flow_control", "wormhole", flow_control_names(),
+                                                  "wormhole, virtual cut-through (vct) or store-and-forward (saf)"));
   p.atomic_vc = cfg.get_bool("noc.atomic_vc", true,
                              "A VC takes a new packet only when its buffer is empty (false: once the tail is sent)");
-  p.allocator = pick<AllocatorKind>(allocator_names(),
-                                    cfg.get_enum("noc.allocator", "separable_input_first", allocator_names(),
-                                                 "VC and switch allocator"));
+  p.allocator = pick<AllocatorKind>(allocator_names(), cfg.get_enum("noc.allocator", "separable_input_first",
+                                                                    allocator_names(), "VC and switch allocator"));
   p.islip_iterations =
       static_cast<int>(cfg.get_int("noc.islip_iterations", 1, 1, 8, "iSLIP request-grant-accept iterations"));
-  p.speedup = static_cast<int>(cfg.get_int("noc.speedup", 1, 1, 4, "Input speedup: flits an input port may send per cycle"));
+  p.speedup =
+      static_cast<int>(cfg.get_int("noc.speedup", 1, 1, 4, "Input speedup: flits an input port may send per cycle"));
   p.delay.rc = static_cast<int>(cfg.get_int("noc.delay.rc", 1, 0, 16, "Route computation delay, cycles"));
   p.delay.va = static_cast<int>(cfg.get_int("noc.delay.va", 1, 0, 16, "VC allocation delay, cycles"));
   p.delay.sa = static_cast<int>(cfg.get_int("noc.delay.sa", 1, 1, 16, "Switch allocation delay, cycles"));
@@ -82,8 +82,9 @@ NocParams NocParams::from_config(sim::Config& cfg) {
   p.delay.link = static_cast<int>(cfg.get_int("noc.delay.link", 1, 1, 64, "Link latency, cycles"));
   p.delay.credit = static_cast<int>(cfg.get_int("noc.delay.credit", 1, 1, 64, "Credit return delay, cycles"));
   p.flit_bytes = static_cast<int>(cfg.get_int("noc.flit_bytes", 16, 1, 256, "Flit (channel) width, bytes"));
-  p.watchdog_cycles = static_cast<uint64_t>(cfg.get_int(
-      "noc.watchdog_cycles", 10000, 10, 100000000, "Cycles with flits buffered but none moving that count as deadlock"));
+  p.watchdog_cycles =
+      static_cast<uint64_t>(cfg.get_int("noc.watchdog_cycles", 10000, 10, 100000000,
+                                        "Cycles with flits buffered but none moving that count as deadlock"));
   p.skip_idle = cfg.get_bool("noc.skip_idle", true, "Jump over cycles in which the network is empty");
   p.check = cfg.get_bool("noc.check", true, "Check every flit is delivered once, in order (flit checker)");
 
@@ -91,22 +92,27 @@ NocParams NocParams::from_config(sim::Config& cfg) {
   // visible; only a pause longer than the whole loop can be a deadlock.
   const uint64_t loop = static_cast<uint64_t>(p.delay.per_hop() + p.delay.credit);
   if (p.watchdog_cycles <= 2 * loop)
-    throw sim::ConfigError(fmt::format("noc.watchdog_cycles: {} cycles is too short to tell a deadlock from a flit "
-                                       "in flight; use more than {} (twice the router and credit delays)",
-                                       p.watchdog_cycles, 2 * loop));
+    throw sim::ConfigError(
+        fmt::format("noc.watchdog_cycles: {} cycles is too short to tell a deadlock from a flit "
+                    "in flight; use more than {} (twice the router and credit delays)",
+                    p.watchdog_cycles, 2 * loop));
   if (p.vcs % p.classes != 0)
-    throw sim::ConfigError(fmt::format("noc.vcs: {} virtual channels cannot be split evenly over {} message classes "
-                                       "(noc.classes)", p.vcs, p.classes));
+    throw sim::ConfigError(
+        fmt::format("noc.vcs: {} virtual channels cannot be split evenly over {} message classes "
+                    "(noc.classes)",
+                    p.vcs, p.classes));
   const bool wraps = p.topology != TopologyKind::kMesh;
   const int per_class = p.vcs_per_class();
   if (wraps && p.dateline && per_class < 2)
-    throw sim::ConfigError(fmt::format("noc.vcs: a {} with dateline VCs needs at least 2 VCs per message class "
-                                       "(has {}); raise noc.vcs or set noc.dateline=false",
-                                       topology_names()[static_cast<int>(p.topology)], per_class));
+    throw sim::ConfigError(
+        fmt::format("noc.vcs: a {} with dateline VCs needs at least 2 VCs per message class "
+                    "(has {}); raise noc.vcs or set noc.dateline=false",
+                    topology_names()[static_cast<int>(p.topology)], per_class));
   if (wraps && !p.dateline && !p.allow_unsafe_routing)
-    throw sim::ConfigError(fmt::format("noc.dateline: a {} without dateline VCs can deadlock; set "
-                                       "noc.allow_unsafe_routing=true to study that",
-                                       topology_names()[static_cast<int>(p.topology)]));
+    throw sim::ConfigError(
+        fmt::format("noc.dateline: a {} without dateline VCs can deadlock; set "
+                    "noc.allow_unsafe_routing=true to study that",
+                    topology_names()[static_cast<int>(p.topology)]));
   if (p.routing == RoutingKind::kAdaptive) {
     // West-first and odd-even alone are deadlock free on a mesh (turn
     // models); around a ring's wrap-around link they are not, and minimal
@@ -119,17 +125,20 @@ NocParams NocParams::from_config(sim::Config& cfg) {
           adaptive_policy_names()[static_cast<int>(p.adaptive)], topology_names()[static_cast<int>(p.topology)]));
     const int escape = p.escape_vc ? (wraps && p.dateline ? 2 : 1) : 0;
     if (per_class < escape + 1)
-      throw sim::ConfigError(fmt::format("noc.vcs: adaptive routing needs {} escape VC(s) plus at least one adaptive "
-                                         "VC per message class (has {} per class)", escape, per_class));
+      throw sim::ConfigError(
+          fmt::format("noc.vcs: adaptive routing needs {} escape VC(s) plus at least one adaptive "
+                      "VC per message class (has {} per class)",
+                      escape, per_class));
   }
   return p;
 }
 
 void NocParams::validate(int max_packet_flits) const {
   if (flow_control != FlowControl::kWormhole && vc_buf < max_packet_flits)
-    throw sim::ConfigError(fmt::format("noc.vc_buf: {} flow control needs a VC buffer that holds a whole packet "
-                                       "({} flits), but noc.vc_buf is {}",
-                                       flow_control_names()[static_cast<int>(flow_control)], max_packet_flits, vc_buf));
+    throw sim::ConfigError(
+        fmt::format("noc.vc_buf: {} flow control needs a VC buffer that holds a whole packet "
+                    "({} flits), but noc.vc_buf is {}",
+                    flow_control_names()[static_cast<int>(flow_control)], max_packet_flits, vc_buf));
 }
 
 }  // namespace tessera::noc

@@ -43,15 +43,15 @@ struct RouterDelays {
 
 struct NocParams {
   TopologyKind topology = TopologyKind::kMesh;
-  int k = 4;  // nodes along x (ring: all nodes)
-  int m = 4;  // nodes along y (1 for a ring)
-  int vcs = 2;        // virtual channels per port, all classes together
-  int vc_buf = 8;     // flits per virtual channel buffer
-  int classes = 1;    // message classes, each with vcs / classes VCs
+  int k = 4;        // nodes along x (ring: all nodes)
+  int m = 4;        // nodes along y (1 for a ring)
+  int vcs = 2;      // virtual channels per port, all classes together
+  int vc_buf = 8;   // flits per virtual channel buffer
+  int classes = 1;  // message classes, each with vcs / classes VCs
   RoutingKind routing = RoutingKind::kDimensionOrder;
   AdaptivePolicy adaptive = AdaptivePolicy::kMinimal;
-  bool escape_vc = true;   // adaptive routing keeps dimension-order escape VCs (Duato)
-  bool dateline = true;    // ring/torus: dateline VC classes break wrap-around cycles
+  bool escape_vc = true;              // adaptive routing keeps dimension-order escape VCs (Duato)
+  bool dateline = true;               // ring/torus: dateline VC classes break wrap-around cycles
   bool allow_unsafe_routing = false;  // accept configurations that can deadlock (experiments)
   FlowControl flow_control = FlowControl::kWormhole;
   bool atomic_vc = true;  // a VC buffer holds one packet at a time (BookSim's wait_for_tail_credit)

@@ -88,8 +88,8 @@ class Router {
   const Topology& topo_;
   const RoutingFunction& routing_;
   int ports_, vcs_;
-  std::vector<InputVc> inputs_;        // port * vcs + vc
-  std::vector<uint64_t> occupied_;     // bit per input VC: buffer not empty
+  std::vector<InputVc> inputs_;     // port * vcs + vc
+  std::vector<uint64_t> occupied_;  // bit per input VC: buffer not empty
   // Per input VC (port * vcs + vc), precomputed to keep divisions off the
   // per-cycle path: its port, its VC number and its switch input.
   std::vector<int> port_of_, vc_of_, switch_input_of_;

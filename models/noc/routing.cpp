@@ -36,9 +36,7 @@ void DimensionOrderRouting::route(int node, const Flit& head, Route& out) const 
 }
 
 MinimalAdaptiveRouting::MinimalAdaptiveRouting(const NocParams& p, const Topology& topo)
-    : RoutingFunction(p, topo),
-      escape_vcs_(p.escape_vc ? (dateline_ ? 2 : 1) : 0),
-      policy_(p.adaptive) {}
+    : RoutingFunction(p, topo), escape_vcs_(p.escape_vc ? (dateline_ ? 2 : 1) : 0), policy_(p.adaptive) {}
 
 void MinimalAdaptiveRouting::route(int node, const Flit& head, Route& out) const {
   out.count = 0;

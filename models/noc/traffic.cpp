@@ -60,8 +60,8 @@ TrafficPattern::TrafficPattern(Pattern pattern, const Topology& topo, std::vecto
   const bool bit_pattern =
       pattern == Pattern::kBitComplement || pattern == Pattern::kBitReverse || pattern == Pattern::kShuffle;
   if (bit_pattern && (1 << bits_) != n)
-    throw sim::ConfigError(
-        fmt::format("noc.traffic: '{}' permutes node-number bits and needs a power-of-two node count (have {})", name, n));
+    throw sim::ConfigError(fmt::format(
+        "noc.traffic: '{}' permutes node-number bits and needs a power-of-two node count (have {})", name, n));
   if (pattern == Pattern::kTranspose && (topo.dims() != 2 || topo.k() != topo.m()))
     throw sim::ConfigError("noc.traffic: 'transpose' needs a square mesh or torus (noc.k == noc.m)");
   if (pattern == Pattern::kHotspot) {
@@ -112,8 +112,10 @@ BernoulliSource::BernoulliSource(const Topology& topo, const TrafficPattern& pat
                                  int packet_flits, int classes, uint64_t seed)
     : pattern_(pattern), packet_rate_(flit_rate / packet_flits), packet_flits_(packet_flits), classes_(classes) {
   if (packet_rate_ > 1.0)
-    throw sim::ConfigError(fmt::format("noc.rate: {} flits/node/cycle with {}-flit packets is more than one packet "
-                                       "per node per cycle", flit_rate, packet_flits));
+    throw sim::ConfigError(
+        fmt::format("noc.rate: {} flits/node/cycle with {}-flit packets is more than one packet "
+                    "per node per cycle",
+                    flit_rate, packet_flits));
   for (int n = 0; n < topo.nodes(); ++n) {
     uint64_t s = seed * 0x100000001B3ull + static_cast<uint64_t>(n);
     rngs_.emplace_back(splitmix64(s));
@@ -186,8 +188,8 @@ std::vector<TraceRecord> read_trace(std::istream& in, const std::string& origin,
       const std::optional<uint64_t> x = trace_number(word, &too_large);
       if (!x) throw sim::ConfigError(fmt::format("{}:{}: '{}' is not a non-negative integer", origin, line_no, word));
       if (too_large)
-        throw sim::ConfigError(fmt::format("{}:{}: '{}' is larger than {}", origin, line_no, word,
-                                           std::numeric_limits<int64_t>::max()));
+        throw sim::ConfigError(
+            fmt::format("{}:{}: '{}' is larger than {}", origin, line_no, word, std::numeric_limits<int64_t>::max()));
       v.push_back(*x);
     }
     if (v.empty()) continue;
@@ -196,15 +198,15 @@ std::vector<TraceRecord> read_trace(std::istream& in, const std::string& origin,
     // Every field is range-checked before it is narrowed to int.
     const uint64_t node_count = static_cast<uint64_t>(std::max(nodes, 0));
     if (v[1] >= node_count || v[2] >= node_count)
-      throw sim::ConfigError(fmt::format("{}:{}: node {} does not exist (nodes 0..{})", origin, line_no,
-                                         std::max(v[1], v[2]), nodes - 1));
+      throw sim::ConfigError(
+          fmt::format("{}:{}: node {} does not exist (nodes 0..{})", origin, line_no, std::max(v[1], v[2]), nodes - 1));
     const uint64_t flits = v.size() > 3 ? v[3] : static_cast<uint64_t>(std::max(default_flits, 0));
     if (flits < 1 || flits > 65535)
       throw sim::ConfigError(fmt::format("{}:{}: packet length {} outside 1..65535 flits", origin, line_no, flits));
     const uint64_t cls = v.size() > 4 ? v[4] : 0;
     if (cls >= static_cast<uint64_t>(std::max(classes, 0)))
-      throw sim::ConfigError(fmt::format("{}:{}: message class {} but noc.classes is {}", origin, line_no, cls,
-                                         classes));
+      throw sim::ConfigError(
+          fmt::format("{}:{}: message class {} but noc.classes is {}", origin, line_no, cls, classes));
     TraceRecord r;
     r.cycle = v[0];
     r.src = static_cast<int>(v[1]);

@@ -21,8 +21,8 @@ class Rng {
  public:
   explicit Rng(uint64_t seed);
   uint64_t next();
-  double uniform();              // [0, 1)
-  uint32_t below(uint32_t n);    // [0, n)
+  double uniform();            // [0, 1)
+  uint32_t below(uint32_t n);  // [0, n)
 
  private:
   uint64_t s_[4];
@@ -62,8 +62,8 @@ class PacketSource {
 // sequence does not depend on whether cycles were skipped.
 class BernoulliSource : public PacketSource {
  public:
-  BernoulliSource(const Topology& topo, const TrafficPattern& pattern, double flit_rate, int packet_flits,
-                  int classes, uint64_t seed);
+  BernoulliSource(const Topology& topo, const TrafficPattern& pattern, double flit_rate, int packet_flits, int classes,
+                  uint64_t seed);
   uint64_t generate(uint64_t now, Network& net, bool measured) override;
   uint64_t next_creation() const override;
 

@@ -107,9 +107,9 @@ class AtTargetPort {
           sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
           const tlm::tlm_sync_enum status = socket[r.socket]->nb_transport_bw(*r.gp, phase, delay);
           if (status != tlm::TLM_ACCEPTED)
-            SC_REPORT_ERROR("tessera/at_target_port",
-                            (std::string(socket.name()) + ": an initiator must answer END_REQ with TLM_ACCEPTED")
-                                .c_str());
+            SC_REPORT_ERROR(
+                "tessera/at_target_port",
+                (std::string(socket.name()) + ": an initiator must answer END_REQ with TLM_ACCEPTED").c_str());
           break;
         }
         case Admit::kStop:

@@ -3,8 +3,8 @@
 // is checked on its text first: decimal digits only, within [lo, hi].
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <cerrno>
 #include <cstdint>

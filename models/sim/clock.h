@@ -11,8 +11,7 @@ namespace tessera::sim {
 
 class ClockDomain {
  public:
-  ClockDomain(std::string name, double mhz)
-      : name_(std::move(name)), mhz_(mhz), period_(1e6 / mhz, sc_core::SC_PS) {}
+  ClockDomain(std::string name, double mhz) : name_(std::move(name)), mhz_(mhz), period_(1e6 / mhz, sc_core::SC_PS) {}
   const std::string& name() const { return name_; }
   double mhz() const { return mhz_; }
   const sc_core::sc_time& period() const { return period_; }

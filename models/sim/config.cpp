@@ -5,8 +5,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -75,7 +75,8 @@ class DocumentCounter : public YAML::EventHandler {
 
 void Config::load_yaml_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path)) throw ConfigError(fmt::format("cannot read platform file '{}'", path));
+  if (!in || std::filesystem::is_directory(path))
+    throw ConfigError(fmt::format("cannot read platform file '{}'", path));
   std::string text(static_cast<size_t>(kMaxYamlFileBytes) + 1, '\0');
   in.read(text.data(), kMaxYamlFileBytes + 1);
   text.resize(static_cast<size_t>(in.gcount()));
@@ -98,14 +99,15 @@ void Config::load_yaml(const std::string& text, const std::string& origin, bool 
     for (int i = 0; i < 2 && parser.HandleNextDocument(documents); ++i) {
     }
   } catch (const YAML::Exception& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: YAML syntax error: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
+    throw ConfigError(
+        fmt::format("{}:{}:{}: YAML syntax error: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   if (documents.count() > 1)
-    throw ConfigError(fmt::format("{}:{}: a second YAML document; a netlist is exactly one", origin,
-                                  documents.second().line + 1));
+    throw ConfigError(
+        fmt::format("{}:{}: a second YAML document; a netlist is exactly one", origin, documents.second().line + 1));
   if (!root.IsMap())
-    throw ConfigError(fmt::format("{}: {}", origin,
-                                  netlist ? "a platform file must be a YAML mapping" : "expected a YAML mapping"));
+    throw ConfigError(
+        fmt::format("{}: {}", origin, netlist ? "a platform file must be a YAML mapping" : "expected a YAML mapping"));
   FlattenBudget budget{origin, kMaxYamlNodes};
   std::set<std::string> seen;
   for (const auto& kv : root) {
@@ -130,9 +132,10 @@ std::string Config::scalar_key(const YAML::Node& key, const std::string& origin,
 
 void Config::flatten(const YAML::Node& node, const std::string& prefix, FlattenBudget& budget, size_t depth) {
   if (budget.nodes_left == 0 || depth > kMaxYamlDepth)
-    throw ConfigError(fmt::format("{}: '{}': the netlist expands to more than {} nodes or {} levels (through "
-                                  "aliases?); a platform needs far fewer",
-                                  at(budget.origin, node), prefix, kMaxYamlNodes, kMaxYamlDepth));
+    throw ConfigError(
+        fmt::format("{}: '{}': the netlist expands to more than {} nodes or {} levels (through "
+                    "aliases?); a platform needs far fewer",
+                    at(budget.origin, node), prefix, kMaxYamlNodes, kMaxYamlDepth));
   --budget.nodes_left;
   if (node.IsMap()) {
     std::set<std::string> seen;
@@ -150,8 +153,7 @@ void Config::flatten(const YAML::Node& node, const std::string& prefix, FlattenB
 
 void Config::set_override(const std::string& assignment) {
   const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw ConfigError(fmt::format("--set '{}': expected key=value", assignment));
+  if (eq == std::string::npos || eq == 0) throw ConfigError(fmt::format("--set '{}': expected key=value", assignment));
   set(assignment.substr(0, eq), assignment.substr(eq + 1), "--set");
 }
 
@@ -244,15 +246,14 @@ int64_t Config::get_int(const std::string& key, int64_t def, int64_t lo, int64_t
     source = given->source;
     const std::optional<int64_t> parsed = parse_integer(given->text);
     if (!parsed)
-      throw ConfigError(fmt::format("{}: '{}' is not an integer (decimal, or hexadecimal with 0x)",
-                                    where(key, source), given->text));
+      throw ConfigError(
+          fmt::format("{}: '{}' is not an integer (decimal, or hexadecimal with 0x)", where(key, source), given->text));
     v = *parsed;
     if (v < lo || v > hi)
-      throw ConfigError(
-          fmt::format("{}: value {} is out of range [{}, {}] ({})", where(key, source), v, lo, hi, desc));
+      throw ConfigError(fmt::format("{}: value {} is out of range [{}, {}] ({})", where(key, source), v, lo, hi, desc));
   }
-  declare(ParamSpec{key, "int", std::to_string(def), std::to_string(v), fmt::format("[{}, {}]", lo, hi), desc,
-                    source}, scoped);
+  declare(ParamSpec{key, "int", std::to_string(def), std::to_string(v), fmt::format("[{}, {}]", lo, hi), desc, source},
+          scoped);
   return v;
 }
 
@@ -267,11 +268,11 @@ double Config::get_float(const std::string& key, double def, double lo, double h
     if (given->text.empty() || *end != '\0' || !std::isfinite(v))
       throw ConfigError(fmt::format("{}: '{}' is not a number", where(key, source), given->text));
     if (v < lo || v > hi)
-      throw ConfigError(
-          fmt::format("{}: value {} is out of range [{}, {}] ({})", where(key, source), v, lo, hi, desc));
+      throw ConfigError(fmt::format("{}: value {} is out of range [{}, {}] ({})", where(key, source), v, lo, hi, desc));
   }
-  declare(ParamSpec{key, "float", fmt::format("{}", def), fmt::format("{}", v), fmt::format("[{}, {}]", lo, hi),
-                    desc, source}, scoped);
+  declare(ParamSpec{key, "float", fmt::format("{}", def), fmt::format("{}", v), fmt::format("[{}, {}]", lo, hi), desc,
+                    source},
+          scoped);
   return v;
 }
 
@@ -354,8 +355,7 @@ void Config::check_all_used() const {
   for (const auto& [key, value] : values_) {
     if (specs_.count(key) || scoped_specs_.count(key)) continue;
     const std::string near = nearest_key(key);
-    throw ConfigError(fmt::format("{}: unknown parameter '{}'{}", value.source == "--set" ? "--set" : value.source,
-                                  key,
+    throw ConfigError(fmt::format("{}: unknown parameter '{}'{}", value.source == "--set" ? "--set" : value.source, key,
                                   near.empty() ? " (`tessera config --list` shows this platform's parameters; a "
                                                  "subsystem's exist only when the platform selects it, e.g. dram.* "
                                                  "with memory.model=hbm)"

@@ -30,7 +30,7 @@ struct ParamSpec {
   std::string value;          // effective value, as text
   std::string range;          // "[1, 64]" or "lrr|gto|two_level"
   std::string description;
-  std::string source;         // "default", the netlist path, or "--set"
+  std::string source;  // "default", the netlist path, or "--set"
 };
 
 class Config {
@@ -54,9 +54,9 @@ class Config {
   // The parameters of one netlist instance. While a Scope is alive the get_*
   // calls see its values before the platform's, so a model reads the same
   // keys whichever instance it belongs to; a --set on the command line still
-  // wins, and `--set instance:key=value` sets the key for that instance only. A parameter read from the scope is declared as "instance:key"
-  // (scoped_specs()); a scope value no model read is an error of
-  // check_all_used() naming the instance.
+  // wins, and `--set instance:key=value` sets the key for that instance only. A parameter read from the scope is
+  // declared as "instance:key" (scoped_specs()); a scope value no model read is an error of check_all_used() naming the
+  // instance.
   class Scope {
    public:
     // values: key -> (text, source); source names the file:line and instance.
@@ -115,7 +115,7 @@ class Config {
   std::map<std::string, ParamSpec> specs_;
   std::map<std::string, ParamSpec> scoped_specs_;  // "instance:key"
   std::map<std::string, ScopeValues> scopes_;      // by instance name
-  std::string active_scope_;                      // "" outside a Scope
+  std::string active_scope_;                       // "" outside a Scope
   std::string netlist_text_, netlist_origin_;
 };
 

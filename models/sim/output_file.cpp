@@ -22,8 +22,7 @@ void check_not_an_input(const std::string& option, const std::string& path, cons
 OutputFile::OutputFile(std::string option, std::string path, const std::vector<std::string>& inputs)
     : option_(std::move(option)), path_(std::move(path)) {
   check_not_an_input(option_, path_, inputs);
-  if (std::filesystem::is_directory(path_))
-    throw ConfigError(fmt::format("{}: '{}' is a directory", option_, path_));
+  if (std::filesystem::is_directory(path_)) throw ConfigError(fmt::format("{}: '{}' is a directory", option_, path_));
   file_ = std::fopen(path_.c_str(), "w");
   if (!file_) throw ConfigError(fmt::format("{}: cannot write '{}': {}", option_, path_, std::strerror(errno)));
 }
@@ -60,8 +59,7 @@ void OutputFile::close() {
   // earlier flush (inside fwrite or fprintf) saw.
   if ((std::fflush(f) != 0 || std::ferror(f) != 0) && !error_) error_ = errno ? errno : EIO;
   if (std::fclose(f) != 0 && !error_) error_ = errno;
-  if (error_)
-    throw OutputError(fmt::format("{}: writing '{}' failed: {}", option_, path_, std::strerror(error_)));
+  if (error_) throw OutputError(fmt::format("{}: writing '{}' failed: {}", option_, path_, std::strerror(error_)));
 }
 
 }  // namespace tessera::sim

@@ -22,8 +22,7 @@ std::string make_code(size_t n) {
 }
 }  // namespace
 
-VcdWriter::VcdWriter(const std::string& path, std::vector<std::string> patterns,
-                     const std::vector<std::string>& inputs)
+VcdWriter::VcdWriter(const std::string& path, std::vector<std::string> patterns, const std::vector<std::string>& inputs)
     : out_("--vcd", path, inputs), file_(out_.get()), path_(path), patterns_(std::move(patterns)) {}
 
 VcdWriter::~VcdWriter() = default;

@@ -12,13 +12,20 @@ namespace tessera::sm {
 
 const char* stall_name(Stall s) {
   switch (s) {
-    case Stall::kNone: return "none";
-    case Stall::kScoreboard: return "scoreboard";
-    case Stall::kMemory: return "memory";
-    case Stall::kUnitBusy: return "unit_busy";
-    case Stall::kBarrier: return "barrier";
-    case Stall::kNoWarp: return "no_warp";
-    case Stall::kCount: break;
+    case Stall::kNone:
+      return "none";
+    case Stall::kScoreboard:
+      return "scoreboard";
+    case Stall::kMemory:
+      return "memory";
+    case Stall::kUnitBusy:
+      return "unit_busy";
+    case Stall::kBarrier:
+      return "barrier";
+    case Stall::kNoWarp:
+      return "no_warp";
+    case Stall::kCount:
+      break;
   }
   return "?";
 }
@@ -28,12 +35,18 @@ namespace {
 // issuing: a busy unit before a pending result before a barrier.
 int stall_rank(Stall s) {
   switch (s) {
-    case Stall::kUnitBusy: return 5;
-    case Stall::kScoreboard: return 4;
-    case Stall::kMemory: return 3;
-    case Stall::kBarrier: return 2;
-    case Stall::kNoWarp: return 1;
-    default: return 0;
+    case Stall::kUnitBusy:
+      return 5;
+    case Stall::kScoreboard:
+      return 4;
+    case Stall::kMemory:
+      return 3;
+    case Stall::kBarrier:
+      return 2;
+    case Stall::kNoWarp:
+      return 1;
+    default:
+      return 0;
   }
 }
 
@@ -54,17 +67,24 @@ IssueStage::IssueStage(unsigned index, const SmParams& p, sim::StatGroup& parent
     stats_->add_counter(std::string("stall_") + stall_name(static_cast<Stall>(s)), &stalls_[static_cast<size_t>(s)],
                         "Cycles without issue for this reason");
   }
-  stats_->add_formula("ipc", [this, active_cycles] {
-    return *active_cycles ? static_cast<double>(issued_) / static_cast<double>(*active_cycles) : 0.0;
-  }, "Warp instructions per active SM cycle");
+  stats_->add_formula(
+      "ipc",
+      [this, active_cycles] {
+        return *active_cycles ? static_cast<double>(issued_) / static_cast<double>(*active_cycles) : 0.0;
+      },
+      "Warp instructions per active SM cycle");
 }
 
 unsigned IssueStage::unit_occupancy(isa::Unit u) const {
   switch (u) {
-    case isa::Unit::kSp: return (kWarpSize + p_.sp_lanes - 1) / p_.sp_lanes;
-    case isa::Unit::kSfu: return (kWarpSize + p_.sfu_lanes - 1) / p_.sfu_lanes;
-    case isa::Unit::kLdst: return (kWarpSize + p_.ldst_lanes - 1) / p_.ldst_lanes;
-    case isa::Unit::kCtrl: return 0;
+    case isa::Unit::kSp:
+      return (kWarpSize + p_.sp_lanes - 1) / p_.sp_lanes;
+    case isa::Unit::kSfu:
+      return (kWarpSize + p_.sfu_lanes - 1) / p_.sfu_lanes;
+    case isa::Unit::kLdst:
+      return (kWarpSize + p_.ldst_lanes - 1) / p_.ldst_lanes;
+    case isa::Unit::kCtrl:
+      return 0;
   }
   return 1;
 }

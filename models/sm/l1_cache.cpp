@@ -17,14 +17,14 @@ L1Params L1Params::from_config(sim::Config& cfg) {
   p.ways = static_cast<unsigned>(cfg.get_int("l1.ways", 4, 1, 64, "L1 associativity"));
   p.hit_latency = static_cast<unsigned>(cfg.get_int(
       "l1.hit_latency", 82, 1, 10000, "Cycles from issue to result for a load whose sectors all hit in L1"));
-  p.mshrs = static_cast<unsigned>(
-      cfg.get_int("l1.mshrs", 32, 1, 4096, "MSHRs per L1 half (lines with misses in flight)"));
+  p.mshrs =
+      static_cast<unsigned>(cfg.get_int("l1.mshrs", 32, 1, 4096, "MSHRs per L1 half (lines with misses in flight)"));
   p.cache_global_loads = cfg.get_bool(
       "l1.cache_global_loads", false,
       "Cache ordinary global loads in L1 (the -dlcm=ca behaviour); read-only __ldg loads are always cached");
   if (p.bytes % p.halves != 0)
-    throw sim::ConfigError("l1.size_kb: " + std::to_string(kb) + " KiB does not split into l1.halves=" +
-                           std::to_string(p.halves) + " halves");
+    throw sim::ConfigError("l1.size_kb: " + std::to_string(kb) +
+                           " KiB does not split into l1.halves=" + std::to_string(p.halves) + " halves");
   mem::SectorGeometry{p.bytes / p.halves, p.ways, mem::kLineBytes}.validate("l1.size_kb", "l1.ways");
   return p;
 }
@@ -36,7 +36,8 @@ L1Cache::L1Cache(const L1Params& p, sim::StatGroup& parent) : p_(p) {
     halves_.emplace_back(half, p_.mshrs);
     Half& l1 = halves_.back();
     l1.stats = std::make_unique<sim::StatGroup>(fmt::format("l1_half{}", h), &parent);
-    l1.stats->add_counter("requests", &l1.requests, "Line requests of cached loads (__ldg, or all with l1.cache_global_loads)");
+    l1.stats->add_counter("requests", &l1.requests,
+                          "Line requests of cached loads (__ldg, or all with l1.cache_global_loads)");
     l1.stats->add_counter("hit_sectors", &l1.hit_sectors, "Requested sectors present");
     l1.stats->add_counter("miss_sectors", &l1.miss_sectors, "Requested sectors absent");
     l1.stats->add_counter("mshr_merged_sectors", &l1.merged_sectors, "Missing sectors already being fetched");

@@ -126,29 +126,76 @@ bool LaneMemory::csr_read(uint16_t csr, uint32_t* value) {
   const Block& blk = *block_;
   const KernelLaunch& k = blk.launch;
   switch (csr) {
-    case c::kCycle: case c::kTime: *value = static_cast<uint32_t>(cycle_); return true;
-    case c::kCycleh: case c::kTimeh: *value = static_cast<uint32_t>(cycle_ >> 32); return true;
-    case c::kInstret: *value = static_cast<uint32_t>(*warp_insts_); return true;
-    case c::kInstreth: *value = static_cast<uint32_t>(*warp_insts_ >> 32); return true;
-    case c::kMhartid: *value = sm_id_; return true;
-    case c::kTidX: *value = w.tid[lane_][0]; return true;
-    case c::kTidY: *value = w.tid[lane_][1]; return true;
-    case c::kTidZ: *value = w.tid[lane_][2]; return true;
-    case c::kNtidX: *value = k.block.x; return true;
-    case c::kNtidY: *value = k.block.y; return true;
-    case c::kNtidZ: *value = k.block.z; return true;
-    case c::kCtaidX: *value = blk.ctaid[0]; return true;
-    case c::kCtaidY: *value = blk.ctaid[1]; return true;
-    case c::kCtaidZ: *value = blk.ctaid[2]; return true;
-    case c::kNctaidX: *value = k.grid.x; return true;
-    case c::kNctaidY: *value = k.grid.y; return true;
-    case c::kNctaidZ: *value = k.grid.z; return true;
-    case c::kLaneid: *value = lane_; return true;
-    case c::kWarpid: *value = w.warp_in_block; return true;
-    case c::kSmid: *value = sm_id_; return true;
-    case c::kNsmid: *value = num_sms_; return true;
-    case c::kSharedBytes: *value = blk.use.shared_bytes; return true;
-    default: return false;
+    case c::kCycle:
+    case c::kTime:
+      *value = static_cast<uint32_t>(cycle_);
+      return true;
+    case c::kCycleh:
+    case c::kTimeh:
+      *value = static_cast<uint32_t>(cycle_ >> 32);
+      return true;
+    case c::kInstret:
+      *value = static_cast<uint32_t>(*warp_insts_);
+      return true;
+    case c::kInstreth:
+      *value = static_cast<uint32_t>(*warp_insts_ >> 32);
+      return true;
+    case c::kMhartid:
+      *value = sm_id_;
+      return true;
+    case c::kTidX:
+      *value = w.tid[lane_][0];
+      return true;
+    case c::kTidY:
+      *value = w.tid[lane_][1];
+      return true;
+    case c::kTidZ:
+      *value = w.tid[lane_][2];
+      return true;
+    case c::kNtidX:
+      *value = k.block.x;
+      return true;
+    case c::kNtidY:
+      *value = k.block.y;
+      return true;
+    case c::kNtidZ:
+      *value = k.block.z;
+      return true;
+    case c::kCtaidX:
+      *value = blk.ctaid[0];
+      return true;
+    case c::kCtaidY:
+      *value = blk.ctaid[1];
+      return true;
+    case c::kCtaidZ:
+      *value = blk.ctaid[2];
+      return true;
+    case c::kNctaidX:
+      *value = k.grid.x;
+      return true;
+    case c::kNctaidY:
+      *value = k.grid.y;
+      return true;
+    case c::kNctaidZ:
+      *value = k.grid.z;
+      return true;
+    case c::kLaneid:
+      *value = lane_;
+      return true;
+    case c::kWarpid:
+      *value = w.warp_in_block;
+      return true;
+    case c::kSmid:
+      *value = sm_id_;
+      return true;
+    case c::kNsmid:
+      *value = num_sms_;
+      return true;
+    case c::kSharedBytes:
+      *value = blk.use.shared_bytes;
+      return true;
+    default:
+      return false;
   }
 }
 

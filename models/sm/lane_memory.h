@@ -30,11 +30,11 @@ enum class FaultWhy : uint8_t { kUnmapped, kSharedWindow, kStackOverflow, kLocal
 
 // What one warp instruction's lanes accessed.
 struct AccessRecord {
-  bool local = false;      // some lane accessed local memory
-  bool read_only = false;  // a read-only (__ldg) global load
-  uint32_t shared_mask = 0;     // lanes that accessed shared memory
-  uint32_t global_lanes = 0;    // lanes given to the coalescer
-  uint32_t deferred_lanes = 0;  // lanes whose global atomic the atomic queue performs
+  bool local = false;                              // some lane accessed local memory
+  bool read_only = false;                          // a read-only (__ldg) global load
+  uint32_t shared_mask = 0;                        // lanes that accessed shared memory
+  uint32_t global_lanes = 0;                       // lanes given to the coalescer
+  uint32_t deferred_lanes = 0;                     // lanes whose global atomic the atomic queue performs
   std::array<uint32_t, kWarpSize> shared_words{};  // bank-word index of each shared lane
   FaultWhy fault_why = FaultWhy::kUnmapped;
   uint32_t fault_addr = 0;

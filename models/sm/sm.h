@@ -12,7 +12,6 @@
 // an answer or END_REQ comes in.
 #pragma once
 
-
 #include <cstdint>
 #include <string>
 #include <systemc>

@@ -38,12 +38,16 @@ SmEngine::SmEngine(unsigned id, const Context& ctx)
   stats_.add_counter("cycles", &active_cycles_, "Cycles with at least one resident warp");
   stats_.add_counter("warp_insts", &warp_insts_, "Warp instructions executed");
   stats_.add_counter("thread_insts", &thread_insts_, "Thread instructions executed (active lanes)");
-  stats_.add_formula("ipc", [this] {
-    return active_cycles_ ? static_cast<double>(warp_insts_) / static_cast<double>(active_cycles_) : 0.0;
-  }, "Warp instructions per active cycle");
-  stats_.add_formula("lane_utilization", [this] {
-    return warp_insts_ ? static_cast<double>(thread_insts_) / static_cast<double>(warp_insts_ * kWarpSize) : 0.0;
-  }, "Active lanes per warp instruction / warp size");
+  stats_.add_formula(
+      "ipc",
+      [this] { return active_cycles_ ? static_cast<double>(warp_insts_) / static_cast<double>(active_cycles_) : 0.0; },
+      "Warp instructions per active cycle");
+  stats_.add_formula(
+      "lane_utilization",
+      [this] {
+        return warp_insts_ ? static_cast<double>(thread_insts_) / static_cast<double>(warp_insts_ * kWarpSize) : 0.0;
+      },
+      "Active lanes per warp instruction / warp size");
   stats_.add_counter("sp_warp_insts", &unit_insts_[IssueStage::kUnitSp], "Warp instructions on the SP lanes");
   stats_.add_counter("sfu_warp_insts", &unit_insts_[IssueStage::kUnitSfu], "Warp instructions on the SFU lanes");
   stats_.add_counter("ldst_warp_insts", &unit_insts_[IssueStage::kUnitLdst], "Warp instructions on the LD/ST lanes");
@@ -163,8 +167,10 @@ unsigned SmEngine::latency(const Inst& inst) const {
     case isa::Op::kDiv:
     case isa::Op::kDivu:
     case isa::Op::kRem:
-    case isa::Op::kRemu: return p_.idiv_latency;
-    default: return p_.alu_latency;
+    case isa::Op::kRemu:
+      return p_.idiv_latency;
+    default:
+      return p_.alu_latency;
   }
 }
 
@@ -197,10 +203,18 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
   ++warp_insts_;
   thread_insts_ += lanes_in(mask);
   switch (inst.unit) {
-    case isa::Unit::kSp: ++unit_insts_[IssueStage::kUnitSp]; break;
-    case isa::Unit::kSfu: ++unit_insts_[IssueStage::kUnitSfu]; break;
-    case isa::Unit::kLdst: ++unit_insts_[IssueStage::kUnitLdst]; break;
-    case isa::Unit::kCtrl: ++ctrl_insts_; break;
+    case isa::Unit::kSp:
+      ++unit_insts_[IssueStage::kUnitSp];
+      break;
+    case isa::Unit::kSfu:
+      ++unit_insts_[IssueStage::kUnitSfu];
+      break;
+    case isa::Unit::kLdst:
+      ++unit_insts_[IssueStage::kUnitLdst];
+      break;
+    case isa::Unit::kCtrl:
+      ++ctrl_insts_;
+      break;
   }
   partitions_[w.partition].occupy(inst.unit, now);
 
@@ -294,7 +308,9 @@ void SmEngine::issue_global(unsigned slot, Warp& w, const Inst& inst, uint64_t n
         // Served by L1: readable hit_latency cycles after issue.
         arrivals_.push_back(Arrival{now + l1_.params().hit_latency - 1, g, line.line, line.sectors});
         break;
-      case L1Cache::Lookup::kBypass: queue_request(line.line, line.sectors, op, 0, g, slot); break;
+      case L1Cache::Lookup::kBypass:
+        queue_request(line.line, line.sectors, op, 0, g, slot);
+        break;
       case L1Cache::Lookup::kMiss:
         if (l.fetch) queue_request(line.line, l.fetch, op, 0, kFillTag | half, slot);
         break;
@@ -378,15 +394,17 @@ void SmEngine::fault(const Warp& w, unsigned slot, unsigned lane, const Inst& in
   const bool access = r.trap == Trap::kLoadAccessFault || r.trap == Trap::kStoreAccessFault;
   const std::string text = access ? isa::disassemble(inst, pc) : "";
   switch (access ? rec.fault_why : FaultWhy::kUnmapped) {
-    case FaultWhy::kUnmapped: break;
+    case FaultWhy::kUnmapped:
+      break;
     case FaultWhy::kSharedWindow:
       what += fmt::format(" (the shared-memory window 0x{:08x}: this block has {} bytes of shared memory)",
                           kSharedWindow, blk.use.shared_bytes);
       break;
     case FaultWhy::kStackOverflow:
-      what = fmt::format("stack overflow: access at 0x{:08x} ({}), below the thread's local memory [0x{:08x}, "
-                         "0x{:08x}) that holds its stack (sm.local_bytes = {})",
-                         rec.fault_addr, text, kLocalWindow, kLocalWindow + p_.local_bytes, p_.local_bytes);
+      what = fmt::format(
+          "stack overflow: access at 0x{:08x} ({}), below the thread's local memory [0x{:08x}, "
+          "0x{:08x}) that holds its stack (sm.local_bytes = {})",
+          rec.fault_addr, text, kLocalWindow, kLocalWindow + p_.local_bytes, p_.local_bytes);
       break;
     case FaultWhy::kLocalAtomic:
       what = fmt::format("atomic on local memory at 0x{:08x} ({}): atomics and LR/SC need shared or global memory",
@@ -410,8 +428,7 @@ std::string SmEngine::dump_state() const {
     if (!w.resident) continue;
     const Block& blk = slots_[w.block_slot];
     const Inst* inst = program_.find(w.pc);
-    const uint32_t barrier_pc =
-        w.at_barrier ? w.threads[static_cast<unsigned>(__builtin_ctz(w.at_barrier))].pc - 4 : 0;
+    const uint32_t barrier_pc = w.at_barrier ? w.threads[static_cast<unsigned>(__builtin_ctz(w.at_barrier))].pc - 4 : 0;
     out += fmt::format(
         "  {} warp slot {:2}: block ({},{},{}) warp {}, threads 0x{:08x}, exited 0x{:08x}, at barrier 0x{:08x}{}, "
         "next pc 0x{:08x} for 0x{:08x}{}, memory groups in flight {}\n",
@@ -430,9 +447,12 @@ std::string SmEngine::dump_state() const {
 namespace {
 const char* op_name(LineOp op) {
   switch (op) {
-    case LineOp::kRead: return "read";
-    case LineOp::kWrite: return "write";
-    case LineOp::kAtomic: return "atomic";
+    case LineOp::kRead:
+      return "read";
+    case LineOp::kWrite:
+      return "write";
+    case LineOp::kAtomic:
+      return "atomic";
   }
   return "?";
 }

@@ -15,7 +15,8 @@ SmParams SmParams::from_config(sim::Config& cfg) {
   p.idiv_latency = static_cast<unsigned>(
       cfg.get_int("sm.idiv_latency", 24, 1, 256, "Latency of integer divide/remainder on the SP lanes, cycles"));
   p.sfu_latency = static_cast<unsigned>(
-      cfg.get_int("sm.sfu_latency", 12, 1, 256, "Latency of SFU instructions (sin, cos, ex2, lg2, rcp, rsqrt, fdiv, fsqrt), cycles"));
+      cfg.get_int("sm.sfu_latency", 12, 1, 256,
+                  "Latency of SFU instructions (sin, cos, ex2, lg2, rcp, rsqrt, fdiv, fsqrt), cycles"));
   p.shared_latency = static_cast<unsigned>(
       cfg.get_int("sm.shared_latency", 28, 1, 1024, "Latency of a conflict-free shared-memory load, cycles"));
   p.local_latency = static_cast<unsigned>(
@@ -36,25 +37,26 @@ SmParams SmParams::from_config(sim::Config& cfg) {
       cfg.get_int("sm.registers", 65536, 1024, 1 << 20, "32-bit registers in the SM's register file"));
   p.register_granule = static_cast<unsigned>(
       cfg.get_int("sm.register_granule", 256, 1, 4096, "Register allocation granule per warp, registers"));
-  p.regs_per_thread_default = static_cast<unsigned>(cfg.get_int(
-      "sm.regs_per_thread_default", 64, 1, 255, "Registers per thread charged when a launch does not say (x0-31 + f0-31)"));
-  p.shared_bytes = static_cast<unsigned>(
-      cfg.get_int("sm.shared_bytes", 65536, 0, 1 << 20, "Shared memory per SM, bytes"));
+  p.regs_per_thread_default =
+      static_cast<unsigned>(cfg.get_int("sm.regs_per_thread_default", 64, 1, 255,
+                                        "Registers per thread charged when a launch does not say (x0-31 + f0-31)"));
+  p.shared_bytes =
+      static_cast<unsigned>(cfg.get_int("sm.shared_bytes", 65536, 0, 1 << 20, "Shared memory per SM, bytes"));
   p.local_bytes = static_cast<unsigned>(
       cfg.get_int("sm.local_bytes", 4096, 256, 1 << 20, "Local memory (stack) per thread, bytes"));
   p.mem_queue = static_cast<unsigned>(
       cfg.get_int("sm.mem_queue", 64, 1, 4096, "Sector requests the LD/ST unit can hold before it stalls issue"));
   p.shared_banks = static_cast<unsigned>(cfg.get_int("sm.shared_banks", 32, 1, 64, "Shared-memory banks"));
-  p.shared_bank_bytes = static_cast<unsigned>(std::stoi(
-      cfg.get_enum("sm.shared_bank_bytes", "4", {"4", "8"}, "Shared-memory bank width, bytes (one word per bank per pass)")));
+  p.shared_bank_bytes = static_cast<unsigned>(std::stoi(cfg.get_enum(
+      "sm.shared_bank_bytes", "4", {"4", "8"}, "Shared-memory bank width, bytes (one word per bank per pass)")));
   p.shared_atomic_latency = static_cast<unsigned>(cfg.get_int(
       "sm.shared_atomic_latency", 36, 1, 1024, "Latency of a shared-memory atomic without conflicts, cycles"));
-  p.shared_atomic_cycles = static_cast<unsigned>(cfg.get_int(
-      "sm.shared_atomic_cycles", 2, 1, 64, "Cycles a bank's atomic ALU spends on one read-modify-write"));
+  p.shared_atomic_cycles = static_cast<unsigned>(
+      cfg.get_int("sm.shared_atomic_cycles", 2, 1, 64, "Cycles a bank's atomic ALU spends on one read-modify-write"));
   p.l1 = L1Params::from_config(cfg);
   if (p.max_threads > p.max_warps * kWarpSize)
-    throw sim::ConfigError("sm.max_threads: " + std::to_string(p.max_threads) + " threads need more than sm.max_warps=" +
-                           std::to_string(p.max_warps) + " warps");
+    throw sim::ConfigError("sm.max_threads: " + std::to_string(p.max_threads) +
+                           " threads need more than sm.max_warps=" + std::to_string(p.max_warps) + " warps");
   if (p.local_bytes % 16 != 0)
     throw sim::ConfigError("sm.local_bytes: must be a multiple of 16 (stack alignment), got " +
                            std::to_string(p.local_bytes));

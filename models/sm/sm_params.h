@@ -31,7 +31,7 @@ struct SmParams {
   unsigned shared_bytes, local_bytes;
   unsigned shared_banks, shared_bank_bytes;
   unsigned shared_atomic_latency, shared_atomic_cycles;
-  L1Params l1;  // the l1.* keys: the L1 declares them
+  L1Params l1;         // the l1.* keys: the L1 declares them
   unsigned mem_queue;  // outstanding sector requests the LD/ST unit may queue
 
   static SmParams from_config(sim::Config& cfg);

@@ -27,8 +27,8 @@ struct Warp {
   uint32_t pc = 0;    // the PC the warp issues next (minimum over runnable threads)
   uint32_t mask = 0;  // threads at that PC
   uint32_t existing = 0, exited = 0, at_barrier = 0;
-  unsigned outstanding = 0;  // global-memory groups in flight
-  uint64_t first_issue = 0;  // placed in cycle c, a warp issues from c + 1
+  unsigned outstanding = 0;          // global-memory groups in flight
+  uint64_t first_issue = 0;          // placed in cycle c, a warp issues from c + 1
   std::array<uint64_t, 64> ready{};  // scoreboard: cycle each register is readable
   std::array<isa::ThreadState, kWarpSize> threads{};
   std::array<std::array<uint16_t, 3>, kWarpSize> tid{};

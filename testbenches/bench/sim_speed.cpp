@@ -18,7 +18,8 @@ void run_kernel(benchmark::State& state, const std::string& program) {
   double warp_insts = 0, host = 0, cycles = 0;
   for (auto _ : state) {
     const auto r = tessera::test::run_tessera({"run", std::string(PLATFORM_DIR) + "/chip.yaml", elf, "--set",
-                                               "gpu.num_sms=" + sms, "--stats", stats, "--quiet"}, 600);
+                                               "gpu.num_sms=" + sms, "--stats", stats, "--quiet"},
+                                              600);
     if (r.status != 0) {
       state.SkipWithError(("tessera failed: " + r.err).c_str());
       return;

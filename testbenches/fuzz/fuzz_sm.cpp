@@ -59,7 +59,7 @@ namespace {
 using namespace tessera;
 using fuzz::check;
 
-constexpr unsigned kWords = 512;             // FUZZ_WORDS in sm_template.c
+constexpr unsigned kWords = 512;  // FUZZ_WORDS in sm_template.c
 // Random code mostly faults within a few instructions; what loops is cut off
 // by the progress watchdog (no store, no MMIO write) or, if it keeps storing,
 // by the cycle limit. Both are far below the defaults so that a looping

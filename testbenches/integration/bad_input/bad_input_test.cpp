@@ -146,8 +146,9 @@ TEST(BadElf, Truncated) {
   cuts.push_back(biggest_offset + biggest_size - 1);
   for (size_t keep : cuts) {
     ASSERT_LT(keep, bytes.size());
-    const std::string path = write_bytes("truncated_" + std::to_string(keep) + ".elf",
-                                         std::vector<char>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(keep)));
+    const std::string path =
+        write_bytes("truncated_" + std::to_string(keep) + ".elf",
+                    std::vector<char>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(keep)));
     const RunResult r = run_tessera({"run", "sm1", path});
     expect_clean_exit(r, 2);
     expect_contains(r, path);
@@ -258,8 +259,7 @@ TEST(BadLaunch, ThreadLimitMessagePrintsTheLimitItNames) {
   expect_contains(r, "the limit is sm.max_threads=512");
   expect_not_contains(r, "sm.max_threads_per_block=512");
 
-  const RunResult s =
-      run_tessera({"run", "sm1", elf("bad_launch"), "-q", "--set", "sm.max_threads_per_block=256"});
+  const RunResult s = run_tessera({"run", "sm1", elf("bad_launch"), "-q", "--set", "sm.max_threads_per_block=256"});
   expect_clean_exit(s, 4);
   expect_contains(s, "the limit is sm.max_threads_per_block=256");
 }

@@ -27,7 +27,8 @@ struct RunResult : tessera::test::RunResult {
 
 inline std::ostream& operator<<(std::ostream& os, const RunResult& r) {
   return os << "status " << r.status << ", signal " << r.signal << (r.timed_out ? ", TIMED OUT" : "") << ", "
-            << r.seconds << " s, output:\n" << r.output;
+            << r.seconds << " s, output:\n"
+            << r.output;
 }
 
 inline RunResult run_tessera(const std::vector<std::string>& args, double timeout = kTimeoutSeconds) {
@@ -37,7 +38,9 @@ inline RunResult run_tessera(const std::vector<std::string>& args, double timeou
   return r;
 }
 
-inline std::string elf(const std::string& program) { return std::string(BAD_INPUT_DIR) + "/bad_input_" + program + ".elf"; }
+inline std::string elf(const std::string& program) {
+  return std::string(BAD_INPUT_DIR) + "/bad_input_" + program + ".elf";
+}
 
 inline std::string tmp_file(const std::string& name) { return std::string(BAD_INPUT_DIR) + "/" + name; }
 
@@ -81,6 +84,5 @@ inline std::string capture(const RunResult& r, const std::string& re) {
   ADD_FAILURE() << "no match for /" << re << "/ in:\n" << r.output;
   return "";
 }
-
 
 }  // namespace tessera::test::bad_input

@@ -221,15 +221,15 @@ TEST(Hostile, KernelStackOverflowNamesLocalBytes) {
 TEST(Hostile, HostSpinningForeverStopsAsLivelockByDefault) {
   const RunResult r = run_tessera({"run", "sm1", hostile("host_spin"), "-q"});
   expect_clean_exit(r, 5);
-  expect_contains(r, "livelock: no instruction changed memory or wrote an MMIO register for 10000000 SM cycles "
-                     "(watchdog.cycles)");
+  expect_contains(r,
+                  "livelock: no instruction changed memory or wrote an MMIO register for 10000000 SM cycles "
+                  "(watchdog.cycles)");
   expect_contains(r, "cluster.core0: ");  // the state dump
   expect_not_contains(r, "survived");
 }
 
 TEST(Hostile, KernelSpinningOnAHeldLockStopsAsLivelock) {
-  const RunResult r =
-      run_tessera({"run", "chip", hostile("kernel_spin"), "-q", "--set", "watchdog.cycles=200000"});
+  const RunResult r = run_tessera({"run", "chip", hostile("kernel_spin"), "-q", "--set", "watchdog.cycles=200000"});
   expect_clean_exit(r, 5);
   expect_contains(r, "for 200000 SM cycles (watchdog.cycles)");
   expect_contains(r, "sm0 warp slot  0: block (0,0,0)");  // every warp's state
@@ -237,8 +237,8 @@ TEST(Hostile, KernelSpinningOnAHeldLockStopsAsLivelock) {
 }
 
 TEST(Hostile, WatchdogCanBeTurnedOff) {
-  const RunResult r = run_tessera(
-      {"run", "sm1", hostile("host_spin"), "-q", "--set", "watchdog.cycles=0", "--max-cycles", "20000000"});
+  const RunResult r =
+      run_tessera({"run", "sm1", hostile("host_spin"), "-q", "--set", "watchdog.cycles=0", "--max-cycles", "20000000"});
   expect_clean_exit(r, 6);
   expect_not_contains(r, "livelock");
 }

@@ -4,19 +4,16 @@
 
 static unsigned out[32];
 
-TESSERA_KERNEL void kernel_mmio(void *argp)
-{
-	unsigned *o = argp;
-	unsigned t = threadIdx.x;
-	if (t == 7)
-		TESSERA_MMIO(TESSERA_CONSOLE_TX) = 'x';
-	o[t] = t;
+TESSERA_KERNEL void kernel_mmio(void* argp) {
+  unsigned* o = argp;
+  unsigned t = threadIdx.x;
+  if (t == 7) TESSERA_MMIO(TESSERA_CONSOLE_TX) = 'x';
+  o[t] = t;
 }
 
-int main(void)
-{
-	tessera_launch(kernel_mmio, 1, 32, 0, out);
-	tessera_wait();
-	printf("kernel_mmio: kernel finished (should have faulted)\n");
-	return 0;
+int main(void) {
+  tessera_launch(kernel_mmio, 1, 32, 0, out);
+  tessera_wait();
+  printf("kernel_mmio: kernel finished (should have faulted)\n");
+  return 0;
 }

@@ -114,8 +114,7 @@ TEST(ClusterSync, LocksAndBarriersHoldUnderContentionOn4And8Cores) {
   for (const char* cores : {"4", "8"}) {
     const auto r = run("locks", {std::string("cluster.cores=") + cores});
     expect_pass(r);
-    EXPECT_NE(r.out.find(std::string("PASS locks and barriers on ") + cores + " cores"), std::string::npos)
-        << r.out;
+    EXPECT_NE(r.out.find(std::string("PASS locks and barriers on ") + cores + " cores"), std::string::npos) << r.out;
   }
   // TSO: the release stores are buffered; the AMOs and fences must order them.
   expect_pass(run("locks", {"cluster.store_buffer=tso"}));
@@ -220,10 +219,10 @@ TEST(ClusterBadInput, LegalLatencyAndWatchdogSettingsAreNoDeadlock) {
   // window is cluster.deadlock_cycles but at least 8 memory latencies, so
   // the extremes of both ranges are a slow memory, not a deadlock. (A real
   // bus deadlock and its report: BusMutation tests in unit/bus.)
-  for (const auto& sets : std::vector<std::vector<std::string>>{
-           {"cluster.deadlock_cycles=100"},
-           {"cluster.memory_latency=1000", "cluster.deadlock_cycles=100"},
-           {"cluster.memory_latency=100000", "cluster.deadlock_cycles=100"}}) {
+  for (const auto& sets :
+       std::vector<std::vector<std::string>>{{"cluster.deadlock_cycles=100"},
+                                             {"cluster.memory_latency=1000", "cluster.deadlock_cycles=100"},
+                                             {"cluster.memory_latency=100000", "cluster.deadlock_cycles=100"}}) {
     const auto r = run("latency", sets);
     EXPECT_EQ(r.status, 0) << sets.back() << "\n" << r.out << r.err;
     EXPECT_NE(r.out.find("PASS latency"), std::string::npos) << r.out;

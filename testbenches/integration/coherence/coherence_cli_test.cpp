@@ -14,8 +14,8 @@ class ShortRun : public ::testing::TestWithParam<std::pair<std::string, int>> {}
 
 TEST_P(ShortRun, RandomTesterIsClean) {
   const auto& [protocol, cores] = GetParam();
-  const auto r = run_tessera({"coherence-test", "--protocol", protocol, "--cores", std::to_string(cores), "--seed",
-                              "7", "--ops", "20000"});
+  const auto r = run_tessera(
+      {"coherence-test", "--protocol", protocol, "--cores", std::to_string(cores), "--seed", "7", "--ops", "20000"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "20000 ops: clean")) << r.out;
   for (const char* field : {"cycles", "bus transactions", "BusRd=", "cache-to-cache", "NACKs", "host seconds", "ops/s"})
@@ -68,8 +68,8 @@ TEST(CoherenceCli, BadArbiterAndBusWidthAreErrors) {
 }
 
 TEST(CoherenceCli, LitmusStoreBufferingCountsOutcomes) {
-  auto r = run_tessera({"coherence-test", "--litmus", "sb", "--iterations", "2000", "--set",
-                        "cluster.store_buffer=tso"});
+  auto r =
+      run_tessera({"coherence-test", "--litmus", "sb", "--iterations", "2000", "--set", "cluster.store_buffer=tso"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "r1=0 r2=0")) << r.out;  // TSO shows it
   r = run_tessera({"coherence-test", "--litmus", "sb", "--iterations", "2000"});
@@ -83,8 +83,8 @@ TEST(CoherenceCli, LitmusStoreBufferingCountsOutcomes) {
 TEST(CoherenceCli, ListShowsClusterParameters) {
   const auto r = run_tessera({"coherence-test", "--list"});
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* key : {"cluster.protocol", "cluster.bus.request_table", "cluster.store_buffer",
-                          "cluster.l1i.ways", "coherence_test.lines"})
+  for (const char* key : {"cluster.protocol", "cluster.bus.request_table", "cluster.store_buffer", "cluster.l1i.ways",
+                          "coherence_test.lines"})
     EXPECT_TRUE(contains(r.out, key)) << key;
 }
 

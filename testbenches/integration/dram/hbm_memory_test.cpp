@@ -150,13 +150,13 @@ TEST(HbmMemory, IdleLatenciesDataAddressErrorBackpressureAndSkipEquivalence) {
 
   // HBM2 map ro-ba-co-bg-pc-ch: row at bit 18, column at bit 11.
   std::vector<Access> accesses = {
-      {ns(0), kBase + 0x40000, 32, false, false, 0},     // 0: miss, row 1
-      {ns(200), kBase + 0x40800, 32, false, false, 0},   // 1: hit, row 1 column 1
-      {ns(400), kBase + 0x80000, 32, false, false, 0},   // 2: conflict, row 2
-      {ns(600), kBase + 0x1000, 64, true, false, 0x5A},  // 3: write 64 B (two channels)
-      {ns(800), kBase + 0x1000, 64, false, false, 0},    // 4: read it back
-      {ns(1000), kBase + 0x1000, 32, true, true, 0x77},  // 5: timing-only write
-      {ns(1200), kBase + 0x1000, 32, false, false, 0},   // 6: still 0x5A
+      {ns(0), kBase + 0x40000, 32, false, false, 0},          // 0: miss, row 1
+      {ns(200), kBase + 0x40800, 32, false, false, 0},        // 1: hit, row 1 column 1
+      {ns(400), kBase + 0x80000, 32, false, false, 0},        // 2: conflict, row 2
+      {ns(600), kBase + 0x1000, 64, true, false, 0x5A},       // 3: write 64 B (two channels)
+      {ns(800), kBase + 0x1000, 64, false, false, 0},         // 4: read it back
+      {ns(1000), kBase + 0x1000, 32, true, true, 0x77},       // 5: timing-only write
+      {ns(1200), kBase + 0x1000, 32, false, false, 0},        // 6: still 0x5A
       {ns(1400), kBase + (4ull << 30), 32, false, false, 0},  // 7: beyond capacity
   };
   // 8..: 40 back-to-back requests; the reads go to successive rows of one

@@ -145,8 +145,8 @@ TEST(L1, PerHalfStatisticsExposeImbalance) {
 // and one count per thread in shared memory (beside the banks).
 TEST(Atomics, GlobalAtomicsRunAtL2AndSharedOnesBesideTheBanks) {
   const std::string stats = temp_path("atomics.json");
-  const auto r = run_tessera({"run", platform("chip"), std::string(PROGRAMS_DIR) + "/atomic_counter.elf", "--stats",
-                              stats});
+  const auto r =
+      run_tessera({"run", platform("chip"), std::string(PROGRAMS_DIR) + "/atomic_counter.elf", "--stats", stats});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   const auto j = nlohmann::json::parse(read_file(stats));
   uint64_t l2_ops = 0, shared_ops = 0, sp = 0, ldst = 0, shared_atomic_insts = 0;
@@ -162,7 +162,7 @@ TEST(Atomics, GlobalAtomicsRunAtL2AndSharedOnesBesideTheBanks) {
   EXPECT_EQ(l2_ops, 32u * 128u);
   EXPECT_EQ(shared_ops, 32u * 128u);
   EXPECT_EQ(shared_atomic_insts, 32u * 4u);  // one per warp
-  EXPECT_GE(ldst, shared_atomic_insts);       // they issue on the LD/ST path
+  EXPECT_GE(ldst, shared_atomic_insts);      // they issue on the LD/ST path
   EXPECT_GT(sp, 0u);
 }
 

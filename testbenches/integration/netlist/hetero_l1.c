@@ -14,55 +14,46 @@
 #define HIGH_BASE 0x88000000u
 
 struct args {
-	const unsigned *table;
-	const unsigned *high;
-	unsigned *sums; /* [blocks][BLOCK] */
+  const unsigned* table;
+  const unsigned* high;
+  unsigned* sums; /* [blocks][BLOCK] */
 };
 
 static unsigned table[TABLE_WORDS] __attribute__((aligned(128)));
 static unsigned sums[4 * BLOCK];
 
-TESSERA_KERNEL void sweep(void *argp)
-{
-	const struct args *a = argp;
-	const unsigned *tab = a->table, *high = a->high;
-	unsigned t = threadIdx.x;
-	unsigned sum = 0;
-	for (unsigned pass = 0; pass < PASSES; pass++)
-		for (unsigned i = t; i < TABLE_WORDS; i += BLOCK)
-			sum += __ldgu(&tab[i]);
-	for (unsigned i = t; i < HIGH_WORDS; i += BLOCK)
-		sum += high[i];
-	a->sums[blockIdx.x * BLOCK + t] = sum;
+TESSERA_KERNEL void sweep(void* argp) {
+  const struct args* a = argp;
+  const unsigned *tab = a->table, *high = a->high;
+  unsigned t = threadIdx.x;
+  unsigned sum = 0;
+  for (unsigned pass = 0; pass < PASSES; pass++)
+    for (unsigned i = t; i < TABLE_WORDS; i += BLOCK) sum += __ldgu(&tab[i]);
+  for (unsigned i = t; i < HIGH_WORDS; i += BLOCK) sum += high[i];
+  a->sums[blockIdx.x * BLOCK + t] = sum;
 }
 
-int main(void)
-{
-	unsigned *high = (unsigned *)HIGH_BASE;
-	for (unsigned i = 0; i < TABLE_WORDS; i++)
-		table[i] = i * 3u + 1u;
-	for (unsigned i = 0; i < HIGH_WORDS; i++)
-		high[i] = i ^ 0x5au;
-	struct args a = { table, high, sums };
-	unsigned blocks = 4; /* one per SM on a 4-SM chip */
-	tessera_launch(sweep, blocks, BLOCK, 0, &a);
-	tessera_wait();
-	unsigned errors = 0;
-	for (unsigned b = 0; b < blocks; b++)
-		for (unsigned t = 0; t < BLOCK; t++) {
-			unsigned want = 0;
-			for (unsigned pass = 0; pass < PASSES; pass++)
-				for (unsigned i = t; i < TABLE_WORDS; i += BLOCK)
-					want += i * 3u + 1u;
-			for (unsigned i = t; i < HIGH_WORDS; i += BLOCK)
-				want += i ^ 0x5au;
-			if (sums[b * BLOCK + t] != want)
-				errors++;
-		}
-	if (errors) {
-		printf("FAIL hetero_l1: %u of %u sums wrong\n", errors, blocks * BLOCK);
-		return 1;
-	}
-	printf("PASS hetero_l1 (%u blocks)\n", blocks);
-	return 0;
+int main(void) {
+  unsigned* high = (unsigned*)HIGH_BASE;
+  for (unsigned i = 0; i < TABLE_WORDS; i++) table[i] = i * 3u + 1u;
+  for (unsigned i = 0; i < HIGH_WORDS; i++) high[i] = i ^ 0x5au;
+  struct args a = {table, high, sums};
+  unsigned blocks = 4; /* one per SM on a 4-SM chip */
+  tessera_launch(sweep, blocks, BLOCK, 0, &a);
+  tessera_wait();
+  unsigned errors = 0;
+  for (unsigned b = 0; b < blocks; b++)
+    for (unsigned t = 0; t < BLOCK; t++) {
+      unsigned want = 0;
+      for (unsigned pass = 0; pass < PASSES; pass++)
+        for (unsigned i = t; i < TABLE_WORDS; i += BLOCK) want += i * 3u + 1u;
+      for (unsigned i = t; i < HIGH_WORDS; i += BLOCK) want += i ^ 0x5au;
+      if (sums[b * BLOCK + t] != want) errors++;
+    }
+  if (errors) {
+    printf("FAIL hetero_l1: %u of %u sums wrong\n", errors, blocks * BLOCK);
+    return 1;
+  }
+  printf("PASS hetero_l1 (%u blocks)\n", blocks);
+  return 0;
 }

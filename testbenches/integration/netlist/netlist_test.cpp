@@ -174,8 +174,8 @@ TEST(HeteroPlatform, AnAddressRouterServesTheStacksAsWell) {
 // sweep as small's do (4096 misses, as derived above).
 TEST(HeteroPlatform, SetCanChangeOneInstancesParameter) {
   const std::string stats = temp_path("hetero_set.json");
-  const auto r = run_tessera({"run", platform("chip_hetero"), fw("netlist_hetero_l1"), "--set", "big:l1.size_kb=24",
-                              "--stats", stats, "-q"});
+  const auto r = run_tessera(
+      {"run", platform("chip_hetero"), fw("netlist_hetero_l1"), "--set", "big:l1.size_kb=24", "--stats", stats, "-q"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   const auto j = nlohmann::json::parse(read_file(stats));
   EXPECT_EQ(j["config"]["parameters"]["big:l1.size_kb"], "24");

@@ -20,15 +20,15 @@ std::vector<std::string> noc(std::vector<std::string> args) {
 }
 
 TEST(NocCli, JsonHasTheDocumentedFields) {
-  const auto r = run_tessera(noc({"--topology", "mesh", "--k", "4", "--vcs", "2", "--vc-buf", "4", "--routing", "dor",
-                                  "--traffic", "uniform", "--rate", "0.1", "--packet-flits", "4", "--warmup", "200",
-                                  "--cycles", "1000", "--json"}),
+  const auto r = run_tessera(noc({"--topology", "mesh", "--k",       "4",       "--vcs",  "2",   "--vc-buf",       "4",
+                                  "--routing",  "dor",  "--traffic", "uniform", "--rate", "0.1", "--packet-flits", "4",
+                                  "--warmup",   "200",  "--cycles",  "1000",    "--json"}),
                              60);
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  for (const char* key : {"offered_flits_per_node_cycle", "accepted_flits_per_node_cycle", "avg_packet_latency_cycles",
-                          "p99_packet_latency_cycles", "avg_hops", "saturated", "flit_hops", "host_seconds",
-                          "flits_per_host_second"})
+  for (const char* key :
+       {"offered_flits_per_node_cycle", "accepted_flits_per_node_cycle", "avg_packet_latency_cycles",
+        "p99_packet_latency_cycles", "avg_hops", "saturated", "flit_hops", "host_seconds", "flits_per_host_second"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_DOUBLE_EQ(j["offered_flits_per_node_cycle"].get<double>(), 0.1);
   EXPECT_FALSE(j["saturated"].get<bool>());

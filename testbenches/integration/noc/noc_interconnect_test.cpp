@@ -12,8 +12,8 @@
 
 #include <cstring>
 #include <memory>
-#include <string>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <vector>
@@ -95,7 +95,8 @@ struct Requester : sc_module {
   }
   static uint64_t cycle() { return static_cast<uint64_t>(sc_time_stamp() / sc_time(kPeriodNs, SC_NS)); }
   void wait_until(uint64_t c) {
-    if (cycle() < c || sc_time_stamp() != sc_time(c * kPeriodNs, SC_NS)) wait(sc_time(c * kPeriodNs, SC_NS) - sc_time_stamp());
+    if (cycle() < c || sc_time_stamp() != sc_time(c * kPeriodNs, SC_NS))
+      wait(sc_time(c * kPeriodNs, SC_NS) - sc_time_stamp());
   }
   tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_time&) {
     if (phase == tlm::END_REQ) {
@@ -174,9 +175,14 @@ struct System {
         r1((prefix + "r1").c_str()),
         t0((prefix + "t0").c_str()),
         t1((prefix + "t1").c_str()) {
-    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
-             {"noc.topology", "mesh"}, {"noc.k", "2"}, {"noc.vcs", "4"}, {"noc.classes", "2"},
-             {"noc.flit_bytes", "16"}, {"noc.ni_queue", "1"}, {"clock.icnt_mhz", "1000"}, {"noc.skip_idle", skip_idle}})
+    for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{{"noc.topology", "mesh"},
+                                                                               {"noc.k", "2"},
+                                                                               {"noc.vcs", "4"},
+                                                                               {"noc.classes", "2"},
+                                                                               {"noc.flit_bytes", "16"},
+                                                                               {"noc.ni_queue", "1"},
+                                                                               {"clock.icnt_mhz", "1000"},
+                                                                               {"noc.skip_idle", skip_idle}})
       cfg.set(k, v, "test");
     // Addresses 0x0000-0x1FFF: bit 12 selects the target; beyond: no target.
     icnt = std::make_unique<NocInterconnect>(
@@ -202,7 +208,8 @@ struct System {
                     {0x1000 + base, true, static_cast<unsigned char>(0x20 + id)},
                     {0x1000 + base, false, static_cast<unsigned char>(0x20 + id)}};
     for (int i = 0; i < 8; ++i) {
-      const uint64_t address = static_cast<uint64_t>(i % 2) * 0x1000 + 0x400 + base + static_cast<uint64_t>(i / 2) * 128;
+      const uint64_t address =
+          static_cast<uint64_t>(i % 2) * 0x1000 + 0x400 + base + static_cast<uint64_t>(i / 2) * 128;
       r.pipelined.push_back({address, true, static_cast<unsigned char>(0x40 + 8 * id + i)});
       r.readback.push_back({address, false, static_cast<unsigned char>(0x40 + 8 * id + i)});
     }
@@ -271,7 +278,8 @@ TEST(NocInterconnect, TwoRequestersTwoTargetsOnA2x2Mesh) {
   // Every packet leaves through its destination router's switch: 80 packets
   // of 1 or 3 flits each pass 1 to 3 routers.
   uint64_t switched = 0;
-  for (int r = 0; r < 4; ++r) switched += stats["icnt"]["noc"]["router" + std::to_string(r)]["flits_switched"].get<uint64_t>();
+  for (int r = 0; r < 4; ++r)
+    switched += stats["icnt"]["noc"]["router" + std::to_string(r)]["flits_switched"].get<uint64_t>();
   EXPECT_GE(switched, stats["icnt"]["noc"]["flits_ejected"].get<uint64_t>());
   EXPECT_TRUE(icnt.network().checker()->ok());
 

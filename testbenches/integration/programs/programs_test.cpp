@@ -14,8 +14,8 @@ using tessera::test::temp_path;
 namespace {
 
 const char* const kPrograms[] = {
-    "vecadd", "saxpy", "sinx", "matrixadd", "conv1d", "divergent", "atomic_counter", "histogram", "reduction",
-    "sgemm", "ldg_lut", "particles_global_lock", "particles_cell_locks", "particles_partial_grids", "particles_sort",
+    "vecadd", "saxpy", "sinx", "matrixadd", "conv1d", "divergent", "atomic_counter", "histogram", "reduction", "sgemm",
+    "ldg_lut", "particles_global_lock", "particles_cell_locks", "particles_partial_grids", "particles_sort",
     // firmware/microbench: latency microbenchmarks that also check where their pointer chases end
     "smem_latency", "mem_latency"};
 const char* const kPlatforms[] = {"sm1", "chip", "chip52", "chip_hbm", "chip_noc"};
@@ -77,8 +77,17 @@ TEST_P(IdleSkipping, StatisticsAreIdenticalWhenTickingEveryCycle) {
   for (const char* program : kPrograms) {
     const std::string a = temp_path("skip.json"), b = temp_path("tick.json");
     ASSERT_EQ(run_tessera({"run", platform(plat), fw(program), "--stats", a}).status, 0);
-    std::vector<std::string> tick{"run", platform(plat), fw(program), "--stats", b, "--set", "sm.skip_idle=false",
-                                  "--set", "l2.skip_idle=false", "--set", "cluster.skip_idle=false"};
+    std::vector<std::string> tick{"run",
+                                  platform(plat),
+                                  fw(program),
+                                  "--stats",
+                                  b,
+                                  "--set",
+                                  "sm.skip_idle=false",
+                                  "--set",
+                                  "l2.skip_idle=false",
+                                  "--set",
+                                  "cluster.skip_idle=false"};
     if (std::string(plat) == "chip_hbm") tick.insert(tick.end(), {"--set", "dram.skip_idle=false"});
     if (std::string(plat) == "chip_noc") tick.insert(tick.end(), {"--set", "noc.skip_idle=false"});
     ASSERT_EQ(run_tessera(tick).status, 0);
@@ -96,8 +105,9 @@ TEST_P(IdleSkipping, StatisticsAreIdenticalWhenTickingEveryCycle) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryPlatform, IdleSkipping, ::testing::ValuesIn(kPlatforms),
-                         [](const ::testing::TestParamInfo<const char*>& param_info) { return std::string(param_info.param); });
-
+                         [](const ::testing::TestParamInfo<const char*>& param_info) {
+                           return std::string(param_info.param);
+                         });
 
 TEST(Waveform, VcdHasOneScopePerSchedulerAndHonoursTraceScope) {
   const std::string vcd = temp_path("conv1d.vcd");

@@ -9,27 +9,24 @@
 
 static volatile unsigned first[BLOCKS], last[BLOCKS];
 
-TESSERA_KERNEL void work(void *argp)
-{
-	(void)argp;
-	unsigned b = blockIdx.x;
-	unsigned t0 = clock();
-	volatile int *s = tessera_dynamic_shared();
-	s[threadIdx.x] = (int)threadIdx.x;
-	for (volatile int i = 0; i < 50 + 20 * (int)b; i++)
-		;
-	__syncthreads();
-	if (threadIdx.x == 0) {
-		first[b] = t0;
-		last[b] = clock();
-	}
+TESSERA_KERNEL void work(void* argp) {
+  (void)argp;
+  unsigned b = blockIdx.x;
+  unsigned t0 = clock();
+  volatile int* s = tessera_dynamic_shared();
+  s[threadIdx.x] = (int)threadIdx.x;
+  for (volatile int i = 0; i < 50 + 20 * (int)b; i++)
+    ;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    first[b] = t0;
+    last[b] = clock();
+  }
 }
 
-int main(void)
-{
-	tessera_launch(work, BLOCKS, 128, 520, 0);
-	tessera_wait();
-	for (unsigned b = 0; b < BLOCKS; b++)
-		printf("RESULT block%u %u %u\n", b, first[b], last[b]);
-	return 0;
+int main(void) {
+  tessera_launch(work, BLOCKS, 128, 520, 0);
+  tessera_wait();
+  for (unsigned b = 0; b < BLOCKS; b++) printf("RESULT block%u %u %u\n", b, first[b], last[b]);
+  return 0;
 }

@@ -21,8 +21,7 @@ namespace {
 std::string fw(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
 std::string sm1() { return std::string(PLATFORM_DIR) + "/sm1.yaml"; }
 
-std::map<std::string, std::vector<long long>> run_ok(const std::string& program,
-                                                     std::vector<std::string> extra = {}) {
+std::map<std::string, std::vector<long long>> run_ok(const std::string& program, std::vector<std::string> extra = {}) {
   std::vector<std::string> args{"run", sm1(), fw(program)};
   args.insert(args.end(), extra.begin(), extra.end());
   const auto r = run_tessera(args);

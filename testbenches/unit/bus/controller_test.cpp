@@ -203,7 +203,8 @@ TEST(Transients, InFlightReportShowsTheRequestItsStateTheBusAndTheBridge) {
   h.cluster.advance_to(T + 4);
   const std::string s = h.cluster.describe_in_flight();
   EXPECT_NE(s.find(fmt::format("cluster.core0.l1d: BusRd 0x40 in IS_D (tag 0) since cycle {}\n", T + 1)),
-            std::string::npos) << s;
+            std::string::npos)
+      << s;
   EXPECT_NE(s.find("cluster.bus: tag 0: BusRd 0x40 by l1d0 awaiting data\n"), std::string::npos) << s;
   EXPECT_NE(s.find("cluster.bridge: 1 of 4 slots in use\n"), std::string::npos) << s;
   EXPECT_NE(s.find(fmt::format("memory read for tag 0 ready at cycle {}\n", T + 34)), std::string::npos) << s;

@@ -18,8 +18,8 @@ struct Mutation {
   Protocol protocol;
   State state;
   Event event;
-  State next;       // the broken next state
-  uint16_t actions; // the broken actions
+  State next;        // the broken next state
+  uint16_t actions;  // the broken actions
 };
 
 // Each keeps a copy it should give up, or drops the data it should pass on.
@@ -70,8 +70,8 @@ TEST(Mutated, UpgradeThatNeverGrantsWriteIsReportedAsDeadlock) {
   // asks again forever; no access is ever performed.
   auto table = mem::ProtocolTable::standard(Protocol::kMesi);
   const int row = table.first_row(State::kS, Event::kPrWr);
-  table.set_row(static_cast<size_t>(row), mem::Row{State::kS, Event::kPrWr, mem::Cond::kAny, State::kS,
-                                                   mem::kIssueBusUpgr});
+  table.set_row(static_cast<size_t>(row),
+                mem::Row{State::kS, Event::kPrWr, mem::Cond::kAny, State::kS, mem::kIssueBusUpgr});
   auto p = small_params(Protocol::kMesi);
   p.deadlock_cycles = 1000;
   Harness h(p, table);

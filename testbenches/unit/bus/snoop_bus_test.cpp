@@ -162,7 +162,7 @@ TEST(Snoop, TheRequesterIsNotSnoopedAndAWriteBackBufferIsSeen) {
 
 TEST(Snoop, AStateWithoutARowIsAnError) {
   Caches c;
-  c.hold(2, 0x40, mem::State::kE);  // agent 2: core 1's L1D
+  c.hold(2, 0x40, mem::State::kE);                               // agent 2: core 1's L1D
   const SnoopResult r = c.snoop_of(mem::BusOp::kBusUpgr, 0x40);  // MESI has no (E, BusUpgr): E is never shared
   EXPECT_EQ(r.error, "mesi has no row for (E, BusUpgr) in l1d1");
 }

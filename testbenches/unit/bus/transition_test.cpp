@@ -25,20 +25,15 @@ struct Expect {
 // X is read by C0, C1, C2, written by C1, read by C0, written by C0,
 // written by C2, read by C1.
 const Expect kSharing[] = {
-    {Protocol::kMsi,
-     {{S, I, I}, {S, S, I}, {S, S, S}, {I, M, I}, {S, S, I}, {M, I, I}, {I, I, M}, {I, S, S}}},
-    {Protocol::kMesi,
-     {{E, I, I}, {S, S, I}, {S, S, S}, {I, M, I}, {S, S, I}, {M, I, I}, {I, I, M}, {I, S, S}}},
+    {Protocol::kMsi, {{S, I, I}, {S, S, I}, {S, S, S}, {I, M, I}, {S, S, I}, {M, I, I}, {I, I, M}, {I, S, S}}},
+    {Protocol::kMesi, {{E, I, I}, {S, S, I}, {S, S, S}, {I, M, I}, {S, S, I}, {M, I, I}, {I, I, M}, {I, S, S}}},
     // The newest sharer holds F.
-    {Protocol::kMesif,
-     {{E, I, I}, {S, F, I}, {S, S, F}, {I, M, I}, {F, S, I}, {M, I, I}, {I, I, M}, {I, F, S}}},
+    {Protocol::kMesif, {{E, I, I}, {S, F, I}, {S, S, F}, {I, M, I}, {F, S, I}, {M, I, I}, {I, I, M}, {I, F, S}}},
     // A modified line read by another cache becomes Owned.
-    {Protocol::kMoesi,
-     {{E, I, I}, {S, S, I}, {S, S, S}, {I, M, I}, {S, O, I}, {M, I, I}, {I, I, M}, {I, S, O}}},
+    {Protocol::kMoesi, {{E, I, I}, {S, S, I}, {S, S, S}, {I, M, I}, {S, O, I}, {M, I, I}, {I, I, M}, {I, S, O}}},
     // Writes update the sharers; the last writer is Sm.
     {Protocol::kDragon,
-     {{E, I, I}, {Sc, Sc, I}, {Sc, Sc, Sc}, {Sc, Sm, Sc}, {Sc, Sm, Sc}, {Sm, Sc, Sc}, {Sc, Sc, Sm},
-      {Sc, Sc, Sm}}},
+     {{E, I, I}, {Sc, Sc, I}, {Sc, Sc, Sc}, {Sc, Sm, Sc}, {Sc, Sm, Sc}, {Sm, Sc, Sc}, {Sc, Sc, Sm}, {Sc, Sc, Sm}}},
 };
 
 class Sharing : public ::testing::TestWithParam<Expect> {};
@@ -48,16 +43,20 @@ TEST_P(Sharing, TextbookSequenceReachesTheTextbookStates) {
   Harness h(small_params(e.protocol));
   constexpr uint64_t X = 0x40;
   const std::function<void()> steps[8] = {
-      [&] { EXPECT_EQ(h.load(0, X), 0u); },     [&] { EXPECT_EQ(h.load(1, X), 0u); },
-      [&] { EXPECT_EQ(h.load(2, X), 0u); },     [&] { h.store(1, X, 5); },
-      [&] { EXPECT_EQ(h.load(0, X), 5u); },     [&] { h.store(0, X, 6); },
-      [&] { h.store(2, X, 7); },                [&] { EXPECT_EQ(h.load(1, X), 7u); },
+      [&] { EXPECT_EQ(h.load(0, X), 0u); },
+      [&] { EXPECT_EQ(h.load(1, X), 0u); },
+      [&] { EXPECT_EQ(h.load(2, X), 0u); },
+      [&] { h.store(1, X, 5); },
+      [&] { EXPECT_EQ(h.load(0, X), 5u); },
+      [&] { h.store(0, X, 6); },
+      [&] { h.store(2, X, 7); },
+      [&] { EXPECT_EQ(h.load(1, X), 7u); },
   };
   for (int i = 0; i < 8; ++i) {
     steps[i]();
     for (uint32_t c = 0; c < 3; ++c)
-      EXPECT_EQ(h.d(c, X), e.after[i][c]) << mem::protocol_name(e.protocol) << " step " << i + 1 << " core " << c
-                                          << ": " << h.cluster.describe_line(X);
+      EXPECT_EQ(h.d(c, X), e.after[i][c])
+          << mem::protocol_name(e.protocol) << " step " << i + 1 << " core " << c << ": " << h.cluster.describe_line(X);
   }
 }
 

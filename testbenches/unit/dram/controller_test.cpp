@@ -202,9 +202,8 @@ INSTANTIATE_TEST_SUITE_P(
     Policies, SkipIdle,
     ::testing::Values(Settings{}, Settings{{"scheduler", "fcfs"}, {"page_policy", "closed"}, {"refresh", "per_bank"}},
                       Settings{{"page_policy", "adaptive"}, {"refresh", "per_bank"}, {"timing.tREFI", "1000"}},
-                      Settings{{"xor_bank_hash", "true"},
-                               {"write_high_watermark", "8"},
-                               {"write_low_watermark", "2"}}));
+                      Settings{
+                          {"xor_bank_hash", "true"}, {"write_high_watermark", "8"}, {"write_low_watermark", "2"}}));
 
 // Refresh (acceptance): over a long run the REF commands per pseudo
 // channel equal the elapsed time / tREFI. The run ends half an interval

@@ -13,64 +13,62 @@ constexpr uint8_t F(uint8_t n) { return static_cast<uint8_t>(kFpRegBase + n); }
 
 TEST(Decode, ReservedEncodingsAreIllegal) {
   const uint32_t illegal[] = {
-      0x00000000,                                // all zero (and compressed space)
-      0xFFFFFFFF,                                // all ones
-      0x00004501,                                // a compressed instruction (c.li a0,0), low bits != 11
-      0x0000B00B & ~3u,                          // low bits 00
-      enc::load(3, 10, 11, 0),                   // ld: funct3 3 is RV64
-      enc::load(6, 10, 11, 0),                   // lwu: RV64
-      enc::store(3, 10, 11, 0),                  // sd: RV64
-      enc::b(2, 10, 11, 8),                      // branch funct3 2
-      enc::b(3, 10, 11, 8),                      // branch funct3 3
-      enc::i(0x67, 1, 1, 10, 0),                 // jalr funct3 1
-      enc::opimm(1, 10, 11, 0x020),              // slli with shamt[5] set (RV64 only)
-      enc::opimm(1, 10, 11, 0x400),              // slli with funct7 0x20
-      enc::opimm(5, 10, 11, 0x020),              // srli with shamt[5]
-      enc::opimm(5, 10, 11, 0x600),              // srai funct7 0x30
-      enc::op(0, 0x02, 10, 11, 12),              // add with funct7 2
-      enc::op(1, 0x20, 10, 11, 12),              // sll with funct7 0x20
-      enc::op(0, 0x40, 10, 11, 12),              // funct7 0x40
-      enc::r(0x0F, 2, 0, 0, 0, 0),               // MISC-MEM funct3 2
-      0x00200073,                                // uret-like SYSTEM word
-      0x10200073,                                // sret (privileged, not supported)
-      0x30200073,                                // mret
-      0x00000173,                                // ecall with rd != 0
-      enc::csr(4, 10, 0xC00, 0),                 // SYSTEM funct3 4
-      enc::amo(f5::kLr, 10, 11, 12),             // lr.w with rs2 != 0
-      enc::amo(0x05, 10, 11, 12),                // unknown AMO funct5
-      enc::r(0x2F, 3, f5::kAdd << 2, 10, 11, 12),  // amoadd.d (RV64A)
-      enc::i(0x07, 3, 10, 11, 0),                // fld (D)
-      enc::s(0x27, 3, 11, 10, 0),                // fsd (D)
-      enc::fp(f7::kAdd | 1, 0, 10, 11, 12),      // fadd.d: fmt != S
-      enc::fp(f7::kAdd | 3, 0, 10, 11, 12),      // fadd.q
+      0x00000000,                                   // all zero (and compressed space)
+      0xFFFFFFFF,                                   // all ones
+      0x00004501,                                   // a compressed instruction (c.li a0,0), low bits != 11
+      0x0000B00B & ~3u,                             // low bits 00
+      enc::load(3, 10, 11, 0),                      // ld: funct3 3 is RV64
+      enc::load(6, 10, 11, 0),                      // lwu: RV64
+      enc::store(3, 10, 11, 0),                     // sd: RV64
+      enc::b(2, 10, 11, 8),                         // branch funct3 2
+      enc::b(3, 10, 11, 8),                         // branch funct3 3
+      enc::i(0x67, 1, 1, 10, 0),                    // jalr funct3 1
+      enc::opimm(1, 10, 11, 0x020),                 // slli with shamt[5] set (RV64 only)
+      enc::opimm(1, 10, 11, 0x400),                 // slli with funct7 0x20
+      enc::opimm(5, 10, 11, 0x020),                 // srli with shamt[5]
+      enc::opimm(5, 10, 11, 0x600),                 // srai funct7 0x30
+      enc::op(0, 0x02, 10, 11, 12),                 // add with funct7 2
+      enc::op(1, 0x20, 10, 11, 12),                 // sll with funct7 0x20
+      enc::op(0, 0x40, 10, 11, 12),                 // funct7 0x40
+      enc::r(0x0F, 2, 0, 0, 0, 0),                  // MISC-MEM funct3 2
+      0x00200073,                                   // uret-like SYSTEM word
+      0x10200073,                                   // sret (privileged, not supported)
+      0x30200073,                                   // mret
+      0x00000173,                                   // ecall with rd != 0
+      enc::csr(4, 10, 0xC00, 0),                    // SYSTEM funct3 4
+      enc::amo(f5::kLr, 10, 11, 12),                // lr.w with rs2 != 0
+      enc::amo(0x05, 10, 11, 12),                   // unknown AMO funct5
+      enc::r(0x2F, 3, f5::kAdd << 2, 10, 11, 12),   // amoadd.d (RV64A)
+      enc::i(0x07, 3, 10, 11, 0),                   // fld (D)
+      enc::s(0x27, 3, 11, 10, 0),                   // fsd (D)
+      enc::fp(f7::kAdd | 1, 0, 10, 11, 12),         // fadd.d: fmt != S
+      enc::fp(f7::kAdd | 3, 0, 10, 11, 12),         // fadd.q
       enc::r4(0x43, 0, 10, 11, 12, 13) | 1u << 25,  // fmadd.d
-      enc::fp(f7::kAdd, 5, 10, 11, 12),          // rm 5 reserved
-      enc::fp(f7::kMul, 6, 10, 11, 12),          // rm 6 reserved
-      enc::fp(f7::kSqrt, 5, 10, 11, 0),
-      enc::fp(f7::kCvtWS, 6, 10, 11, 0),
-      enc::fp(f7::kCvtSW, 5, 10, 11, 0),
-      enc::r4(0x4F, 6, 10, 11, 12, 13),          // fnmadd.s rm 6
-      enc::fp(f7::kSqrt, 0, 10, 11, 1),          // fsqrt with rs2 != 0
-      enc::fp(f7::kCvtWS, 0, 10, 11, 2),         // fcvt.l.s (RV64)
-      enc::fp(f7::kCvtSW, 0, 10, 11, 2),         // fcvt.s.l (RV64)
-      enc::fp(f7::kSgnj, 3, 10, 11, 12),         // fsgnj funct3 3
-      enc::fp(f7::kMinMax, 2, 10, 11, 12),       // fmin/fmax funct3 2
-      enc::fp(f7::kCmp, 3, 10, 11, 12),          // compare funct3 3
-      enc::fp(f7::kMvXClass, 2, 10, 11, 0),      // funct3 2
-      enc::fp(f7::kMvXClass, 0, 10, 11, 1),      // fmv.x.w with rs2 != 0
-      enc::fp(f7::kMvWX, 1, 10, 11, 0),          // fmv.w.x with funct3 1
-      enc::fp(0x7C, 0, 10, 11, 0),               // unknown funct7
+      enc::fp(f7::kAdd, 5, 10, 11, 12),             // rm 5 reserved
+      enc::fp(f7::kMul, 6, 10, 11, 12),             // rm 6 reserved
+      enc::fp(f7::kSqrt, 5, 10, 11, 0), enc::fp(f7::kCvtWS, 6, 10, 11, 0), enc::fp(f7::kCvtSW, 5, 10, 11, 0),
+      enc::r4(0x4F, 6, 10, 11, 12, 13),      // fnmadd.s rm 6
+      enc::fp(f7::kSqrt, 0, 10, 11, 1),      // fsqrt with rs2 != 0
+      enc::fp(f7::kCvtWS, 0, 10, 11, 2),     // fcvt.l.s (RV64)
+      enc::fp(f7::kCvtSW, 0, 10, 11, 2),     // fcvt.s.l (RV64)
+      enc::fp(f7::kSgnj, 3, 10, 11, 12),     // fsgnj funct3 3
+      enc::fp(f7::kMinMax, 2, 10, 11, 12),   // fmin/fmax funct3 2
+      enc::fp(f7::kCmp, 3, 10, 11, 12),      // compare funct3 3
+      enc::fp(f7::kMvXClass, 2, 10, 11, 0),  // funct3 2
+      enc::fp(f7::kMvXClass, 0, 10, 11, 1),  // fmv.x.w with rs2 != 0
+      enc::fp(f7::kMvWX, 1, 10, 11, 0),      // fmv.w.x with funct3 1
+      enc::fp(0x7C, 0, 10, 11, 0),           // unknown funct7
       // Tessera reserved forms
-      enc::r(0x0B, 0, 6, 10, 11, 0),             // sfu funct7 6
-      enc::r(0x0B, 0, 0, 10, 11, 1),             // sfu with rs2 != 0
-      enc::r(0x0B, 1, 2, 0, 0, 0),               // custom-0 funct3 1, funct7 2
-      enc::r(0x0B, 1, 0, 1, 0, 0),               // bar.sync with rd != 0
-      enc::r(0x0B, 2, 0, 0, 0, 0),               // custom-0 funct3 2
-      enc::i(0x2B, 3, 10, 11, 0),                // ldg funct3 3
-      enc::r(0x2B, 6, 3, 10, 11, 12),            // atom funct7 3
+      enc::r(0x0B, 0, 6, 10, 11, 0),                // sfu funct7 6
+      enc::r(0x0B, 0, 0, 10, 11, 1),                // sfu with rs2 != 0
+      enc::r(0x0B, 1, 2, 0, 0, 0),                  // custom-0 funct3 1, funct7 2
+      enc::r(0x0B, 1, 0, 1, 0, 0),                  // bar.sync with rd != 0
+      enc::r(0x0B, 2, 0, 0, 0, 0),                  // custom-0 funct3 2
+      enc::i(0x2B, 3, 10, 11, 0),                   // ldg funct3 3
+      enc::r(0x2B, 6, 3, 10, 11, 12),               // atom funct7 3
       enc::r4(0x2B, 7, 10, 11, 12, 13) | 1u << 25,  // atom.cas with funct2 1
-      enc::r(0x5B, 0, 0, 0, 0, 0),               // custom-2
-      enc::r(0x7B, 0, 0, 0, 0, 0),               // custom-3
+      enc::r(0x5B, 0, 0, 0, 0, 0),                  // custom-2
+      enc::r(0x7B, 0, 0, 0, 0, 0),                  // custom-3
   };
   for (uint32_t w : illegal) {
     const Inst inst = decode(w);

@@ -147,7 +147,8 @@ TEST(ElfSegmentRules, SegmentPastFourGibibytesIsRefused) {
   p.p_memsz = 0x200;
   elf.set_phdr(data, p);
   const std::string msg = error_of(write_bytes("wrap.elf", elf.bytes));
-  EXPECT_NE(msg.find("segment " + std::to_string(data) + " (at 0xffffff00, 512 bytes) extends past the 32-bit address "
+  EXPECT_NE(msg.find("segment " + std::to_string(data) +
+                     " (at 0xffffff00, 512 bytes) extends past the 32-bit address "
                      "space"),
             std::string::npos)
       << msg;

@@ -232,9 +232,8 @@ TEST(ExecuteFp, FlagsAccrue) {
 
 TEST(ExecuteFp, InvalidDynamicRoundingModeIsIllegal) {
   const uint32_t words[] = {
-      enc::fp(f7::kAdd, kDyn, 4, 1, 2),     enc::fp(f7::kSqrt, kDyn, 4, 1, 0),
-      enc::r4(0x43, kDyn, 4, 1, 2, 3),       enc::fp(f7::kCvtWS, kDyn, 10, 1, 0),
-      enc::fp(f7::kCvtWS, kDyn, 10, 1, 1),   enc::fp(f7::kCvtSW, kDyn, 4, 11, 0),
+      enc::fp(f7::kAdd, kDyn, 4, 1, 2),    enc::fp(f7::kSqrt, kDyn, 4, 1, 0),   enc::r4(0x43, kDyn, 4, 1, 2, 3),
+      enc::fp(f7::kCvtWS, kDyn, 10, 1, 0), enc::fp(f7::kCvtWS, kDyn, 10, 1, 1), enc::fp(f7::kCvtSW, kDyn, 4, 11, 0),
       enc::fp(f7::kCvtSW, kDyn, 4, 11, 1),
   };
   for (uint32_t frm : {5u, 6u, 7u}) {
@@ -259,21 +258,34 @@ TEST(ExecuteFp, InvalidDynamicRoundingModeIsIllegal) {
 }
 
 TEST(ExecuteFp, ConvertToIntRoundingModes) {
-  constexpr uint32_t k2p5 = 0x40200000, kM2p5 = 0xC0200000, k1p5 = 0x3FC00000, k0p5 = 0x3F000000,
-                     kM0p5 = 0xBF000000;
+  constexpr uint32_t k2p5 = 0x40200000, kM2p5 = 0xC0200000, k1p5 = 0x3FC00000, k0p5 = 0x3F000000, kM0p5 = 0xBF000000;
   struct Case {
     uint32_t in, rm, out;
   };
   const Case cases[] = {
-      {k2p5, kRne, 2}, {k2p5, kRtz, 2}, {k2p5, kRdn, 2}, {k2p5, kRup, 3}, {k2p5, kRmm, 3},
-      {kM2p5, kRne, static_cast<uint32_t>(-2)}, {kM2p5, kRtz, static_cast<uint32_t>(-2)},
-      {kM2p5, kRdn, static_cast<uint32_t>(-3)}, {kM2p5, kRup, static_cast<uint32_t>(-2)},
+      {k2p5, kRne, 2},
+      {k2p5, kRtz, 2},
+      {k2p5, kRdn, 2},
+      {k2p5, kRup, 3},
+      {k2p5, kRmm, 3},
+      {kM2p5, kRne, static_cast<uint32_t>(-2)},
+      {kM2p5, kRtz, static_cast<uint32_t>(-2)},
+      {kM2p5, kRdn, static_cast<uint32_t>(-3)},
+      {kM2p5, kRup, static_cast<uint32_t>(-2)},
       {kM2p5, kRmm, static_cast<uint32_t>(-3)},
-      {k1p5, kRne, 2}, {k1p5, kRtz, 1}, {k1p5, kRmm, 2},  // 1.5 ties to even 2
-      {k0p5, kRne, 0}, {k0p5, kRmm, 1}, {k0p5, kRup, 1}, {k0p5, kRdn, 0},
-      {kM0p5, kRne, 0}, {kM0p5, kRmm, static_cast<uint32_t>(-1)}, {kM0p5, kRdn, static_cast<uint32_t>(-1)},
+      {k1p5, kRne, 2},
+      {k1p5, kRtz, 1},
+      {k1p5, kRmm, 2},  // 1.5 ties to even 2
+      {k0p5, kRne, 0},
+      {k0p5, kRmm, 1},
+      {k0p5, kRup, 1},
+      {k0p5, kRdn, 0},
+      {kM0p5, kRne, 0},
+      {kM0p5, kRmm, static_cast<uint32_t>(-1)},
+      {kM0p5, kRdn, static_cast<uint32_t>(-1)},
       {kM0p5, kRup, 0},
-      {0x40700000, kRne, 4}, {0x40700000, kRtz, 3},  // 3.75
+      {0x40700000, kRne, 4},
+      {0x40700000, kRtz, 3},  // 3.75
   };
   for (const Case& c : cases) {
     expect(cvt_w(c.rm, c.in), c.out, kNx, "fcvt.w.s");
@@ -439,10 +451,10 @@ TEST(ExecuteFp, SpecialFunctionUnit) {
     EXPECT_EQ(h.t.fcsr, 0u);
     return h.t.f[4];
   };
-  EXPECT_EQ(sfu(0, kPosZero), kPosZero);  // sin(0) = 0
-  EXPECT_EQ(sfu(1, kPosZero), kOne);      // cos(0) = 1
-  EXPECT_EQ(sfu(2, kThree), 0x41000000u);  // 2^3 = 8
-  EXPECT_EQ(sfu(3, 0x41000000), kThree);  // log2(8) = 3
+  EXPECT_EQ(sfu(0, kPosZero), kPosZero);       // sin(0) = 0
+  EXPECT_EQ(sfu(1, kPosZero), kOne);           // cos(0) = 1
+  EXPECT_EQ(sfu(2, kThree), 0x41000000u);      // 2^3 = 8
+  EXPECT_EQ(sfu(3, 0x41000000), kThree);       // log2(8) = 3
   EXPECT_EQ(sfu(4, 0x40800000), 0x3E800000u);  // 1/4
   EXPECT_EQ(sfu(5, 0x40800000), 0x3F000000u);  // 1/sqrt(4)
   EXPECT_EQ(sfu(4, kPosZero), kPosInf);        // 1/0

@@ -34,13 +34,13 @@ TEST(ExecuteInt, Arithmetic) {
   EXPECT_EQ(rr(2, 0, 0xFFFFFFFF, 0), 1u);           // slt: -1 < 0
   EXPECT_EQ(rr(3, 0, 0xFFFFFFFF, 0), 0u);           // sltu: 0xffffffff > 0
   EXPECT_EQ(rr(3, 0, 0, 1), 1u);
-  EXPECT_EQ(rr(4, 0, 0xF0F0F0F0, 0xFF00FF00), 0x0FF00FF0u);  // xor
-  EXPECT_EQ(rr(6, 0, 0xF0F0F0F0, 0x0F000000), 0xFFF0F0F0u);  // or
-  EXPECT_EQ(rr(7, 0, 0xF0F0F0F0, 0xFF00FF00), 0xF000F000u);  // and
+  EXPECT_EQ(rr(4, 0, 0xF0F0F0F0, 0xFF00FF00), 0x0FF00FF0u);     // xor
+  EXPECT_EQ(rr(6, 0, 0xF0F0F0F0, 0x0F000000), 0xFFF0F0F0u);     // or
+  EXPECT_EQ(rr(7, 0, 0xF0F0F0F0, 0xFF00FF00), 0xF000F000u);     // and
   EXPECT_EQ(ri(0, 5, -2048), static_cast<uint32_t>(5 - 2048));  // addi
   EXPECT_EQ(ri(0, 0, 2047), 2047u);
-  EXPECT_EQ(ri(2, 0xFFFFFFFE, -1), 1u);   // slti: -2 < -1
-  EXPECT_EQ(ri(3, 5, -1), 1u);            // sltiu: imm sign-extends to 0xffffffff
+  EXPECT_EQ(ri(2, 0xFFFFFFFE, -1), 1u);  // slti: -2 < -1
+  EXPECT_EQ(ri(3, 5, -1), 1u);           // sltiu: imm sign-extends to 0xffffffff
   EXPECT_EQ(ri(3, 0xFFFFFFFF, -1), 0u);
   EXPECT_EQ(ri(4, 0x12345678, -1), 0xEDCBA987u);  // xori -1 is not
   EXPECT_EQ(ri(6, 0x00000F00, 0x0F0), 0x00000FF0u);
@@ -48,16 +48,16 @@ TEST(ExecuteInt, Arithmetic) {
 }
 
 TEST(ExecuteInt, ShiftsMaskToFiveBits) {
-  EXPECT_EQ(rr(1, 0, 1, 31), 0x80000000u);         // sll
-  EXPECT_EQ(rr(1, 0, 1, 32), 1u);                  // shift amount 32 & 31 = 0
-  EXPECT_EQ(rr(1, 0, 1, 0xFFFFFFE1), 2u);          // only the low 5 bits (1) count
-  EXPECT_EQ(rr(5, 0, 0x80000000, 31), 1u);         // srl is logical
+  EXPECT_EQ(rr(1, 0, 1, 31), 0x80000000u);  // sll
+  EXPECT_EQ(rr(1, 0, 1, 32), 1u);           // shift amount 32 & 31 = 0
+  EXPECT_EQ(rr(1, 0, 1, 0xFFFFFFE1), 2u);   // only the low 5 bits (1) count
+  EXPECT_EQ(rr(5, 0, 0x80000000, 31), 1u);  // srl is logical
   EXPECT_EQ(rr(5, 0, 0x80000000, 33), 0x40000000u);
   EXPECT_EQ(rr(5, 0x20, 0x80000000, 31), 0xFFFFFFFFu);  // sra is arithmetic
   EXPECT_EQ(rr(5, 0x20, 0x80000000, 36), 0xF8000000u);  // by 4
   EXPECT_EQ(rr(5, 0x20, 0x40000000, 30), 1u);
-  EXPECT_EQ(ri(1, 3, 31), 0x80000000u);                // slli
-  EXPECT_EQ(ri(5, 0x80000000, 4), 0x08000000u);        // srli
+  EXPECT_EQ(ri(1, 3, 31), 0x80000000u);                  // slli
+  EXPECT_EQ(ri(5, 0x80000000, 4), 0x08000000u);          // srli
   EXPECT_EQ(ri(5, 0x80000000, 0x400 | 4), 0xF8000000u);  // srai
   EXPECT_EQ(ri(5, 0x7FFFFFFF, 0x400 | 0), 0x7FFFFFFFu);
 }
@@ -92,7 +92,7 @@ TEST(ExecuteInt, Multiply) {
 
 TEST(ExecuteInt, DivideRoundsTowardZero) {
   EXPECT_EQ(rr(4, 1, 7, static_cast<uint32_t>(-2)), static_cast<uint32_t>(-3));  // div
-  EXPECT_EQ(rr(6, 1, 7, static_cast<uint32_t>(-2)), 1u);                          // rem has the dividend's sign
+  EXPECT_EQ(rr(6, 1, 7, static_cast<uint32_t>(-2)), 1u);                         // rem has the dividend's sign
   EXPECT_EQ(rr(4, 1, static_cast<uint32_t>(-7), 2), static_cast<uint32_t>(-3));
   EXPECT_EQ(rr(6, 1, static_cast<uint32_t>(-7), 2), static_cast<uint32_t>(-1));
   EXPECT_EQ(rr(5, 1, 0xFFFFFFFF, 2), 0x7FFFFFFFu);  // divu
@@ -141,12 +141,12 @@ TEST(ExecuteInt, Branches) {
     bool taken;
   };
   const Case cases[] = {
-      {0, 5, 5, true},   {0, 5, 6, false},                                      // beq
-      {1, 5, 6, true},   {1, 5, 5, false},                                      // bne
-      {4, 0xFFFFFFFF, 0, true}, {4, 0, 0xFFFFFFFF, false}, {4, 3, 3, false},    // blt: signed
-      {5, 0, 0xFFFFFFFF, true}, {5, 3, 3, true}, {5, 0xFFFFFFFF, 0, false},     // bge
-      {6, 0, 0xFFFFFFFF, true}, {6, 0xFFFFFFFF, 0, false}, {6, 3, 3, false},    // bltu: unsigned
-      {7, 0xFFFFFFFF, 0, true}, {7, 3, 3, true}, {7, 0, 0xFFFFFFFF, false},     // bgeu
+      {0, 5, 5, true},          {0, 5, 6, false},                                      // beq
+      {1, 5, 6, true},          {1, 5, 5, false},                                      // bne
+      {4, 0xFFFFFFFF, 0, true}, {4, 0, 0xFFFFFFFF, false}, {4, 3, 3, false},           // blt: signed
+      {5, 0, 0xFFFFFFFF, true}, {5, 3, 3, true},           {5, 0xFFFFFFFF, 0, false},  // bge
+      {6, 0, 0xFFFFFFFF, true}, {6, 0xFFFFFFFF, 0, false}, {6, 3, 3, false},           // bltu: unsigned
+      {7, 0xFFFFFFFF, 0, true}, {7, 3, 3, true},           {7, 0, 0xFFFFFFFF, false},  // bgeu
   };
   for (const Case& c : cases) {
     for (int32_t offset : {-4096, -8, 16, 4094 & ~3}) {
@@ -193,7 +193,7 @@ TEST(ExecuteInt, MisalignedJumpTargetTraps) {
 TEST(ExecuteInt, Jumps) {
   Harness h;
   h.t.pc = 0x10000;
-  h.step<false>(enc::opimm(0, 0, 0, 0));  // nop, pc 0x10004
+  h.step<false>(enc::opimm(0, 0, 0, 0));              // nop, pc 0x10004
   EXPECT_EQ(h.run(enc::j(1, -4)).trap, Trap::kNone);  // jal ra,-4
   EXPECT_EQ(h.t.pc, 0x10000u);
   EXPECT_EQ(h.t.x[1], 0x10008u);
@@ -277,8 +277,8 @@ TEST(ExecuteCsr, WritesToReadOnlyCsrsAreIllegal) {
   h.env.csr_writable[csr::kTidX] = true;  // even if the env would accept it: 0xCxx is read-only
   h.t.x[kA1] = 1;
   const ThreadState before = h.t;
-  EXPECT_EQ(h.run(enc::csr(2, kA0, csr::kTidX, kA1)).trap, Trap::kIllegalInstruction);  // csrrs with a1
-  EXPECT_EQ(h.run(enc::csr(1, 0, csr::kCycle, kA1)).trap, Trap::kIllegalInstruction);   // csrrw
+  EXPECT_EQ(h.run(enc::csr(2, kA0, csr::kTidX, kA1)).trap, Trap::kIllegalInstruction);   // csrrs with a1
+  EXPECT_EQ(h.run(enc::csr(1, 0, csr::kCycle, kA1)).trap, Trap::kIllegalInstruction);    // csrrw
   EXPECT_EQ(h.run(enc::csr(5, kA0, csr::kMhartid, 0)).trap, Trap::kIllegalInstruction);  // csrrwi, even zimm 0
   EXPECT_TRUE(same_state(before, h.t));
   EXPECT_EQ(h.env.csr_writes, 0);

@@ -23,9 +23,9 @@ TEST(ExecuteMem, LoadsExtend) {
     uint32_t expected;
   };
   const Case cases[] = {
-      {0, 0, 0xFFFFFFF3}, {0, 3, 0xFFFFFF80}, {4, 0, 0xF3}, {4, 3, 0x80},  // lb, lbu
+      {0, 0, 0xFFFFFFF3}, {0, 3, 0xFFFFFF80}, {4, 0, 0xF3},   {4, 3, 0x80},    // lb, lbu
       {1, 0, 0xFFFFF2F3}, {1, 2, 0xFFFF8081}, {5, 0, 0xF2F3}, {5, 2, 0x8081},  // lh, lhu
-      {2, 0, 0x8081F2F3},                                                    // lw
+      {2, 0, 0x8081F2F3},                                                      // lw
   };
   for (const Case& c : cases) {
     h.step(enc::load(c.f3, kA0, kA1, c.offset));
@@ -70,17 +70,17 @@ TEST(ExecuteMem, MisalignedAccessesTrapWithoutTouchingMemory) {
     uint32_t addr;
   };
   const Case cases[] = {
-      {enc::load(1, kA0, kA1, 0), Trap::kLoadMisaligned, kData + 1},    // lh
-      {enc::load(5, kA0, kA1, 2), Trap::kLoadMisaligned, kData + 3},    // lhu
-      {enc::load(2, kA0, kA2, 0), Trap::kLoadMisaligned, kData + 2},    // lw
-      {enc::i(0x07, 2, kA0, kA2, 0), Trap::kLoadMisaligned, kData + 2},  // flw
-      {enc::store(1, kA1, kA0, 0), Trap::kStoreMisaligned, kData + 1},  // sh
-      {enc::store(2, kA2, kA0, 0), Trap::kStoreMisaligned, kData + 2},  // sw
+      {enc::load(1, kA0, kA1, 0), Trap::kLoadMisaligned, kData + 1},      // lh
+      {enc::load(5, kA0, kA1, 2), Trap::kLoadMisaligned, kData + 3},      // lhu
+      {enc::load(2, kA0, kA2, 0), Trap::kLoadMisaligned, kData + 2},      // lw
+      {enc::i(0x07, 2, kA0, kA2, 0), Trap::kLoadMisaligned, kData + 2},   // flw
+      {enc::store(1, kA1, kA0, 0), Trap::kStoreMisaligned, kData + 1},    // sh
+      {enc::store(2, kA2, kA0, 0), Trap::kStoreMisaligned, kData + 2},    // sw
       {enc::s(0x27, 2, kA2, kA0, 0), Trap::kStoreMisaligned, kData + 2},  // fsw
       {enc::amo(f5::kLr, kA0, kA2, 0), Trap::kLoadMisaligned, kData + 2},
       {enc::amo(f5::kSc, kA0, kA2, kA0), Trap::kStoreMisaligned, kData + 2},
       {enc::amo(f5::kAdd, kA0, kA2, kA0), Trap::kStoreMisaligned, kData + 2},
-      {enc::i(0x2B, 2, kA0, kA1, 1), Trap::kLoadMisaligned, kData + 2},   // ldg.w
+      {enc::i(0x2B, 2, kA0, kA1, 1), Trap::kLoadMisaligned, kData + 2},        // ldg.w
       {enc::r(0x2B, 6, 1, kA0, kA1, kA0), Trap::kStoreMisaligned, kData + 1},  // atom.inc
   };
   for (const Case& c : cases) {
@@ -97,8 +97,8 @@ TEST(ExecuteMem, MisalignedAccessesTrapWithoutTouchingMemory) {
 
 TEST(ExecuteMem, AccessFaultsLeaveStateUnchanged) {
   Harness h;
-  h.t.x[kA1] = 0x40000000;               // unmapped
-  h.t.x[kA2] = TestEnv::kBase;           // read-only page
+  h.t.x[kA1] = 0x40000000;      // unmapped
+  h.t.x[kA2] = TestEnv::kBase;  // read-only page
   h.env.set_word(TestEnv::kBase, 0x55);
   h.t.x[kA0] = 99;
   h.t.f[kA0] = 0x3F800000;
@@ -119,7 +119,7 @@ TEST(ExecuteMem, AccessFaultsLeaveStateUnchanged) {
       // AMO: the read succeeds on the read-only page, the write faults; a0 keeps 99.
       {enc::amo(f5::kSwap, kA0, kA2, kA0), Trap::kStoreAccessFault, TestEnv::kBase},
       {enc::amo(f5::kAdd, kA0, kA1, kA0), Trap::kStoreAccessFault, 0x40000000},
-      {enc::i(0x2B, 2, kA0, kA1, 0), Trap::kLoadAccessFault, 0x40000000},  // ldg.w
+      {enc::i(0x2B, 2, kA0, kA1, 0), Trap::kLoadAccessFault, 0x40000000},            // ldg.w
       {enc::r(0x2B, 6, 0, kA0, kA2, kA0), Trap::kStoreAccessFault, TestEnv::kBase},  // atom.fadd
   };
   for (const Case& c : cases) {

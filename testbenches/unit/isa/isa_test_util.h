@@ -65,8 +65,8 @@ constexpr uint32_t kAdd = 0x00, kSub = 0x04, kMul = 0x08, kDiv = 0x0C, kSqrt = 0
 }
 // AMO funct5 values.
 namespace f5 {
-constexpr uint32_t kLr = 0x02, kSc = 0x03, kSwap = 0x01, kAdd = 0x00, kXor = 0x04, kAnd = 0x0C, kOr = 0x08,
-                   kMin = 0x10, kMax = 0x14, kMinu = 0x18, kMaxu = 0x1C;
+constexpr uint32_t kLr = 0x02, kSc = 0x03, kSwap = 0x01, kAdd = 0x00, kXor = 0x04, kAnd = 0x0C, kOr = 0x08, kMin = 0x10,
+                   kMax = 0x14, kMinu = 0x18, kMaxu = 0x1C;
 }
 
 inline uint32_t bits(float v) {
@@ -88,15 +88,13 @@ class TestEnv : public ExecEnv {
   static constexpr uint32_t kReadOnlyBytes = 0x100;
 
   std::vector<uint8_t> mem = std::vector<uint8_t>(0x1000, 0);
-  std::map<uint16_t, uint32_t> csrs;       // readable CSRs
-  std::map<uint16_t, bool> csr_writable;   // CSRs that accept writes
+  std::map<uint16_t, uint32_t> csrs;      // readable CSRs
+  std::map<uint16_t, bool> csr_writable;  // CSRs that accept writes
   std::optional<uint32_t> reservation;
   int loads = 0, stores = 0, csr_reads = 0, csr_writes = 0;
   bool last_load_read_only = false;
 
-  bool in_range(uint32_t addr, unsigned bytes) const {
-    return addr >= kBase && addr - kBase + bytes <= mem.size();
-  }
+  bool in_range(uint32_t addr, unsigned bytes) const { return addr >= kBase && addr - kBase + bytes <= mem.size(); }
   uint32_t word(uint32_t addr) const {
     uint32_t v = 0;
     std::memcpy(&v, &mem[addr - kBase], 4);

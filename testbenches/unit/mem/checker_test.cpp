@@ -67,8 +67,7 @@ TEST_F(CheckerTest, SecondWriterIsASwmrViolation) {
   caches.states[1] = State::kM;  // cache 0 failed to invalidate
   checker.check_line(2, 0x40);
   ASSERT_TRUE(checker.failed());
-  EXPECT_NE(checker.report().find("agent 0 is in M (write permission) but the bus granted it none"),
-            std::string::npos)
+  EXPECT_NE(checker.report().find("agent 0 is in M (write permission) but the bus granted it none"), std::string::npos)
       << checker.report();
 }
 

@@ -110,9 +110,9 @@ TEST(Islip, DesynchronisedPointersReachFullThroughputOnUniformRequests) {
 
 TEST(Allocator, FactoryAndBadRequests) {
   EXPECT_NE(dynamic_cast<IslipAllocator*>(make_allocator(AllocatorKind::kIslip, 2, 2, 1).get()), nullptr);
-  EXPECT_NE(dynamic_cast<SeparableInputFirstAllocator*>(
-                make_allocator(AllocatorKind::kSeparableInputFirst, 2, 2, 1).get()),
-            nullptr);
+  EXPECT_NE(
+      dynamic_cast<SeparableInputFirstAllocator*>(make_allocator(AllocatorKind::kSeparableInputFirst, 2, 2, 1).get()),
+      nullptr);
   SeparableInputFirstAllocator a(2, 2);
   EXPECT_THROW(a.request(2, 0), std::out_of_range);
   EXPECT_THROW(a.request(0, -1), std::out_of_range);

@@ -17,8 +17,12 @@ using tessera::noc::test::params;
 // Full offered load, short packets: every channel is contended. The window
 // and drain are short; the network is expected to saturate, not to drain.
 MeasureOptions heavy_load(const char* traffic = "uniform") {
-  return measure({{"noc.traffic", traffic}, {"noc.rate", "1.0"}, {"noc.packet_flits", "4"},
-                  {"noc.warmup", "100"}, {"noc.cycles", "3000"}, {"noc.drain_cycles", "100"}});
+  return measure({{"noc.traffic", traffic},
+                  {"noc.rate", "1.0"},
+                  {"noc.packet_flits", "4"},
+                  {"noc.warmup", "100"},
+                  {"noc.cycles", "3000"},
+                  {"noc.drain_cycles", "100"}});
 }
 
 // Two torus loads: tornado on 8x8 (every packet goes 3 hops the + way in
@@ -32,10 +36,18 @@ const TorusLoad kTorusLoads[] = {{"8", "tornado"}, {"6", "uniform"}};
 
 NocParams torus(const char* k, bool dateline) {
   if (dateline)
-    return params({{"noc.topology", "torus"}, {"noc.k", k}, {"noc.vcs", "2"}, {"noc.vc_buf", "4"},
+    return params({{"noc.topology", "torus"},
+                   {"noc.k", k},
+                   {"noc.vcs", "2"},
+                   {"noc.vc_buf", "4"},
                    {"noc.watchdog_cycles", "100"}});
-  return params({{"noc.topology", "torus"}, {"noc.k", k}, {"noc.vcs", "2"}, {"noc.vc_buf", "4"},
-                 {"noc.dateline", "false"}, {"noc.allow_unsafe_routing", "true"}, {"noc.watchdog_cycles", "100"}});
+  return params({{"noc.topology", "torus"},
+                 {"noc.k", k},
+                 {"noc.vcs", "2"},
+                 {"noc.vc_buf", "4"},
+                 {"noc.dateline", "false"},
+                 {"noc.allow_unsafe_routing", "true"},
+                 {"noc.watchdog_cycles", "100"}});
 }
 
 TEST(Deadlock, TorusWithoutDatelinesIsCaughtByTheWatchdog) {
@@ -67,16 +79,25 @@ TEST(Deadlock, TorusWithDatelinesRunsClean) {
 TEST(Deadlock, SingleVcRingWithoutDatelineDeadlocksUnderTornado) {
   // All tornado traffic goes the same way round; with one VC per link the
   // ring of channels fills and every head waits for the channel ahead.
-  const NocParams p = params({{"noc.topology", "ring"}, {"noc.k", "8"}, {"noc.vcs", "1"}, {"noc.vc_buf", "2"},
-                              {"noc.dateline", "false"}, {"noc.allow_unsafe_routing", "true"},
+  const NocParams p = params({{"noc.topology", "ring"},
+                              {"noc.k", "8"},
+                              {"noc.vcs", "1"},
+                              {"noc.vc_buf", "2"},
+                              {"noc.dateline", "false"},
+                              {"noc.allow_unsafe_routing", "true"},
                               {"noc.watchdog_cycles", "200"}});
   EXPECT_THROW(run_measurement(p, heavy_load("tornado")), DeadlockError);
 }
 
 TEST(Deadlock, AdaptiveWithoutEscapeVcDeadlocks) {
-  const NocParams p = params({{"noc.topology", "mesh"}, {"noc.k", "6"}, {"noc.vcs", "2"}, {"noc.vc_buf", "4"},
-                              {"noc.routing", "adaptive"}, {"noc.escape_vc", "false"},
-                              {"noc.allow_unsafe_routing", "true"}, {"noc.watchdog_cycles", "100"}});
+  const NocParams p = params({{"noc.topology", "mesh"},
+                              {"noc.k", "6"},
+                              {"noc.vcs", "2"},
+                              {"noc.vc_buf", "4"},
+                              {"noc.routing", "adaptive"},
+                              {"noc.escape_vc", "false"},
+                              {"noc.allow_unsafe_routing", "true"},
+                              {"noc.watchdog_cycles", "100"}});
   EXPECT_THROW(run_measurement(p, heavy_load()), DeadlockError);
 }
 
@@ -85,9 +106,14 @@ TEST(Deadlock, TurnModelsNeedNoEscapeVcOnAMesh) {
   // and odd-even forbid enough turns that, even without an escape VC (and
   // without noc.allow_unsafe_routing), the mesh cannot deadlock.
   for (const char* policy : {"west_first", "odd_even"}) {
-    const NocParams p = params({{"noc.topology", "mesh"}, {"noc.k", "6"}, {"noc.vcs", "2"}, {"noc.vc_buf", "4"},
-                                {"noc.routing", "adaptive"}, {"noc.adaptive", policy},
-                                {"noc.escape_vc", "false"}, {"noc.watchdog_cycles", "100"}});
+    const NocParams p = params({{"noc.topology", "mesh"},
+                                {"noc.k", "6"},
+                                {"noc.vcs", "2"},
+                                {"noc.vc_buf", "4"},
+                                {"noc.routing", "adaptive"},
+                                {"noc.adaptive", policy},
+                                {"noc.escape_vc", "false"},
+                                {"noc.watchdog_cycles", "100"}});
     const MeasureResult r = run_measurement(p, heavy_load());
     EXPECT_GT(r.accepted, 0.1) << policy;
     EXPECT_TRUE(r.checker_ok) << policy;
@@ -100,9 +126,12 @@ TEST(Deadlock, AdaptiveWithEscapeVcNeverDeadlocks) {
     for (const char* buf : {"2", "4"}) {
       for (const char* seed : {"1", "2"}) {
         // Torus escape needs a dateline pair, so 3 VCs: 2 escape + 1 adaptive.
-        const NocParams p = params({{"noc.topology", topology}, {"noc.k", "6"},
-                                    {"noc.vcs", std::string(topology) == "mesh" ? "2" : "3"}, {"noc.vc_buf", buf},
-                                    {"noc.routing", "adaptive"}, {"noc.watchdog_cycles", "100"}});
+        const NocParams p = params({{"noc.topology", topology},
+                                    {"noc.k", "6"},
+                                    {"noc.vcs", std::string(topology) == "mesh" ? "2" : "3"},
+                                    {"noc.vc_buf", buf},
+                                    {"noc.routing", "adaptive"},
+                                    {"noc.watchdog_cycles", "100"}});
         MeasureOptions o = heavy_load();
         o.seed = std::stoull(seed);
         o.max_cycles = 1500;

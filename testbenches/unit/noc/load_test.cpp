@@ -14,8 +14,11 @@ using tessera::noc::test::measure;
 using tessera::noc::test::params;
 
 MeasureOptions load(const char* traffic, double rate) {
-  MeasureOptions o = measure({{"noc.traffic", traffic}, {"noc.packet_flits", "4"}, {"noc.warmup", "500"},
-                              {"noc.cycles", "2000"}, {"noc.drain_cycles", "1000"}});
+  MeasureOptions o = measure({{"noc.traffic", traffic},
+                              {"noc.packet_flits", "4"},
+                              {"noc.warmup", "500"},
+                              {"noc.cycles", "2000"},
+                              {"noc.drain_cycles", "1000"}});
   o.rate = rate;
   return o;
 }
@@ -96,20 +99,19 @@ TEST(FlitChecker, EveryFlitOfEveryRunDeliveredOnceInOrder) {
   // Different routers, allocators, speedups, flow control and VC reuse,
   // moderate load: the run drains and the checker accounts for every flit.
   using Pairs = std::vector<std::pair<std::string, std::string>>;
-  const std::vector<Pairs> variants{
-      {{"noc.allocator", "islip"}},
-      {{"noc.allocator", "islip"}, {"noc.islip_iterations", "3"}},
-      {{"noc.speedup", "2"}},
-      {{"noc.flow_control", "vct"}},
-      {{"noc.flow_control", "saf"}},
-      {{"noc.atomic_vc", "false"}},
-      {{"noc.atomic_vc", "false"}, {"noc.flow_control", "vct"}},
-      {{"noc.atomic_vc", "false"}, {"noc.flow_control", "saf"}},
-      {{"noc.routing", "adaptive"}},
-      {{"noc.routing", "adaptive"}, {"noc.adaptive", "odd_even"}},
-      {{"noc.classes", "2"}},
-      {{"noc.topology", "torus"}, {"noc.routing", "adaptive"}},
-      {{"noc.topology", "ring"}, {"noc.k", "8"}}};
+  const std::vector<Pairs> variants{{{"noc.allocator", "islip"}},
+                                    {{"noc.allocator", "islip"}, {"noc.islip_iterations", "3"}},
+                                    {{"noc.speedup", "2"}},
+                                    {{"noc.flow_control", "vct"}},
+                                    {{"noc.flow_control", "saf"}},
+                                    {{"noc.atomic_vc", "false"}},
+                                    {{"noc.atomic_vc", "false"}, {"noc.flow_control", "vct"}},
+                                    {{"noc.atomic_vc", "false"}, {"noc.flow_control", "saf"}},
+                                    {{"noc.routing", "adaptive"}},
+                                    {{"noc.routing", "adaptive"}, {"noc.adaptive", "odd_even"}},
+                                    {{"noc.classes", "2"}},
+                                    {{"noc.topology", "torus"}, {"noc.routing", "adaptive"}},
+                                    {{"noc.topology", "ring"}, {"noc.k", "8"}}};
   for (const Pairs& v : variants) {
     tessera::sim::Config cfg;
     cfg.set("noc.k", "4", "test");

@@ -55,12 +55,14 @@ TEST(NocParams, ImpossibleValuesNameTheKey) {
   // Adaptive routing without the escape VC it needs.
   EXPECT_NE(error_of({{"noc.routing", "adaptive"}, {"noc.escape_vc", "false"}}).find("noc.escape_vc"),
             std::string::npos);
-  EXPECT_NE(error_of({{"noc.topology", "torus"}, {"noc.dateline", "false"}}).find("noc.dateline"),
-            std::string::npos);
+  EXPECT_NE(error_of({{"noc.topology", "torus"}, {"noc.dateline", "false"}}).find("noc.dateline"), std::string::npos);
   // West-first needs no escape VC on a mesh, but does around a torus.
   EXPECT_EQ(error_of({{"noc.routing", "adaptive"}, {"noc.adaptive", "west_first"}, {"noc.escape_vc", "false"}}), "");
-  EXPECT_NE(error_of({{"noc.topology", "torus"}, {"noc.vcs", "4"}, {"noc.routing", "adaptive"},
-                      {"noc.adaptive", "west_first"}, {"noc.escape_vc", "false"}})
+  EXPECT_NE(error_of({{"noc.topology", "torus"},
+                      {"noc.vcs", "4"},
+                      {"noc.routing", "adaptive"},
+                      {"noc.adaptive", "west_first"},
+                      {"noc.escape_vc", "false"}})
                 .find("noc.escape_vc"),
             std::string::npos);
   // Escape VC plus at least one adaptive VC.

@@ -39,7 +39,7 @@ TEST(Topology, TorusAndRingWrap) {
 
 TEST(Topology, DatelineIsTheWrapLink) {
   const Topology ring(TopologyKind::kRing, 8, 1);
-  EXPECT_TRUE(ring.crosses_dateline(6, 1, kPlusX));   // 6 -> 7 -> 0 -> 1
+  EXPECT_TRUE(ring.crosses_dateline(6, 1, kPlusX));  // 6 -> 7 -> 0 -> 1
   EXPECT_FALSE(ring.crosses_dateline(1, 3, kPlusX));
   EXPECT_TRUE(ring.crosses_dateline(1, 6, kMinusX));  // 1 -> 0 -> 7 -> 6
   EXPECT_FALSE(Topology(TopologyKind::kMesh, 4, 4).crosses_dateline(3, 0, kMinusX));
@@ -121,8 +121,8 @@ TEST(Routing, WestFirstGoesWestAloneThenAdapts) {
 }
 
 TEST(Routing, OddEvenForbidsEastToVerticalTurnsInEvenColumns) {
-  const NocParams p = params({{"noc.routing", "adaptive"}, {"noc.adaptive", "odd_even"}, {"noc.escape_vc", "false"},
-                              {"noc.k", "6"}});
+  const NocParams p =
+      params({{"noc.routing", "adaptive"}, {"noc.adaptive", "odd_even"}, {"noc.escape_vc", "false"}, {"noc.k", "6"}});
   const Topology t(p);
   MinimalAdaptiveRouting r(p, t);
   Flit f;
@@ -136,12 +136,12 @@ TEST(Routing, OddEvenForbidsEastToVerticalTurnsInEvenColumns) {
   ASSERT_EQ(route.count, 2);
   EXPECT_EQ(route.options[0].port, kPlusY);
   EXPECT_EQ(route.options[1].port, kPlusX);
-  f.dst = t.node_at(4, 3);               // even destination column
+  f.dst = t.node_at(4, 3);             // even destination column
   r.route(t.node_at(3, 0), f, route);  // one column short of it: must turn north here
   ASSERT_EQ(route.count, 1);
   EXPECT_EQ(route.options[0].port, kPlusY);
   f.src = t.node_at(5, 0);
-  f.dst = t.node_at(1, 3);               // westbound
+  f.dst = t.node_at(1, 3);             // westbound
   r.route(t.node_at(3, 0), f, route);  // odd column: west only (no N/S-to-west turn later in an odd column)
   ASSERT_EQ(route.count, 1);
   EXPECT_EQ(route.options[0].port, kMinusX);

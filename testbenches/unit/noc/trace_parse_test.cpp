@@ -49,8 +49,9 @@ TEST(NocTraceFields, HexadecimalWithPrefix) {
 
 TEST(NocTraceFields, OverflowIsAnErrorNotAClamp) {
   // strtoll turned this into INT64_MAX without a word.
-  EXPECT_NE(error_of("99999999999999999999 0 1\n").find("t.trace:1: '99999999999999999999' is larger than "
-                                                        "9223372036854775807"),
+  EXPECT_NE(error_of("99999999999999999999 0 1\n")
+                .find("t.trace:1: '99999999999999999999' is larger than "
+                      "9223372036854775807"),
             std::string::npos);
   EXPECT_NE(error_of("9223372036854775808 0 1\n").find("is larger than"), std::string::npos);
   EXPECT_EQ(read("9223372036854775807 0 1\n").at(0).cycle, 9223372036854775807ull);
@@ -77,8 +78,7 @@ TEST(NocTraceFields, SignsAndExtraFieldsAreRefused) {
   EXPECT_NE(error_of("+1 0 1\n").find("t.trace:1: '+1' is not a non-negative integer"), std::string::npos);
   EXPECT_NE(error_of("-0 0 1\n").find("t.trace:1: '-0' is not a non-negative integer"), std::string::npos);
   EXPECT_NE(error_of("0x 0 1\n").find("t.trace:1: '0x' is not a non-negative integer"), std::string::npos);
-  EXPECT_NE(error_of("1 0 1 1 0 7\n").find("t.trace:1: expected 'cycle src dst [flits [class]]'"),
-            std::string::npos);
+  EXPECT_NE(error_of("1 0 1 1 0 7\n").find("t.trace:1: expected 'cycle src dst [flits [class]]'"), std::string::npos);
 }
 
 }  // namespace

@@ -30,8 +30,8 @@ struct Case {
 // 4x4 torus: 0 (0,0) -> 15 (3,3) wraps in both dimensions: 1 + 1 = 2 hops;
 //            1 (1,0) -> 11 (3,2): x +2 (tie), y +2 (tie) = 4 hops.
 const Case kCases[] = {
-    {"ring", "8", 1, 5, 4},  {"ring", "8", 6, 1, 3},   {"mesh", "4", 0, 15, 6},
-    {"mesh", "4", 5, 6, 1},  {"torus", "4", 0, 15, 2}, {"torus", "4", 1, 11, 4},
+    {"ring", "8", 1, 5, 4}, {"ring", "8", 6, 1, 3},   {"mesh", "4", 0, 15, 6},
+    {"mesh", "4", 5, 6, 1}, {"torus", "4", 0, 15, 2}, {"torus", "4", 1, 11, 4},
 };
 
 TEST(ZeroLoad, DefaultPipelineEveryTopology) {
@@ -51,9 +51,15 @@ TEST(ZeroLoad, DefaultPipelineEveryTopology) {
 TEST(ZeroLoad, EachStageDelayCounts) {
   // rc 2, va 3, sa 1, st 2, link 4: 12 cycles per router.
   for (const Case& c : kCases) {
-    const NocParams p = params({{"noc.topology", c.topology}, {"noc.k", c.k}, {"noc.vcs", "2"},
-                                {"noc.delay.rc", "2"}, {"noc.delay.va", "3"}, {"noc.delay.sa", "1"},
-                                {"noc.delay.st", "2"}, {"noc.delay.link", "4"}, {"noc.delay.credit", "2"}});
+    const NocParams p = params({{"noc.topology", c.topology},
+                                {"noc.k", c.k},
+                                {"noc.vcs", "2"},
+                                {"noc.delay.rc", "2"},
+                                {"noc.delay.va", "3"},
+                                {"noc.delay.sa", "1"},
+                                {"noc.delay.st", "2"},
+                                {"noc.delay.link", "4"},
+                                {"noc.delay.credit", "2"}});
     const Delivery d = single_packet(p, c.src, c.dst, 3);
     EXPECT_EQ(d.latency(), static_cast<uint64_t>((c.hops + 1) * 12 + 2)) << c.topology << " " << c.src;
   }
@@ -115,8 +121,7 @@ TEST(FlowControl, VctWaitsForRoomForTheWholePacketWormholeDoesNot) {
   // packet arrives later. With atomic VC allocation (one packet per buffer)
   // the two coincide.
   auto second_arrival = [](const char* flow, const char* atomic) {
-    Network net(params({{"noc.vcs", "1"}, {"noc.vc_buf", "4"}, {"noc.flow_control", flow},
-                        {"noc.atomic_vc", atomic}}));
+    Network net(params({{"noc.vcs", "1"}, {"noc.vc_buf", "4"}, {"noc.flow_control", flow}, {"noc.atomic_vc", atomic}}));
     for (int i = 0; i < 2; ++i) {
       Packet p;
       p.src = 0;

@@ -86,9 +86,9 @@ class RawInitiator : public sc_core::sc_module {
 class ScriptedTarget : public sc_core::sc_module {
  public:
   AtTargetPort<ScriptedTarget> port{"socket", *this, &ScriptedTarget::on_arrival, &ScriptedTarget::on_done};
-  std::vector<int> admitted;    // sockets, in admission order
-  std::vector<int> arrivals;    // sockets, in BEGIN_REQ order
-  std::vector<int> done;        // sockets whose END_RESP came on the forward path
+  std::vector<int> admitted;  // sockets, in admission order
+  std::vector<int> arrivals;  // sockets, in BEGIN_REQ order
+  std::vector<int> done;      // sockets whose END_RESP came on the forward path
   size_t accept_per_call = 1000;
   std::vector<std::pair<int, sc_time>> taken_at_once;  // socket, annotated delay
   int refuse_socket = -1;
@@ -201,9 +201,7 @@ TEST(AtTargetPort, ResponseCompletedOnTheReturnPathEndsAtOnce) { run_response(tl
 
 TEST(AtTargetPort, ResponseUpdatedToEndRespEndsAtOnce) { run_response(tlm::TLM_UPDATED, true, {}, 0); }
 
-TEST(AtTargetPort, ResponseAcceptedEndsWithEndRespOnTheForwardPath) {
-  run_response(tlm::TLM_ACCEPTED, false, {0}, 0);
-}
+TEST(AtTargetPort, ResponseAcceptedEndsWithEndRespOnTheForwardPath) { run_response(tlm::TLM_ACCEPTED, false, {0}, 0); }
 
 TEST(AtTargetPort, AcceptAtOnceAnswersEndReqOnTheReturnPath) {
   // The owner takes socket 0's request at once (its annotated delay of 7 ns

@@ -59,11 +59,11 @@ TEST(BackingMemory, OutOfBoundsReadFailsAndTouchesNothing) {
     uint32_t addr;
     uint64_t bytes;
   } cases[] = {
-      {kBase - 16, 16},                            // entirely below
-      {kBase - 4, 16},                             // straddles the start
+      {kBase - 16, 16},                                // entirely below
+      {kBase - 4, 16},                                 // straddles the start
       {static_cast<uint32_t>(kBase + kSize - 8), 16},  // straddles the end
       {static_cast<uint32_t>(kBase + kSize), 4},       // just past the end
-      {0x00001000u, 4},                            // far away
+      {0x00001000u, 4},                                // far away
   };
   for (const auto& c : cases) {
     EXPECT_FALSE(m.read(c.addr, buf.data(), c.bytes)) << std::hex << c.addr;

@@ -271,7 +271,7 @@ TEST(Config, GetFloatOutOfRange) {
 // ------------------------------------------------------------ get_bool
 
 TEST(Config, GetBoolAcceptedSpellings) {
-  const std::pair<const char*, bool> cases[] = {{"true", true},  {"1", true},  {"on", true},   {"yes", true},
+  const std::pair<const char*, bool> cases[] = {{"true", true},   {"1", true},  {"on", true},   {"yes", true},
                                                 {"false", false}, {"0", false}, {"off", false}, {"no", false}};
   for (const auto& [text, want] : cases) {
     Config cfg;
@@ -308,8 +308,9 @@ TEST(Config, GetEnumValid) {
 TEST(Config, GetEnumInvalidListsChoices) {
   Config cfg;
   cfg.set_override("sm.scheduler=fifo");
-  const std::string msg =
-      config_error([&] { cfg.get_enum("sm.scheduler", "gto", {"lrr", "gto", "two_level"}, "policy"); });
+  const std::string msg = config_error([&] {
+    cfg.get_enum("sm.scheduler", "gto", {"lrr", "gto", "two_level"}, "policy");
+  });
   EXPECT_NE(msg.find("sm.scheduler"), std::string::npos) << msg;
   EXPECT_NE(msg.find("fifo"), std::string::npos) << msg;
   EXPECT_NE(msg.find("lrr|gto|two_level"), std::string::npos) << msg;
@@ -440,7 +441,8 @@ TEST(ConfigHostile, DuplicateKeysAreErrors) {
   {
     // The same parameter through a nested map and a dotted key.
     Config cfg;
-    const std::string msg = config_error([&] { cfg.load_yaml_string("gpu:\n  num_sms: 2\ngpu.num_sms: 4\n", "d.yaml"); });
+    const std::string msg =
+        config_error([&] { cfg.load_yaml_string("gpu:\n  num_sms: 2\ngpu.num_sms: 4\n", "d.yaml"); });
     EXPECT_NE(msg.find("'gpu.num_sms' is set twice"), std::string::npos) << msg;
   }
 }

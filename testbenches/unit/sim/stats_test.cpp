@@ -56,13 +56,15 @@ TEST(StatGroup, FormulaEvaluatedAtDumpTimeAndNonFiniteIsNull) {
   uint64_t insts = 0, cycles = 0;
   sm.add_counter("insts", &insts, "instructions");
   sm.add_counter("cycles", &cycles, "cycles");
-  sm.add_formula("ipc", [&] { return static_cast<double>(insts) / static_cast<double>(cycles); }, "IPC");
+  sm.add_formula(
+      "ipc", [&] { return static_cast<double>(insts) / static_cast<double>(cycles); }, "IPC");
   // 0/0 = NaN: JSON has no NaN, so the value is null.
   EXPECT_TRUE(sm.to_json()["ipc"].is_null());
   insts = 30;
   cycles = 20;
   EXPECT_DOUBLE_EQ(sm.to_json()["ipc"].get<double>(), 1.5);
-  sm.add_formula("inf", [] { return std::numeric_limits<double>::infinity(); }, "infinite");
+  sm.add_formula(
+      "inf", [] { return std::numeric_limits<double>::infinity(); }, "infinite");
   EXPECT_TRUE(sm.to_json()["inf"].is_null());
 }
 
@@ -84,7 +86,8 @@ TEST(StatGroup, DumpTextHasFullPathsValuesAndDescriptions) {
   std::vector<uint64_t> h{1, 2, 3};
   sm0.add_counter("issued", &issued, "warp instructions issued");
   sm0.add_histogram("hist", &h, "a histogram");
-  sm0.add_formula("half", [] { return 0.5; }, "one half");
+  sm0.add_formula(
+      "half", [] { return 0.5; }, "one half");
   std::string out;
   chip.dump_text(out);
   EXPECT_NE(out.find("chip.sm0.issued 5 # warp instructions issued\n"), std::string::npos) << out;

@@ -85,7 +85,7 @@ TEST(BlockSlots, SharedMemoryFirstFitAndMerge) {
   EXPECT_FALSE(s.can_accept(launch(32, 1100)));  // 1008 + 1072, but not contiguous
   EXPECT_TRUE(s.can_accept(launch(32, 1000)));
   const unsigned d = s.start(launch(32, 500), 3);
-  EXPECT_EQ(d, b);                      // the lowest free block slot
+  EXPECT_EQ(d, b);                     // the lowest free block slot
   EXPECT_EQ(s[d].shared_base, 1008u);  // first fit: the hole
   s.retire(a);
   s.retire(c);

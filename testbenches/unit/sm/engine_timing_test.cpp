@@ -67,8 +67,12 @@ namespace {
 // in cycle 7 (x5 at 13), add x6 in cycle 13 (x6 at 19), lw in cycle 19: the
 // bank array starts at 19, the result is readable at 19 + 28 + (passes - 1).
 std::vector<uint32_t> shared_load(unsigned stride_shift) {
-  return {csrr(5, csr::kTidX),   lui(6, 0x20000),           enc::opimm(1, 5, 5, static_cast<int32_t>(stride_shift)),
-          enc::op(0, 0, 6, 6, 5), lw(7, 6, 0),             addi(8, 7, 0),
+  return {csrr(5, csr::kTidX),
+          lui(6, 0x20000),
+          enc::opimm(1, 5, 5, static_cast<int32_t>(stride_shift)),
+          enc::op(0, 0, 6, 6, 5),
+          lw(7, 6, 0),
+          addi(8, 7, 0),
           kExit};
 }
 }  // namespace
@@ -121,8 +125,8 @@ TEST(SmEngineTiming, L1HitTakesHitLatencyMissWaitsForTheAnswer) {
 // partition 1 in cycle 15, so warp 0's next instruction issues in 16, and it
 // stalled on the barrier in cycles 9..15 (7 cycles).
 TEST(SmEngineTiming, BarrierReleasesOnlyWhenEveryWarpArrived) {
-  SmHarness h({csrr(5, csr::kWarpid), enc::b(0, 5, 0, 12), addi(6, 0, 1), addi(6, 6, 1), kBarSync, addi(7, 0, 1),
-               kExit});
+  SmHarness h(
+      {csrr(5, csr::kWarpid), enc::b(0, 5, 0, 12), addi(6, 0, 1), addi(6, 6, 1), kBarSync, addi(7, 0, 1), kExit});
   h.launch(64, 0);
   h.run(1, 30);
   EXPECT_EQ(h.issue_cycle(16, 0), 8u);
@@ -142,7 +146,7 @@ TEST(SmEngineTiming, DivergentWarpReconvergesAtTheMinimumPc) {
                addi(7, 0, 2), addi(8, 0, 3), kExit});
   h.launch(32, 0);
   h.run(1, 30);
-  const std::vector<Issue> expected{{1, 0, 0, 0, 32},   {7, 0, 0, 4, 32},   {13, 0, 0, 8, 32}, {14, 0, 0, 12, 16},
+  const std::vector<Issue> expected{{1, 0, 0, 0, 32},   {7, 0, 0, 4, 32},   {13, 0, 0, 8, 32},  {14, 0, 0, 12, 16},
                                     {15, 0, 0, 16, 16}, {20, 0, 0, 20, 16}, {21, 0, 0, 24, 32}, {22, 0, 0, 28, 32}};
   EXPECT_EQ(h.issues(), expected);
   EXPECT_EQ(h.sm().warps()[0].threads[0].x[7], 1u);

@@ -6,9 +6,9 @@
 #include <numeric>
 #include <random>
 
+#include "mem/sector_cache.h"
 #include "sim/config.h"
 #include "sm/coalescer.h"
-#include "mem/sector_cache.h"
 #include "sm/shared_banks.h"
 
 using namespace tessera::sm;
@@ -42,7 +42,8 @@ TEST(BankArbiter, StrideThirtyTwoIsAThirtyTwoWayConflict) {
 
 // Stride 2^k for k = 0..5 gives 2^k-way conflicts.
 TEST(BankArbiter, PowerOfTwoStridesConflictByTheirFactor) {
-  for (unsigned ways : {1u, 2u, 4u, 8u, 16u, 32u}) EXPECT_EQ(arbitrate_banks(strided(ways), kAll, 32, false).passes, ways);
+  for (unsigned ways : {1u, 2u, 4u, 8u, 16u, 32u})
+    EXPECT_EQ(arbitrate_banks(strided(ways), kAll, 32, false).passes, ways);
 }
 
 TEST(BankArbiter, RandomPermutationIsConflictFree) {
