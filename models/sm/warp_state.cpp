@@ -29,21 +29,22 @@ void Warp::start(unsigned block, unsigned index, unsigned part, const KernelLaun
 }
 
 void Warp::reconverge() {
+  // Locals, not members, in the loop: the compiler cannot keep a member in a
+  // register while it loads the threads' PCs (same type, may alias).
   const uint32_t runnable = existing & ~exited & ~at_barrier;
-  mask = 0;
-  if (!runnable) return;
-  uint32_t best = ~0u;
+  uint32_t best = ~0u, best_mask = 0;
   for (uint32_t m = runnable; m; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
     const uint32_t lane_pc = threads[lane].pc;
     if (lane_pc < best) {
       best = lane_pc;
-      mask = 1u << lane;
+      best_mask = 1u << lane;
     } else if (lane_pc == best) {
-      mask |= 1u << lane;
+      best_mask |= 1u << lane;
     }
   }
-  pc = best;
+  mask = best_mask;
+  if (runnable) pc = best;
 }
 
 void release_barrier_if_complete(unsigned slot, Block& b, std::vector<Warp>& warps) {
