@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 
@@ -114,20 +115,37 @@ void VcdWriter::write_value(const Signal& s) {
 void VcdWriter::change(int id, uint64_t value, uint64_t time_ps) {
   if (id < 0) return;
   if (!header_done_) write_header();
+  if (!pending_.empty() && time_ps != pending_time_) flush();
   Signal& s = signals_[static_cast<size_t>(id)];
   if (s.value == value) return;
   s.value = value;
-  if (time_ps != current_time_ || !time_written_) {
-    current_time_ = time_ps;
-    std::fprintf(file_, "#%llu\n", static_cast<unsigned long long>(time_ps));
+  pending_time_ = time_ps;
+  if (!s.pending) {
+    s.pending = true;
+    pending_.push_back(id);
+  }
+}
+
+void VcdWriter::flush() {
+  if (pending_.empty()) return;
+  if (pending_time_ != current_time_ || !time_written_) {
+    current_time_ = pending_time_;
+    std::fprintf(file_, "#%llu\n", static_cast<unsigned long long>(pending_time_));
     time_written_ = true;
   }
-  write_value(s);
+  std::sort(pending_.begin(), pending_.end());
+  for (int id : pending_) {
+    Signal& s = signals_[static_cast<size_t>(id)];
+    write_value(s);
+    s.pending = false;
+  }
+  pending_.clear();
 }
 
 void VcdWriter::close(uint64_t end_time_ps) {
   if (!file_) return;
   if (!header_done_) write_header();
+  flush();
   if (end_time_ps > current_time_) std::fprintf(file_, "#%llu\n", static_cast<unsigned long long>(end_time_ps));
   file_ = nullptr;
   out_.close();

@@ -27,7 +27,9 @@ class VcdWriter {
   bool scope_enabled(const std::string& scope) const;
   // Returns a signal id, or -1 when the scope is filtered out.
   int add_signal(const std::string& scope, const std::string& name, unsigned width);
-  // Records value at time_ps; values equal to the last one are dropped.
+  // Records value at time_ps; values equal to the last one are dropped. The
+  // changes of one instant are written in signal order when time moves on,
+  // so the file does not depend on the order SystemC ran the processes.
   void change(int id, uint64_t value, uint64_t time_ps);
   // OutputError when writing the file failed.
   void close(uint64_t end_time_ps);
@@ -39,8 +41,10 @@ class VcdWriter {
     unsigned width;
     uint64_t value;
     bool written;
+    bool pending = false;  // changed in the instant not yet written
   };
   void write_header();
+  void flush();
   void write_value(const Signal& s);
 
   OutputFile out_;
@@ -50,6 +54,8 @@ class VcdWriter {
   std::vector<Signal> signals_;
   bool header_done_ = false;
   uint64_t current_time_ = 0;
+  std::vector<int> pending_;  // signals changed at pending_time_
+  uint64_t pending_time_ = 0;
   bool time_written_ = false;
 };
 

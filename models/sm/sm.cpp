@@ -11,7 +11,8 @@ Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
       run_(ctx.run),
       vcd_(ctx.vcd),
       engine_(id, SmEngine::Context{ctx.params, ctx.global, ctx.program, ctx.run, ctx.stats_parent, ctx.num_sms,
-                                    ctx.atomics, std::string(this->name())}) {
+                                    ctx.atomics, std::string(this->name())}),
+      clocked_(ctx.clock) {
   engine_.set_port(this);
   if (vcd_) {
     engine_.set_tracing(true);
@@ -29,7 +30,7 @@ Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
 
   SC_HAS_PROCESS(Sm);
   SC_METHOD(cycle);
-  sensitive << wake_;
+  sensitive << clocked_.event();
   dont_initialize();
 }
 
@@ -46,32 +47,18 @@ void Sm::block_finished() {
 
 // ---------------------------------------------------------------- the clock
 
-void Sm::wake_at_next_cycle() { wake_.notify(clock_.delay_until(now_cycle() + 1)); }
+void Sm::wake_at_next_cycle() { clocked_.wake_next_cycle(); }
 
 void Sm::cycle() {
-  if (run_.stopped()) return;
-  const uint64_t now = now_cycle();
-  if (engine_.ran() && now <= engine_.last_cycle()) {
-    // A second activation in a cycle already processed: re-arm only.
-    if (next_planned_ == SmEngine::kNever) {
-      next_trigger(wake_);
-    } else {
-      next_trigger(clock_.delay_until(next_planned_), wake_);
-    }
-    return;
-  }
+  if (run_.stopped() || !clocked_.begin_cycle()) return;
+  const uint64_t now = clocked_.cycle();
   engine_.cycle(now);
   if (vcd_) trace_partitions();
   if (run_.stopped()) return;
 
   uint64_t next = engine_.next_event();
   if (!engine_.requests().empty() && !mem_port_.awaiting_end_req(0)) next = now + 1;  // the next request goes out
-  next_planned_ = next;
-  if (next == SmEngine::kNever) {
-    next_trigger(wake_);
-  } else {
-    next_trigger(clock_.delay_until(next), wake_);
-  }
+  clocked_.wake_at(next == SmEngine::kNever ? sim::ClockedMethod::kNever : next);
 }
 
 void Sm::before_issue(uint64_t now) {

@@ -22,6 +22,7 @@
 #include "sim/at_initiator_port.h"
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
+#include "sim/clocked_method.h"
 #include "sim/config.h"
 #include "sim/in_flight.h"
 #include "sim/payload_pool.h"
@@ -110,8 +111,7 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
   // Global memory path.
   sim::PayloadPool pool_;
 
-  sc_core::sc_event wake_;
-  uint64_t next_planned_ = SmEngine::kNever;  // cycle the method is armed for (kNever: sleeping)
+  sim::ClockedMethod clocked_;  // the idle-skipping cycle loop
 
   // Waveform signals per partition.
   struct Signals {

@@ -130,6 +130,31 @@ TEST(Vcd, ValuesWrittenOnlyOnChange) {
   EXPECT_EQ(text.find("#400"), std::string::npos);
 }
 
+TEST(Vcd, ChangesOfOneInstantAreWrittenInSignalOrder) {
+  // Two processes of one instant may run in either order; the file is the
+  // same both ways.
+  const auto write = [](const std::string& path, bool reversed) {
+    VcdWriter vcd(path, {});
+    const int a = vcd.add_signal("chip.sm0.sched0", "pc", 8);
+    const int b = vcd.add_signal("chip.sm1.sched0", "pc", 8);
+    if (reversed) {
+      vcd.change(b, 2, 100);
+      vcd.change(a, 1, 100);
+    } else {
+      vcd.change(a, 1, 100);
+      vcd.change(b, 2, 100);
+    }
+    vcd.change(a, 3, 200);
+    vcd.close(300);
+  };
+  write(tmp_path("order_ab.vcd"), false);
+  write(tmp_path("order_ba.vcd"), true);
+  const std::string ab = read_file(tmp_path("order_ab.vcd")), ba = read_file(tmp_path("order_ba.vcd"));
+  EXPECT_EQ(body_of(ab), body_of(ba));
+  const std::string sm0 = code_of(ab, "pc");  // the first $var named pc: chip.sm0's
+  EXPECT_NE(body_of(ab).find("#100\nb00000001 " + sm0 + "\n"), std::string::npos) << ab;
+}
+
 TEST(Vcd, ScopeFilterGlobRelativeToTop) {
   VcdWriter vcd(tmp_path("filter_probe.vcd"), {"sm0.*"});
   EXPECT_TRUE(vcd.scope_enabled("chip.sm0.sched0"));
