@@ -4,9 +4,9 @@
 
 namespace tessera::gpu {
 
+using mem::kSectorBytes;
+using mem::kSectorsPerLine;
 using sim::MemOp;
-using sm::kSectorBytes;
-using sm::kSectorsPerLine;
 
 unsigned slice_for_line(uint32_t line_number, unsigned slices, bool hashed) {
   if (hashed && slices > 1) {
@@ -80,8 +80,8 @@ bool L2Slice::serve(const L2Request& r, uint64_t now) {
 }
 
 void L2Slice::fill(uint32_t sector_addr, uint64_t now) {
-  const uint32_t line = sector_addr & ~(sm::kLineBytes - 1);
-  const auto sector = static_cast<uint8_t>(1u << ((sector_addr % sm::kLineBytes) / kSectorBytes));
+  const uint32_t line = sector_addr & ~(mem::kLineBytes - 1);
+  const auto sector = static_cast<uint8_t>(1u << ((sector_addr % mem::kLineBytes) / kSectorBytes));
   write_back(cache_.fill(line, sector, false));
   mshr_.arrive(line, sector, [&](const Waiter& w) {
     if (w.op == MemOp::kAtomic) cache_.fill(line, w.sectors, true);
@@ -103,7 +103,7 @@ void L2Slice::answer(uint64_t handle, MemOp op, unsigned atomic_ops, uint64_t da
   answers_.insert(it, Answer{handle, at});
 }
 
-void L2Slice::write_back(const sm::SectorCache::Victim& v) {
+void L2Slice::write_back(const mem::SectorCache::Victim& v) {
   for (unsigned s = 0; s < kSectorsPerLine; ++s) {
     if (v.dirty & (1u << s)) {
       to_memory_.push_back(MemoryRequest{v.line + s * kSectorBytes, true});

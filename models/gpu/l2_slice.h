@@ -28,7 +28,7 @@
 namespace tessera::gpu {
 
 struct L2Params {
-  sm::CacheGeometry geometry;
+  mem::SectorGeometry geometry;
   unsigned hit_latency = 0;
   unsigned mshrs = 0;
   unsigned queue_depth = 0;
@@ -100,11 +100,11 @@ class L2Slice {
   };
   bool serve(const L2Request& r, uint64_t now);  // false: no MSHR, retry
   void answer(uint64_t handle, sim::MemOp op, unsigned atomic_ops, uint64_t data_ready);
-  void write_back(const sm::SectorCache::Victim& v);
+  void write_back(const mem::SectorCache::Victim& v);
 
   L2Params p_;
-  sm::SectorCache cache_;
-  sm::MshrTable<Waiter> mshr_;
+  mem::SectorCache cache_;
+  mem::MshrTable<Waiter> mshr_;
   std::deque<Queued> input_;
   std::deque<Answer> answers_;  // in cycle order
   std::deque<MemoryRequest> to_memory_;

@@ -48,7 +48,7 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool n
                    "Line-to-slice map: line mod slices, or xor-folded upper line bits (spreads strides)") == "xor";
   if (size_kb % n != 0)
     throw sim::ConfigError(fmt::format("l2.size_kb: {} KiB does not divide into l2.slices={} slices", size_kb, n));
-  p.geometry = sm::CacheGeometry{size_kb / n * 1024, ways, sm::kLineBytes, n};
+  p.geometry = mem::SectorGeometry{size_kb / n * 1024, ways, mem::kLineBytes, n};
   p.geometry.validate("l2.size_kb", "l2.ways");
 
   input_.resize(n);
@@ -90,7 +90,7 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool n
 L2System::~L2System() = default;
 
 unsigned L2System::slice_of(uint32_t addr) const {
-  return slice_for_line(addr / sm::kLineBytes, static_cast<unsigned>(slices_.size()), xor_interleave_);
+  return slice_for_line(addr / mem::kLineBytes, static_cast<unsigned>(slices_.size()), xor_interleave_);
 }
 
 std::pair<uint64_t, uint64_t> L2System::sector_totals() const {
@@ -128,7 +128,7 @@ bool L2System::take_request(const TargetPort::Request& r, const sc_core::sc_time
   const auto* ext = gp.get_extension<sim::MemExt>();
   L2Request q;
   q.handle = reinterpret_cast<uintptr_t>(&gp);
-  q.line = static_cast<uint32_t>(gp.get_address()) & ~(sm::kLineBytes - 1);
+  q.line = static_cast<uint32_t>(gp.get_address()) & ~(mem::kLineBytes - 1);
   q.sectors = ext->sectors ? ext->sectors : static_cast<uint8_t>(0xf);
   q.op = ext->op;
   q.atomic_ops = ext->atomic_ops;
@@ -215,7 +215,7 @@ void L2System::forward_requests(uint64_t now) {
     const uint64_t arrival = now;  // delivered at the slice's node
     L2Request r;
     r.handle = reinterpret_cast<uintptr_t>(gp);
-    r.line = addr & ~(sm::kLineBytes - 1);
+    r.line = addr & ~(mem::kLineBytes - 1);
     r.sectors = ext->sectors ? ext->sectors : static_cast<uint8_t>(0xf);
     r.op = ext->op;
     r.atomic_ops = ext->atomic_ops;
@@ -257,7 +257,7 @@ void L2System::send_to_memory(uint64_t now) {
     queue.pop_front();
     // Timing only: the SMs executed the accesses at issue.
     tlm::tlm_generic_payload* gp = nullptr;
-    pool_.request(gp, m.addr, sm::kSectorBytes, m.write ? sim::MemOp::kWrite : sim::MemOp::kRead).source =
+    pool_.request(gp, m.addr, mem::kSectorBytes, m.write ? sim::MemOp::kWrite : sim::MemOp::kRead).source =
         static_cast<uint16_t>(s);
     mem_port_->send(s, *gp);  // an answer on the return path comes through on_memory_answer
   }

@@ -124,13 +124,3 @@ class MshrTable {
 };
 
 }  // namespace tessera::mem
-
-// The SM's L1 and the GPU's L2 slices name these as the SM's own.
-namespace tessera::sm {
-using CacheGeometry = mem::SectorGeometry;
-using mem::kLineBytes;
-using mem::kSectorBytes;
-using mem::kSectorsPerLine;
-using mem::MshrTable;
-using mem::SectorCache;
-}  // namespace tessera::sm

@@ -10,6 +10,12 @@
 
 namespace tessera::sm {
 
+// The memory system's line and sector (mem/sector_cache.h), which the SM's
+// coalescer, L1 and requests are cut to.
+using mem::kLineBytes;
+using mem::kSectorBytes;
+using mem::kSectorsPerLine;
+
 struct LineRequest {
   uint32_t line = 0;    // line address (multiple of 128)
   uint8_t sectors = 0;  // bit i: sector i of the line

@@ -13,7 +13,7 @@ namespace {
 // 4 KiB, 2 ways, 128-byte lines: 16 sets, so lines 2 KiB apart share a set.
 L2Params params() {
   L2Params p;
-  p.geometry = tessera::sm::CacheGeometry{4096, 2, 128, 1};
+  p.geometry = tessera::mem::SectorGeometry{4096, 2, 128, 1};
   p.hit_latency = 10;
   p.mshrs = 2;
   p.queue_depth = 4;

@@ -12,6 +12,9 @@
 #include "sm/shared_banks.h"
 
 using namespace tessera::sm;
+using tessera::mem::MshrTable;
+using tessera::mem::SectorCache;
+using CacheGeometry = tessera::mem::SectorGeometry;  // the sectored caches of the L1 and L2
 
 namespace {
 
