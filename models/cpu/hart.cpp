@@ -167,28 +167,7 @@ MemStatus Hart::store_conditional(uint32_t, uint32_t, bool* success) {
 }
 
 bool Hart::csr_read(uint16_t csr, uint32_t* value) {
-  namespace c = isa::csr;
-  switch (csr) {
-    case c::kCycle:
-    case c::kTime:
-      *value = static_cast<uint32_t>(ready_at);
-      return true;
-    case c::kCycleh:
-    case c::kTimeh:
-      *value = static_cast<uint32_t>(ready_at >> 32);
-      return true;
-    case c::kInstret:
-      *value = static_cast<uint32_t>(instructions);
-      return true;
-    case c::kInstreth:
-      *value = static_cast<uint32_t>(instructions >> 32);
-      return true;
-    case c::kMhartid:
-      *value = id_;
-      return true;
-    default:
-      return false;
-  }
+  return isa::csr::read_counter(csr, ready_at, instructions, id_, value);
 }
 
 bool Hart::csr_write(uint16_t, uint32_t) { return false; }

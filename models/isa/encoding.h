@@ -163,6 +163,33 @@ inline constexpr uint16_t kCtaidX = 0xCC6, kCtaidY = 0xCC7, kCtaidZ = 0xCC8;
 inline constexpr uint16_t kNctaidX = 0xCC9, kNctaidY = 0xCCA, kNctaidZ = 0xCCB;
 inline constexpr uint16_t kLaneid = 0xCCC, kWarpid = 0xCCD, kSmid = 0xCCE, kNsmid = 0xCCF;
 inline constexpr uint16_t kSharedBytes = 0xCD0;
+
+// The counters every thread reads the same way (Zicntr, mhartid): cycle and
+// time are the cycle count, instret the instructions retired, each 64 bits
+// read in halves. Returns false for any other CSR.
+inline bool read_counter(uint16_t csr, uint64_t cycles, uint64_t instret, uint32_t hart_id, uint32_t* value) {
+  switch (csr) {
+    case kCycle:
+    case kTime:
+      *value = static_cast<uint32_t>(cycles);
+      return true;
+    case kCycleh:
+    case kTimeh:
+      *value = static_cast<uint32_t>(cycles >> 32);
+      return true;
+    case kInstret:
+      *value = static_cast<uint32_t>(instret);
+      return true;
+    case kInstreth:
+      *value = static_cast<uint32_t>(instret >> 32);
+      return true;
+    case kMhartid:
+      *value = hart_id;
+      return true;
+    default:
+      return false;
+  }
+}
 }  // namespace csr
 
 }  // namespace tessera::isa

@@ -125,24 +125,8 @@ bool LaneMemory::csr_read(uint16_t csr, uint32_t* value) {
   const Warp& w = *warp_;
   const Block& blk = *block_;
   const KernelLaunch& k = blk.launch;
+  if (c::read_counter(csr, cycle_, *warp_insts_, sm_id_, value)) return true;
   switch (csr) {
-    case c::kCycle:
-    case c::kTime:
-      *value = static_cast<uint32_t>(cycle_);
-      return true;
-    case c::kCycleh:
-    case c::kTimeh:
-      *value = static_cast<uint32_t>(cycle_ >> 32);
-      return true;
-    case c::kInstret:
-      *value = static_cast<uint32_t>(*warp_insts_);
-      return true;
-    case c::kInstreth:
-      *value = static_cast<uint32_t>(*warp_insts_ >> 32);
-      return true;
-    case c::kMhartid:
-      *value = sm_id_;
-      return true;
     case c::kTidX:
       *value = w.tid[lane_][0];
       return true;
