@@ -46,7 +46,8 @@ std::string CacheController::describe_in_flight() const {
   }
   if (!store_buffer.empty()) out += fmt::format("{}: {} buffered stores\n", who, store_buffer.size());
   for (const auto& w : wb)
-    out += fmt::format("{}: write-back {:#x} in MI_A{}\n", who, w.line, w.granted ? " (granted)" : "");
+    out += fmt::format("{}: write-back {:#x} in {}{} since cycle {}\n", who, w.line, transient_name(w.state),
+                       w.granted() ? fmt::format(" (tag {})", w.tag) : "", w.since);
   if (!responses.empty()) out += fmt::format("{}: {} responses queued\n", who, responses.size());
   return out;
 }

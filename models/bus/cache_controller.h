@@ -58,14 +58,18 @@ class CacheController {
     bool active() const { return state != Transient::kNone; }
     bool granted() const { return tag >= 0; }
   };
-  // A dirty victim in the write-back buffer (MI_A until its WriteBack is
-  // ordered; snooped meanwhile, it answers like the dirty line).
+  // A dirty victim in the write-back buffer, in its transient state (MI_A,
+  // OI_A, SmI_A until its WriteBack is ordered; snooped meanwhile, it
+  // answers like the dirty line; then MI_D, OI_D, SmI_D until its data
+  // crossed the response bus).
   struct WriteBack {
     uint64_t line;
     std::vector<uint8_t> data;
-    bool granted = false;
+    Transient state = Transient::kNone;
+    int tag = -1;  // its request-table entry while the bus holds it (granted), else -1
     uint64_t since = 0;
     uint64_t retry_at = 0;
+    bool granted() const { return tag >= 0; }
   };
 
   CacheController(uint32_t agent_id, const mem::CacheGeometry& g, uint32_t sb_entries)

@@ -277,7 +277,14 @@ bool Cluster::start_miss(uint32_t agent, Port port, uint64_t line, Event event) 
       const mem::Row& r = table_.rows()[static_cast<size_t>(row)];
       if (r.actions & mem::kWriteBackLine) {
         if (a.wb.size() >= params_.wb_buffer_entries) return false;
+        const Transient wb_state = begin_write_back(victim.state);
+        if (wb_state == Transient::kNone) {
+          protocol_error(victim.line_addr, fmt::format("{}: no transient state waits for WriteBack after ({}, Replace)",
+                                                       table_.name(), mem::state_name(victim.state)));
+          return false;
+        }
         Agent::WriteBack w;
+        w.state = wb_state;
         w.line = victim.line_addr;
         w.data.assign(a.array.data(way), a.array.data(way) + line_bytes_);
         w.since = now_;
@@ -463,7 +470,7 @@ uint64_t Cluster::next_event_cycle() const {
       for (const auto& m : a->misses)
         if (m.active() && !m.granted() && line_free(m.line)) consider(std::max(m.retry_at, bus_.request_free_at()));
       for (const auto& w : a->wb)
-        if (!w.granted && line_free(w.line)) consider(std::max(w.retry_at, bus_.request_free_at()));
+        if (!w.granted() && line_free(w.line)) consider(std::max(w.retry_at, bus_.request_free_at()));
     }
   }
   if (!idle()) consider(last_progress_ + deadlock_window_ + 1);
@@ -496,8 +503,16 @@ void Cluster::deliver_responses() {
   if (resp->to_memory) bridge_.write(t.line, resp->data.data());
   if (t.write_back) {
     bridge_.free_slot();
-    r.wb.erase(std::remove_if(r.wb.begin(), r.wb.end(), [&t](const Agent::WriteBack& w) { return w.line == t.line; }),
-               r.wb.end());
+    Agent::WriteBack* wb = r.find_wb(t.line);
+    const TransientRow* row = wb ? transient_row(wb->state, TransientEvent::kData) : nullptr;
+    if (!row)
+      return protocol_error(t.line, fmt::format("{}: {} has no transition on Data", table_.name(),
+                                                transient_name(wb ? wb->state : Transient::kNone)));
+    wb->state = row->next;
+    wb->tag = -1;
+    if (row->actions & kRetire)
+      r.wb.erase(std::remove_if(r.wb.begin(), r.wb.end(), [&t](const Agent::WriteBack& w) { return w.line == t.line; }),
+                 r.wb.end());
     free_tag(resp->tag);
     return;
   }
@@ -554,7 +569,7 @@ void Cluster::grant_request() {
     for (const auto& m : a->misses)
       if (m.active() && !m.granted()) return true;
     for (const auto& w : a->wb)
-      if (!w.granted) return true;
+      if (!w.granted()) return true;
     return false;
   });
   if (!anyone_waiting) return;
@@ -581,7 +596,7 @@ void Cluster::grant_request() {
     if (pr.port < 0)
       for (size_t w = 0; w < a->wb.size(); ++w) {
         const auto& wb = a->wb[w];
-        if (!wb.granted && wb.retry_at <= now_ && line_free(wb.line) && (pr.wb < 0 || wb.since < pr.since)) {
+        if (!wb.granted() && wb.retry_at <= now_ && line_free(wb.line) && (pr.wb < 0 || wb.since < pr.since)) {
           pr.wb = static_cast<int>(w);
           pr.since = wb.since;
         }
@@ -598,7 +613,7 @@ void Cluster::grant_request() {
   active_ = true;
   if (pr.wb >= 0) {
     auto& wb = a.wb[static_cast<size_t>(pr.wb)];
-    wb.granted = true;
+    wb.tag = static_cast<int>(tag);
     t.write_back = true;
     t.op = BusOp::kWriteBack;
     t.line = wb.line;
@@ -654,14 +669,20 @@ void Cluster::resolve(uint32_t tag) {
   if (t.write_back) {
     Agent::WriteBack* wb = r.find_wb(t.line);
     if (bridge_.full() || r.responses.size() >= params_.response_queue_entries) {
-      wb->granted = false;
+      wb->tag = -1;
       return nack(&wb->retry_at);
     }
+    const TransientRow* ordered = transient_row(wb->state, TransientEvent::kOrdered);
+    if (!ordered)
+      return protocol_error(
+          t.line, fmt::format("{}: {} has no transition on Ordered", table_.name(), transient_name(wb->state)));
+    wb->state = ordered->next;
     bridge_.take_write_back_slot();
     ++counters_.bus_ops[static_cast<size_t>(BusOp::kWriteBack)];
     ++r.counters.bus_transactions;
-    r.responses.push_back(std::make_unique<Response>(
-        Response{tag, static_cast<int>(t.agent), now_ + params_.hit_latency, false, true, wb->data}));
+    if (ordered->actions & kSendData)
+      r.responses.push_back(std::make_unique<Response>(
+          Response{tag, static_cast<int>(t.agent), now_ + params_.hit_latency, false, true, wb->data}));
     if (checker_) checker_->on_ordered(now_, BusOp::kWriteBack, t.agent, t.line, false);
     trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
     return;
@@ -722,9 +743,15 @@ void Cluster::resolve(uint32_t tag) {
     // or update makes the requester the owner of the same data.
     Agent& h = *agents_[wb_holder];
     auto it = std::find_if(h.wb.begin(), h.wb.end(), [&t](const Agent::WriteBack& w) { return w.line == t.line; });
-    if (needs_data)
+    const TransientEvent ev = needs_data ? TransientEvent::kSnoopWantsData : TransientEvent::kSnoopTakesOwnership;
+    const TransientRow* row = transient_row(it->state, ev);
+    if (!row)
+      return protocol_error(t.line, fmt::format("{}: {} has no transition on {} in {}", table_.name(),
+                                                transient_name(it->state), transient_event_name(ev), h.name()));
+    it->state = row->next;
+    if (row->actions & kSupplyData)
       data = std::make_unique<Response>(Response{tag, wb_holder, now_ + params_.hit_latency, true, true, it->data});
-    h.wb.erase(it);
+    if (row->actions & kRetire) h.wb.erase(it);
     ++counters_.wb_snoop_hits;
     if (data) h.responses.push_back(std::move(data));
   } else if (needs_data && supplier >= 0) {
@@ -841,14 +868,18 @@ mem::State Cluster::state_of(uint32_t agent, uint64_t addr) const {
 
 Transient Cluster::transient_of(uint32_t agent, uint64_t addr) const {
   const Agent& a = *agents_.at(agent);
-  const auto* m = a.miss_for(a.array.line_of(addr));
-  return m ? m->state : Transient::kNone;
+  const uint64_t line = a.array.line_of(addr);
+  if (const auto* m = a.miss_for(line)) return m->state;
+  const auto* w = a.find_wb(line);
+  return w ? w->state : Transient::kNone;
 }
 
 bool Cluster::granted(uint32_t agent, uint64_t addr) const {
   const Agent& a = *agents_.at(agent);
-  const auto* m = a.miss_for(a.array.line_of(addr));
-  return m && m->granted();
+  const uint64_t line = a.array.line_of(addr);
+  if (const auto* m = a.miss_for(line)) return m->granted();
+  const auto* w = a.find_wb(line);
+  return w && w->granted();
 }
 
 const AgentCounters& Cluster::agent_counters(uint32_t agent) const { return agents_.at(agent)->counters; }

@@ -184,8 +184,9 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   static uint32_t l1d_agent(uint32_t core) { return 2 * core; }
   static uint32_t l1i_agent(uint32_t core) { return 2 * core + 1; }
   mem::State state_of(uint32_t agent, uint64_t addr) const;
-  // The transient state of the agent's outstanding request for the line of
-  // `addr` (kNone: none), and whether the bus has granted it.
+  // The transient state of the agent's outstanding request or write-back
+  // for the line of `addr` (kNone: none; a line never has both), and whether
+  // the bus has granted it.
   Transient transient_of(uint32_t agent, uint64_t addr) const;
   bool granted(uint32_t agent, uint64_t addr) const;
   void set_bus_trace(std::function<void(const BusEvent&)> trace) { trace_ = std::move(trace); }
