@@ -336,6 +336,71 @@ std::unique_ptr<BusResponse> CacheController::snoop_write_back(uint64_t line, ui
   return data;
 }
 
+const TransientRow* CacheController::ordered(ControllerPort port, std::string* error) {
+  auto& m = miss(port);
+  const TransientRow* row = transient_row(m.state, TransientEvent::kOrdered);
+  if (!row) {
+    *error = fmt::format("{}: {} has no transition on Ordered", table().name(), transient_name(m.state));
+    return nullptr;
+  }
+  m.state = row->next;
+  return row;
+}
+
+void CacheController::complete_without_data(ControllerPort port, int row) {
+  auto& m = miss(port);
+  auto& l = array.line(m.way);
+  l.state = table().rows()[static_cast<size_t>(row)].next;
+  ctx_->count_row(row);
+  m.tag = -1;
+  l.reserved = false;
+}
+
+Op CacheController::perform_ordered_write(ControllerPort port, int* way) {
+  const Op* op = port_op(port);
+  Op drained;
+  if (!op) {
+    const auto& s = store_buffer.front();
+    drained = Op{OpKind::kStore, s.addr, s.size, s.value, AmoKind::kAdd};
+    op = &drained;
+  }
+  uint32_t result = 0;
+  const Op performed = *op;
+  *way = array.find(array.line_of(performed.addr));
+  perform(*way, performed, &result);
+  if (port == ControllerPort::kStoreBuffer) {
+    store_buffer.pop();
+    sb_drained_at = ctx_->now;
+  } else {
+    finish_port(port, result, ctx_->hit_latency);
+  }
+  return performed;
+}
+
+std::string CacheController::write_back_ordered(uint64_t line, uint32_t tag) {
+  WriteBack* w = find_wb(line);
+  const TransientRow* row = transient_row(w->state, TransientEvent::kOrdered);
+  if (!row) return fmt::format("{}: {} has no transition on Ordered", table().name(), transient_name(w->state));
+  w->state = row->next;
+  if (row->actions & kSendData)
+    responses.push_back(std::make_unique<BusResponse>(
+        BusResponse{tag, static_cast<int>(id), ctx_->now + ctx_->hit_latency, false, true, w->data}));
+  return "";
+}
+
+std::string CacheController::write_back_sent(uint64_t line) {
+  WriteBack* w = find_wb(line);
+  const TransientRow* row = w ? transient_row(w->state, TransientEvent::kData) : nullptr;
+  if (!row)
+    return fmt::format("{}: {} has no transition on Data", table().name(),
+                       transient_name(w ? w->state : Transient::kNone));
+  w->state = row->next;
+  w->tag = -1;
+  if (row->actions & kRetire)
+    wb.erase(std::remove_if(wb.begin(), wb.end(), [line](const WriteBack& e) { return e.line == line; }), wb.end());
+  return "";
+}
+
 std::string CacheController::describe_in_flight() const {
   std::string out;
   const std::string who = fmt::format("cluster.core{}.{}", id / 2, id % 2 ? "l1i" : "l1d");

@@ -167,6 +167,22 @@ class CacheController {
   // retires. *error: a protocol error, or "".
   std::unique_ptr<BusResponse> snoop_write_back(uint64_t line, uint32_t tag, bool needs_data, std::string* error);
 
+  // Its request on `port` holds its place in the bus order (Ordered): the
+  // transient row, nullptr for none (a protocol error, *error says which).
+  const TransientRow* ordered(ControllerPort port, std::string* error);
+  // An ordered request that waits for no data (an upgrade or update) ends:
+  // the line takes protocol row `row`'s state.
+  void complete_without_data(ControllerPort port, int row);
+  // PerformWrite: the port's write (or the store buffer's head) is
+  // performed at its place in the bus order and the port completes. Returns
+  // the write; *way is the line's way (the sharers take the same bytes).
+  Op perform_ordered_write(ControllerPort port, int* way);
+  // Its WriteBack for `line` was ordered (Ordered): the entry's row queues
+  // the line for memory on the response queue. An error text or "".
+  std::string write_back_ordered(uint64_t line, uint32_t tag);
+  // The WriteBack's data crossed the response bus (Data): the entry retires.
+  std::string write_back_sent(uint64_t line);
+
   // One line per outstanding request, buffered store group, write-back and
   // queued response ("cluster.core0.l1d: BusUpgr 0x40 in SM_A ...").
   std::string describe_in_flight() const;

@@ -281,16 +281,8 @@ void Cluster::deliver_responses() {
   if (resp->to_memory) bridge_.write(t.line, resp->data.data());
   if (t.write_back) {
     bridge_.free_slot();
-    Agent::WriteBack* wb = r.find_wb(t.line);
-    const TransientRow* row = wb ? transient_row(wb->state, TransientEvent::kData) : nullptr;
-    if (!row)
-      return protocol_error(t.line, fmt::format("{}: {} has no transition on Data", table_.name(),
-                                                transient_name(wb ? wb->state : Transient::kNone)));
-    wb->state = row->next;
-    wb->tag = -1;
-    if (row->actions & kRetire)
-      r.wb.erase(std::remove_if(r.wb.begin(), r.wb.end(), [&t](const Agent::WriteBack& w) { return w.line == t.line; }),
-                 r.wb.end());
+    const std::string error = r.write_back_sent(t.line);
+    if (!error.empty()) return protocol_error(t.line, error);
     free_tag(resp->tag);
     return;
   }
@@ -436,17 +428,11 @@ void Cluster::resolve(uint32_t tag) {
       wb->tag = -1;
       return nack(&wb->retry_at);
     }
-    const TransientRow* ordered = transient_row(wb->state, TransientEvent::kOrdered);
-    if (!ordered)
-      return protocol_error(
-          t.line, fmt::format("{}: {} has no transition on Ordered", table_.name(), transient_name(wb->state)));
-    wb->state = ordered->next;
+    const std::string error = r.write_back_ordered(t.line, tag);
+    if (!error.empty()) return protocol_error(t.line, error);
     bridge_.take_write_back_slot();
     ++counters_.bus_ops[static_cast<size_t>(BusOp::kWriteBack)];
     ++r.counters.bus_transactions;
-    if (ordered->actions & kSendData)
-      r.responses.push_back(std::make_unique<Response>(
-          Response{tag, static_cast<int>(t.agent), ctx_.now + params_.hit_latency, false, true, wb->data}));
     if (checker_) checker_->on_ordered(ctx_.now, BusOp::kWriteBack, t.agent, t.line, false);
     trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
     return;
@@ -515,13 +501,11 @@ void Cluster::resolve(uint32_t tag) {
   if (rrow < 0)
     return protocol_error(t.line, fmt::format("{} has no row for ({}, {}{}) in {}", table_.name(), mem::state_name(rs),
                                               mem::event_name(revent), shared ? "(S)" : "(!S)", agent_name(t.agent)));
-  const TransientRow* ordered = transient_row(miss.state, TransientEvent::kOrdered);
-  if (!ordered)
-    return protocol_error(
-        t.line, fmt::format("{}: {} has no transition on Ordered", table_.name(), transient_name(miss.state)));
+  std::string error;
+  const TransientRow* ordered = r.ordered(t.port, &error);
+  if (!ordered) return protocol_error(t.line, error);
   t.row = rrow;
   t.resolved = true;
-  miss.state = ordered->next;
   ++counters_.bus_ops[static_cast<size_t>(t.op)];
   ++r.counters.bus_transactions;
   trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
@@ -532,39 +516,20 @@ void Cluster::resolve(uint32_t tag) {
     return;  // the fill completes it
   }
   // Upgrades and updates complete now: no data comes back.
-  auto& l = r.array.line(miss.way);
-  l.state = table_.rows()[static_cast<size_t>(rrow)].next;
-  count_row(rrow);
-  miss.tag = -1;
-  l.reserved = false;
+  r.complete_without_data(t.port, rrow);
   const Port port = t.port;
   const uint64_t line = t.line;
   free_tag(tag);
   if (ordered->actions & kPerformWrite) {
     // The write is performed at its place in the bus order; the sharers take
     // the written bytes with it.
-    const Op* op = r.port_op(port);
-    Op drained;
-    if (!op) {
-      const auto& s = r.store_buffer.front();
-      drained = Op{OpKind::kStore, s.addr, s.size, s.value, AmoKind::kAdd};
-      op = &drained;
-    }
-    uint32_t result = 0;
-    const int way = r.array.find(line);
-    const Op performed = *op;
-    r.perform(way, performed, &result);
+    int way = -1;
+    const Op performed = r.perform_ordered_write(port, &way);
     for (uint32_t u : updated) {
       Agent& sharer = *agents_[u];
       const int sw = sharer.array.find(line);
       std::memcpy(sharer.array.data(sw) + (performed.addr - line), r.array.data(way) + (performed.addr - line),
                   performed.size);
-    }
-    if (port == Port::kStoreBuffer) {
-      r.store_buffer.pop();
-      r.sb_drained_at = ctx_.now;
-    } else {
-      r.finish_port(port, result, params_.hit_latency);
     }
   } else {
     r.run_port(port);
