@@ -336,8 +336,25 @@ std::unique_ptr<BusResponse> CacheController::snoop_write_back(uint64_t line, ui
   return data;
 }
 
-const TransientRow* CacheController::ordered(ControllerPort port, std::string* error) {
+bool CacheController::withdraw_lost_sc(ControllerPort port) {
   auto& m = miss(port);
+  const Op* op = port_op(port);
+  if (!op || op->kind != OpKind::kSc || (reservation && reservation_line == m.line)) return false;
+  m.state = Transient::kNone;
+  array.line(m.way).reserved = false;
+  run_port(port);
+  return true;
+}
+
+const TransientRow* CacheController::ordered(ControllerPort port, bool shared, int* protocol_row, std::string* error) {
+  auto& m = miss(port);
+  const State rs = array.line(m.way).state;
+  *protocol_row = table().find(rs, m.event, shared);
+  if (*protocol_row < 0) {
+    *error = fmt::format("{} has no row for ({}, {}{}) in {}", table().name(), mem::state_name(rs),
+                         mem::event_name(m.event), shared ? "(S)" : "(!S)", name());
+    return nullptr;
+  }
   const TransientRow* row = transient_row(m.state, TransientEvent::kOrdered);
   if (!row) {
     *error = fmt::format("{}: {} has no transition on Ordered", table().name(), transient_name(m.state));

@@ -167,9 +167,14 @@ class CacheController {
   // retires. *error: a protocol error, or "".
   std::unique_ptr<BusResponse> snoop_write_back(uint64_t line, uint32_t tag, bool needs_data, std::string* error);
 
-  // Its request on `port` holds its place in the bus order (Ordered): the
-  // transient row, nullptr for none (a protocol error, *error says which).
-  const TransientRow* ordered(ControllerPort port, std::string* error);
+  // The port's request won the bus: an SC whose reservation is gone asks
+  // for nothing, its request is withdrawn and it fails on its own (true).
+  bool withdraw_lost_sc(ControllerPort port);
+  // Its request on `port` holds its place in the bus order (Ordered), the
+  // snoop result's shared line is `shared`: *row is the protocol row the
+  // line ends in; returns the transient row, nullptr for none (a protocol
+  // error, *error says which).
+  const TransientRow* ordered(ControllerPort port, bool shared, int* row, std::string* error);
   // An ordered request that waits for no data (an upgrade or update) ends:
   // the line takes protocol row `row`'s state.
   void complete_without_data(ControllerPort port, int row);

@@ -377,15 +377,8 @@ void Cluster::grant_request() {
     const Port port = static_cast<Port>(pr.port);
     auto& m = a.miss(port);
     // The transient state already says what to ask for (a snoop that took
-    // the copy while the request waited turned SM_A into IM_AD). An SC whose
-    // reservation is gone asks for nothing: it fails on its own.
-    const Op* op = a.port_op(port);
-    if (op && op->kind == OpKind::kSc && !(a.reservation && a.reservation_line == m.line)) {
-      m.state = Transient::kNone;
-      a.array.line(m.way).reserved = false;
-      a.run_port(port);
-      return;
-    }
+    // the copy while the request waited turned SM_A into IM_AD).
+    if (a.withdraw_lost_sc(port)) return;
     m.tag = static_cast<int>(tag);
     t.op = m.op;
     t.line = m.line;
@@ -495,14 +488,9 @@ void Cluster::resolve(uint32_t tag) {
   }
 
   // The requester's row, now that the shared line is known.
-  const State rs = r.array.line(miss.way).state;
-  const Event revent = miss.event;
-  const int rrow = table_.find(rs, revent, shared);
-  if (rrow < 0)
-    return protocol_error(t.line, fmt::format("{} has no row for ({}, {}{}) in {}", table_.name(), mem::state_name(rs),
-                                              mem::event_name(revent), shared ? "(S)" : "(!S)", agent_name(t.agent)));
+  int rrow = -1;
   std::string error;
-  const TransientRow* ordered = r.ordered(t.port, &error);
+  const TransientRow* ordered = r.ordered(t.port, shared, &rrow, &error);
   if (!ordered) return protocol_error(t.line, error);
   t.row = rrow;
   t.resolved = true;

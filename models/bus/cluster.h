@@ -9,7 +9,11 @@
 // transient.h), the SnoopBus (request table, arbiters, snoop order,
 // response bus) with snoop() deciding what a snoop does to every cache, and
 // the Bridge (slots toward memory). The cluster runs them through the
-// phases of a cycle, keeps the watchdog and registers the statistics.
+// phases of a cycle, delivering each event (an access, a grant, an
+// ordered transaction, a snoop, a fill) to the controller it concerns, and
+// decides only what no single cache can: the bus order, the snoop result
+// and the sharers taking a BusUpd's word. It keeps the watchdog and
+// registers the statistics.
 //
 // Bus (Culler & Singh §6.5, the SGI Challenge design):
 //  - request bus: one arbitrated request per cycle (BusUpd two cycles: it
