@@ -418,6 +418,26 @@ std::string CacheController::write_back_sent(uint64_t line) {
   return "";
 }
 
+uint32_t CacheController::write_back_and_invalidate(Bridge& bridge) {
+  uint32_t written = 0;
+  for (auto& w : wb) {
+    bridge.write(w.line, w.data.data());
+    ++written;
+  }
+  wb.clear();
+  for (size_t way = 0; way < array.num_lines(); ++way) {
+    auto& l = array.line(static_cast<int>(way));
+    if (l.state == State::kI) continue;
+    if (mem::is_dirty(l.state)) {
+      bridge.write(l.line_addr, array.data(static_cast<int>(way)));
+      ++written;
+    }
+    l.state = State::kI;
+  }
+  reservation = false;
+  return written;
+}
+
 std::string CacheController::describe_in_flight() const {
   std::string out;
   const std::string who = fmt::format("cluster.core{}.{}", id / 2, id % 2 ? "l1i" : "l1d");

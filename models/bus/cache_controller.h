@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bus/bridge.h"
 #include "bus/bus_response.h"
 #include "bus/op.h"
 #include "bus/transient.h"
@@ -187,6 +188,11 @@ class CacheController {
   std::string write_back_ordered(uint64_t line, uint32_t tag);
   // The WriteBack's data crossed the response bus (Data): the entry retires.
   std::string write_back_sent(uint64_t line);
+
+  // The coherence point with the rest of the chip (only when idle): every
+  // dirty line, in the write-back buffer or the array, goes to memory
+  // through the bridge and the cache is emptied. Returns the lines written.
+  uint32_t write_back_and_invalidate(Bridge& bridge);
 
   // One line per outstanding request, buffered store group, write-back and
   // queued response ("cluster.core0.l1d: BusUpgr 0x40 in SM_A ...").

@@ -604,23 +604,7 @@ std::string Cluster::describe_in_flight() const {
 uint32_t Cluster::write_back_and_invalidate_all() {
   if (!idle()) throw std::logic_error("write_back_and_invalidate_all: the cluster has operations in flight");
   uint32_t written = 0;
-  for (auto& a : agents_) {
-    for (auto& w : a->wb) {
-      bridge_.write(w.line, w.data.data());
-      ++written;
-    }
-    a->wb.clear();
-    for (size_t way = 0; way < a->array.num_lines(); ++way) {
-      auto& l = a->array.line(static_cast<int>(way));
-      if (l.state == State::kI) continue;
-      if (mem::is_dirty(l.state)) {
-        bridge_.write(l.line_addr, a->array.data(static_cast<int>(way)));
-        ++written;
-      }
-      l.state = State::kI;
-    }
-    a->reservation = false;
-  }
+  for (auto& a : agents_) written += a->write_back_and_invalidate(bridge_);
   if (checker_) checker_->forget_all();
   return written;
 }
