@@ -306,6 +306,42 @@ TEST_P(Controller, SnoopedReadTakesTheLineFromMiA) {
   EXPECT_EQ(h.cluster.counters().bus_ops[static_cast<size_t>(mem::BusOp::kWriteBack)], 0u);
 }
 
+// MOESI: an owned victim (O, core 1 sharing it in S) waits in OI_A; core
+// 1's store upgrades while it waits. Core 0's load of C at T evicts A at
+// T+1 (OI_A) and its BusRd is granted at T+2; core 1's store, issued at
+// T+1, finds S at T+2 (SM_A, BusUpgr). At T+3 round robin grants agent 2
+// over core 0's WriteBack; the snoop at T+5 finds A in core 0's buffer
+// (SnoopTakesOwnership): the entry retires without data and core 1, the
+// only copy left, takes M, holding the owned data it already had.
+TEST(Transients, SharersUpgradeRetiresAnOwnedVictimInOiA) {
+  Harness h(small_params(Protocol::kMoesi));
+  const uint64_t B = A + kSetStride, C = A + 2 * kSetStride;
+  h.store(0, A, 7);
+  h.load(1, A);
+  ASSERT_EQ(h.d(0, A), State::kO);
+  h.load(0, B);
+  const uint64_t T = h.cluster.now();
+  h.cluster.issue(0, load_op(C), nullptr);
+  h.cluster.advance_to(T + 1);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kOI_A);
+  h.cluster.issue(1, store_op(A, 8), nullptr);
+  h.cluster.advance_to(T + 2);
+  EXPECT_EQ(h.cluster.transient_of(d1(), A), Transient::kSM_A);
+  h.cluster.advance_to(T + 3);
+  EXPECT_TRUE(h.cluster.granted(d1(), A));
+  EXPECT_FALSE(h.cluster.granted(d0(), A));
+  h.cluster.advance_to(T + 4);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kOI_A);
+  h.cluster.advance_to(T + 5);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kNone);
+  EXPECT_EQ(h.cluster.transient_of(d1(), A), Transient::kNone);
+  EXPECT_EQ(h.d(1, A), State::kM);
+  EXPECT_EQ(h.cluster.counters().wb_snoop_hits, 1u);
+  h.settle();
+  EXPECT_EQ(h.load(2, A), 8u);
+  EXPECT_EQ(h.cluster.counters().bus_ops[static_cast<size_t>(mem::BusOp::kWriteBack)], 0u);
+}
+
 // The table itself: every protocol's miss rows begin a transient state, and
 // every state that waits for its order has a row for being ordered.
 TEST(Transients, EveryMissRowOfEveryProtocolBeginsATransientState) {
