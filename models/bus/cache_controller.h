@@ -2,10 +2,14 @@
 // its array with the stable state of every line, the processor ports it
 // serves, one outstanding request (MSHR) per port in its transient state
 // (bus/transient.h), its write-back buffer and its response queue, and the
-// core's store buffer and LR reservation (L1D). The cluster steps every
-// controller through the fixed phases of a bus cycle (bus/cluster.h); the
-// protocol table says which stable-state row applies, the transient table
-// what a waiting request does.
+// core's store buffer and LR reservation (L1D). Like a gem5 SLICC
+// controller it takes events and answers with transitions and actions:
+// its processor's accesses (run_port: hit, miss and MSHR allocation, victim
+// write-back, store-buffer drain, LR/SC), its fills (fill) and the snoops of
+// other caches' transactions (apply_snoop, snoop_write_back). The cluster
+// (bus/cluster.h) delivers those events in the fixed phases of a bus cycle;
+// the protocol table says which stable-state row applies, the transient
+// table what a waiting request does.
 #pragma once
 
 #include <cstdint>
@@ -14,10 +18,13 @@
 #include <string>
 #include <vector>
 
+#include "bus/bridge.h"
 #include "bus/bus_response.h"
 #include "bus/op.h"
 #include "bus/transient.h"
 #include "mem/cache_array.h"
+#include "mem/coherence_checker.h"
+#include "mem/coherence_failure.h"
 #include "mem/coherence_protocol.h"
 #include "mem/store_buffer.h"
 
@@ -36,6 +43,44 @@ struct AgentCounters {
 // buffer's head (L1D), the fetch port (L1I).
 enum class ControllerPort : uint8_t { kData, kStoreBuffer, kFetch };
 inline constexpr size_t kControllerPorts = 3;
+
+// A port's operation completes at `at` with `value`.
+struct PortCompletion {
+  uint64_t at;
+  uint32_t agent;
+  ControllerPort port;
+  uint32_t value;
+};
+
+// What the controllers of one cluster share with it: the protocol, the
+// parameters a controller needs, the checker, the cluster's clock and
+// progress (the watchdog), the completions it delivers to the cores and the
+// failure that stops it.
+struct ControllerContext {
+  const mem::ProtocolTable* table = nullptr;
+  const mem::CacheView* view = nullptr;      // describes a line in a failure report
+  mem::CoherenceChecker* checker = nullptr;  // null when not checking
+  uint32_t line_bytes = 64;
+  uint32_t hit_latency = 1;
+  uint32_t wb_buffer_entries = 2;
+  bool tso = false;
+  std::vector<uint64_t>* row_hits = nullptr;  // per protocol-table row
+  uint64_t* value_changes = nullptr;          // stores, SCs and AMOs that changed the word
+  uint64_t* sb_forwards = nullptr;            // loads served by the store buffer
+  std::vector<PortCompletion> completions;
+  uint64_t now = 0;
+  uint64_t last_progress = 0;
+  bool active = true;  // something changed in this tick
+  mem::CoherenceFailure failure;
+  std::string failure_text;
+
+  bool failed() const { return static_cast<bool>(failure); }
+  void progress() { last_progress = now; }
+  void count_row(int row) { ++(*row_hits)[static_cast<size_t>(row)]; }
+  void fail(mem::CoherenceFailure f);
+  void protocol_error(uint64_t line, const std::string& what);
+  void check_failure();  // the checker's failure, if any, stops the cluster
+};
 
 class CacheController {
  public:
@@ -58,18 +103,24 @@ class CacheController {
     bool active() const { return state != Transient::kNone; }
     bool granted() const { return tag >= 0; }
   };
-  // A dirty victim in the write-back buffer (MI_A until its WriteBack is
-  // ordered; snooped meanwhile, it answers like the dirty line).
+  // A dirty victim in the write-back buffer, in its transient state (MI_A,
+  // OI_A, SmI_A until its WriteBack is ordered; snooped meanwhile, it
+  // answers like the dirty line; then MI_D, OI_D, SmI_D until its data
+  // crossed the response bus).
   struct WriteBack {
     uint64_t line;
     std::vector<uint8_t> data;
-    bool granted = false;
+    Transient state = Transient::kNone;
+    int tag = -1;  // its request-table entry while the bus holds it (granted), else -1
     uint64_t since = 0;
     uint64_t retry_at = 0;
+    bool granted() const { return tag >= 0; }
   };
 
-  CacheController(uint32_t agent_id, const mem::CacheGeometry& g, uint32_t sb_entries)
-      : id(agent_id), array(g), store_buffer(sb_entries) {}
+  // `ctx` may be null for a controller only snooped (tests); run_port,
+  // fill, apply_snoop and snoop_write_back need it.
+  CacheController(uint32_t agent_id, const mem::CacheGeometry& g, uint32_t sb_entries, ControllerContext* ctx = nullptr)
+      : id(agent_id), array(g), store_buffer(sb_entries), ctx_(ctx) {}
 
   // "l1d<c>" or "l1i<c>" (core c's L1D is agent 2c, its L1I 2c+1).
   std::string name() const;
@@ -92,6 +143,57 @@ class CacheController {
   // state asks. Returns an error text when no row fits (a protocol error).
   std::string snooped(uint64_t line, const mem::ProtocolTable& table);
 
+  // Processor side: the port's operation (or the store buffer's head) is
+  // performed if the line's state allows it, else its miss starts or waits.
+  void run_port(ControllerPort port);
+  // The port's operation, nullptr for the store buffer or an idle port.
+  const Op* port_op(ControllerPort port) const;
+  // Performs `op` on the present line in `way` (a hit, or a write at its
+  // place in the bus order).
+  void perform(int way, const Op& op, uint32_t* result);
+  // The port's operation completes `latency` cycles from now.
+  void finish_port(ControllerPort port, uint32_t value, uint32_t latency);
+
+  // The fill for the port's request (Data): the line takes the state of
+  // protocol row `row`. The caller frees the tag, then runs the port again.
+  void fill(ControllerPort port, int row, const uint8_t* data);
+  // Another cache's transaction `op` on `line`, ordered: the line takes
+  // protocol row `row`; a waiting request follows the transient table.
+  // *update: the row takes the written word (BusUpd). Returns an error text
+  // (a protocol error) or "".
+  std::string apply_snoop(uint64_t line, int row, mem::BusOp op, bool* update);
+  // Another cache's transaction hit `line` in the write-back buffer
+  // (SnoopWantsData for a read, else SnoopTakesOwnership): the entry's row
+  // says whether it supplies the line (returned, for tag `tag`) and
+  // retires. *error: a protocol error, or "".
+  std::unique_ptr<BusResponse> snoop_write_back(uint64_t line, uint32_t tag, bool needs_data, std::string* error);
+
+  // The port's request won the bus: an SC whose reservation is gone asks
+  // for nothing, its request is withdrawn and it fails on its own (true).
+  bool withdraw_lost_sc(ControllerPort port);
+  // Its request on `port` holds its place in the bus order (Ordered), the
+  // snoop result's shared line is `shared`: *row is the protocol row the
+  // line ends in; returns the transient row, nullptr for none (a protocol
+  // error, *error says which).
+  const TransientRow* ordered(ControllerPort port, bool shared, int* row, std::string* error);
+  // An ordered request that waits for no data (an upgrade or update) ends:
+  // the line takes protocol row `row`'s state.
+  void complete_without_data(ControllerPort port, int row);
+  // PerformWrite: the port's write (or the store buffer's head) is
+  // performed at its place in the bus order and the port completes. Returns
+  // the write; *way is the line's way (the sharers take the same bytes).
+  Op perform_ordered_write(ControllerPort port, int* way);
+  // Its WriteBack for `line` was ordered (Ordered): the entry's row queues
+  // the line for memory on the response queue. An error text or "".
+  std::string write_back_ordered(uint64_t line, uint32_t tag);
+  // The WriteBack's data crossed the response bus (Data): the entry retires.
+  std::string write_back_sent(uint64_t line);
+
+  // The coherence point with the rest of the chip (only when idle): every
+  // dirty line, in the write-back buffer or the array, goes to memory
+  // through the bridge and the cache is emptied. Returns the lines written.
+  uint32_t write_back_and_invalidate(Bridge& bridge);
+
   // One line per outstanding request, buffered store group, write-back and
   // queued response ("cluster.core0.l1d: BusUpgr 0x40 in SM_A ...").
   std::string describe_in_flight() const;
@@ -108,6 +210,13 @@ class CacheController {
   uint64_t reservation_line = 0;
   uint64_t lru_clock = 0;
   AgentCounters counters;
+
+ private:
+  bool access(ControllerPort port, const Op& op, uint32_t* result);
+  bool start_miss(ControllerPort port, uint64_t line, mem::Event event);
+  const mem::ProtocolTable& table() const { return *ctx_->table; }
+
+  ControllerContext* ctx_;
 };
 
 }  // namespace tessera::bus

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "isa/isa.h"
 #include "sim/stats.h"
 
 namespace tessera::bus {
@@ -18,19 +17,6 @@ using mem::State;
 namespace {
 
 constexpr size_t kPorts = kControllerPorts;
-
-bool writes(OpKind k) { return k == OpKind::kStore || k == OpKind::kAmo || k == OpKind::kSc; }
-
-// The AMO arithmetic is the ISA executor's (isa::atomic_new_value), so a
-// core's AMO through the cluster and one executed directly agree by
-// construction. Indexed by AmoKind.
-constexpr isa::Op kAmoOps[] = {isa::Op::kAmoswapW, isa::Op::kAmoaddW,  isa::Op::kAmoxorW,
-                               isa::Op::kAmoandW,  isa::Op::kAmoorW,   isa::Op::kAmominW,
-                               isa::Op::kAmomaxW,  isa::Op::kAmominuW, isa::Op::kAmomaxuW};
-
-uint32_t amo_result(AmoKind kind, uint32_t old, uint32_t operand) {
-  return isa::atomic_new_value(kAmoOps[static_cast<size_t>(kind)], old, operand, 0);
-}
 
 uint32_t read_bytes(const uint8_t* p, uint32_t size) {
   uint32_t v = 0;
@@ -45,16 +31,6 @@ void write_bytes(uint8_t* p, uint32_t size, uint32_t value) {
 std::string agent_name(uint32_t agent) { return fmt::format("{}{}", agent % 2 ? "l1i" : "l1d", agent / 2); }
 
 }  // namespace
-
-// ---------------------------------------------------------------------------
-// Internal state
-
-struct Cluster::Completion {
-  uint64_t at;
-  uint32_t agent;
-  Port port;
-  uint32_t value;
-};
 
 // ---------------------------------------------------------------------------
 // Construction
@@ -77,12 +53,22 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
       row_hits_(table_.rows().size(), 0) {
   if (params.l1i.line_bytes != line_bytes_) throw std::invalid_argument("L1I and L1D line sizes differ");
   const uint32_t agents = 2 * params.cores;
-  for (uint32_t a = 0; a < agents; ++a)
-    agents_.push_back(std::make_unique<Agent>(a, a % 2 ? params.l1i : params.l1d, params.store_buffer_entries));
   if (params.check)
     checker_ = std::make_unique<mem::CoherenceChecker>(
         static_cast<const mem::CacheView&>(*this), line_bytes_, table_.has_exclusive_clean(),
         [this](uint64_t line, uint8_t* out) { memory_.read_line(line, out, line_bytes_); });
+  ctx_.table = &table_;
+  ctx_.view = this;
+  ctx_.checker = checker_.get();
+  ctx_.line_bytes = line_bytes_;
+  ctx_.hit_latency = params.hit_latency;
+  ctx_.wb_buffer_entries = params.wb_buffer_entries;
+  ctx_.tso = params.tso;
+  ctx_.row_hits = &row_hits_;
+  ctx_.value_changes = &counters_.value_changes;
+  ctx_.sb_forwards = &counters_.sb_forwards;
+  for (uint32_t a = 0; a < agents; ++a)
+    agents_.push_back(std::make_unique<Agent>(a, a % 2 ? params.l1i : params.l1d, params.store_buffer_entries, &ctx_));
   register_stats(stats_parent);
 }
 
@@ -150,236 +136,35 @@ void Cluster::issue(uint32_t core, const Op& op, DoneFn on_done) {
   if (p.busy) throw std::logic_error(fmt::format("core {}: {} port is busy", core, fetch ? "fetch" : "data"));
   // The watchdog measures time without progress while work is outstanding:
   // after an idle stretch (cores asleep during a kernel) it starts now.
-  if (idle()) last_progress_ = now_;
+  if (idle()) ctx_.last_progress = ctx_.now;
   p.busy = true;
   p.performed = false;
   p.op = op;
   p.done = std::move(on_done);
-  active_ = true;
-}
-
-const Op* Cluster::port_op(uint32_t agent, Port port) const {
-  const Agent& a = *agents_[agent];
-  if (port == Port::kStoreBuffer) return nullptr;
-  const auto& p = a.ports[static_cast<size_t>(port)];
-  return p.busy ? &p.op : nullptr;
+  ctx_.active = true;
 }
 
 void Cluster::run_cores() {
   for (uint32_t c = 0; c < params_.cores; ++c) {
-    run_port(l1d_agent(c), Port::kData);
-    run_port(l1d_agent(c), Port::kStoreBuffer);
-    run_port(l1i_agent(c), Port::kFetch);
+    agents_[l1d_agent(c)]->run_port(Port::kData);
+    agents_[l1d_agent(c)]->run_port(Port::kStoreBuffer);
+    agents_[l1i_agent(c)]->run_port(Port::kFetch);
   }
-}
-
-void Cluster::wake(uint32_t agent, Port port) { run_port(agent, port); }
-
-void Cluster::run_port(uint32_t agent, Port port) {
-  Agent& a = *agents_[agent];
-  if (failed() || a.miss(port).active()) return;
-  uint32_t result = 0;
-  if (port == Port::kStoreBuffer) {
-    // Stores leave the buffer in order, one per cycle, each performed with
-    // write permission in the L1.
-    if (a.store_buffer.empty() || a.sb_drained_at == now_) return;
-    const mem::BufferedStore& s = a.store_buffer.front();
-    const Op op{OpKind::kStore, s.addr, s.size, s.value, AmoKind::kAdd};
-    if (access(agent, port, op, &result)) {
-      a.store_buffer.pop();
-      a.sb_drained_at = now_;
-    }
-    return;
-  }
-  auto& p = a.port(port);
-  if (!p.busy || p.performed) return;
-  const Op& op = p.op;
-  if (op.kind == OpKind::kFence) {
-    if (a.store_buffer.empty()) finish_port(agent, port, 0, 1);
-    return;
-  }
-  if (params_.tso && port == Port::kData) {
-    if (op.kind == OpKind::kLoad) {
-      const auto fwd = a.store_buffer.forward(op.addr, op.size);
-      if (fwd.kind == mem::StoreBuffer::Forward::kPartial) return;  // wait until it drains
-      if (fwd.kind == mem::StoreBuffer::Forward::kHit) {
-        ++counters_.sb_forwards;
-        if (checker_) checker_->on_forward(now_, agent, op.addr, op.size, fwd.value);
-        finish_port(agent, port, fwd.value, params_.hit_latency);
-        check_failure();
-        return;
-      }
-    } else if (op.kind == OpKind::kStore) {
-      if (a.store_buffer.full()) return;
-      const mem::BufferedStore s{op.addr, op.size, op.value};
-      a.store_buffer.push(s);
-      if (checker_) checker_->on_buffered(agent, s);
-      finish_port(agent, port, 0, 1);
-      return;
-    } else if (!a.store_buffer.empty()) {
-      return;  // AMO, LR, SC order like fences under TSO
-    }
-  }
-  if (access(agent, port, op, &result)) finish_port(agent, port, result, params_.hit_latency);
-}
-
-// Performs `op` if the line's state allows it (true); otherwise starts or
-// waits for the bus transaction the table asks for (false).
-bool Cluster::access(uint32_t agent, Port port, const Op& op, uint32_t* result) {
-  Agent& a = *agents_[agent];
-  const uint64_t line = a.array.line_of(op.addr);
-  if (op.kind == OpKind::kSc && !(a.reservation && a.reservation_line == line)) {
-    *result = 1;  // reservation lost: SC fails without writing
-    return true;
-  }
-  const int way = a.array.find(line);
-  const State state = way < 0 ? State::kI : a.array.line(way).state;
-  const Event event = writes(op.kind) ? Event::kPrWr : Event::kPrRd;
-  const int row = table_.first_row(state, event);
-  if (row < 0) {
-    protocol_error(
-        line, fmt::format("{} has no row for ({}, {})", table_.name(), mem::state_name(state), mem::event_name(event)));
-    return false;
-  }
-  const mem::Row& r = table_.rows()[static_cast<size_t>(row)];
-  if (r.actions & mem::kHit) {
-    if (way < 0) {
-      protocol_error(line, fmt::format("{}: a hit row for a line that is not present", table_.name()));
-      return false;
-    }
-    count_row(row);
-    a.array.line(way).state = r.next;
-    ++a.counters.hits;
-    perform(agent, way, op, result);
-    return true;
-  }
-  start_miss(agent, port, line, event);
-  return false;
-}
-
-bool Cluster::start_miss(uint32_t agent, Port port, uint64_t line, Event event) {
-  Agent& a = *agents_[agent];
-  for (size_t p = 0; p < kPorts; ++p)
-    if (a.misses[p].active() && a.misses[p].line == line) return false;  // the other port's fill comes first
-  if (a.find_wb(line)) return false;                                     // the victim must reach memory first
-  int way = a.array.find(line);
-  if (way < 0) {
-    way = a.array.victim(line);
-    if (way < 0) return false;  // every way waits for a fill
-    auto& victim = a.array.line(way);
-    if (victim.state != State::kI) {
-      const int row = table_.first_row(victim.state, Event::kReplace);
-      if (row < 0) {
-        protocol_error(victim.line_addr,
-                       fmt::format("{} has no row for ({}, Replace)", table_.name(), mem::state_name(victim.state)));
-        return false;
-      }
-      const mem::Row& r = table_.rows()[static_cast<size_t>(row)];
-      if (r.actions & mem::kWriteBackLine) {
-        if (a.wb.size() >= params_.wb_buffer_entries) return false;
-        Agent::WriteBack w;
-        w.line = victim.line_addr;
-        w.data.assign(a.array.data(way), a.array.data(way) + line_bytes_);
-        w.since = now_;
-        a.wb.push_back(std::move(w));
-      }
-      count_row(row);
-      if (a.reservation && a.reservation_line == victim.line_addr) a.reservation = false;
-      victim.state = r.next;
-    }
-    victim.line_addr = line;
-  }
-  // The transient state the miss waits in, from the protocol's row for the
-  // line's stable state (I once a victim made room).
-  const State from = a.array.line(way).state;
-  const int row = table_.first_row(from, event);
-  const BusOp op = row < 0 ? BusOp::kNone : mem::bus_op_of(table_.rows()[static_cast<size_t>(row)].actions);
-  const Transient transient = begin_transient(from, event, op);
-  if (transient == Transient::kNone) {
-    protocol_error(line, fmt::format("{}: no transient state waits for {} after ({}, {})", table_.name(),
-                                     mem::bus_op_name(op), mem::state_name(from), mem::event_name(event)));
-    return false;
-  }
-  a.array.line(way).reserved = true;
-  auto& m = a.miss(port);
-  m = Agent::Miss{};
-  m.state = transient;
-  m.op = op;
-  m.line = line;
-  m.way = way;
-  m.event = event;
-  m.since = now_;
-  ++a.counters.misses;
-  active_ = true;
-  return true;
-}
-
-void Cluster::perform(uint32_t agent, int way, const Op& op, uint32_t* result) {
-  Agent& a = *agents_[agent];
-  auto& l = a.array.line(way);
-  l.last_use = ++a.lru_clock;
-  uint8_t* bytes = a.array.data(way) + (op.addr - l.line_addr);
-  const uint32_t old = read_bytes(bytes, op.size);
-  progress();
-  active_ = true;
-  switch (op.kind) {
-    case OpKind::kLoad:
-    case OpKind::kIfetch:
-    case OpKind::kLr:
-      *result = old;
-      if (checker_) checker_->on_load(now_, agent, op.addr, op.size, old);
-      if (op.kind == OpKind::kLr) {
-        a.reservation = true;
-        a.reservation_line = l.line_addr;
-      }
-      break;
-    case OpKind::kStore:
-    case OpKind::kSc:
-      write_bytes(bytes, op.size, op.value);
-      ++counters_.value_changes;
-      *result = 0;
-      if (checker_) checker_->on_store(now_, agent, op.addr, op.size, op.value);
-      if (op.kind == OpKind::kSc) a.reservation = false;
-      break;
-    case OpKind::kAmo: {
-      const uint32_t updated = amo_result(op.amo, old, op.value);
-      write_bytes(bytes, op.size, updated);
-      if (updated != old) ++counters_.value_changes;
-      *result = old;
-      if (checker_) {
-        checker_->on_load(now_, agent, op.addr, op.size, old);
-        checker_->on_store(now_, agent, op.addr, op.size, updated);
-      }
-      break;
-    }
-    case OpKind::kFence:
-      break;
-  }
-  check_failure();
-}
-
-void Cluster::finish_port(uint32_t agent, Port port, uint32_t value, uint32_t latency) {
-  if (port == Port::kStoreBuffer) return;
-  auto& p = agents_[agent]->port(port);
-  p.performed = true;
-  completions_.push_back(Completion{now_ + latency, agent, port, value});
-  progress();
-  active_ = true;
 }
 
 // ---------------------------------------------------------------------------
 // The cycle
 
 void Cluster::tick() {
-  ++now_;
-  active_ = false;
+  ++ctx_.now;
+  ctx_.active = false;
   if (failed()) return;
   // Reuses the buffer's capacity across ticks (a callback may issue, never tick).
   std::vector<std::pair<DoneFn, uint32_t>> callbacks;
   callbacks.swap(callback_buffer_);
   callbacks.clear();
-  for (auto it = completions_.begin(); it != completions_.end();) {
-    if (it->at > now_) {
+  for (auto it = ctx_.completions.begin(); it != ctx_.completions.end();) {
+    if (it->at > ctx_.now) {
       ++it;
       continue;
     }
@@ -388,15 +173,15 @@ void Cluster::tick() {
     p.busy = false;
     p.performed = false;
     ++counters_.ops_completed;
-    it = completions_.erase(it);
-    active_ = true;
+    it = ctx_.completions.erase(it);
+    ctx_.active = true;
   }
   deliver_responses();
   start_response();
   resolve_snoops();
   grant_request();
   run_cores();
-  if (!failed() && !idle() && now_ > last_progress_ + deadlock_window_) {
+  if (!failed() && !idle() && ctx_.now > ctx_.last_progress + deadlock_window_) {
     std::string outstanding;
     for (const auto& a : agents_) {
       for (size_t p = 0; p < kPorts; ++p) {
@@ -416,7 +201,7 @@ void Cluster::tick() {
       for (const auto& m : a->misses)
         if (m.active() && std::find(lines.begin(), lines.end(), m.line) == lines.end()) lines.push_back(m.line);
     for (uint64_t line : lines) outstanding += fmt::format("\n  line {:#x}: {}", line, describe_line(line));
-    fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kDeadlock, now_, 0,
+    fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kDeadlock, ctx_.now, 0,
                                      fmt::format("no access performed for {} cycles", deadlock_window_),
                                      std::move(outstanding)));
   }
@@ -427,14 +212,14 @@ void Cluster::tick() {
 }
 
 void Cluster::advance_to(uint64_t cycle) {
-  while (now_ < cycle && !failed()) {
+  while (ctx_.now < cycle && !failed()) {
     if (params_.skip_idle) {
       const uint64_t next = next_event_cycle();
       if (next > cycle) {
-        now_ = cycle;
+        ctx_.now = cycle;
         return;
       }
-      now_ = next - 1;
+      ctx_.now = next - 1;
     }
     tick();
   }
@@ -442,11 +227,11 @@ void Cluster::advance_to(uint64_t cycle) {
 
 uint64_t Cluster::next_event_cycle() const {
   if (failed()) return kNever;
-  const uint64_t soon = now_ + 1;
-  if (active_) return soon;
+  const uint64_t soon = ctx_.now + 1;
+  if (ctx_.active) return soon;
   uint64_t t = kNever;
   auto consider = [&t, soon](uint64_t at) { t = std::min(t, std::max(at, soon)); };
-  for (const auto& c : completions_) consider(c.at);
+  for (const auto& c : ctx_.completions) consider(c.at);
   if (bus_.responding()) {
     consider(bus_.response_free_at());
   } else {
@@ -463,15 +248,15 @@ uint64_t Cluster::next_event_cycle() const {
       for (const auto& m : a->misses)
         if (m.active() && !m.granted() && line_free(m.line)) consider(std::max(m.retry_at, bus_.request_free_at()));
       for (const auto& w : a->wb)
-        if (!w.granted && line_free(w.line)) consider(std::max(w.retry_at, bus_.request_free_at()));
+        if (!w.granted() && line_free(w.line)) consider(std::max(w.retry_at, bus_.request_free_at()));
     }
   }
-  if (!idle()) consider(last_progress_ + deadlock_window_ + 1);
+  if (!idle()) consider(ctx_.last_progress + deadlock_window_ + 1);
   return t;
 }
 
 bool Cluster::idle() const {
-  if (!completions_.empty() || bus_.responding() || bridge_.has_response() || bus_.snooping()) return false;
+  if (!ctx_.completions.empty() || bus_.responding() || bridge_.has_response() || bus_.snooping()) return false;
   if (!bus_.table_empty()) return false;
   for (const auto& a : agents_) {
     if (!a->store_buffer.empty() || !a->wb.empty() || !a->responses.empty()) return false;
@@ -485,76 +270,62 @@ bool Cluster::idle() const {
 // Response bus
 
 void Cluster::deliver_responses() {
-  if (!bus_.responding() || bus_.response_free_at() > now_) return;
+  if (!bus_.responding() || bus_.response_free_at() > ctx_.now) return;
   std::unique_ptr<Response> resp = bus_.finish_response();
   Txn& t = bus_.txn(resp->tag);
   Agent& r = *agents_[t.agent];
-  active_ = true;
+  ctx_.active = true;
   progress();
   trace(BusEvent::kResponse, t.op, t.agent, resp->tag, t.line, resp->source);
   if (resp->source < 0) bridge_.free_slot();  // a memory read leaves the bridge
   if (resp->to_memory) bridge_.write(t.line, resp->data.data());
   if (t.write_back) {
     bridge_.free_slot();
-    r.wb.erase(std::remove_if(r.wb.begin(), r.wb.end(), [&t](const Agent::WriteBack& w) { return w.line == t.line; }),
-               r.wb.end());
+    const std::string error = r.write_back_sent(t.line);
+    if (!error.empty()) return protocol_error(t.line, error);
     free_tag(resp->tag);
     return;
   }
   // A fill: the line takes the state the snoop result chose.
-  auto& m = r.miss(t.port);
-  auto& l = r.array.line(m.way);
-  std::memcpy(r.array.data(m.way), resp->data.data(), line_bytes_);
-  l.state = table_.rows()[static_cast<size_t>(t.row)].next;
-  l.reserved = false;
-  l.last_use = ++r.lru_clock;
-  count_row(t.row);
-  if (checker_) {
-    checker_->on_fill(now_, t.agent, t.line, resp->data.data());
-    checker_->check_line(now_, t.line);
-    check_failure();
-  }
-  m.state = next_transient(m.state, TransientEvent::kData);
-  m.tag = -1;
   const Port port = t.port;
-  const uint32_t agent = t.agent;
+  r.fill(port, t.row, resp->data.data());
   free_tag(resp->tag);
-  wake(agent, port);
+  r.run_port(port);
 }
 
 void Cluster::start_response() {
-  if (bus_.responding() || bus_.response_free_at() > now_) return;
+  if (bus_.responding() || bus_.response_free_at() > ctx_.now) return;
   std::vector<Candidate> candidates;
   for (const auto& a : agents_)
-    if (!a->responses.empty() && a->responses.front()->ready_at <= now_)
+    if (!a->responses.empty() && a->responses.front()->ready_at <= ctx_.now)
       candidates.push_back({a->id, a->responses.front()->ready_at});
   const auto bridge = static_cast<uint32_t>(agents_.size());
-  if (bridge_.has_response() && bridge_.next_ready() <= now_) candidates.push_back({bridge, bridge_.next_ready()});
+  if (bridge_.has_response() && bridge_.next_ready() <= ctx_.now) candidates.push_back({bridge, bridge_.next_ready()});
   if (candidates.empty()) return;
   const uint32_t winner = bus_.pick_response(candidates);
   if (winner == bridge) {
-    bus_.start_response(bridge_.pop_response(), now_ + beats_per_line_);
+    bus_.start_response(bridge_.pop_response(), ctx_.now + beats_per_line_);
   } else {
     auto& queue = agents_[winner]->responses;
-    bus_.start_response(std::move(queue.front()), now_ + beats_per_line_);
+    bus_.start_response(std::move(queue.front()), ctx_.now + beats_per_line_);
     queue.pop_front();
   }
   counters_.data_beats += beats_per_line_;
   if (bus_.on_bus().source >= 0 && bus_.on_bus().to_requester) ++counters_.cache_to_cache;
-  active_ = true;
+  ctx_.active = true;
 }
 
 // ---------------------------------------------------------------------------
 // Request bus and snooping
 
 void Cluster::grant_request() {
-  if (bus_.request_free_at() > now_) return;
+  if (bus_.request_free_at() > ctx_.now) return;
   // Most cycles nobody waits for the bus: skip the arbitration's set-up.
   const bool anyone_waiting = std::any_of(agents_.begin(), agents_.end(), [](const auto& a) {
     for (const auto& m : a->misses)
       if (m.active() && !m.granted()) return true;
     for (const auto& w : a->wb)
-      if (!w.granted) return true;
+      if (!w.granted()) return true;
     return false;
   });
   if (!anyone_waiting) return;
@@ -572,7 +343,7 @@ void Cluster::grant_request() {
     Presented& pr = presented[a->id];
     for (size_t p = 0; p < kPorts; ++p) {
       const auto& m = a->misses[p];
-      if (m.active() && !m.granted() && m.retry_at <= now_ && line_free(m.line) &&
+      if (m.active() && !m.granted() && m.retry_at <= ctx_.now && line_free(m.line) &&
           (pr.port < 0 || m.since < pr.since)) {
         pr.port = static_cast<int>(p);
         pr.since = m.since;
@@ -581,7 +352,7 @@ void Cluster::grant_request() {
     if (pr.port < 0)
       for (size_t w = 0; w < a->wb.size(); ++w) {
         const auto& wb = a->wb[w];
-        if (!wb.granted && wb.retry_at <= now_ && line_free(wb.line) && (pr.wb < 0 || wb.since < pr.since)) {
+        if (!wb.granted() && wb.retry_at <= ctx_.now && line_free(wb.line) && (pr.wb < 0 || wb.since < pr.since)) {
           pr.wb = static_cast<int>(w);
           pr.since = wb.since;
         }
@@ -595,10 +366,10 @@ void Cluster::grant_request() {
   const auto tag = static_cast<uint32_t>(free_tag_index);
   Txn& t = bus_.txn(tag);
   t = Txn{};
-  active_ = true;
+  ctx_.active = true;
   if (pr.wb >= 0) {
     auto& wb = a.wb[static_cast<size_t>(pr.wb)];
-    wb.granted = true;
+    wb.tag = static_cast<int>(tag);
     t.write_back = true;
     t.op = BusOp::kWriteBack;
     t.line = wb.line;
@@ -606,15 +377,8 @@ void Cluster::grant_request() {
     const Port port = static_cast<Port>(pr.port);
     auto& m = a.miss(port);
     // The transient state already says what to ask for (a snoop that took
-    // the copy while the request waited turned SM_A into IM_AD). An SC whose
-    // reservation is gone asks for nothing: it fails on its own.
-    const Op* op = port_op(winner, port);
-    if (op && op->kind == OpKind::kSc && !(a.reservation && a.reservation_line == m.line)) {
-      m.state = Transient::kNone;
-      a.array.line(m.way).reserved = false;
-      wake(winner, port);
-      return;
-    }
+    // the copy while the request waited turned SM_A into IM_AD).
+    if (a.withdraw_lost_sc(port)) return;
     m.tag = static_cast<int>(tag);
     t.op = m.op;
     t.line = m.line;
@@ -622,18 +386,18 @@ void Cluster::grant_request() {
   }
   t.valid = true;
   t.agent = winner;
-  t.resolve_at = now_ + params_.snoop_latency;
+  t.resolve_at = ctx_.now + params_.snoop_latency;
   const uint64_t occupancy = t.op == BusOp::kBusUpd ? 2 : 1;  // BusUpd carries its word
-  bus_.granted(tag, now_ + occupancy);
+  bus_.granted(tag, ctx_.now + occupancy);
   counters_.request_bus_busy += occupancy;
-  const uint64_t wait = now_ - pr.since;
+  const uint64_t wait = ctx_.now - pr.since;
   counters_.max_grant_wait = std::max(counters_.max_grant_wait, wait);
   a.counters.grant_wait_max = std::max(a.counters.grant_wait_max, wait);
   trace(BusEvent::kGrant, t.op, winner, tag, t.line, -1);
 }
 
 void Cluster::resolve_snoops() {
-  while (bus_.snooping() && bus_.next_snoop() <= now_ && !failed()) {
+  while (bus_.snooping() && bus_.next_snoop() <= ctx_.now && !failed()) {
     const uint32_t tag = bus_.pop_snoop();
     resolve(tag);
   }
@@ -642,11 +406,11 @@ void Cluster::resolve_snoops() {
 void Cluster::resolve(uint32_t tag) {
   Txn& t = bus_.txn(tag);
   Agent& r = *agents_[t.agent];
-  active_ = true;
+  ctx_.active = true;
   auto nack = [&](uint64_t* retry_at) {
     ++counters_.nacks;
     ++r.counters.nacked;
-    *retry_at = now_ + params_.nack_backoff;
+    *retry_at = ctx_.now + params_.nack_backoff;
     trace(BusEvent::kNack, t.op, t.agent, tag, t.line, -1);
     free_tag(tag);
   };
@@ -654,15 +418,15 @@ void Cluster::resolve(uint32_t tag) {
   if (t.write_back) {
     Agent::WriteBack* wb = r.find_wb(t.line);
     if (bridge_.full() || r.responses.size() >= params_.response_queue_entries) {
-      wb->granted = false;
+      wb->tag = -1;
       return nack(&wb->retry_at);
     }
+    const std::string error = r.write_back_ordered(t.line, tag);
+    if (!error.empty()) return protocol_error(t.line, error);
     bridge_.take_write_back_slot();
     ++counters_.bus_ops[static_cast<size_t>(BusOp::kWriteBack)];
     ++r.counters.bus_transactions;
-    r.responses.push_back(std::make_unique<Response>(
-        Response{tag, static_cast<int>(t.agent), now_ + params_.hit_latency, false, true, wb->data}));
-    if (checker_) checker_->on_ordered(now_, BusOp::kWriteBack, t.agent, t.line, false);
+    if (checker_) checker_->on_ordered(ctx_.now, BusOp::kWriteBack, t.agent, t.line, false);
     trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
     return;
   }
@@ -700,20 +464,10 @@ void Cluster::resolve(uint32_t tag) {
   for (auto& a : agents_) {
     const int row = rows[a->id];
     if (row < 0) continue;
-    const mem::Row& rw = table_.rows()[static_cast<size_t>(row)];
-    count_row(row);
-    auto& l = a->array.line(a->array.find(t.line));
-    const State before = l.state;
-    l.state = rw.next;
-    if (rw.next != before) {
-      const std::string error = a->snooped(t.line, table_);
-      if (!error.empty()) return protocol_error(t.line, error);
-    }
-    if (rw.next == State::kI) ++a->counters.invalidations;
-    if (rw.actions & mem::kApplyUpdate) updated.push_back(a->id);
-    // Another core's write (invalidation or update) ends a reservation.
-    if (a->reservation && a->reservation_line == t.line && (rw.next == State::kI || t.op == BusOp::kBusUpd))
-      a->reservation = false;
+    bool update = false;
+    const std::string error = a->apply_snoop(t.line, row, t.op, &update);
+    if (!error.empty()) return protocol_error(t.line, error);
+    if (update) updated.push_back(a->id);
   }
   std::unique_ptr<Response> data;
   if (wb_holder >= 0) {
@@ -721,82 +475,54 @@ void Cluster::resolve(uint32_t tag) {
     // and retires: for a read it flushes (requester and memory), an upgrade
     // or update makes the requester the owner of the same data.
     Agent& h = *agents_[wb_holder];
-    auto it = std::find_if(h.wb.begin(), h.wb.end(), [&t](const Agent::WriteBack& w) { return w.line == t.line; });
-    if (needs_data)
-      data = std::make_unique<Response>(Response{tag, wb_holder, now_ + params_.hit_latency, true, true, it->data});
-    h.wb.erase(it);
+    std::string error;
+    data = h.snoop_write_back(t.line, tag, needs_data, &error);
+    if (!error.empty()) return protocol_error(t.line, error);
     ++counters_.wb_snoop_hits;
     if (data) h.responses.push_back(std::move(data));
   } else if (needs_data && supplier >= 0) {
     agents_[supplier]->responses.push_back(std::make_unique<Response>(
-        Response{tag, supplier, now_ + params_.hit_latency, true, flush, std::move(supplied)}));
+        Response{tag, supplier, ctx_.now + params_.hit_latency, true, flush, std::move(supplied)}));
   } else if (needs_data) {
-    bridge_.read(tag, t.line, now_);
+    bridge_.read(tag, t.line, ctx_.now);
   }
 
   // The requester's row, now that the shared line is known.
-  const State rs = r.array.line(miss.way).state;
-  const Event revent = miss.event;
-  const int rrow = table_.find(rs, revent, shared);
-  if (rrow < 0)
-    return protocol_error(t.line, fmt::format("{} has no row for ({}, {}{}) in {}", table_.name(), mem::state_name(rs),
-                                              mem::event_name(revent), shared ? "(S)" : "(!S)", agent_name(t.agent)));
-  const TransientRow* ordered = transient_row(miss.state, TransientEvent::kOrdered);
-  if (!ordered)
-    return protocol_error(
-        t.line, fmt::format("{}: {} has no transition on Ordered", table_.name(), transient_name(miss.state)));
+  int rrow = -1;
+  std::string error;
+  const TransientRow* ordered = r.ordered(t.port, shared, &rrow, &error);
+  if (!ordered) return protocol_error(t.line, error);
   t.row = rrow;
   t.resolved = true;
-  miss.state = ordered->next;
   ++counters_.bus_ops[static_cast<size_t>(t.op)];
   ++r.counters.bus_transactions;
   trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
-  if (checker_) checker_->on_ordered(now_, t.op, t.agent, t.line, shared);
+  if (checker_) checker_->on_ordered(ctx_.now, t.op, t.agent, t.line, shared);
   if (ordered->actions & kWaitData) {
-    if (checker_) checker_->check_line(now_, t.line);
+    if (checker_) checker_->check_line(ctx_.now, t.line);
     check_failure();
     return;  // the fill completes it
   }
   // Upgrades and updates complete now: no data comes back.
-  auto& l = r.array.line(miss.way);
-  l.state = table_.rows()[static_cast<size_t>(rrow)].next;
-  count_row(rrow);
-  miss.tag = -1;
-  l.reserved = false;
+  r.complete_without_data(t.port, rrow);
   const Port port = t.port;
-  const uint32_t agent = t.agent;
   const uint64_t line = t.line;
   free_tag(tag);
   if (ordered->actions & kPerformWrite) {
     // The write is performed at its place in the bus order; the sharers take
     // the written bytes with it.
-    const Op* op = port_op(agent, port);
-    Op drained;
-    if (!op) {
-      const auto& s = r.store_buffer.front();
-      drained = Op{OpKind::kStore, s.addr, s.size, s.value, AmoKind::kAdd};
-      op = &drained;
-    }
-    uint32_t result = 0;
-    const int way = r.array.find(line);
-    const Op performed = *op;
-    perform(agent, way, performed, &result);
+    int way = -1;
+    const Op performed = r.perform_ordered_write(port, &way);
     for (uint32_t u : updated) {
       Agent& sharer = *agents_[u];
       const int sw = sharer.array.find(line);
       std::memcpy(sharer.array.data(sw) + (performed.addr - line), r.array.data(way) + (performed.addr - line),
                   performed.size);
     }
-    if (port == Port::kStoreBuffer) {
-      r.store_buffer.pop();
-      r.sb_drained_at = now_;
-    } else {
-      finish_port(agent, port, result, params_.hit_latency);
-    }
   } else {
-    wake(agent, port);
+    r.run_port(port);
   }
-  if (checker_) checker_->check_line(now_, line);
+  if (checker_) checker_->check_line(ctx_.now, line);
   check_failure();
 }
 
@@ -805,22 +531,8 @@ void Cluster::free_tag(uint32_t tag) { bus_.free(tag); }
 // ---------------------------------------------------------------------------
 // Reports and views
 
-void Cluster::protocol_error(uint64_t line, const std::string& what) {
-  if (failed()) return;
-  fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kProtocolError, now_, line, what, describe_line(line)));
-}
-
-void Cluster::fail(mem::CoherenceFailure failure) {
-  failure_ = std::move(failure);
-  failure_text_ = failure_.text();
-}
-
-void Cluster::check_failure() {
-  if (checker_ && checker_->failed() && !failed()) fail(checker_->failure());
-}
-
 void Cluster::trace(BusEvent::Kind kind, BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source) {
-  if (trace_) trace_(BusEvent{kind, now_, op, agent, tag, line, source});
+  if (trace_) trace_(BusEvent{kind, ctx_.now, op, agent, tag, line, source});
 }
 
 uint32_t Cluster::agent_count() const { return static_cast<uint32_t>(agents_.size()); }
@@ -841,14 +553,18 @@ mem::State Cluster::state_of(uint32_t agent, uint64_t addr) const {
 
 Transient Cluster::transient_of(uint32_t agent, uint64_t addr) const {
   const Agent& a = *agents_.at(agent);
-  const auto* m = a.miss_for(a.array.line_of(addr));
-  return m ? m->state : Transient::kNone;
+  const uint64_t line = a.array.line_of(addr);
+  if (const auto* m = a.miss_for(line)) return m->state;
+  const auto* w = a.find_wb(line);
+  return w ? w->state : Transient::kNone;
 }
 
 bool Cluster::granted(uint32_t agent, uint64_t addr) const {
   const Agent& a = *agents_.at(agent);
-  const auto* m = a.miss_for(a.array.line_of(addr));
-  return m && m->granted();
+  const uint64_t line = a.array.line_of(addr);
+  if (const auto* m = a.miss_for(line)) return m->granted();
+  const auto* w = a.find_wb(line);
+  return w && w->granted();
 }
 
 const AgentCounters& Cluster::agent_counters(uint32_t agent) const { return agents_.at(agent)->counters; }
@@ -888,23 +604,7 @@ std::string Cluster::describe_in_flight() const {
 uint32_t Cluster::write_back_and_invalidate_all() {
   if (!idle()) throw std::logic_error("write_back_and_invalidate_all: the cluster has operations in flight");
   uint32_t written = 0;
-  for (auto& a : agents_) {
-    for (auto& w : a->wb) {
-      bridge_.write(w.line, w.data.data());
-      ++written;
-    }
-    a->wb.clear();
-    for (size_t way = 0; way < a->array.num_lines(); ++way) {
-      auto& l = a->array.line(static_cast<int>(way));
-      if (l.state == State::kI) continue;
-      if (mem::is_dirty(l.state)) {
-        bridge_.write(l.line_addr, a->array.data(static_cast<int>(way)));
-        ++written;
-      }
-      l.state = State::kI;
-    }
-    a->reservation = false;
-  }
+  for (auto& a : agents_) written += a->write_back_and_invalidate(bridge_);
   if (checker_) checker_->forget_all();
   return written;
 }

@@ -9,7 +9,11 @@
 // transient.h), the SnoopBus (request table, arbiters, snoop order,
 // response bus) with snoop() deciding what a snoop does to every cache, and
 // the Bridge (slots toward memory). The cluster runs them through the
-// phases of a cycle, keeps the watchdog and registers the statistics.
+// phases of a cycle, delivering each event (an access, a grant, an
+// ordered transaction, a snoop, a fill) to the controller it concerns, and
+// decides only what no single cache can: the bus order, the snoop result
+// and the sharers taking a BusUpd's word. It keeps the watchdog and
+// registers the statistics.
 //
 // Bus (Culler & Singh §6.5, the SGI Challenge design):
 //  - request bus: one arbitrated request per cycle (BusUpd two cycles: it
@@ -145,7 +149,7 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
 
   void tick();                      // one bus cycle
   void advance_to(uint64_t cycle);  // ticks (or skips idle cycles) up to and including `cycle`
-  uint64_t now() const { return now_; }
+  uint64_t now() const { return ctx_.now; }
   // The next cycle at which anything can change; kNever when nothing is in
   // flight and no port has work.
   uint64_t next_event_cycle() const;
@@ -165,9 +169,9 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   uint32_t write_back_and_invalidate_all();
 
   // A coherence violation, protocol error or deadlock stops the cluster.
-  bool failed() const { return static_cast<bool>(failure_); }
-  const mem::CoherenceFailure& failure_info() const { return failure_; }
-  const std::string& failure() const { return failure_text_; }  // failure_info().text()
+  bool failed() const { return ctx_.failed(); }
+  const mem::CoherenceFailure& failure_info() const { return ctx_.failure; }
+  const std::string& failure() const { return ctx_.failure_text; }  // failure_info().text()
 
   const ClusterParams& params() const { return params_; }
   // The cluster's statistics node ("cluster", with bus, bridge and
@@ -184,8 +188,9 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   static uint32_t l1d_agent(uint32_t core) { return 2 * core; }
   static uint32_t l1i_agent(uint32_t core) { return 2 * core + 1; }
   mem::State state_of(uint32_t agent, uint64_t addr) const;
-  // The transient state of the agent's outstanding request for the line of
-  // `addr` (kNone: none), and whether the bus has granted it.
+  // The transient state of the agent's outstanding request or write-back
+  // for the line of `addr` (kNone: none; a line never has both), and whether
+  // the bus has granted it.
   Transient transient_of(uint32_t agent, uint64_t addr) const;
   bool granted(uint32_t agent, uint64_t addr) const;
   void set_bus_trace(std::function<void(const BusEvent&)> trace) { trace_ = std::move(trace); }
@@ -199,7 +204,7 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   using Agent = CacheController;
   using Txn = SnoopBus::Txn;
   using Response = BusResponse;
-  struct Completion;
+  using Completion = PortCompletion;
   using Port = ControllerPort;
 
   // mem::CacheView
@@ -214,19 +219,12 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   void resolve(uint32_t tag);
   void grant_request();
   void run_cores();
-  void run_port(uint32_t agent, Port port);
-  bool access(uint32_t agent, Port port, const Op& op, uint32_t* result);
-  bool start_miss(uint32_t agent, Port port, uint64_t line, mem::Event event);
-  void perform(uint32_t agent, int way, const Op& op, uint32_t* result);
-  void finish_port(uint32_t agent, Port port, uint32_t value, uint32_t latency);
-  void wake(uint32_t agent, Port port);
   void free_tag(uint32_t tag);
-  void protocol_error(uint64_t line, const std::string& what);
-  void check_failure();
-  void fail(mem::CoherenceFailure failure);
-  void progress() { last_progress_ = now_; }
-  const Op* port_op(uint32_t agent, Port port) const;
-  void count_row(int row) { ++row_hits_[static_cast<size_t>(row)]; }
+  void protocol_error(uint64_t line, const std::string& what) { ctx_.protocol_error(line, what); }
+  void check_failure() { ctx_.check_failure(); }
+  void fail(mem::CoherenceFailure failure) { ctx_.fail(std::move(failure)); }
+  void progress() { ctx_.progress(); }
+  void count_row(int row) { ctx_.count_row(row); }
   void trace(BusEvent::Kind kind, mem::BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source);
   void register_stats(sim::StatGroup* parent);
 
@@ -242,7 +240,6 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   std::vector<std::unique_ptr<Agent>> agents_;
   SnoopBus bus_;
   Bridge bridge_;
-  std::vector<Completion> completions_;
   std::vector<std::pair<DoneFn, uint32_t>> callback_buffer_;
   // grant_request's per-cycle working sets, kept to avoid reallocating.
   struct Presented {
@@ -256,11 +253,9 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   std::function<void(const BusEvent&)> trace_;
   std::vector<uint64_t> row_hits_;
   ClusterCounters counters_;
-  mem::CoherenceFailure failure_;
-  std::string failure_text_;
-  uint64_t now_ = 0;
-  uint64_t last_progress_ = 0;
-  bool active_ = true;  // something changed in the last tick
+  // What the controllers share with the cluster: the clock, progress,
+  // completions and the failure.
+  ControllerContext ctx_;
   std::unique_ptr<sim::StatGroup> stats_;
   std::unique_ptr<sim::StatGroup> bus_stats_, bridge_stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> core_stats_;

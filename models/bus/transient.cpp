@@ -25,17 +25,33 @@ constexpr TransientRow kRows[] = {
     {T::kScM_A, TE::kOrdered, T::kNone, kTakeRowState | kPerformWrite},
     {T::kSmM_A, TE::kOrdered, T::kNone, kTakeRowState | kPerformWrite},
     {T::kSmM_A, TE::kSnoopDemotes, T::kScM_A, kReask},  // another cache's BusUpd took ownership
+    // Write-backs. A snooped entry answers like the dirty line and retires:
+    // the requester (or, for a read, the requester and memory) now has the
+    // data. Only an owner with sharers (O, Sm) can see a sharer's upgrade.
+    {T::kMI_A, TE::kOrdered, T::kMI_D, kSendData},
+    {T::kMI_A, TE::kSnoopWantsData, T::kNone, kSupplyData | kRetire},
+    {T::kMI_D, TE::kData, T::kNone, kRetire},
+    {T::kOI_A, TE::kOrdered, T::kOI_D, kSendData},
+    {T::kOI_A, TE::kSnoopWantsData, T::kNone, kSupplyData | kRetire},
+    {T::kOI_A, TE::kSnoopTakesOwnership, T::kNone, kRetire},
+    {T::kOI_D, TE::kData, T::kNone, kRetire},
+    {T::kSmI_A, TE::kOrdered, T::kSmI_D, kSendData},
+    {T::kSmI_A, TE::kSnoopWantsData, T::kNone, kSupplyData | kRetire},
+    {T::kSmI_A, TE::kSnoopTakesOwnership, T::kNone, kRetire},
+    {T::kSmI_D, TE::kData, T::kNone, kRetire},
 };
 
 }  // namespace
 
 const char* transient_name(Transient t) {
-  static const char* const kNames[] = {"-", "IS_AD", "IS_D", "IM_AD", "IM_D", "SM_A", "FM_A", "OM_A", "ScM_A", "SmM_A"};
+  static const char* const kNames[] = {"-",     "IS_AD", "IS_D", "IM_AD", "IM_D", "SM_A", "FM_A",  "OM_A",
+                                       "ScM_A", "SmM_A", "MI_A", "MI_D",  "OI_A", "OI_D", "SmI_A", "SmI_D"};
   return t < T::kCount ? kNames[static_cast<size_t>(t)] : "?";
 }
 
 const char* transient_event_name(TransientEvent e) {
-  static const char* const kNames[] = {"Ordered", "Data", "SnoopInvalidates", "SnoopDemotes"};
+  static const char* const kNames[] = {"Ordered",      "Data",           "SnoopInvalidates",
+                                       "SnoopDemotes", "SnoopWantsData", "SnoopTakesOwnership"};
   return e < TE::kCount ? kNames[static_cast<size_t>(e)] : "?";
 }
 
@@ -70,6 +86,19 @@ Transient begin_transient(mem::State from, mem::Event event, mem::BusOp op) {
   }
 }
 
+Transient begin_write_back(mem::State from) {
+  switch (from) {
+    case mem::State::kM:
+      return T::kMI_A;
+    case mem::State::kO:
+      return T::kOI_A;
+    case mem::State::kSm:
+      return T::kSmI_A;
+    default:
+      return T::kNone;
+  }
+}
+
 const TransientRow* transient_row(Transient state, TransientEvent event) {
   for (const TransientRow& r : kRows)
     if (r.state == state && r.event == event) return &r;
@@ -81,8 +110,9 @@ Transient next_transient(Transient state, TransientEvent event) {
   return r ? r->next : T::kCount;
 }
 
-std::string transient_actions_text(uint8_t actions) {
-  static const char* const kNames[] = {"WaitData", "TakeRowState", "RetryAccess", "PerformWrite", "Reask"};
+std::string transient_actions_text(uint16_t actions) {
+  static const char* const kNames[] = {"WaitData", "TakeRowState", "RetryAccess", "PerformWrite",
+                                       "Reask",    "SendData",     "SupplyData",  "Retire"};
   std::string out;
   for (size_t bit = 0; bit < sizeof(kNames) / sizeof(kNames[0]); ++bit)
     if (actions & (1u << bit)) out += (out.empty() ? "" : "+") + std::string(kNames[bit]);
@@ -98,12 +128,17 @@ bool awaits_order(Transient t) {
     case T::kOM_A:
     case T::kScM_A:
     case T::kSmM_A:
+    case T::kMI_A:
+    case T::kOI_A:
+    case T::kSmI_A:
       return true;
     default:
       return false;
   }
 }
 
-bool awaits_data(Transient t) { return t == T::kIS_D || t == T::kIM_D; }
+bool awaits_data(Transient t) {
+  return t == T::kIS_D || t == T::kIM_D || t == T::kMI_D || t == T::kOI_D || t == T::kSmI_D;
+}
 
 }  // namespace tessera::bus

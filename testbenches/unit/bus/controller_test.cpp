@@ -24,6 +24,11 @@ Op load_op(uint64_t addr) { return Op{OpKind::kLoad, addr, 4, 0, AmoKind::kAdd};
 Op store_op(uint64_t addr, uint32_t v) { return Op{OpKind::kStore, addr, 4, v, AmoKind::kAdd}; }
 
 uint32_t d0() { return Cluster::l1d_agent(0); }
+uint32_t memory_word(Harness& h, uint64_t addr) {
+  uint8_t b[4];
+  h.memory.read_line(addr, b, 4);
+  return b[0] | b[1] << 8 | b[2] << 16 | static_cast<uint32_t>(b[3]) << 24;
+}
 uint32_t d1() { return Cluster::l1d_agent(1); }
 
 class Controller : public ::testing::TestWithParam<Protocol> {};
@@ -212,6 +217,131 @@ TEST(Transients, InFlightReportShowsTheRequestItsStateTheBusAndTheBridge) {
   EXPECT_EQ(h.cluster.describe_in_flight(), "");
 }
 
+// Write-back of a dirty victim. Core 0 holds A in M and B (A + 512, same
+// set) clean; its load of C (A + 1024) at T picks A as the victim at T+1:
+// A leaves the array (I) and waits in the write-back buffer in MI_A beside
+// the miss's IS_AD. Demand misses are presented before write-backs, so the
+// BusRd is granted at T+2 and the WriteBack at T+3 (the request bus is free
+// again after one cycle), still MI_A. Its snoop resolves at T+5: ordered,
+// MI_D, the line queued for memory ready at T+6 (hit_latency 1); the
+// response bus carries it from T+6 for 2 beats and at T+8 it reaches the
+// bridge: the entry leaves the buffer and memory holds the stored value.
+TEST_P(Controller, DirtyVictimGoesThroughMiAAndMiD) {
+  Harness h(small_params(GetParam()));
+  const uint64_t B = A + kSetStride, C = A + 2 * kSetStride;
+  h.store(0, A, 7);
+  h.load(0, B);
+  ASSERT_EQ(h.d(0, A), State::kM);
+  const uint64_t T = h.cluster.now();
+  h.cluster.issue(0, load_op(C), nullptr);
+  h.cluster.advance_to(T + 1);
+  EXPECT_EQ(h.d(0, A), State::kI);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kMI_A);
+  EXPECT_FALSE(h.cluster.granted(d0(), A));
+  EXPECT_EQ(h.cluster.transient_of(d0(), C), Transient::kIS_AD);
+  h.cluster.advance_to(T + 2);
+  EXPECT_TRUE(h.cluster.granted(d0(), C));
+  EXPECT_FALSE(h.cluster.granted(d0(), A));
+  h.cluster.advance_to(T + 3);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kMI_A);
+  EXPECT_TRUE(h.cluster.granted(d0(), A));
+  h.cluster.advance_to(T + 4);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kMI_A);
+  h.cluster.advance_to(T + 5);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kMI_D);
+  EXPECT_NE(h.cluster.describe_in_flight().find(
+                fmt::format("cluster.core0.l1d: write-back 0x40 in MI_D (tag 1) since cycle {}\n", T + 1)),
+            std::string::npos)
+      << h.cluster.describe_in_flight();
+  h.cluster.advance_to(T + 7);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kMI_D);
+  EXPECT_EQ(h.cluster.counters().memory_writes, 0u);
+  h.cluster.advance_to(T + 8);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kNone);
+  EXPECT_EQ(h.cluster.counters().memory_writes, 1u);
+  EXPECT_EQ(memory_word(h, A), 7u);
+  h.settle();
+}
+
+// A snoop reaches a write-back still waiting for its grant. As above, core
+// 0's load of C at T puts A in MI_A at T+1 and its BusRd is granted at T+2;
+// core 1's load of A, issued at T+1, misses at T+2 (IS_AD). At T+3 both
+// present a request: core 0 its WriteBack, core 1 its BusRd; the round-robin
+// arbiter last granted agent 0 and now grants agent 2 (core 1's L1D). Its
+// snoop resolves at T+5 and finds A in core 0's write-back buffer
+// (SnoopWantsData): the entry supplies the line and retires without ever
+// being granted. The line, ready at T+6, crosses the response bus in 2
+// beats: core 1's fill at T+8, to memory as well. The WriteBack itself is
+// never ordered.
+TEST_P(Controller, SnoopedReadTakesTheLineFromMiA) {
+  Harness h(small_params(GetParam()));
+  const uint64_t B = A + kSetStride, C = A + 2 * kSetStride;
+  h.store(0, A, 7);
+  h.load(0, B);
+  const uint64_t T = h.cluster.now();
+  uint32_t loaded = 0;
+  h.cluster.issue(0, load_op(C), nullptr);
+  h.cluster.advance_to(T + 1);
+  ASSERT_EQ(h.cluster.transient_of(d0(), A), Transient::kMI_A);
+  h.cluster.issue(1, load_op(A), [&](uint32_t v) { loaded = v; });
+  h.cluster.advance_to(T + 2);
+  EXPECT_EQ(h.cluster.transient_of(d1(), A), Transient::kIS_AD);
+  h.cluster.advance_to(T + 3);
+  EXPECT_TRUE(h.cluster.granted(d1(), A));
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kMI_A);
+  EXPECT_FALSE(h.cluster.granted(d0(), A));
+  h.cluster.advance_to(T + 4);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kMI_A);
+  h.cluster.advance_to(T + 5);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kNone);
+  EXPECT_EQ(h.cluster.transient_of(d1(), A), Transient::kIS_D);
+  EXPECT_EQ(h.cluster.counters().wb_snoop_hits, 1u);
+  h.cluster.advance_to(T + 7);
+  EXPECT_EQ(h.cluster.transient_of(d1(), A), Transient::kIS_D);
+  h.cluster.advance_to(T + 8);
+  EXPECT_EQ(h.cluster.transient_of(d1(), A), Transient::kNone);
+  EXPECT_EQ(memory_word(h, A), 7u);
+  h.settle();
+  EXPECT_EQ(loaded, 7u);
+  EXPECT_EQ(h.cluster.counters().bus_ops[static_cast<size_t>(mem::BusOp::kWriteBack)], 0u);
+}
+
+// MOESI: an owned victim (O, core 1 sharing it in S) waits in OI_A; core
+// 1's store upgrades while it waits. Core 0's load of C at T evicts A at
+// T+1 (OI_A) and its BusRd is granted at T+2; core 1's store, issued at
+// T+1, finds S at T+2 (SM_A, BusUpgr). At T+3 round robin grants agent 2
+// over core 0's WriteBack; the snoop at T+5 finds A in core 0's buffer
+// (SnoopTakesOwnership): the entry retires without data and core 1, the
+// only copy left, takes M, holding the owned data it already had.
+TEST(Transients, SharersUpgradeRetiresAnOwnedVictimInOiA) {
+  Harness h(small_params(Protocol::kMoesi));
+  const uint64_t B = A + kSetStride, C = A + 2 * kSetStride;
+  h.store(0, A, 7);
+  h.load(1, A);
+  ASSERT_EQ(h.d(0, A), State::kO);
+  h.load(0, B);
+  const uint64_t T = h.cluster.now();
+  h.cluster.issue(0, load_op(C), nullptr);
+  h.cluster.advance_to(T + 1);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kOI_A);
+  h.cluster.issue(1, store_op(A, 8), nullptr);
+  h.cluster.advance_to(T + 2);
+  EXPECT_EQ(h.cluster.transient_of(d1(), A), Transient::kSM_A);
+  h.cluster.advance_to(T + 3);
+  EXPECT_TRUE(h.cluster.granted(d1(), A));
+  EXPECT_FALSE(h.cluster.granted(d0(), A));
+  h.cluster.advance_to(T + 4);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kOI_A);
+  h.cluster.advance_to(T + 5);
+  EXPECT_EQ(h.cluster.transient_of(d0(), A), Transient::kNone);
+  EXPECT_EQ(h.cluster.transient_of(d1(), A), Transient::kNone);
+  EXPECT_EQ(h.d(1, A), State::kM);
+  EXPECT_EQ(h.cluster.counters().wb_snoop_hits, 1u);
+  h.settle();
+  EXPECT_EQ(h.load(2, A), 8u);
+  EXPECT_EQ(h.cluster.counters().bus_ops[static_cast<size_t>(mem::BusOp::kWriteBack)], 0u);
+}
+
 // The table itself: every protocol's miss rows begin a transient state, and
 // every state that waits for its order has a row for being ordered.
 TEST(Transients, EveryMissRowOfEveryProtocolBeginsATransientState) {
@@ -244,6 +374,23 @@ TEST(Transients, EveryMissRowOfEveryProtocolBeginsATransientState) {
   EXPECT_EQ(transient_row(Transient::kIS_D, TransientEvent::kOrdered), nullptr);
   EXPECT_EQ(next_transient(Transient::kFM_A, TransientEvent::kSnoopDemotes), Transient::kSM_A);
   EXPECT_EQ(next_transient(Transient::kIS_D, TransientEvent::kSnoopInvalidates), Transient::kCount);
+  // Every victim a protocol writes back has a write-back state; a snooped
+  // entry retires, an ordered one sends its data and retires once it crossed.
+  for (auto p : {Protocol::kMsi, Protocol::kMesi, Protocol::kMesif, Protocol::kMoesi, Protocol::kDragon}) {
+    const auto table = mem::ProtocolTable::standard(p);
+    for (const auto& r : table.rows()) {
+      if (r.event == mem::Event::kReplace && (r.actions & mem::kWriteBackLine)) {
+        EXPECT_NE(begin_write_back(r.state), Transient::kNone)
+            << mem::protocol_name(p) << " " << mem::state_name(r.state);
+      }
+    }
+  }
+  EXPECT_EQ(next_transient(Transient::kMI_A, TransientEvent::kOrdered), Transient::kMI_D);
+  EXPECT_EQ(transient_actions_text(transient_row(Transient::kMI_A, TransientEvent::kSnoopWantsData)->actions),
+            "SupplyData+Retire");
+  EXPECT_EQ(transient_row(Transient::kMI_A, TransientEvent::kSnoopTakesOwnership), nullptr);
+  EXPECT_EQ(next_transient(Transient::kOI_A, TransientEvent::kSnoopTakesOwnership), Transient::kNone);
+  EXPECT_EQ(transient_row(Transient::kMI_D, TransientEvent::kData)->actions, kRetire);
 }
 
 }  // namespace

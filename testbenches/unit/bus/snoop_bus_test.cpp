@@ -154,7 +154,7 @@ TEST(Snoop, InvalidatingSharersIsNotShared) {
 TEST(Snoop, TheRequesterIsNotSnoopedAndAWriteBackBufferIsSeen) {
   Caches c;
   c.hold(0, 0x40, mem::State::kS);
-  c.caches[3]->wb.push_back(CacheController::WriteBack{0x40, std::vector<uint8_t>(64), false, 0, 0});
+  c.caches[3]->wb.push_back(CacheController::WriteBack{0x40, std::vector<uint8_t>(64), Transient::kMI_A, -1, 0, 0});
   const SnoopResult r = c.snoop_of(mem::BusOp::kBusRdX, 0x40);
   EXPECT_EQ(r.rows[0], -1);
   EXPECT_EQ(r.wb_holder, 3);
