@@ -239,6 +239,7 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   uint64_t deadlock_window_;
   std::vector<std::unique_ptr<Agent>> agents_;
   SnoopBus bus_;
+  ClusterCounters counters_;  // before bridge_, which counts memory reads and writes into it
   Bridge bridge_;
   std::vector<std::pair<DoneFn, uint32_t>> callback_buffer_;
   // grant_request's per-cycle working sets, kept to avoid reallocating.
@@ -252,7 +253,6 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   std::unique_ptr<mem::CoherenceChecker> checker_;
   std::function<void(const BusEvent&)> trace_;
   std::vector<uint64_t> row_hits_;
-  ClusterCounters counters_;
   // What the controllers share with the cluster: the clock, progress,
   // completions and the failure.
   ControllerContext ctx_;

@@ -14,7 +14,6 @@
 namespace tessera::gpu {
 
 namespace {
-constexpr unsigned kHeaderBytes = 8;  // command, address, sector mask, ids
 constexpr uint64_t kNever = L2Slice::kNever;
 
 }  // namespace
@@ -27,7 +26,6 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool n
       clock_("l2", cfg.get_float("clock.l2_mhz", 1000.0, 1.0, 100000.0, "L2 and crossbar clock, MHz")),
       skip_idle_(cfg.get_bool("l2.skip_idle", true,
                               "Sleep through L2 cycles in which nothing is due (false: tick every cycle, to compare)")),
-      network_ports_(network_ports),
       clocked_(clock_),
       stats_("l2", &stats_parent) {
   const auto n = static_cast<unsigned>(cfg.get_int("l2.slices", 4, 1, 64, "L2 slices (address-interleaved)"));

@@ -102,7 +102,6 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   sim::RunControl& run_;
   sim::ClockDomain clock_;
   bool skip_idle_;
-  bool network_ports_;
   bool xor_interleave_;
   std::vector<std::unique_ptr<L2Slice>> slices_;
   std::unique_ptr<MemoryPort> mem_port_;
