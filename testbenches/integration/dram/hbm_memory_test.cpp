@@ -21,9 +21,12 @@
 #include "sim/mem_ext.h"
 #include "sim/payload_pool.h"
 #include "sim/stats.h"
+#include "tlm_test_util.h"
 
 namespace tessera::dram {
 namespace {
+
+using test::ns;
 
 constexpr uint64_t kBase = 0x80000000ull;
 
@@ -126,8 +129,6 @@ class Initiator : public sc_core::sc_module {
   std::map<tlm::tlm_generic_payload*, size_t> index_;
   sc_core::sc_event end_req_;
 };
-
-sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
 
 TEST(HbmMemory, IdleLatenciesDataAddressErrorBackpressureAndSkipEquivalence) {
   sim::Config cfg_skip, cfg_tick;

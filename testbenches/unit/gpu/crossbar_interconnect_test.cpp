@@ -15,16 +15,13 @@
 #include "sim/clock.h"
 #include "sim/config.h"
 #include "sim/stats.h"
+#include "tlm_test_util.h"
 
 namespace tessera::gpu {
 namespace {
 
-sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
-
-struct KeepAll : tlm::tlm_mm_interface {
-  void free(tlm::tlm_generic_payload*) override {}
-};
-KeepAll keep_all;
+using test::keep_all;
+using test::ns;
 
 // One slice that has room from cycle 5 on, takes requests at once and
 // answers each at 60 ns.

@@ -16,16 +16,13 @@
 #include "sim/backing_memory.h"
 #include "sim/config.h"
 #include "sim/stats.h"
+#include "tlm_test_util.h"
 
 namespace tessera::gpu {
 namespace {
 
-sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
-
-struct KeepAll : tlm::tlm_mm_interface {
-  void free(tlm::tlm_generic_payload*) override {}
-};
-KeepAll keep_all;
+using test::keep_all;
+using test::ns;
 
 // Sends one 32-byte read at 0 ns; records END_REQ and BEGIN_RESP times.
 class Reader : public sc_core::sc_module {

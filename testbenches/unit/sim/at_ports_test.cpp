@@ -18,21 +18,16 @@
 #include "sim/at_target_port.h"
 #include "sim/clock.h"
 #include "sim/clocked_method.h"
+#include "tlm_test_util.h"
 
 namespace tessera::sim {
 namespace {
 
+using test::keep_all;
+using test::ns;
+
 using sc_core::SC_NS;
 using sc_core::sc_time;
-
-sc_time ns(double v) { return sc_time(v, SC_NS); }
-
-// The target port holds a reference to each payload (acquire/release): the
-// test's payloads need a memory manager, which here frees nothing.
-struct KeepAll : tlm::tlm_mm_interface {
-  void free(tlm::tlm_generic_payload*) override {}
-};
-KeepAll keep_all;
 
 // ------------------------------------------------------------ target port
 
