@@ -224,6 +224,9 @@ std::string Platform::summary() const {
     case sim::ExitKind::kCycleLimit:
       status = "stopped: cycle limit";
       break;
+    case sim::ExitKind::kLockstepMismatch:
+      status = "stopped: RTL and model disagree (lockstep)";
+      break;
     case sim::ExitKind::kRunning:
       status = "running";
       break;

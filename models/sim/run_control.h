@@ -11,11 +11,12 @@ namespace tessera::sim {
 
 enum class ExitKind {
   kRunning,
-  kProgramExit,  // the guest wrote EXIT (or main returned)
-  kGuestFault,   // illegal instruction, misaligned or unmapped access
-  kBadLaunch,    // a kernel launch the chip cannot run
-  kDeadlock,     // no component can make progress
-  kCycleLimit,   // --max-cycles reached
+  kProgramExit,       // the guest wrote EXIT (or main returned)
+  kGuestFault,        // illegal instruction, misaligned or unmapped access
+  kBadLaunch,         // a kernel launch the chip cannot run
+  kDeadlock,          // no component can make progress
+  kCycleLimit,        // --max-cycles reached
+  kLockstepMismatch,  // an RTL block and its C++ model disagreed (docs/cosim.md)
 };
 
 // Exit statuses of `tessera run` (docs/firmware-abi.md).
@@ -25,6 +26,7 @@ inline constexpr int kStatusBadLaunch = 4;
 inline constexpr int kStatusDeadlock = 5;
 inline constexpr int kStatusCycleLimit = 6;
 inline constexpr int kStatusOutputError = 7;  // an output file could not be written
+inline constexpr int kStatusLockstepMismatch = 8;
 
 class RunControl {
  public:

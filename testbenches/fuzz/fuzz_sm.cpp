@@ -136,6 +136,9 @@ void run_platform(const std::string& elf) {
     case sim::ExitKind::kCycleLimit:
       expect(status == sim::kStatusCycleLimit && chip.sim_cycles() >= kMaxCycles, "cycle limit without status 6");
       break;
+    case sim::ExitKind::kLockstepMismatch:
+      expect(status == sim::kStatusLockstepMismatch, "lockstep mismatch without status 8");
+      break;
     case sim::ExitKind::kRunning:
       expect(false, "run() returned while the run control says running");
       break;

@@ -1,0 +1,61 @@
+# RTL blocks: SystemVerilog verilated into C++ (Verilator from the Debian
+# package `verilator`) and co-simulated with the C++ models (docs/cosim.md).
+#
+# tessera_add_rtl_block(PREFIX <Vname> TOP <module> SOURCES <sv files...>
+#                       [TARGET <library>] [PARAMS NAME=VALUE...]
+#                       [DEFINES NAME...] [NO_LINT])
+# verilates one configuration of a block into <library> (default
+# tessera_rtl): class <Vname> in header <Vname>.h, optimised (-O3), FST
+# tracing compiled in (off until a waveform is asked for) and --savable (the
+# lockstep harness checkpoints the model to replay the cycles before a
+# mismatch). The Verilator runtime is compiled once, into tessera_rtl; a
+# block verilated into another library links tessera_rtl for it. Unless
+# NO_LINT, the CTest RtlLint.<Vname> lints the block with -Wall under the
+# same parameters and defines.
+
+find_package(verilator 5 QUIET HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
+if(NOT verilator_FOUND)
+  message(FATAL_ERROR "Verilator 5 was not found. RTL co-simulation is part of Tessera: install the Debian "
+                      "package `verilator` (apt-get install verilator, or tools/tessera-setup deps) and configure again.")
+endif()
+
+function(tessera_add_rtl_block)
+  cmake_parse_arguments(B "NO_LINT" "PREFIX;TOP;TARGET" "SOURCES;PARAMS;DEFINES" ${ARGN})
+  if(NOT B_PREFIX OR NOT B_TOP OR NOT B_SOURCES)
+    message(FATAL_ERROR "tessera_add_rtl_block needs PREFIX, TOP and SOURCES")
+  endif()
+  if(NOT B_TARGET)
+    set(B_TARGET tessera_rtl)
+  endif()
+  set(args -Wall -Wno-fatal --x-assign fast --x-initial fast)
+  foreach(p ${B_PARAMS})
+    list(APPEND args -G${p})
+  endforeach()
+  foreach(d ${B_DEFINES})
+    list(APPEND args -D${d})
+  endforeach()
+  verilate(${B_TARGET} PREFIX ${B_PREFIX} TOP_MODULE ${B_TOP} SOURCES ${B_SOURCES} TRACE_FST
+           VERILATOR_ARGS ${args} --savable -O3 OPT_FAST -O2 OPT_SLOW -O1 OPT_GLOBAL -O2)
+  # Code that includes the generated header is built with warnings as
+  # errors; Verilator's headers are not ours to fix.
+  target_include_directories(${B_TARGET} SYSTEM PUBLIC
+    "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${B_TARGET}.dir/${B_PREFIX}.dir")
+  if(NOT B_TARGET STREQUAL "tessera_rtl")
+    # One copy of the Verilator runtime: tessera_rtl's (models/rtl).
+    get_target_property(srcs ${B_TARGET} SOURCES)
+    list(FILTER srcs EXCLUDE REGEX "^${VERILATOR_ROOT}/include/.*\\.cpp$")
+    set_property(TARGET ${B_TARGET} PROPERTY SOURCES ${srcs})
+    target_link_libraries(${B_TARGET} PUBLIC tessera_rtl)
+  endif()
+  if(NOT B_NO_LINT AND TESSERA_BUILD_TESTS)
+    set(lint_args --lint-only -Wall --top-module ${B_TOP})
+    foreach(p ${B_PARAMS})
+      list(APPEND lint_args -G${p})
+    endforeach()
+    foreach(d ${B_DEFINES})
+      list(APPEND lint_args -D${d})
+    endforeach()
+    add_test(NAME RtlLint.${B_PREFIX} COMMAND ${VERILATOR_BIN} ${lint_args} ${B_SOURCES}
+             WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+  endif()
+endfunction()
