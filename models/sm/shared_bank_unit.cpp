@@ -31,7 +31,7 @@ const char* bank_op_name(BankOp op) {
 }
 
 SharedBankUnit::SharedBankUnit(unsigned banks, unsigned bytes, unsigned atomic_cycles)
-    : banks_(banks), atomic_cycles_(atomic_cycles), mem_(bytes / 4, 0) {}
+    : banks_(banks), atomic_cycles_(atomic_cycles), mem_((bytes + 3) / 4, 0) {}
 
 void SharedBankUnit::perform(const BankRequest& req, BankResponse& resp) {
   resp.mask = req.mask;

@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "isa/isa.h"
@@ -71,7 +72,7 @@ struct BankResponse {
 
 class SharedBankUnit {
  public:
-  // bytes: a multiple of 4 * banks.
+  // bytes: rounded up to whole words.
   SharedBankUnit(unsigned banks, unsigned bytes, unsigned atomic_cycles);
 
   unsigned banks() const { return banks_; }
@@ -85,7 +86,17 @@ class SharedBankUnit {
     return passes == 0 ? 1 : passes * (is_atomic(op) ? atomic_cycles_ : 1);
   }
 
-  // Direct access to the words (tests, reports).
+  // Byte-addressed access (aligned, 1, 2 or 4 bytes): the model's lanes
+  // access the words directly when they execute (`model` mode: the result of
+  // perform() in lane order, sooner).
+  uint32_t load(uint32_t offset, unsigned bytes) const {
+    uint32_t v = 0;
+    std::memcpy(&v, reinterpret_cast<const uint8_t*>(mem_.data()) + offset, bytes);
+    return v;
+  }
+  void store(uint32_t offset, unsigned bytes, uint32_t value) {
+    std::memcpy(reinterpret_cast<uint8_t*>(mem_.data()) + offset, &value, bytes);
+  }
   uint32_t word(unsigned index) const { return mem_[index]; }
   void set_word(unsigned index, uint32_t value) { mem_[index] = value; }
 
