@@ -36,7 +36,8 @@ SmEngine::SmEngine(unsigned id, const Context& ctx)
       banks_(ctx.params.shared_banks, std::max(ctx.params.shared_bytes, 16u), ctx.params.shared_atomic_cycles),
       lanes_(LaneMemory::Context{ctx.params, ctx.global, ctx.program, ctx.run, ctx.atomics, id, ctx.num_sms,
                                  &warp_insts_, banks_, ctx.params.shared_impl != rtl::Impl::kModel}) {
-  if (p_.shared_impl != rtl::Impl::kModel) bank_pins_ = make_shared_bank_pins(p_, banks_, name_ + ".shared_banks");
+  if (p_.shared_impl != rtl::Impl::kModel)
+    bank_pins_ = make_shared_bank_pins(p_, banks_, stats_.path() + ".shared_banks");  // chip.sm3.shared_banks
   shared_passes_.assign(kWarpSize + 1, 0);
   partitions_.reserve(p_.partitions);  // the statistics formulas hold references into it
   for (unsigned p = 0; p < p_.partitions; ++p) partitions_.emplace_back(p, p_, stats_, &active_cycles_);
