@@ -17,13 +17,28 @@ LaneMemory::LaneMemory(const Context& ctx)
       sm_id_(ctx.sm_id),
       num_sms_(ctx.num_sms),
       warp_insts_(ctx.warp_insts),
-      shared_(0, std::max<uint64_t>(ctx.params.shared_bytes, 16)),
+      shared_(ctx.shared),
+      defer_shared_(ctx.defer_shared),
       local_(0, uint64_t{ctx.params.max_warps} * kWarpSize * ctx.params.local_bytes) {}
 
 MemStatus LaneMemory::load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) {
   if (in_shared(addr, bytes)) {
-    note_shared(block_->shared_base + (addr - kSharedWindow));
-    *value = shared_.load(block_->shared_base + (addr - kSharedWindow), bytes);
+    const uint32_t offset = block_->shared_base + (addr - kSharedWindow);
+    note_shared(offset);
+    if (!defer_shared_) {
+      *value = shared_.load(offset, bytes);
+      return MemStatus::kOk;
+    }
+    rec_.shared_offset[lane_] = offset;
+    if (inst_->is_store) {  // an atomic: the unit's ALU applies the operands
+      const isa::ThreadState& t = warp_->threads[lane_];
+      rec_.shared_data[lane_] = t.x[inst_->rs2];
+      rec_.shared_swap[lane_] = t.x[inst_->rs3];
+      // Whether a CAS stores is known only when the unit performs it: it
+      // breaks LR reservations on the word either way.
+      if (inst_->op == isa::Op::kAtomCas && !shared_reservations_.empty()) break_shared_reservations(offset);
+    }
+    *value = 0;  // written by the engine when the unit answers
     return MemStatus::kOk;
   }
   if (addr - kLocalWindow < p_.local_bytes) {
@@ -54,6 +69,21 @@ MemStatus LaneMemory::store(uint32_t addr, unsigned bytes, uint32_t value) {
     // An atomic's store follows its load on the same word: one bank access.
     if (!(rec_.shared_mask & (1u << lane_))) note_shared(block_->shared_base + (addr - kSharedWindow));
     const uint32_t offset = block_->shared_base + (addr - kSharedWindow);
+    if (defer_shared_ && inst_->is_load) {
+      // An atomic: its operands were recorded by its load; the engine notes
+      // its progress when the unit answers.
+      if (inst_->op != isa::Op::kAtomCas && !shared_reservations_.empty()) break_shared_reservations(offset);
+      return MemStatus::kOk;
+    }
+    if (!shared_reservations_.empty()) break_shared_reservations(offset);
+    if (defer_shared_) {
+      run_.note_change();
+      const unsigned shift = 8 * (offset & 3);
+      rec_.shared_offset[lane_] = offset;
+      rec_.shared_be[lane_] = static_cast<uint8_t>(((1u << bytes) - 1) << (offset & 3));
+      rec_.shared_data[lane_] = value << shift;
+      return MemStatus::kOk;
+    }
     // A plain store is progress; an atomic (word-sized) only when it changes the word.
     if (!inst_->is_load || shared_.load(offset, 4) != value) run_.note_change();
     shared_.store(offset, bytes, value);
@@ -99,7 +129,7 @@ MemStatus LaneMemory::load_reserved(uint32_t addr, uint32_t* value) {
   // address shared and global memory (an LR on local memory faulted above).
   const uint32_t owner = thread_owner(sm_id_, slot_, lane_);
   if (rec_.shared_mask & (1u << lane_)) {
-    shared_.reserve(owner, block_->shared_base + (addr - kSharedWindow));
+    reserve_shared(owner, block_->shared_base + (addr - kSharedWindow));
   } else {
     global_.reserve(owner, addr);
   }
@@ -109,7 +139,7 @@ MemStatus LaneMemory::load_reserved(uint32_t addr, uint32_t* value) {
 MemStatus LaneMemory::store_conditional(uint32_t addr, uint32_t value, bool* success) {
   const uint32_t owner = thread_owner(sm_id_, slot_, lane_);
   if (addr - kSharedWindow < block_->use.shared_bytes) {
-    *success = shared_.take_reservation(owner, block_->shared_base + (addr - kSharedWindow));
+    *success = take_shared_reservation(owner, block_->shared_base + (addr - kSharedWindow));
   } else if (global_.contains(addr, 4)) {
     *success = global_.take_reservation(owner, addr);
   } else if (addr - kLocalWindow < p_.local_bytes) {
@@ -118,6 +148,33 @@ MemStatus LaneMemory::store_conditional(uint32_t addr, uint32_t value, bool* suc
     return access_fault(FaultWhy::kUnmapped, addr);
   }
   return *success ? store(addr, 4, value) : MemStatus::kOk;
+}
+
+void LaneMemory::reserve_shared(uint32_t owner, uint32_t offset) {
+  for (Reservation& r : shared_reservations_) {
+    if (r.owner == owner) {
+      r.offset = offset;
+      return;
+    }
+  }
+  shared_reservations_.push_back(Reservation{owner, offset});
+}
+
+bool LaneMemory::take_shared_reservation(uint32_t owner, uint32_t offset) {
+  for (size_t i = 0; i < shared_reservations_.size(); ++i) {
+    if (shared_reservations_[i].owner != owner) continue;
+    const bool held = shared_reservations_[i].offset == offset;
+    shared_reservations_.erase(shared_reservations_.begin() + static_cast<std::ptrdiff_t>(i));
+    return held;
+  }
+  return false;
+}
+
+void LaneMemory::break_shared_reservations(uint32_t offset) {
+  const uint32_t word = offset & ~3u;
+  shared_reservations_.erase(std::remove_if(shared_reservations_.begin(), shared_reservations_.end(),
+                                            [word](const Reservation& r) { return (r.offset & ~3u) == word; }),
+                             shared_reservations_.end());
 }
 
 bool LaneMemory::csr_read(uint16_t csr, uint32_t* value) {

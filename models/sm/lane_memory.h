@@ -6,12 +6,20 @@
 // and it builds the instruction's access record: which lanes went to shared
 // memory and their bank words, the coalesced global lines, which lanes'
 // global atomics are deferred to the atomic queue, and why the access
-// faulted. The SM engine times the instruction from that record. Pure
+// faulted. The SM engine times the instruction from that record.
+//
+// Shared memory is the bank unit's (SharedBankUnit). With `defer_shared`
+// (the rtl and lockstep modes) shared accesses are not performed here: the
+// record keeps each lane's operands (store data and byte enables, atomic
+// operands) for the warp request the engine sends to the unit, loads give 0
+// and the engine writes the destination when the unit answers. LR/SC
+// reservations on shared memory stay here, decided in issue order. Pure
 // logic, no SystemC.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "isa/decoded_program.h"
 #include "isa/isa.h"
@@ -20,6 +28,7 @@
 #include "sm/atomic_queue.h"
 #include "sm/block_slots.h"
 #include "sm/coalescer.h"
+#include "sm/shared_bank_unit.h"
 #include "sm/sm_params.h"
 #include "sm/warp_state.h"
 
@@ -36,6 +45,11 @@ struct AccessRecord {
   uint32_t global_lanes = 0;                       // lanes given to the coalescer
   uint32_t deferred_lanes = 0;                     // lanes whose global atomic the atomic queue performs
   std::array<uint32_t, kWarpSize> shared_words{};  // bank-word index of each shared lane
+  // Deferred shared accesses only: byte offset in shared memory, store byte
+  // enables and data (in its byte lanes), atomic operands.
+  std::array<uint32_t, kWarpSize> shared_offset{};
+  std::array<uint8_t, kWarpSize> shared_be{};
+  std::array<uint32_t, kWarpSize> shared_data{}, shared_swap{};
   FaultWhy fault_why = FaultWhy::kUnmapped;
   uint32_t fault_addr = 0;
   Coalescer global;  // the global accesses, by line
@@ -53,6 +67,8 @@ class LaneMemory final : public isa::ExecEnv {
     AtomicQueue& atomics;
     unsigned sm_id, num_sms;
     const uint64_t* warp_insts;  // instret
+    SharedBankUnit& shared;      // the SM's shared memory
+    bool defer_shared;           // record shared accesses for the bank unit instead of performing them
   };
   explicit LaneMemory(const Context& ctx);
 
@@ -73,7 +89,7 @@ class LaneMemory final : public isa::ExecEnv {
   AccessRecord& record() { return rec_; }
   const AccessRecord& record() const { return rec_; }
 
-  sim::BackingMemory& shared_memory() { return shared_; }
+  SharedBankUnit& shared_memory() { return shared_; }
 
   isa::MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) override;
   isa::MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) override;
@@ -98,6 +114,12 @@ class LaneMemory final : public isa::ExecEnv {
   }
   isa::MemStatus access_fault(FaultWhy why, uint32_t addr);
   bool is_atomic() const;  // AMOs and atom.* load and store; LR reserves
+  // LR/SC reservations on shared memory (byte offsets), as
+  // sim::BackingMemory keeps them: one per owner, broken by any store to
+  // the word.
+  void reserve_shared(uint32_t owner, uint32_t offset);
+  bool take_shared_reservation(uint32_t owner, uint32_t offset);
+  void break_shared_reservations(uint32_t offset);
 
   const SmParams& p_;
   sim::BackingMemory& global_;
@@ -106,8 +128,13 @@ class LaneMemory final : public isa::ExecEnv {
   AtomicQueue& atomics_;
   unsigned sm_id_, num_sms_;
   const uint64_t* warp_insts_;
-  sim::BackingMemory shared_;  // this SM's shared memory
-  sim::BackingMemory local_;   // every thread slot's local memory, side by side
+  SharedBankUnit& shared_;  // this SM's shared memory
+  const bool defer_shared_;
+  struct Reservation {
+    uint32_t owner, offset;
+  };
+  std::vector<Reservation> shared_reservations_;
+  sim::BackingMemory local_;  // every thread slot's local memory, side by side
 
   // The instruction being executed.
   const isa::Inst* inst_ = nullptr;

@@ -52,7 +52,12 @@ void Sm::wake_at_next_cycle() { clocked_.wake_next_cycle(); }
 void Sm::cycle() {
   if (run_.stopped() || !clocked_.begin_cycle()) return;
   const uint64_t now = clocked_.cycle();
-  engine_.cycle(now);
+  try {
+    engine_.cycle(now);
+  } catch (const rtl::LockstepMismatch& e) {
+    run_.stop(sim::ExitKind::kLockstepMismatch, sim::kStatusLockstepMismatch, e.what());
+    return;
+  }
   if (vcd_) trace_partitions();
   if (run_.stopped()) return;
 

@@ -15,6 +15,10 @@ using isa::Inst;
 using isa::Trap;
 
 namespace {
+// A destination waiting for the shared-memory bank unit's answer (rtl,
+// lockstep): later than any cycle, and not Warp::kPending, so the issue
+// stage counts the wait as a scoreboard stall, as in model mode.
+constexpr uint64_t kAwaiting = Warp::kPending - 1;
 unsigned lanes_in(uint32_t mask) { return static_cast<unsigned>(std::bitset<32>(mask).count()); }
 }  // namespace
 
@@ -29,8 +33,11 @@ SmEngine::SmEngine(unsigned id, const Context& ctx)
       l1_(ctx.params.l1, stats_),
       slots_(ctx.params),
       warps_(ctx.params.max_warps),
+      banks_(ctx.params.shared_banks, std::max(ctx.params.shared_bytes, 16u), ctx.params.shared_atomic_cycles),
       lanes_(LaneMemory::Context{ctx.params, ctx.global, ctx.program, ctx.run, ctx.atomics, id, ctx.num_sms,
-                                 &warp_insts_}) {
+                                 &warp_insts_, banks_, ctx.params.shared_impl != rtl::Impl::kModel}) {
+  if (p_.shared_impl != rtl::Impl::kModel)
+    bank_pins_ = make_shared_bank_pins(p_, banks_, stats_.path() + ".shared_banks");  // chip.sm3.shared_banks
   shared_passes_.assign(kWarpSize + 1, 0);
   partitions_.reserve(p_.partitions);  // the statistics formulas hold references into it
   for (unsigned p = 0; p < p_.partitions; ++p) partitions_.emplace_back(p, p_, stats_, &active_cycles_);
@@ -93,6 +100,7 @@ void SmEngine::start_block(const KernelLaunch& k, uint64_t block_index, uint64_t
     while (warps_[slot].resident) ++slot;
     Warp& w = warps_[slot];
     w.start(b, wi, slot % p_.partitions, k, blk.use.threads, kLocalWindow + p_.local_bytes, now + 1);
+    w.serial = ++warp_serial_;
     blk.warps.push_back(slot);
     ++blk.live_warps;
     partitions_[w.partition].add_warp(static_cast<uint16_t>(slot));
@@ -152,9 +160,14 @@ void SmEngine::cycle(uint64_t now) {
     for (IssueStage& part : partitions_) part.idle();
   }
   if (run_.stopped()) return;
+  // The unit's answer comes from its pins: look every cycle while it works,
+  // and once more after an answer (the partitions' wake-up times above did
+  // not know the register's readable cycle).
+  const bool banks_busy = bank_pins_ && banks_have_work();
+  if (banks_busy) step_banks(now);
 
   uint64_t next = std::min(wake, next_arrival());
-  if (issued) next = now + 1;
+  if (issued || banks_busy) next = now + 1;
   if (!p_.skip_idle && slots_.resident_warps() > 0) next = now + 1;  // tick every cycle
   next_event_ = next;
 }
@@ -220,7 +233,7 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
 
   // When the destination becomes readable.
   AccessRecord& rec = lanes_.record();
-  if (rec.shared()) issue_shared(w, inst, now);
+  if (rec.shared()) issue_shared(slot, w, inst, now);
   if (!rec.global.lines().empty()) {
     issue_global(slot, w, inst, now);
   } else if (inst.dst != isa::kNoReg && !rec.shared()) {
@@ -241,16 +254,15 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
   return true;
 }
 
-void SmEngine::issue_shared(Warp& w, const Inst& inst, uint64_t now) {
+void SmEngine::issue_shared(unsigned slot, Warp& w, const Inst& inst, uint64_t now) {
   // The bank array takes a warp request's passes one per cycle (an atomic's
   // read-modify-write shared_atomic_cycles each), after the passes of earlier
   // requests; the result is readable the base latency after the last pass.
+  // The statistics count the arbiter's passes at issue in every mode (the
+  // lockstep mode checks the RTL's against them).
   const AccessRecord& rec = lanes_.record();
   const bool atomic = inst.is_load && inst.is_store;
   const BankAccess a = arbitrate_banks(rec.shared_words, rec.shared_mask, p_.shared_banks, atomic);
-  const uint64_t per_pass = atomic ? p_.shared_atomic_cycles : 1;
-  const uint64_t start = std::max(now, shared_busy_until_);
-  shared_busy_until_ = start + per_pass * a.passes;
   ++shared_passes_[std::min<size_t>(a.passes, shared_passes_.size() - 1)];
   shared_conflict_passes_ += a.passes - 1;
   shared_broadcasts_ += a.broadcasts;
@@ -258,11 +270,94 @@ void SmEngine::issue_shared(Warp& w, const Inst& inst, uint64_t now) {
     ++shared_atomic_insts_;
     shared_atomic_ops_ += lanes_in(rec.shared_mask);
   }
+  if (bank_pins_) {
+    // rtl, lockstep: a warp request for the unit's pins, in issue order.
+    BankPending& q = bank_fifo_.emplace_back();
+    q.req.op = atomic ? bank_op_of_atomic(inst.op) : inst.is_load ? BankOp::kLoad : BankOp::kStore;
+    q.req.mask = rec.shared_mask;
+    for (uint32_t m = rec.shared_mask; m; m &= m - 1) {
+      const auto lane = static_cast<unsigned>(__builtin_ctz(m));
+      q.req.word[lane] = rec.shared_offset[lane] / 4;
+      q.byte[lane] = static_cast<uint8_t>(rec.shared_offset[lane] & 3);
+      q.req.be[lane] = rec.shared_be[lane];
+      q.req.data[lane] = rec.shared_data[lane];
+      q.req.swap[lane] = rec.shared_swap[lane];
+    }
+    q.slot = slot;
+    q.serial = w.serial;
+    q.inst = &inst;
+    q.min_ready = rec.local ? now + p_.local_latency : 0;
+    // Readable when the unit answers: until then the scoreboard waits as on
+    // any latency (kAwaiting is no cycle the run reaches).
+    if (inst.dst != isa::kNoReg) w.ready[inst.dst] = kAwaiting;
+    return;
+  }
+  const uint64_t per_pass = atomic ? p_.shared_atomic_cycles : 1;
+  const uint64_t start = std::max(now, shared_busy_until_);
+  shared_busy_until_ = start + per_pass * a.passes;
   if (inst.dst == isa::kNoReg) return;
   const uint64_t base = atomic ? p_.shared_atomic_latency : p_.shared_latency;
   uint64_t ready = start + base + per_pass * (a.passes - 1);
   if (rec.local) ready = std::max<uint64_t>(ready, now + p_.local_latency);
   w.ready[inst.dst] = ready;
+}
+
+void SmEngine::step_banks(uint64_t now) {
+  // The request at the head of the queue is on the pins; the unit takes it
+  // at the end of the cycle when it is ready.
+  const bool take = !bank_fifo_.empty() && bank_pins_->ready();
+  bank_pins_->step(bank_fifo_.empty() ? nullptr : &bank_fifo_.front().req, now);
+  if (take) {
+    bank_taken_.push_back(std::move(bank_fifo_.front()));
+    bank_fifo_.pop_front();
+  }
+  if (!bank_pins_->resp_valid() || bank_taken_.empty()) return;
+  // The answer to the oldest request in service, after its last pass (cycle
+  // now): the unit took it in cycle now - per_pass * passes, so the
+  // destination is readable at that start + base + per_pass * (passes - 1),
+  // as in model mode.
+  const BankPending q = std::move(bank_taken_.front());
+  bank_taken_.pop_front();
+  const BankResponse& r = bank_pins_->response();
+  const Inst& inst = *q.inst;
+  const bool atomic = is_atomic(q.req.op);
+  if (atomic) {
+    // Progress for the watchdog: an atomic that changed a word.
+    for (uint32_t m = r.mask; m; m &= m - 1) {
+      const auto lane = static_cast<unsigned>(__builtin_ctz(m));
+      if (isa::atomic_new_value(inst.op, r.data[lane], q.req.data[lane], q.req.swap[lane]) != r.data[lane]) {
+        run_.note_change();
+        break;
+      }
+    }
+  }
+  Warp& w = warps_[q.slot];
+  if (!w.resident || w.serial != q.serial || inst.dst == isa::kNoReg) return;
+  if (q.req.op != BankOp::kStore) {
+    const unsigned bytes = inst.mem_bytes;
+    const bool is_unsigned = inst.op == isa::Op::kLbu || inst.op == isa::Op::kLhu || inst.op == isa::Op::kLdgBu ||
+                             inst.op == isa::Op::kLdgHu;
+    for (uint32_t m = r.mask; m; m &= m - 1) {
+      const auto lane = static_cast<unsigned>(__builtin_ctz(m));
+      uint32_t v = r.data[lane] >> (8 * q.byte[lane]);
+      if (bytes < 4) {
+        const unsigned bits = 8 * bytes;
+        v &= (1u << bits) - 1;
+        if (!is_unsigned && (v >> (bits - 1))) v |= ~((1u << bits) - 1);
+      }
+      isa::ThreadState& t = w.threads[lane];
+      if (inst.op == isa::Op::kFlw) {
+        t.f[inst.rd] = v;
+      } else {
+        t.x[inst.rd] = v;
+      }
+    }
+  }
+  // A lane that went to global memory too leaves the register to the last line.
+  if (w.ready[inst.dst] != kAwaiting) return;
+  const uint64_t per_pass = atomic ? p_.shared_atomic_cycles : 1;
+  const uint64_t base = atomic ? p_.shared_atomic_latency : p_.shared_latency;
+  w.ready[inst.dst] = std::max<uint64_t>(now + base - per_pass, q.min_ready);
 }
 
 void SmEngine::issue_global(unsigned slot, Warp& w, const Inst& inst, uint64_t now) {

@@ -10,7 +10,14 @@
 // Order within a cycle: answers that arrived before this cycle are applied
 // (an L1 fill, or a memory group's last line making its register readable),
 // the port sends (Port::before_issue), then each partition in turn tries to
-// issue. Anything that reaches the SM during cycle t takes effect from t+1.
+// issue, then (sm.shared_impl rtl or lockstep) the shared-memory bank unit
+// steps. Anything that reaches the SM during cycle t takes effect from t+1.
+//
+// Shared memory: in `model` mode a warp's shared accesses are performed as
+// it executes and timed by the bank arbiter's passes; in `rtl` and
+// `lockstep` the lanes' accesses become one warp request queued in front of
+// the bank unit's pins, and the destination register is written, and made
+// readable, when the unit answers (docs/cosim_shared_banks.md).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +39,8 @@
 #include "sm/kernel_launch.h"
 #include "sm/l1_cache.h"
 #include "sm/lane_memory.h"
+#include "sm/shared_bank_pins.h"
+#include "sm/shared_bank_unit.h"
 #include "sm/sm_params.h"
 #include "sm/warp_state.h"
 
@@ -150,7 +159,10 @@ class SmEngine {
 
   void account_skipped(uint64_t upto);
   unsigned latency(const isa::Inst& inst) const;
-  void issue_shared(Warp& w, const isa::Inst& inst, uint64_t now);
+  void issue_shared(unsigned slot, Warp& w, const isa::Inst& inst, uint64_t now);
+  // rtl and lockstep: one cycle of the bank unit's pins, and its answer.
+  void step_banks(uint64_t now);
+  bool banks_have_work() const { return !bank_fifo_.empty() || !bank_taken_.empty(); }
   void issue_global(unsigned slot, Warp& w, const isa::Inst& inst, uint64_t now);
   void queue_request(uint32_t line, uint8_t sectors, LineOp op, unsigned atomic_ops, uint32_t tag, unsigned slot);
   void line_served(unsigned group, uint64_t cycle);
@@ -172,7 +184,22 @@ class SmEngine {
   BlockSlots slots_;
   std::vector<Warp> warps_;
   std::vector<IssueStage> partitions_;
+  SharedBankUnit banks_;  // the shared memory; model mode's unit, lockstep's reference
   LaneMemory lanes_;
+
+  // A shared-memory warp request for the bank unit's pins (rtl, lockstep):
+  // waiting in front of the unit, then in service until it answers.
+  struct BankPending {
+    BankRequest req;
+    unsigned slot = 0;
+    uint64_t serial = 0;  // the warp (a retired warp's answers are dropped)
+    const isa::Inst* inst = nullptr;
+    std::array<uint8_t, kWarpSize> byte{};  // each lane's byte offset in its word
+    uint64_t min_ready = 0;                 // a local-memory lane's latency
+  };
+  std::unique_ptr<SharedBankPins> bank_pins_;
+  std::deque<BankPending> bank_fifo_, bank_taken_;
+  uint64_t warp_serial_ = 0;
 
   uint64_t shared_busy_until_ = 0;  // the bank array is busy with earlier passes until this cycle
   std::vector<MemGroup> groups_;

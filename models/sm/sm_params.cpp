@@ -1,5 +1,6 @@
 #include "sm/sm_params.h"
 
+#include "sm/shared_bank_pins.h"
 #include "sm/warp_scheduler.h"
 
 namespace tessera::sm {
@@ -53,6 +54,11 @@ SmParams SmParams::from_config(sim::Config& cfg) {
       "sm.shared_atomic_latency", 36, 1, 1024, "Latency of a shared-memory atomic without conflicts, cycles"));
   p.shared_atomic_cycles = static_cast<unsigned>(
       cfg.get_int("sm.shared_atomic_cycles", 2, 1, 64, "Cycles a bank's atomic ALU spends on one read-modify-write"));
+  p.shared_impl = rtl::impl_from_name(
+      cfg.get_enum("sm.shared_impl", "model", rtl::impl_names(),
+                   "Shared-memory bank unit: the C++ model, the Verilated RTL block, or both compared every cycle "
+                   "(docs/cosim.md)"));
+  p.rtl = rtl::RtlOptions::from_config(cfg);
   p.l1 = L1Params::from_config(cfg);
   if (p.max_threads > p.max_warps * kWarpSize)
     throw sim::ConfigError("sm.max_threads: " + std::to_string(p.max_threads) +
@@ -60,6 +66,7 @@ SmParams SmParams::from_config(sim::Config& cfg) {
   if (p.local_bytes % 16 != 0)
     throw sim::ConfigError("sm.local_bytes: must be a multiple of 16 (stack alignment), got " +
                            std::to_string(p.local_bytes));
+  if (p.shared_impl != rtl::Impl::kModel) check_shared_rtl_params(p);
   return p;
 }
 

@@ -5,6 +5,12 @@
 #include <cstdint>
 #include <string>
 
+#ifdef SYSTEMC_VERSION
+// rtl/common/lockstep.h includes verilated.h, which, after SystemC, calls
+// sc_time_stamp() unqualified.
+using sc_core::sc_time_stamp;
+#endif
+#include "rtl/common/lockstep.h"
 #include "sim/config.h"
 #include "sm/l1_cache.h"
 
@@ -31,8 +37,10 @@ struct SmParams {
   unsigned shared_bytes, local_bytes;
   unsigned shared_banks, shared_bank_bytes;
   unsigned shared_atomic_latency, shared_atomic_cycles;
-  L1Params l1;         // the l1.* keys: the L1 declares them
-  unsigned mem_queue;  // outstanding sector requests the LD/ST unit may queue
+  rtl::Impl shared_impl;  // the bank unit: C++ model, Verilated RTL, or both compared
+  rtl::RtlOptions rtl;    // the rtl.* keys
+  L1Params l1;            // the l1.* keys: the L1 declares them
+  unsigned mem_queue;     // outstanding sector requests the LD/ST unit may queue
 
   static SmParams from_config(sim::Config& cfg);
 };

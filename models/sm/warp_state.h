@@ -28,6 +28,7 @@ struct Warp {
   uint32_t mask = 0;  // threads at that PC
   uint32_t existing = 0, exited = 0, at_barrier = 0;
   unsigned outstanding = 0;          // global-memory groups in flight
+  uint64_t serial = 0;               // which warp the slot holds (the engine numbers the warps it starts)
   uint64_t first_issue = 0;          // placed in cycle c, a warp issues from c + 1
   std::array<uint64_t, 64> ready{};  // scoreboard: cycle each register is readable
   std::array<isa::ThreadState, kWarpSize> threads{};

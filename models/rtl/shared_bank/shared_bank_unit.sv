@@ -1,0 +1,234 @@
+// The shared-memory bank unit of an SM (docs/architecture.md, "The SM";
+// docs/cosim_shared_banks.md): BANKS banks of 4-byte words holding
+// SHARED_BYTES, and an atomic ALU beside each bank. It takes one warp
+// request (32 lanes, one operation) when req_ready is high and serves it in
+// passes: in a pass every bank serves one word, the word of its lowest
+// pending lane, to every pending lane that reads or writes that word (a
+// broadcast), so a request needs as many passes as its busiest bank has
+// distinct words. An atomic serves one lane per bank and pass, lanes of a
+// bank in ascending order, and a pass takes ATOMIC_CYCLES cycles.
+//
+// Pin timing (one step = one clock cycle): a request presented while
+// req_ready is high is taken at the rising edge; its passes take the next
+// P (atomics: P * ATOMIC_CYCLES) cycles; req_ready is high again in the last
+// of them, so requests follow each other without a bubble; resp_valid is
+// high for one cycle after the last one, with each lane's read data (the old
+// value for atomics, 0 for stores), the pass count and the broadcasts. A
+// request with an empty mask takes one cycle and answers 0 passes.
+//
+// `ifdef TESSERA_MUTATION_NO_BROADCAST: a deliberately broken unit that
+// serves one lane per bank and pass (no broadcast), for the lockstep test.
+module shared_bank_unit #(
+    parameter int BANKS = 32,
+    parameter int SHARED_BYTES = 65536,
+    parameter int ATOMIC_CYCLES = 2,
+    localparam int Words = SHARED_BYTES / 4,
+    localparam int WordBits = $clog2(Words)
+) (
+    input logic clk,
+    input logic rst,
+
+    input  logic                req_valid,
+    output logic                req_ready,
+    input  logic [         3:0] req_op,        // see the Op* codes below
+    input  logic [        31:0] req_mask,      // active lanes
+    input  logic [WordBits-1:0] req_word[32],  // word index (byte address / 4)
+    input  logic [         3:0] req_be  [32],  // stores: byte enables
+    input  logic [        31:0] req_data[32],  // store data (in byte lanes), atomic operand
+    input  logic [        31:0] req_swap[32],  // atom.cas: the value stored on a match
+
+    output logic        resp_valid,
+    output logic [31:0] resp_mask,
+    output logic [31:0] resp_data      [32],
+    output logic [ 5:0] resp_passes,
+    output logic [ 5:0] resp_broadcasts
+);
+  // Operations (one per warp request).
+  localparam logic [3:0] OpLoad = 4'd0;
+  localparam logic [3:0] OpStore = 4'd1;
+  localparam logic [3:0] OpSwap = 4'd2;
+  localparam logic [3:0] OpAdd = 4'd3;
+  localparam logic [3:0] OpXor = 4'd4;
+  localparam logic [3:0] OpAnd = 4'd5;
+  localparam logic [3:0] OpOr = 4'd6;
+  localparam logic [3:0] OpMin = 4'd7;
+  localparam logic [3:0] OpMax = 4'd8;
+  localparam logic [3:0] OpMinu = 4'd9;
+  localparam logic [3:0] OpMaxu = 4'd10;
+  localparam logic [3:0] OpFadd = 4'd11;
+  localparam logic [3:0] OpInc = 4'd12;
+  localparam logic [3:0] OpDec = 4'd13;
+  localparam logic [3:0] OpCas = 4'd14;
+
+  localparam int Rows = Words / BANKS;
+  localparam int BankBits = $clog2(BANKS);
+  localparam int RowBits = WordBits - BankBits;
+  localparam int SubBits = ATOMIC_CYCLES > 1 ? $clog2(ATOMIC_CYCLES) : 1;
+
+  // The request being served.
+  logic busy_q;
+  logic [3:0] op_q;
+  logic [31:0] mask_q, pend_q;
+  logic [WordBits-1:0] word_q[32];
+  logic [3:0] be_q[32];
+  logic [31:0] data_q[32], swap_q[32], rdata_q[32];
+  logic [5:0] passes_q, bcast_q;
+  logic [SubBits-1:0] sub_q;  // cycle within an atomic pass
+
+  logic atomic;
+  assign atomic = op_q != OpLoad && op_q != OpStore;
+
+  // Per bank: the lanes it serves in this pass and the word's old value.
+  logic [31:0] served_by[BANKS];
+  logic [31:0] old_by[BANKS];
+  logic [5:0] bcast_by[BANKS];
+
+  // The cycle in which the pass's writes and reads happen: the last of an
+  // atomic pass.
+  logic pass_end;
+  assign pass_end = !atomic || sub_q == SubBits'(ATOMIC_CYCLES - 1) || pend_q == 0;
+
+  for (genvar b = 0; b < BANKS; b++) begin : g_bank
+    // Zero at power-up like the model's shared memory (initialised RAM).
+    logic [31:0] mem[Rows];
+    initial begin
+      for (int r = 0; r < Rows; r++) mem[r] = 32'd0;
+    end
+
+    logic [31:0] here;  // pending lanes whose word lies in this bank
+    logic [4:0] first;  // the lowest of them
+    logic [RowBits-1:0] row;
+    logic [31:0] served;
+    logic [31:0] old, alu, merged, new_word;
+    logic [31:0] fsum;
+    logic [5:0] nserved;
+
+    always_comb begin
+      here = 32'd0;
+      for (int l = 0; l < 32; l++) here[l] = pend_q[l] && word_q[l][BankBits-1:0] == BankBits'(b);
+      first = 5'd0;
+      for (int l = 31; l >= 0; l--) if (here[l]) first = 5'(l);
+      row = word_q[first][WordBits-1:BankBits];
+      served = 32'd0;
+      for (int l = 0; l < 32; l++) begin
+`ifdef TESSERA_MUTATION_NO_BROADCAST
+        served[l] = here[l] && 5'(l) == first;
+`else
+        served[l] = here[l] && (atomic ? 5'(l) == first : word_q[l] == word_q[first]);
+`endif
+      end
+      old = mem[row];
+      nserved = 6'd0;
+      for (int l = 0; l < 32; l++) nserved = nserved + {5'd0, served[l]};
+      // Stores to one word merge; ascending order lets the higher lane win each byte.
+      merged = old;
+      for (int l = 0; l < 32; l++) begin
+        for (int k = 0; k < 4; k++) begin
+          if (served[l] && be_q[l][k]) merged[8*k+:8] = data_q[l][8*k+:8];
+        end
+      end
+    end
+
+    fp32_add u_fadd (
+        .a(old),
+        .b(data_q[first]),
+        .y(fsum)
+    );
+
+    always_comb begin
+      case (op_q)
+        OpSwap: alu = data_q[first];
+        OpAdd: alu = old + data_q[first];
+        OpXor: alu = old ^ data_q[first];
+        OpAnd: alu = old & data_q[first];
+        OpOr: alu = old | data_q[first];
+        OpMin: alu = $signed(old) < $signed(data_q[first]) ? old : data_q[first];
+        OpMax: alu = $signed(old) > $signed(data_q[first]) ? old : data_q[first];
+        OpMinu: alu = old < data_q[first] ? old : data_q[first];
+        OpMaxu: alu = old > data_q[first] ? old : data_q[first];
+        OpFadd: alu = fsum;
+        OpInc: alu = old >= data_q[first] ? 32'd0 : old + 32'd1;
+        OpDec: alu = (old == 0 || old > data_q[first]) ? data_q[first] : old - 32'd1;
+        OpCas: alu = old == data_q[first] ? swap_q[first] : old;
+        default: alu = old;
+      endcase
+      new_word = atomic ? alu : merged;
+    end
+
+    always_ff @(posedge clk) begin
+      if (busy_q && pass_end && here != 0 && op_q != OpLoad) mem[row] <= new_word;
+    end
+
+    assign served_by[b] = served;
+    assign old_by[b] = old;
+    assign bcast_by[b] = !atomic && nserved > 6'd1 ? 6'd1 : 6'd0;
+  end
+
+  // Merge the banks' passes.
+  logic [31:0] served_all, pend_next;
+  logic [31:0] rdata_next[32];
+  logic [5:0] bcast_pass;
+  logic finishing;
+  always_comb begin
+    served_all = 32'd0;
+    bcast_pass = 6'd0;
+    for (int b = 0; b < BANKS; b++) begin
+      served_all = served_all | served_by[b];
+      bcast_pass = bcast_pass + bcast_by[b];
+    end
+    for (int l = 0; l < 32; l++) begin
+      rdata_next[l] = rdata_q[l];
+      if (pass_end && served_all[l] && op_q != OpStore) rdata_next[l] = old_by[word_q[l][BankBits-1:0]];
+    end
+    pend_next = pass_end ? pend_q & ~served_all : pend_q;
+    finishing = busy_q && pass_end && pend_next == 0;
+    req_ready = !busy_q || finishing;
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      busy_q <= 1'b0;
+      resp_valid <= 1'b0;
+      resp_mask <= 32'd0;
+      resp_passes <= 6'd0;
+      resp_broadcasts <= 6'd0;
+      pend_q <= 32'd0;
+      sub_q <= '0;
+      for (int l = 0; l < 32; l++) resp_data[l] <= 32'd0;
+    end else begin
+      resp_valid <= finishing;
+      if (finishing) begin
+        resp_mask <= mask_q;
+        resp_data <= rdata_next;
+        resp_passes <= passes_q + (served_all != 0 ? 6'd1 : 6'd0);
+        resp_broadcasts <= bcast_q + bcast_pass;
+      end
+      if (busy_q) begin
+        pend_q <= pend_next;
+        rdata_q <= rdata_next;
+        if (pass_end) begin
+          sub_q <= '0;
+          if (served_all != 0) passes_q <= passes_q + 6'd1;
+          bcast_q <= bcast_q + bcast_pass;
+        end else begin
+          sub_q <= sub_q + SubBits'(1);
+        end
+        if (finishing) busy_q <= 1'b0;
+      end
+      if (req_valid && req_ready) begin
+        busy_q <= 1'b1;
+        op_q <= req_op;
+        mask_q <= req_mask;
+        pend_q <= req_mask;
+        word_q <= req_word;
+        be_q <= req_be;
+        data_q <= req_data;
+        swap_q <= req_swap;
+        passes_q <= 6'd0;
+        bcast_q <= 6'd0;
+        sub_q <= '0;
+        for (int l = 0; l < 32; l++) rdata_q[l] <= 32'd0;
+      end
+    end
+  end
+endmodule

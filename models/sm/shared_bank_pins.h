@@ -1,0 +1,41 @@
+// The pins of the shared-memory bank unit as the SM engine drives them in
+// the `rtl` and `lockstep` modes (sm.shared_impl; docs/cosim_shared_banks.md):
+// the Verilated block alone, or the block and the C++ model
+// (SharedBankUnit::step) side by side, compared every cycle. The engine
+// steps the pins only in cycles in which the unit has work (a request
+// waiting in front of it or in service); `model` mode uses no pins.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "rtl/common/lockstep.h"
+#include "sm/shared_bank_unit.h"
+#include "sm/sm_params.h"
+
+namespace tessera::sm {
+
+class SharedBankPins {
+ public:
+  virtual ~SharedBankPins() = default;
+  // One cycle (number `cycle` of the SM's clock) with `req` on the request
+  // pins (nullptr: req_valid low). Lockstep: throws rtl::LockstepMismatch
+  // when the outputs after the cycle differ.
+  virtual void step(const BankRequest* req, uint64_t cycle) = 0;
+  virtual bool ready() const = 0;
+  virtual bool resp_valid() const = 0;
+  virtual const BankResponse& response() const = 0;
+};
+
+// The pins for p.shared_impl (rtl or lockstep; `model` is the caller's bug).
+// `model` is the C++ unit lockstep compares with; `instance` names the unit
+// in reports ("chip.sm3.shared_banks").
+std::unique_ptr<SharedBankPins> make_shared_bank_pins(const SmParams& p, SharedBankUnit& model,
+                                                      const std::string& instance);
+
+// Throws sim::ConfigError when the RTL block was not built for these
+// parameters (called by SmParams::from_config for rtl and lockstep).
+void check_shared_rtl_params(const SmParams& p);
+
+}  // namespace tessera::sm

@@ -1,0 +1,122 @@
+// The shared-memory bank unit (docs/architecture.md, "The SM";
+// docs/cosim_shared_banks.md): the SM's shared memory (banks of 4-byte
+// words) and the atomic ALUs beside the banks. It performs one warp request
+// at a time: a load, a store, or one atomic operation, for up to 32 lanes.
+// Lanes run in ascending order, as the ISA executor runs them, so stores to
+// one word merge with the higher lane winning each byte and atomics to one
+// word see each other's results; the passes (arbitrate_banks) only time the
+// request.
+//
+// Two views of the same unit:
+//  - perform(): the whole request at once, for the analytic timing of
+//    `model` mode (the engine computes the cycles from the pass count);
+//  - step(): the pin-level behaviour of models/rtl/shared_bank/
+//    shared_bank_unit.sv, one clock cycle per call, for lockstep comparison.
+//    A request presented while ready() is taken at the end of the step;
+//    its passes take the next P (atomics P * atomic_cycles) steps; ready()
+//    is high again in the last of them; the response is valid after it.
+// Pure logic, no SystemC.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "isa/isa.h"
+
+namespace tessera::sm {
+
+// The unit's operation codes (the req_op port of the RTL block).
+enum class BankOp : uint8_t {
+  kLoad = 0,
+  kStore = 1,
+  kSwap = 2,
+  kAdd = 3,
+  kXor = 4,
+  kAnd = 5,
+  kOr = 6,
+  kMin = 7,
+  kMax = 8,
+  kMinu = 9,
+  kMaxu = 10,
+  kFadd = 11,
+  kInc = 12,
+  kDec = 13,
+  kCas = 14,
+};
+inline constexpr unsigned kBankOpCount = 15;
+
+inline bool is_atomic(BankOp op) { return op != BankOp::kLoad && op != BankOp::kStore; }
+// The bank operation of an atomic instruction (an AMO or atom.*).
+BankOp bank_op_of_atomic(isa::Op op);
+// The ISA operation an atomic bank operation performs.
+isa::Op isa_op_of(BankOp op);
+const char* bank_op_name(BankOp op);
+
+struct BankRequest {
+  BankOp op = BankOp::kLoad;
+  uint32_t mask = 0;                // active lanes
+  std::array<uint32_t, 32> word{};  // word index (byte offset in shared memory / 4)
+  std::array<uint8_t, 32> be{};     // stores: byte enables
+  std::array<uint32_t, 32> data{};  // stores: data in its byte lanes; atomics: the operand
+  std::array<uint32_t, 32> swap{};  // atom.cas: the value stored when the word matches data
+};
+
+struct BankResponse {
+  uint32_t mask = 0;
+  std::array<uint32_t, 32> data{};  // per lane: the word read (atomics: the old value; stores: 0)
+  unsigned passes = 0;
+  unsigned broadcasts = 0;  // words served to several lanes in one pass (loads and stores)
+};
+
+class SharedBankUnit {
+ public:
+  // bytes: rounded up to whole words.
+  SharedBankUnit(unsigned banks, unsigned bytes, unsigned atomic_cycles);
+
+  unsigned banks() const { return banks_; }
+  unsigned words() const { return static_cast<unsigned>(mem_.size()); }
+  unsigned atomic_cycles() const { return atomic_cycles_; }
+
+  // Performs `req` now; fills `resp`. Words outside the unit are a caller bug.
+  void perform(const BankRequest& req, BankResponse& resp);
+  // Cycles the unit is busy with a request of `passes` passes (at least 1).
+  unsigned busy_cycles(BankOp op, unsigned passes) const {
+    return passes == 0 ? 1 : passes * (is_atomic(op) ? atomic_cycles_ : 1);
+  }
+
+  // Byte-addressed access (aligned, 1, 2 or 4 bytes): the model's lanes
+  // access the words directly when they execute (`model` mode: the result of
+  // perform() in lane order, sooner).
+  uint32_t load(uint32_t offset, unsigned bytes) const {
+    uint32_t v = 0;
+    std::memcpy(&v, reinterpret_cast<const uint8_t*>(mem_.data()) + offset, bytes);
+    return v;
+  }
+  void store(uint32_t offset, unsigned bytes, uint32_t value) {
+    std::memcpy(reinterpret_cast<uint8_t*>(mem_.data()) + offset, &value, bytes);
+  }
+  uint32_t word(unsigned index) const { return mem_[index]; }
+  void set_word(unsigned index, uint32_t value) { mem_[index] = value; }
+
+  // Pin level. reset(): rst for the RTL's reset cycles (the data stays).
+  void reset();
+  // One clock cycle; `req` is the request on the pins (nullptr: req_valid low).
+  void step(const BankRequest* req);
+  bool ready() const { return !busy_ || left_ == 1; }
+  bool resp_valid() const { return resp_valid_; }
+  const BankResponse& response() const { return out_; }
+  bool busy() const { return busy_; }
+
+ private:
+  unsigned banks_, atomic_cycles_;
+  std::vector<uint32_t> mem_;
+  // Pin level: the request in service and the response of the last step.
+  bool busy_ = false;
+  unsigned left_ = 0;  // steps until its response
+  BankResponse pending_, out_;
+  bool resp_valid_ = false;
+};
+
+}  // namespace tessera::sm

@@ -1,0 +1,188 @@
+// The shared-memory bank unit's C++ model (sm/shared_bank_unit.h): what a
+// warp request does to the words and returns, and its pin-level timing.
+// Numbers derived by hand from the rules in docs/cosim_shared_banks.md.
+#include <gtest/gtest.h>
+
+#include "sm/shared_bank_unit.h"
+
+using namespace tessera::sm;
+
+namespace {
+
+constexpr uint32_t kAll = 0xffffffffu;
+
+BankRequest request(BankOp op, uint32_t mask, unsigned stride, uint32_t base = 0) {
+  BankRequest r;
+  r.op = op;
+  r.mask = mask;
+  for (unsigned l = 0; l < 32; ++l) {
+    r.word[l] = base + l * stride;
+    r.be[l] = 0xf;
+  }
+  return r;
+}
+
+// Steps the unit with `req` presented until it is taken, then without
+// requests until the response; returns the steps from the one that took
+// it to the one after which the response is valid.
+unsigned steps_to_response(SharedBankUnit& u, const BankRequest& req) {
+  while (!u.ready()) u.step(nullptr);
+  u.step(&req);
+  unsigned n = 0;
+  while (!u.resp_valid()) {
+    u.step(nullptr);
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+// Stride 1: every lane its own bank, 1 pass; the loads read what was stored.
+TEST(SharedBankUnit, StrideOneStoreThenLoadIsOnePassEach) {
+  SharedBankUnit u(32, 65536, 2);
+  BankRequest st = request(BankOp::kStore, kAll, 1);
+  for (unsigned l = 0; l < 32; ++l) st.data[l] = 100 + l;
+  BankResponse r;
+  u.perform(st, r);
+  EXPECT_EQ(r.passes, 1u);
+  u.perform(request(BankOp::kLoad, kAll, 1), r);
+  EXPECT_EQ(r.passes, 1u);
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(r.data[l], 100 + l);
+}
+
+// Stride 2: words 2l; lanes l and l+16 share bank 2l mod 32 => 2 passes.
+TEST(SharedBankUnit, StrideTwoTakesTwoPasses) {
+  SharedBankUnit u(32, 65536, 2);
+  BankResponse r;
+  u.perform(request(BankOp::kLoad, kAll, 2), r);
+  EXPECT_EQ(r.passes, 2u);
+  EXPECT_EQ(r.broadcasts, 0u);
+}
+
+// Stride 32: every lane in bank 0, distinct words => 32 passes.
+TEST(SharedBankUnit, StrideThirtyTwoTakesThirtyTwoPasses) {
+  SharedBankUnit u(32, 65536, 2);
+  BankResponse r;
+  u.perform(request(BankOp::kLoad, kAll, 32), r);
+  EXPECT_EQ(r.passes, 32u);
+}
+
+// Every lane reads word 5: one pass, one broadcast, every lane gets it.
+TEST(SharedBankUnit, OneWordForEveryLaneIsOneBroadcast) {
+  SharedBankUnit u(32, 65536, 2);
+  u.set_word(5, 0xabcd1234);
+  BankResponse r;
+  u.perform(request(BankOp::kLoad, kAll, 0, 5), r);
+  EXPECT_EQ(r.passes, 1u);
+  EXPECT_EQ(r.broadcasts, 1u);
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(r.data[l], 0xabcd1234u);
+}
+
+// Stores to one word merge byte by byte, the higher lane winning: lane 0
+// writes all 4 bytes 0x11, lane 1 byte 1 = 0x22, lane 2 bytes 2-3 = 0x3333,
+// lane 3 byte 1 = 0x44 => 0x33334411.
+TEST(SharedBankUnit, StoresToOneWordMergeHigherLaneWins) {
+  SharedBankUnit u(32, 65536, 2);
+  BankRequest st = request(BankOp::kStore, 0xf, 0, 7);
+  st.be = {0xf, 0x2, 0xc, 0x2};
+  st.data = {0x11111111, 0x00002200, 0x33330000, 0x00004400};
+  BankResponse r;
+  u.perform(st, r);
+  EXPECT_EQ(u.word(7), 0x33334411u);
+  EXPECT_EQ(r.passes, 1u);
+}
+
+// 32 amoadd of 1 to one word: lane l sees old value l; 32 passes (one lane
+// per bank and pass), each of 2 cycles => busy 64 cycles.
+TEST(SharedBankUnit, AtomicsToOneWordSerializeInLaneOrder) {
+  SharedBankUnit u(32, 65536, 2);
+  BankRequest a = request(BankOp::kAdd, kAll, 0, 9);
+  a.data.fill(1);
+  BankResponse r;
+  u.perform(a, r);
+  EXPECT_EQ(r.passes, 32u);
+  EXPECT_EQ(u.busy_cycles(a.op, r.passes), 64u);
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(r.data[l], l);
+  EXPECT_EQ(u.word(9), 32u);
+}
+
+// Atomics to 32 distinct banks: one pass.
+TEST(SharedBankUnit, AtomicsToDistinctBanksTakeOnePass) {
+  SharedBankUnit u(32, 65536, 2);
+  BankResponse r;
+  u.perform(request(BankOp::kMax, kAll, 1), r);
+  EXPECT_EQ(r.passes, 1u);
+}
+
+// atom.cas by lanes 0 and 1 on a word holding 3: lane 0 compares 3 (match,
+// stores 8), lane 1 compares 3 (no match: the word is 8 now).
+TEST(SharedBankUnit, CasSeesEarlierLanesResult) {
+  SharedBankUnit u(32, 65536, 2);
+  u.set_word(4, 3);
+  BankRequest c = request(BankOp::kCas, 0x3, 0, 4);
+  c.data = {3, 3};
+  c.swap = {8, 9};
+  BankResponse r;
+  u.perform(c, r);
+  EXPECT_EQ(r.data[0], 3u);
+  EXPECT_EQ(r.data[1], 8u);
+  EXPECT_EQ(u.word(4), 8u);
+}
+
+// atom.inc with limit 2 wraps 0,1,2 -> 0; atom.dec with limit 2 goes 0 -> 2.
+TEST(SharedBankUnit, IncWrapsAtTheLimitAndDecFromZeroLoads) {
+  SharedBankUnit u(32, 65536, 2);
+  BankRequest inc = request(BankOp::kInc, 0x7, 0, 1);
+  inc.data = {2, 2, 2};
+  BankResponse r;
+  u.perform(inc, r);
+  EXPECT_EQ(r.data[2], 2u);
+  EXPECT_EQ(u.word(1), 0u);
+  BankRequest dec = request(BankOp::kDec, 0x1, 0, 1);
+  dec.data[0] = 2;
+  u.perform(dec, r);
+  EXPECT_EQ(u.word(1), 2u);
+}
+
+// atom.fadd: the smallest denormals add exactly (2 * 2^-149); +inf + -inf
+// is the canonical NaN; -0 + -0 = -0.
+TEST(SharedBankUnit, FaddKeepsDenormalsAndCanonicalisesNan) {
+  SharedBankUnit u(32, 65536, 2);
+  u.set_word(0, 0x00000001);
+  u.set_word(1, 0x7f800000);
+  u.set_word(2, 0x80000000);
+  BankRequest f = request(BankOp::kFadd, 0x7, 1);
+  f.data = {0x00000001, 0xff800000, 0x80000000};
+  BankResponse r;
+  u.perform(f, r);
+  EXPECT_EQ(u.word(0), 0x00000002u);
+  EXPECT_EQ(u.word(1), 0x7fc00000u);
+  EXPECT_EQ(u.word(2), 0x80000000u);
+}
+
+// Pin timing: a 1-pass load taken in step 0 answers after step 1; a 2-pass
+// one after step 2; 32 atomics to one word after step 64.
+TEST(SharedBankUnit, ResponseFollowsTheLastPass) {
+  SharedBankUnit u(32, 65536, 2);
+  EXPECT_EQ(steps_to_response(u, request(BankOp::kLoad, kAll, 1)), 1u);
+  EXPECT_EQ(steps_to_response(u, request(BankOp::kLoad, kAll, 2)), 2u);
+  EXPECT_EQ(steps_to_response(u, request(BankOp::kAdd, kAll, 0)), 64u);
+}
+
+// Back to back: with two 2-pass requests always presented, the second is
+// taken in step 2 (ready in the last pass of the first): responses after
+// steps 2 and 4.
+TEST(SharedBankUnit, BackToBackRequestsHaveNoBubble) {
+  SharedBankUnit u(32, 65536, 2);
+  const BankRequest req = request(BankOp::kLoad, kAll, 2);
+  std::vector<unsigned> resp_steps;
+  unsigned taken = 0;
+  for (unsigned s = 0; s < 8; ++s) {
+    const bool ready = u.ready();
+    u.step(taken < 2 ? &req : nullptr);
+    if (ready && taken < 2) ++taken;
+    if (u.resp_valid()) resp_steps.push_back(s);
+  }
+  EXPECT_EQ(resp_steps, (std::vector<unsigned>{2, 4}));
+}
