@@ -45,14 +45,23 @@ void CosimRouter::take_due(uint64_t cycle, Due& due) {
       inbox_[p].pop_front();
       due.flit[p] = &taken_[p];
     }
-    if (mailbox_[p].next_credit_ready() == cycle) due.credit[p] = mailbox_[p].take_credit();
+    if (mailbox_[p].next_credit_ready() == cycle) {
+      due.credit[p] = mailbox_[p].take_credit();
+      if (mailbox_[p].next_credit_ready() == cycle)
+        throw std::logic_error(
+            fmt::format("{}: two credits on output port {} for cycle {}; a channel carries one", instance_, p, cycle));
+    }
   }
 }
 
 uint64_t CosimRouter::overdue_credit(uint64_t now) const {
   uint64_t first = UINT64_MAX;
   for (int p = 0; p < ports_; ++p) first = std::min(first, mailbox_[p].next_credit_ready());
-  return first < now ? first : UINT64_MAX;
+  if (first >= now) return UINT64_MAX;
+  if (holds_flits())
+    throw std::logic_error(
+        fmt::format("{}: a credit due at cycle {} was not taken until cycle {}", instance_, first, now));
+  return first;
 }
 
 void CosimRouter::to_pins(const Due& due, RouterPins& pins) {

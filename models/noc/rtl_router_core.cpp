@@ -134,10 +134,27 @@ void check_rtl_router_support(const NocParams& p) {
     if (mutant && find_variant(p, false))
       throw sim::ConfigError(
           fmt::format("rtl.mutation: router_early_credit is built only for: {}", variant_list(true)));
+    // Name the first parameter no configuration has, given the ones before.
+    const int ports = Topology(p).ports();
+    const char* key = "noc.flit_bytes";
+    bool vcs = false, classes = false, buf = false;
+    for (const Variant& v : kVariants) {
+      vcs = vcs || (v.ports == ports && v.vcs == p.vcs);
+      classes = classes || (v.ports == ports && v.vcs == p.vcs && v.classes == p.classes);
+      buf = buf || (v.ports == ports && v.vcs == p.vcs && v.classes == p.classes && v.vc_buf == p.vc_buf);
+    }
+    if (!vcs) {
+      key = "noc.vcs";
+    } else if (!classes) {
+      key = "noc.classes";
+    } else if (!buf) {
+      key = "noc.vc_buf";
+    }
     throw sim::ConfigError(fmt::format(
-        "noc.vcs: the RTL router is built for ({}); noc.vcs={} noc.classes={} noc.vc_buf={} noc.flit_bytes={} is "
+        "{}: the RTL router is built for {}; noc.vcs={} noc.classes={} noc.vc_buf={} noc.flit_bytes={} on a {} is "
         "not one of them (models/rtl/CMakeLists.txt adds configurations)",
-        variant_list(false), p.vcs, p.classes, p.vc_buf, p.flit_bytes));
+        key, variant_list(false), p.vcs, p.classes, p.vc_buf, p.flit_bytes,
+        topology_names()[static_cast<int>(p.topology)]));
   }
 }
 
