@@ -207,19 +207,19 @@ void LockstepRouter::step(uint64_t now) {
 
   // Compare: credits and events of this cycle; the flits the model switched
   // two cycles ago against the RTL's output registers.
-  std::vector<const Sent*> switched(static_cast<size_t>(ports_), nullptr);
+  const Sent* switched[kMaxRouterPorts] = {};
   while (!history_.empty() && history_.front().cycle + 2 < now) history_.pop_front();
   bool same = true;
   for (const Sent& s : history_) {
     if (s.cycle + 2 != now) break;
-    switched[static_cast<size_t>(s.port)] = &s;
+    switched[s.port] = &s;
   }
   for (int p = 0; p < ports_ && same; ++p) {
     const int rtl = out_.cout[p] & pins::kCreditValid ? out_.cout[p] & 0x3f : -1;
     same = rtl == model_credit_[p];
   }
   for (int o = 0; o < ports_ && same; ++o) {
-    const Sent* s = switched[static_cast<size_t>(o)];
+    const Sent* s = switched[o];
     const bool valid = pins::valid(out_.hdr[o]);
     if (!s || !valid) {
       same = !s && !valid;
@@ -248,7 +248,7 @@ std::string LockstepRouter::describe_rtl_flit(int port) const {
   return fmt::format("packet {} flit {}/{} vc {}", r->packet_id, r->index + 1, r->size, pins::vc(out_.hdr[port]));
 }
 
-void LockstepRouter::mismatch(uint64_t now, const Due& due, const std::vector<const Sent*>& switched) {
+void LockstepRouter::mismatch(uint64_t now, const Due& due, const Sent* const* switched) {
   rtl::MismatchReport r(fmt::format("NoC router, {}", core_->variant()), instance_, now);
   const auto credit = [](int vc) { return vc < 0 ? std::string("-") : fmt::format("vc {}", vc); };
   for (int p = 0; p < ports_; ++p) {
@@ -264,7 +264,7 @@ void LockstepRouter::mismatch(uint64_t now, const Due& due, const std::vector<co
     r.output(fmt::format("credit out {}", topo_.port_name(p)), credit(model_credit_[p]), credit(rtl));
   }
   for (int o = 0; o < ports_; ++o) {
-    const Sent* s = switched[static_cast<size_t>(o)];
+    const Sent* s = switched[o];
     r.output(fmt::format("flit out {} (switched at cycle {})", topo_.port_name(o), now >= 2 ? now - 2 : 0),
              s ? fmt::format("packet {} flit {}/{} vc {}", s->packet_id, s->index + 1, s->size, s->vc) : "-",
              describe_rtl_flit(o));

@@ -117,7 +117,8 @@ class LockstepRouter final : public CosimRouter {
     int index, size;
   };
   bool holds_flits() const override { return inside_ > 0 || model_.buffered() > 0 || !history_.empty(); }
-  [[noreturn]] void mismatch(uint64_t now, const Due& due, const std::vector<const Sent*>& model_flits);
+  // `switched`: per output port, the model's flit switched at now - 2.
+  [[noreturn]] void mismatch(uint64_t now, const Due& due, const Sent* const* switched);
   std::string describe_rtl_flit(int port) const;
 
   Router model_;
