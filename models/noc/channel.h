@@ -68,6 +68,14 @@ class OutputChannel {
   const OutputVc& vc(int i) const { return vcs_[i]; }
   int vcs() const { return static_cast<int>(vcs_.size()); }
   bool credits_pending() const { return !pending_.empty(); }
+  // A channel used as a mailbox (a co-simulated router's output port): the
+  // cycle its oldest credit is usable (UINT64_MAX: none), and taking it.
+  uint64_t next_credit_ready() const { return pending_.empty() ? UINT64_MAX : pending_.front().ready; }
+  int take_credit() {
+    const int vc = pending_.front().vc;
+    pending_.pop_front();
+    return vc;
+  }
 
  private:
   struct PendingCredit {

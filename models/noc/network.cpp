@@ -4,19 +4,58 @@
 
 #include <algorithm>
 
+#include "rtl/common/lockstep.h"
+
 namespace tessera::noc {
 
 Network::Network(const NocParams& params, sim::StatGroup* stats_parent)
     : p_(params), topo_(params), routing_(make_routing(p_, topo_)) {
   if (p_.check) checker_ = std::make_unique<FlitChecker>(topo_.nodes(), p_.vcs);
-  for (int n = 0; n < topo_.nodes(); ++n) routers_.push_back(std::make_unique<Router>(n, p_, topo_, *routing_));
+  routers_.resize(static_cast<size_t>(topo_.nodes()));
+  cosim_.resize(static_cast<size_t>(topo_.nodes()));
   for (int n = 0; n < topo_.nodes(); ++n) {
-    interfaces_.push_back(std::make_unique<NetworkInterface>(n, p_, *routers_[n], checker_.get()));
-    routers_[n]->connect_ejection(interfaces_[n].get());
-    routers_[n]->connect_upstream(kLocal, &interfaces_[n]->injection());
+    switch (p_.impl_of(n)) {
+      case rtl::Impl::kModel:
+        routers_[n] = std::make_unique<Router>(n, p_, topo_, *routing_);
+        model_routers_.push_back(routers_[n].get());
+        break;
+      case rtl::Impl::kRtl:
+        cosim_[n] = std::make_unique<RtlRouter>(n, p_, topo_);
+        cosim_routers_.push_back(cosim_[n].get());
+        break;
+      case rtl::Impl::kLockstep:
+        cosim_[n] = std::make_unique<LockstepRouter>(n, p_, topo_, *routing_);
+        cosim_routers_.push_back(cosim_[n].get());
+        break;
+    }
+  }
+  const auto input_of = [this](int n, int port) {
+    return routers_[n] ? FlitTarget{routers_[n].get(), port, nullptr} : cosim_[n]->input(port);
+  };
+  const auto credits_of = [this](int n, int port) {
+    return routers_[n] ? &routers_[n]->output(port) : cosim_[n]->credit_mailbox(port);
+  };
+  const auto connect = [this](int n, int port, FlitTarget out, OutputChannel* credits_to) {
+    // Flits leaving router n on `port` go to `out`; credits for flits that
+    // arrive on n's input `port` go to `credits_to`.
+    if (routers_[n]) {
+      if (out.router || out.queue) routers_[n]->connect_output(port, out);
+      if (credits_to) routers_[n]->connect_upstream(port, credits_to);
+    } else {
+      if (out.router || out.queue) cosim_[n]->connect_output(port, out);
+      if (credits_to) cosim_[n]->connect_upstream(port, credits_to);
+    }
+  };
+  for (int n = 0; n < topo_.nodes(); ++n) {
+    interfaces_.push_back(std::make_unique<NetworkInterface>(n, p_, input_of(n, kLocal), checker_.get()));
+    connect(n, kLocal, interfaces_[n]->ejection(), &interfaces_[n]->injection());
+  }
+  for (int n = 0; n < topo_.nodes(); ++n) {
     for (int port = 1; port < topo_.ports(); ++port) {
       const int next = topo_.neighbor(n, port);
-      if (next >= 0) routers_[n]->connect_output(port, routers_[next].get());
+      if (next < 0) continue;
+      connect(n, port, input_of(next, Topology::opposite(port)), nullptr);
+      connect(next, Topology::opposite(port), FlitTarget{}, credits_of(n, port));
     }
   }
   if (stats_parent) {
@@ -28,9 +67,13 @@ Network::Network(const NocParams& params, sim::StatGroup* stats_parent)
     stats_->add_counter("flit_hops", &flit_hops_, "Router-to-router link traversals by flits");
     stats_->add_counter("cycles_stepped", &cycles_stepped_, "Network cycles simulated");
     stats_->add_counter("cycles_skipped", &cycles_skipped_, "Empty network cycles jumped over (noc.skip_idle)");
-    for (const auto& r : routers_) {
-      router_stats_.push_back(std::make_unique<sim::StatGroup>(fmt::format("router{}", r->id()), stats_.get()));
-      r->register_stats(*router_stats_.back());
+    for (int n = 0; n < topo_.nodes(); ++n) {
+      router_stats_.push_back(std::make_unique<sim::StatGroup>(fmt::format("router{}", n), stats_.get()));
+      if (routers_[n]) {
+        routers_[n]->register_stats(*router_stats_.back());
+      } else {
+        cosim_[n]->register_stats(*router_stats_.back());
+      }
     }
   }
 }
@@ -62,10 +105,19 @@ void Network::step() {
     buffered_ -= ejected;
     moved += ejected + injected;
   }
-  for (auto& r : routers_) {
+  for (Router* r : model_routers_) {
     // A router without flits makes no decision; the credits coming back to
     // it are applied, all at once, the next time it has flits.
     if (r->buffered() == 0) continue;
+    const uint64_t before = r->flits_switched(), links_before = r->link_flits();
+    r->step(now_);
+    moved += r->flits_switched() - before;
+    flit_hops_ += r->link_flits() - links_before;
+  }
+  for (CosimRouter* r : cosim_routers_) {
+    // The RTL is stepped only in cycles with flits inside or flits or
+    // credits arriving (an idle cycle changes nothing at its pins).
+    if (!r->has_work(now_)) continue;
     const uint64_t before = r->flits_switched(), links_before = r->link_flits();
     r->step(now_);
     moved += r->flits_switched() - before;
@@ -104,7 +156,13 @@ size_t Network::source_queue_packets() const {
 
 void Network::report_deadlock() const {
   std::vector<std::string> waiting;
-  for (const auto& r : routers_) r->describe_waiting(now_, waiting);
+  for (int n = 0; n < topo_.nodes(); ++n) {
+    if (routers_[n]) {
+      routers_[n]->describe_waiting(now_, waiting);
+    } else {
+      cosim_[n]->describe_waiting(now_, waiting);
+    }
+  }
   std::string report = fmt::format(
       "network deadlock at cycle {}: no flit moved for {} cycles (noc.watchdog_cycles) with {} flits in the network; "
       "{} input VCs are waiting:",

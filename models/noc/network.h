@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "noc/cosim_router.h"
 #include "noc/flit_checker.h"
 #include "noc/network_interface.h"
 #include "noc/noc_params.h"
@@ -45,7 +46,8 @@ class Network {
 
   // Queues a packet at its source interface; assigns and returns its id.
   uint64_t enqueue(Packet packet);
-  // Simulates cycle now() and advances to the next. Throws DeadlockError.
+  // Simulates cycle now() and advances to the next. Throws DeadlockError,
+  // and rtl::LockstepMismatch when a lockstep router's RTL disagrees.
   void step();
   // Packets whose tails arrived during the last step.
   const std::vector<Delivery>& delivered() const { return delivered_; }
@@ -67,7 +69,6 @@ class Network {
   size_t source_queue_packets() const;
   // Packets waiting in (or partly sent from) one node's source queue.
   size_t source_queue_packets(int node) const { return interfaces_[node]->source_queue_packets(); }
-  const Router& router(int i) const { return *routers_[i]; }
 
  private:
   [[noreturn]] void report_deadlock() const;
@@ -76,7 +77,11 @@ class Network {
   Topology topo_;
   std::unique_ptr<RoutingFunction> routing_;
   std::unique_ptr<FlitChecker> checker_;
+  // Per router, the C++ model or a co-simulated router (noc.router_impl).
   std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<std::unique_ptr<CosimRouter>> cosim_;
+  std::vector<Router*> model_routers_;  // stepped without a virtual call
+  std::vector<CosimRouter*> cosim_routers_;
   std::vector<std::unique_ptr<NetworkInterface>> interfaces_;
   std::vector<Delivery> delivered_;
   uint64_t now_ = 0;

@@ -1,11 +1,10 @@
 #include "noc/network_interface.h"
 
 #include "noc/flit_checker.h"
-#include "noc/router.h"
 
 namespace tessera::noc {
 
-NetworkInterface::NetworkInterface(int node, const NocParams& p, Router& router, FlitChecker* checker)
+NetworkInterface::NetworkInterface(int node, const NocParams& p, FlitTarget router, FlitChecker* checker)
     : node_(node), p_(p), router_(router), checker_(checker) {
   injection_.init(p.vcs, p.vc_buf, false, p.atomic_vc);
 }
@@ -43,7 +42,7 @@ int NetworkInterface::inject(uint64_t now) {
   f.measured = packet.measured;
   injection_.sent(vc_, f.tail());
   if (checker_) checker_->injected(node_, f);
-  router_.receive(kLocal, f);
+  router_.deliver(f);
   if (f.tail()) {
     source_.pop_front();
     sent_flits_ = 0;

@@ -11,10 +11,10 @@
 #include "noc/channel.h"
 #include "noc/flit.h"
 #include "noc/noc_params.h"
+#include "noc/router.h"
 
 namespace tessera::noc {
 
-class Router;
 class FlitChecker;
 
 struct Delivery {
@@ -26,15 +26,16 @@ struct Delivery {
 
 class NetworkInterface {
  public:
-  NetworkInterface(int node, const NocParams& p, Router& router, FlitChecker* checker);
+  // `router`: the local input port of the node's router.
+  NetworkInterface(int node, const NocParams& p, FlitTarget router, FlitChecker* checker);
 
   void enqueue(const Packet& packet) { source_.push_back(packet); }
   // Sends at most one flit into the router; returns the flits sent.
   int inject(uint64_t now);
   // Takes the flits that have arrived; completed packets go to `out`.
   int eject(uint64_t now, std::vector<Delivery>& out);
-  // Called by the router's ejection port.
-  void receive(const Flit& f) { arriving_.push_back(f); }
+  // Where the router's ejection port puts flits.
+  FlitTarget ejection() { return FlitTarget{nullptr, 0, &arriving_}; }
 
   bool idle() const { return source_.empty() && arriving_.empty(); }
   size_t source_queue_packets() const { return source_.size(); }
@@ -43,7 +44,7 @@ class NetworkInterface {
  private:
   int node_;
   const NocParams& p_;
-  Router& router_;
+  FlitTarget router_;
   FlitChecker* checker_;
   OutputChannel injection_;
   std::deque<Packet> source_;

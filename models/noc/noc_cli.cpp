@@ -15,6 +15,7 @@
 #include "noc/measurement.h"
 #include "noc/network.h"
 #include "noc/noc_params.h"
+#include "rtl/common/lockstep.h"
 #include "sim/config.h"
 #include "sim/output_file.h"
 #include "sim/run_control.h"
@@ -234,6 +235,9 @@ int run(const CliOptions& cli) {
     }
     fmt::print(stderr, "tessera: error: {}\n", e.what());
     return sim::kStatusDeadlock;
+  } catch (const rtl::LockstepMismatch& e) {
+    fmt::print(stderr, "tessera: error: {}\n", e.what());
+    return sim::kStatusLockstepMismatch;
   }
 }
 

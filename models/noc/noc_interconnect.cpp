@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "rtl/common/lockstep.h"
 #include "sim/payload_pool.h"
 
 namespace tessera::noc {
@@ -44,6 +45,7 @@ NocInterconnect::NocInterconnect(const sc_core::sc_module_name& name, sim::Confi
                         name, n, params_.nodes()));
   // The largest transaction is one cache line.
   params_.validate(1 + (static_cast<int>(sim::PayloadPool::kMaxBytes) + params_.flit_bytes - 1) / params_.flit_bytes);
+  params_.instance = stats_->path();  // lockstep reports name routers by their statistics path: chip.noc.router<n>
   net_ = std::make_unique<Network>(params_, stats_.get());
   to_target_.resize(target_nodes_.size());
   to_requester_.resize(requester_nodes_.size());
@@ -106,7 +108,7 @@ void NocInterconnect::on_answer(unsigned target, tlm::tlm_generic_payload& gp, c
 }
 
 void NocInterconnect::tick() {
-  if (!clocked_.begin_cycle()) return;
+  if (!clocked_.begin_cycle() || mismatched_) return;
   const uint64_t cycle = clocked_.cycle();
   if (net_->now() < cycle) net_->advance_to(cycle);  // the network was empty while this method slept
   admit_requests(cycle);
@@ -118,6 +120,14 @@ void NocInterconnect::tick() {
     if (run_control_) {
       run_control_->stop(sim::ExitKind::kDeadlock, sim::kStatusDeadlock, fmt::format("{}: {}", name(), e.what()));
       sc_core::sc_stop();
+    } else {
+      SC_REPORT_ERROR(name(), e.what());
+    }
+    return;
+  } catch (const rtl::LockstepMismatch& e) {
+    mismatched_ = true;  // the network is left mid-cycle: never step it again
+    if (run_control_) {
+      run_control_->stop(sim::ExitKind::kLockstepMismatch, sim::kStatusLockstepMismatch, e.what());  // stops
     } else {
       SC_REPORT_ERROR(name(), e.what());
     }

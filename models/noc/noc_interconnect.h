@@ -121,6 +121,7 @@ class NocInterconnect : public sc_core::sc_module, public sim::InFlightReporter 
   // their own (the cycle after the network drains is then not stepped; the
   // cycles_stepped/cycles_skipped statistics count exactly that).
   bool ticking_ = false;
+  bool mismatched_ = false;  // a lockstep router disagreed with its model
 
   std::unordered_map<uint64_t, Transaction> transactions_;  // by packet tag
   std::unordered_map<tlm::tlm_generic_payload*, uint64_t> tag_of_;

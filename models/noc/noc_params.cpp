@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
+
+#include "noc/rtl_router_core.h"
+#include "rtl/common/lockstep.h"
 
 namespace tessera::noc {
 
@@ -87,6 +91,36 @@ NocParams NocParams::from_config(sim::Config& cfg) {
                                         "Cycles with flits buffered but none moving that count as deadlock"));
   p.skip_idle = cfg.get_bool("noc.skip_idle", true, "Jump over cycles in which the network is empty");
   p.check = cfg.get_bool("noc.check", true, "Check every flit is delivered once, in order (flit checker)");
+  p.router_impl = rtl::impl_from_name(
+      cfg.get_enum("noc.router_impl", "model", rtl::impl_names(),
+                   "Routers as the C++ model, the Verilated RTL router (models/rtl/noc_router), or both in lockstep "
+                   "(outputs compared every cycle; docs/cosim_router.md)"));
+  const std::string which = cfg.get_string(
+      "noc.router_impl_routers", "all",
+      "Routers noc.router_impl applies to: all, or a comma-separated list of router numbers (x + k*y); the "
+      "others run as the C++ model");
+  if (which != "all") {
+    std::stringstream list(which);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+      size_t used = 0;
+      int n = -1;
+      try {
+        n = std::stoi(item, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != item.size() || n < 0 || n >= p.nodes())
+        throw sim::ConfigError(
+            fmt::format("noc.router_impl_routers: '{}' is not a router number 0..{} (use all or a comma-separated "
+                        "list)",
+                        item, p.nodes() - 1));
+      p.router_impl_routers.push_back(n);
+    }
+    if (p.router_impl_routers.empty())
+      throw sim::ConfigError("noc.router_impl_routers: empty list (use all or a comma-separated list of routers)");
+  }
+  p.rtl = rtl::RtlOptions::from_config(cfg);
 
   // A flit on a link or a credit on its way back is progress not yet
   // visible; only a pause longer than the whole loop can be a deadlock.
@@ -130,7 +164,15 @@ NocParams NocParams::from_config(sim::Config& cfg) {
                       "VC per message class (has {} per class)",
                       escape, per_class));
   }
+  if (p.router_impl != rtl::Impl::kModel) check_rtl_router_support(p);
   return p;
+}
+
+rtl::Impl NocParams::impl_of(int router) const {
+  if (router_impl == rtl::Impl::kModel || router_impl_routers.empty()) return router_impl;
+  return std::find(router_impl_routers.begin(), router_impl_routers.end(), router) != router_impl_routers.end()
+             ? router_impl
+             : rtl::Impl::kModel;
 }
 
 void NocParams::validate(int max_packet_flits) const {

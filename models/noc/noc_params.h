@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "rtl/common/lockstep.h"
 #include "sim/config.h"
 
 namespace tessera::noc {
@@ -63,9 +64,18 @@ struct NocParams {
   uint64_t watchdog_cycles = 10000;  // cycles without any flit moving = deadlock
   bool skip_idle = true;             // jump over cycles with an empty network
   bool check = true;                 // run the flit checker
+  // Co-simulation (docs/cosim_router.md): the routers in `router_impl_routers`
+  // (empty: all) run as the C++ model, the Verilated RTL router, or both in
+  // lockstep; the others as the model.
+  rtl::Impl router_impl = rtl::Impl::kModel;
+  std::vector<int> router_impl_routers;
+  rtl::RtlOptions rtl;           // rtl.*
+  std::string instance = "noc";  // path in lockstep reports ("chip.noc" in the chip)
 
   int nodes() const { return k * m; }
   int vcs_per_class() const { return vcs / classes; }
+  // How router `router` runs.
+  rtl::Impl impl_of(int router) const;
   // Longest packet the configuration must carry whole (VCT, SAF).
   void validate(int max_packet_flits) const;
 

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "noc/network_interface.h"
-
 namespace tessera::noc {
 
 Router::Router(int id, const NocParams& p, const Topology& topo, const RoutingFunction& routing)
@@ -16,7 +14,7 @@ Router::Router(int id, const NocParams& p, const Topology& topo, const RoutingFu
       inputs_(ports_ * vcs_),
       occupied_((ports_ * vcs_ + 63) / 64, 0),
       outputs_(ports_),
-      downstream_(ports_, nullptr),
+      targets_(ports_),
       upstream_(ports_, nullptr),
       va_(make_allocator(p.allocator, ports_ * vcs_, ports_ * vcs_, p.islip_iterations)),
       sa_(make_allocator(p.allocator, ports_ * p.speedup, ports_, p.islip_iterations)),
@@ -31,13 +29,6 @@ Router::Router(int id, const NocParams& p, const Topology& topo, const RoutingFu
   }
   for (int port = 0; port < ports_; ++port) outputs_[port].init(vcs_, p.vc_buf, port == kLocal, p.atomic_vc);
 }
-
-void Router::connect_output(int port, Router* downstream) {
-  downstream_[port] = downstream;
-  downstream->connect_upstream(Topology::opposite(port), &outputs_[port]);
-}
-
-void Router::connect_ejection(NetworkInterface* ni) { ejection_ = ni; }
 
 void Router::register_stats(sim::StatGroup& group) const {
   group.add_counter("flits_switched", &flits_switched_, "Flits through the switch (to links and the interface)");
@@ -167,13 +158,11 @@ void Router::send(int index, uint64_t now) {
     in.out_port = in.out_vc = -1;
   }
   ++flits_switched_;
-  if (port == kLocal) {
-    ejection_->receive(f);
-  } else {
+  if (port != kLocal) {
     ++f.hops;
     ++link_flits_;
-    downstream_[port]->receive(Topology::opposite(port), f);
   }
+  targets_[port].deliver(f);
 }
 
 void Router::describe_waiting(uint64_t now, std::vector<std::string>& lines) const {

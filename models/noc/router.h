@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,15 +26,25 @@
 
 namespace tessera::noc {
 
-class NetworkInterface;
+class Router;
+
+// Where a flit sent on an output port goes: a model router's input port
+// (placed straight into its VC buffer), or a queue its owner drains (a
+// network interface's ejection queue, a co-simulated router's input).
+struct FlitTarget {
+  Router* router = nullptr;
+  int port = 0;
+  std::deque<Flit>* queue = nullptr;
+  inline void deliver(const Flit& f) const;
+};
 
 class Router {
  public:
   Router(int id, const NocParams& p, const Topology& topo, const RoutingFunction& routing);
 
-  // Wiring, done once by the network.
-  void connect_output(int port, Router* downstream);  // enters downstream's opposite port
-  void connect_ejection(NetworkInterface* ni);
+  // Wiring, done once by the network: where flits sent on an output port
+  // go, and where credits for an input port's buffers go.
+  void connect_output(int port, FlitTarget target) { targets_[port] = target; }
   void connect_upstream(int in_port, OutputChannel* upstream) { upstream_[in_port] = upstream; }
   OutputChannel& output(int port) { return outputs_[port]; }
 
@@ -93,9 +104,8 @@ class Router {
   // Per input VC (port * vcs + vc), precomputed to keep divisions off the
   // per-cycle path: its port, its VC number and its switch input.
   std::vector<int> port_of_, vc_of_, switch_input_of_;
-  std::vector<OutputChannel> outputs_;  // per output port
-  std::vector<Router*> downstream_;
-  NetworkInterface* ejection_ = nullptr;
+  std::vector<OutputChannel> outputs_;    // per output port
+  std::vector<FlitTarget> targets_;       // per output port
   std::vector<OutputChannel*> upstream_;  // per input port: where its credits go
   std::unique_ptr<Allocator> va_, sa_;
   std::vector<std::vector<int>> sa_requesters_;  // per switch input: input VCs requesting
@@ -104,5 +114,13 @@ class Router {
 
   uint64_t flits_switched_ = 0, link_flits_ = 0, va_conflicts_ = 0, sa_conflicts_ = 0;
 };
+
+void FlitTarget::deliver(const Flit& f) const {
+  if (router) {
+    router->receive(port, f);
+  } else {
+    queue->push_back(f);
+  }
+}
 
 }  // namespace tessera::noc

@@ -5,11 +5,6 @@
 #include <cstdint>
 #include <string>
 
-#ifdef SYSTEMC_VERSION
-// rtl/common/lockstep.h includes verilated.h, which, after SystemC, calls
-// sc_time_stamp() unqualified.
-using sc_core::sc_time_stamp;
-#endif
 #include "rtl/common/lockstep.h"
 #include "sim/config.h"
 #include "sm/l1_cache.h"

@@ -1,5 +1,6 @@
 // Co-simulation modes of a block that has an RTL counterpart, the options
-// they share (rtl.* keys), and the error a lockstep mismatch raises.
+// they share (rtl.* keys), and the error a lockstep mismatch raises. No
+// Verilator header here: SystemC wrappers include this to catch the error.
 //
 // model:    the C++ model alone (the default).
 // rtl:      the Verilated block replaces the model.
@@ -18,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "rtl/common/rtl_harness.h"
+#include "rtl/common/wave_options.h"
 #include "sim/config.h"
 
 namespace tessera::rtl {

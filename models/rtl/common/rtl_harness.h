@@ -25,12 +25,9 @@
 #include <utility>
 #include <vector>
 
-namespace tessera::rtl {
+#include "rtl/common/wave_options.h"
 
-struct WaveOptions {
-  unsigned cycles = 64;       // the window before a mismatch the waveform shows
-  std::string dir = "waves";  // where waveforms are written
-};
+namespace tessera::rtl {
 
 // Verilator's serialisation into and out of memory.
 // One MemorySave is reused for every checkpoint: its staging buffer is

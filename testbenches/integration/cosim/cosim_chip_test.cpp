@@ -35,12 +35,13 @@ void expect_caught(const std::string& platform, const std::string& program, cons
                    const std::string& mutation, const std::string& instance_prefix) {
   const std::string dir = tessera::test::temp_path("waves_" + mutation);
   std::filesystem::remove_all(dir);
-  const RunResult r = run_tessera({"run", platform, elf(program), "-q", "--set", impl_key + "=lockstep", "--set",
-                                   "rtl.mutation=" + mutation, "--set", "rtl.wave_dir=" + dir, "--set",
-                                   "rtl.wave_cycles=32"});
+  const RunResult r =
+      run_tessera({"run", platform, elf(program), "-q", "--set", impl_key + "=lockstep", "--set",
+                   "rtl.mutation=" + mutation, "--set", "rtl.wave_dir=" + dir, "--set", "rtl.wave_cycles=32"});
   EXPECT_EQ(r.status, 8) << r.err;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.err, m, std::regex("lockstep mismatch in (" + instance_prefix + "\\S*) \\((.*)\\) at cycle (\\d+)")))
+  ASSERT_TRUE(std::regex_search(
+      r.err, m, std::regex("lockstep mismatch in (" + instance_prefix + "\\S*) \\((.*)\\) at cycle (\\d+)")))
       << r.err;
   EXPECT_GT(std::stoull(m[3]), 0u);
   std::smatch w;
@@ -71,8 +72,8 @@ TEST(CosimConfig, UnknownImplIsAConfigurationErrorListingTheChoices) {
 }
 
 TEST(CosimConfig, BankCountTheRtlWasNotBuiltWithIsAConfigurationError) {
-  const RunResult r = run_tessera(
-      {"run", "chip", elf("vecadd"), "-q", "--set", "sm.shared_impl=rtl", "--set", "sm.shared_banks=16"});
+  const RunResult r =
+      run_tessera({"run", "chip", elf("vecadd"), "-q", "--set", "sm.shared_impl=rtl", "--set", "sm.shared_banks=16"});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("sm.shared_banks"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("32"), std::string::npos) << r.err;

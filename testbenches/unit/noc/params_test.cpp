@@ -5,6 +5,7 @@
 
 #include "noc/traffic.h"
 #include "noc_test_util.h"
+#include "rtl/common/lockstep.h"
 
 namespace {
 
@@ -80,6 +81,22 @@ TEST(NocParams, WholePacketFlowControlNeedsBufferForAPacket) {
     EXPECT_NE(std::string(e.what()).find("noc.vc_buf"), std::string::npos);
   }
   EXPECT_NO_THROW(params({{"noc.vc_buf", "1"}}).validate(16));  // wormhole: any packet
+}
+
+TEST(NocParams, RouterImplAppliesToTheListedRoutersOnly) {
+  const NocParams all = params({{"noc.router_impl", "lockstep"}});
+  EXPECT_EQ(all.impl_of(0), tessera::rtl::Impl::kLockstep);
+  EXPECT_EQ(all.impl_of(15), tessera::rtl::Impl::kLockstep);
+  const NocParams some = params({{"noc.router_impl", "rtl"}, {"noc.router_impl_routers", "5,6"}});
+  EXPECT_EQ(some.impl_of(4), tessera::rtl::Impl::kModel);
+  EXPECT_EQ(some.impl_of(5), tessera::rtl::Impl::kRtl);
+  EXPECT_EQ(some.impl_of(6), tessera::rtl::Impl::kRtl);
+  EXPECT_EQ(some.impl_of(7), tessera::rtl::Impl::kModel);
+  EXPECT_EQ(params({{"noc.router_impl_routers", "5"}}).impl_of(5), tessera::rtl::Impl::kModel);
+  EXPECT_NE(error_of({{"noc.router_impl", "gates"}}).find("model|rtl|lockstep"), std::string::npos)
+      << error_of({{"noc.router_impl", "gates"}});
+  EXPECT_NE(error_of({{"noc.router_impl_routers", "5,,6"}}).find("noc.router_impl_routers"), std::string::npos);
+  EXPECT_NE(error_of({{"noc.router_impl_routers", ""}}).find("noc.router_impl_routers"), std::string::npos);
 }
 
 TEST(Traffic, PatternsMapNodesAsDefined) {

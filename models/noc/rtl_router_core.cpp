@@ -1,0 +1,167 @@
+#include "noc/rtl_router_core.h"
+
+#include <fmt/format.h>
+
+#include <type_traits>
+
+#include "rtl/common/rtl_harness.h"
+#include "Vnoc_router_mesh_v2c1.h"
+#include "Vnoc_router_mesh_v2c1_early_credit.h"
+#include "Vnoc_router_mesh_v4c2.h"
+#include "Vnoc_router_mesh_v4c2_early_credit.h"
+#include "Vnoc_router_ring_v2c1.h"
+
+namespace tessera::noc {
+
+namespace {
+
+// PORTS ports, WORDS 32-bit payload words per port.
+template <class V, int PORTS, int WORDS>
+class RtlRouterCoreT final : public RtlRouterCore {
+ public:
+  RtlRouterCoreT(const char* variant, const std::string& instance, const rtl::WaveOptions& waves)
+      : variant_(variant), harness_(instance, &apply, waves) {}
+
+  void step(const RouterPins& in, uint64_t cycle, RouterOutputs& out) override {
+    harness_.step(in, cycle);
+    const V& m = harness_.model();
+    const uint64_t credits = m.cout;
+    for (int p = 0; p < PORTS; ++p) {
+      out.hdr[p] = m.out_hdr[p];
+      out.handle[p] = m.out_payload[p * WORDS];
+      out.cout[p] = static_cast<uint8_t>(credits >> (8 * p));
+    }
+    out.ev_switch = m.ev_switch;
+    out.va_conflicts = m.ev_va_conflicts;
+    out.sa_conflicts = m.ev_sa_conflicts;
+  }
+  std::string dump_window(const std::string& file_stem) override { return harness_.dump_window(file_stem); }
+  const char* variant() const override { return variant_; }
+
+ private:
+  static void apply(V& m, const RouterPins& in) {
+    m.pos_x = in.pos_x;
+    m.pos_y = in.pos_y;
+    m.ring_k = in.ring_k;
+    uint64_t credits = 0;
+    for (int p = 0; p < PORTS; ++p) {
+      m.in_hdr[p] = in.hdr[p];
+      m.in_payload[p * WORDS] = in.handle[p];
+      for (int w = 1; w < WORDS; ++w) m.in_payload[p * WORDS + w] = 0;
+      credits |= static_cast<uint64_t>(in.cin[p]) << (8 * p);
+    }
+    m.cin = static_cast<std::remove_reference_t<decltype(m.cin)>>(credits);
+  }
+
+  const char* variant_;
+  rtl::RtlHarness<V, RouterPins> harness_;
+};
+
+struct Variant {
+  const char* name;  // the Verilated class
+  int ports, vcs, classes, vc_buf, flit_bytes;
+  bool early_credit;  // built with TESSERA_MUTATION_EARLY_CREDIT
+  std::unique_ptr<RtlRouterCore> (*make)(const char* name, const std::string& instance, const rtl::WaveOptions& w);
+};
+
+template <class V, int PORTS, int WORDS>
+std::unique_ptr<RtlRouterCore> make_core(const char* name, const std::string& instance, const rtl::WaveOptions& w) {
+  return std::make_unique<RtlRouterCoreT<V, PORTS, WORDS>>(name, instance, w);
+}
+
+// Every configuration models/rtl/CMakeLists.txt verilates.
+const Variant kVariants[] = {
+    {"Vnoc_router_mesh_v2c1", 5, 2, 1, 8, 16, false, &make_core<Vnoc_router_mesh_v2c1, 5, 4>},
+    {"Vnoc_router_mesh_v4c2", 5, 4, 2, 8, 32, false, &make_core<Vnoc_router_mesh_v4c2, 5, 8>},
+    {"Vnoc_router_ring_v2c1", 3, 2, 1, 8, 16, false, &make_core<Vnoc_router_ring_v2c1, 3, 4>},
+    {"Vnoc_router_mesh_v2c1_early_credit", 5, 2, 1, 8, 16, true, &make_core<Vnoc_router_mesh_v2c1_early_credit, 5, 4>},
+    {"Vnoc_router_mesh_v4c2_early_credit", 5, 4, 2, 8, 32, true, &make_core<Vnoc_router_mesh_v4c2_early_credit, 5, 8>},
+};
+
+bool early_credit(const NocParams& p) { return p.rtl.mutation == "router_early_credit"; }
+
+const Variant* find_variant(const NocParams& p, bool mutant) {
+  const int ports = Topology(p).ports();
+  for (const Variant& v : kVariants)
+    if (v.ports == ports && v.vcs == p.vcs && v.classes == p.classes && v.vc_buf == p.vc_buf &&
+        v.flit_bytes == p.flit_bytes && v.early_credit == mutant)
+      return &v;
+  return nullptr;
+}
+
+std::string variant_list(bool mutant) {
+  std::string s;
+  for (const Variant& v : kVariants) {
+    if (v.early_credit != mutant) continue;
+    if (!s.empty()) s += "; ";
+    s += fmt::format("{} noc.vcs={} noc.classes={} noc.vc_buf={} noc.flit_bytes={}", v.ports == 3 ? "ring" : "mesh",
+                     v.vcs, v.classes, v.vc_buf, v.flit_bytes);
+  }
+  return s;
+}
+
+[[noreturn]] void unsupported(const std::string& key, const std::string& value, const std::string& supported) {
+  throw sim::ConfigError(
+      fmt::format("{}: the RTL router (noc.router_impl=rtl|lockstep) does not implement {}; it "
+                  "supports {}",
+                  key, value, supported));
+}
+
+}  // namespace
+
+void check_rtl_router_support(const NocParams& p) {
+  if (p.topology == TopologyKind::kTorus) unsupported("noc.topology", "torus", "mesh and ring");
+  if (p.routing != RoutingKind::kDimensionOrder) unsupported("noc.routing", "adaptive routing", "dor");
+  if (p.allocator != AllocatorKind::kSeparableInputFirst)
+    unsupported("noc.allocator", allocator_names()[static_cast<int>(p.allocator)], "separable_input_first");
+  if (p.flow_control != FlowControl::kWormhole)
+    unsupported("noc.flow_control", flow_control_names()[static_cast<int>(p.flow_control)], "wormhole");
+  if (!p.atomic_vc) unsupported("noc.atomic_vc", "false", "true (one packet per VC buffer)");
+  if (p.speedup != 1) unsupported("noc.speedup", std::to_string(p.speedup), "1");
+  if (p.topology == TopologyKind::kRing && !p.dateline) unsupported("noc.dateline", "false", "true");
+  const struct {
+    const char* key;
+    int value;
+  } stages[] = {{"noc.delay.rc", p.delay.rc},
+                {"noc.delay.va", p.delay.va},
+                {"noc.delay.sa", p.delay.sa},
+                {"noc.delay.st", p.delay.st}};
+  for (const auto& s : stages)
+    if (s.value != 1)
+      unsupported(s.key, std::to_string(s.value), "1 (noc.delay.link and noc.delay.credit may be any value)");
+  const bool mutant = early_credit(p);
+  if (!find_variant(p, mutant)) {
+    if (mutant && find_variant(p, false))
+      throw sim::ConfigError(
+          fmt::format("rtl.mutation: router_early_credit is built only for: {}", variant_list(true)));
+    // Name the first parameter no configuration has, given the ones before.
+    const int ports = Topology(p).ports();
+    const char* key = "noc.flit_bytes";
+    bool vcs = false, classes = false, buf = false;
+    for (const Variant& v : kVariants) {
+      vcs = vcs || (v.ports == ports && v.vcs == p.vcs);
+      classes = classes || (v.ports == ports && v.vcs == p.vcs && v.classes == p.classes);
+      buf = buf || (v.ports == ports && v.vcs == p.vcs && v.classes == p.classes && v.vc_buf == p.vc_buf);
+    }
+    if (!vcs) {
+      key = "noc.vcs";
+    } else if (!classes) {
+      key = "noc.classes";
+    } else if (!buf) {
+      key = "noc.vc_buf";
+    }
+    throw sim::ConfigError(fmt::format(
+        "{}: the RTL router is built for {}; noc.vcs={} noc.classes={} noc.vc_buf={} noc.flit_bytes={} on a {} is "
+        "not one of them (models/rtl/CMakeLists.txt adds configurations)",
+        key, variant_list(false), p.vcs, p.classes, p.vc_buf, p.flit_bytes,
+        topology_names()[static_cast<int>(p.topology)]));
+  }
+}
+
+std::unique_ptr<RtlRouterCore> make_rtl_router_core(const NocParams& p, const std::string& instance) {
+  check_rtl_router_support(p);
+  const Variant* v = find_variant(p, early_credit(p));
+  return v->make(v->name, instance, p.rtl.waves);
+}
+
+}  // namespace tessera::noc

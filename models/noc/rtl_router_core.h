@@ -1,0 +1,70 @@
+// The Verilated router (models/rtl/noc_router/noc_router.sv) behind one
+// interface, whatever configuration it was Verilated with: its pins for one
+// cycle in plain words, a step through rtl::RtlHarness, and the table of
+// configurations built into tessera_rtl (models/rtl/CMakeLists.txt).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "noc/flit.h"
+#include "noc/noc_params.h"
+#include "noc/topology.h"
+
+namespace tessera::noc {
+
+// Channel words of noc_router.sv.
+namespace pins {
+constexpr uint32_t kValid = 1u << 31;
+constexpr int kVcShift = 19;
+constexpr uint32_t kHead = 1u << 18;
+constexpr uint32_t kTail = 1u << 17;
+constexpr int kClassShift = 14;
+constexpr int kDstYShift = 7;
+constexpr uint8_t kCreditValid = 0x80;
+inline uint32_t header(const Flit& f, const Topology& topo) {
+  return kValid | static_cast<uint32_t>(f.vc) << kVcShift | (f.head() ? kHead : 0) | (f.tail() ? kTail : 0) |
+         static_cast<uint32_t>(f.cls) << kClassShift | static_cast<uint32_t>(topo.y(f.dst)) << kDstYShift |
+         static_cast<uint32_t>(topo.x(f.dst));
+}
+inline bool valid(uint32_t header) { return (header & kValid) != 0; }
+inline int vc(uint32_t header) { return static_cast<int>(header >> kVcShift & 0x3f); }
+}  // namespace pins
+
+constexpr int kMaxRouterPorts = 5;
+
+// The inputs of one cycle (what the harness logs to replay a waveform).
+struct RouterPins {
+  uint32_t hdr[kMaxRouterPorts] = {};     // flit header per input port
+  uint32_t handle[kMaxRouterPorts] = {};  // payload: the adapter's handle of the flit record
+  uint8_t cin[kMaxRouterPorts] = {};      // credit per output port
+  uint8_t pos_x = 0, pos_y = 0, ring_k = 0;
+};
+
+// The outputs after a step: flits on the output registers (switched two
+// cycles before), credits and events of the cycle the step led into.
+struct RouterOutputs {
+  uint32_t hdr[kMaxRouterPorts] = {};
+  uint32_t handle[kMaxRouterPorts] = {};
+  uint8_t cout[kMaxRouterPorts] = {};
+  uint8_t ev_switch = 0;
+  uint16_t va_conflicts = 0, sa_conflicts = 0;
+};
+
+class RtlRouterCore {
+ public:
+  virtual ~RtlRouterCore() = default;
+  virtual void step(const RouterPins& in, uint64_t cycle, RouterOutputs& out) = 0;
+  // Writes the FST of the last rtl.wave_cycles steps; returns its path.
+  virtual std::string dump_window(const std::string& file_stem) = 0;
+  virtual const char* variant() const = 0;
+};
+
+// Throws sim::ConfigError, naming the key and the supported values, unless
+// a Verilated configuration implements `p` (and rtl.mutation, if set).
+void check_rtl_router_support(const NocParams& p);
+// The Verilated router for `p` (check_rtl_router_support first).
+std::unique_ptr<RtlRouterCore> make_rtl_router_core(const NocParams& p, const std::string& instance);
+
+}  // namespace tessera::noc

@@ -1,0 +1,15 @@
+// Where and how much of an RTL block's waveform a lockstep mismatch writes
+// (rtl.wave_cycles, rtl.wave_dir). Free of Verilator's headers, so model
+// parameters can hold it in files that include SystemC.
+#pragma once
+
+#include <string>
+
+namespace tessera::rtl {
+
+struct WaveOptions {
+  unsigned cycles = 64;       // the window before a mismatch the waveform shows
+  std::string dir = "waves";  // where waveforms are written
+};
+
+}  // namespace tessera::rtl

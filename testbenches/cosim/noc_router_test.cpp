@@ -1,0 +1,662 @@
+// The Verilated NoC router (models/rtl/noc_router) against the C++ Router.
+//
+// - One router alone: the C++ Router and the RTL router (noc::RtlRouter)
+//   each get an identical environment (upstream senders with their own
+//   credit-tracked VCs, downstream buffers that withhold credits at random)
+//   driven by the same seeded generator; every flit each one sends (port,
+//   VC, the cycle it reaches the next buffer) and every credit it returns
+//   (port, VC, cycle) must be the same, and so must the statistics.
+// - Directed cases with numbers derived by hand from the pipeline
+//   (docs/noc.md, "Timing").
+// - Whole networks with every router in RTL, in lockstep, or a few of them
+//   in RTL: the same deliveries and statistics as the model.
+// - A router built with a credit returned one cycle early is caught by
+//   lockstep, with the cycle, the instance and a waveform fst2vcd reads.
+// - Configurations the RTL was not built for are configuration errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "noc/cosim_router.h"
+#include "noc/network.h"
+#include "noc/noc_params.h"
+#include "noc/router.h"
+#include "noc/routing.h"
+#include "rtl/common/lockstep.h"
+#include "sim/config.h"
+#include "sim/stats.h"
+
+namespace tessera::noc {
+namespace {
+
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+NocParams params(const Settings& settings) {
+  sim::Config cfg;
+  for (const auto& [k, v] : settings) cfg.set(k, v, "--set");
+  return NocParams::from_config(cfg);
+}
+
+// xorshift64*: the same sequence on every host.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
+  uint64_t next() {
+    s_ ^= s_ >> 12;
+    s_ ^= s_ << 25;
+    s_ ^= s_ >> 27;
+    return s_ * 0x2545F4914F6CDD1Dull;
+  }
+  int below(int n) { return static_cast<int>(next() % static_cast<uint64_t>(n)); }
+  bool chance(int percent) { return below(100) < percent; }
+
+ private:
+  uint64_t s_;
+};
+
+// One router under test, the C++ model or the RTL, behind the same calls.
+class Dut {
+ public:
+  virtual ~Dut() = default;
+  virtual void connect(int port, FlitTarget out, OutputChannel* credits_to) = 0;
+  virtual void deliver(int port, const Flit& f) = 0;
+  virtual void credit(int port, uint64_t ready, int vc) = 0;
+  virtual void step(uint64_t now) = 0;
+  virtual nlohmann::json stats() const = 0;
+};
+
+class ModelDut final : public Dut {
+ public:
+  ModelDut(int id, const NocParams& p, const Topology& t, const RoutingFunction& r) : router_(id, p, t, r) {}
+  void connect(int port, FlitTarget out, OutputChannel* credits_to) override {
+    router_.connect_output(port, out);
+    router_.connect_upstream(port, credits_to);
+  }
+  void deliver(int port, const Flit& f) override { router_.receive(port, f); }
+  void credit(int port, uint64_t ready, int vc) override { router_.output(port).return_credit(ready, vc); }
+  void step(uint64_t now) override {
+    if (router_.buffered() > 0) router_.step(now);
+  }
+  nlohmann::json stats() const override {
+    sim::StatGroup g("router");
+    router_.register_stats(g);
+    return g.to_json();
+  }
+
+ private:
+  Router router_;
+};
+
+class RtlDut final : public Dut {
+ public:
+  RtlDut(int id, const NocParams& p, const Topology& t) : router_(id, p, t) {}
+  void connect(int port, FlitTarget out, OutputChannel* credits_to) override {
+    router_.connect_output(port, out);
+    router_.connect_upstream(port, credits_to);
+  }
+  void deliver(int port, const Flit& f) override { router_.input(port).deliver(f); }
+  void credit(int port, uint64_t ready, int vc) override { router_.credit_mailbox(port)->return_credit(ready, vc); }
+  void step(uint64_t now) override {
+    if (router_.has_work(now)) router_.step(now);
+  }
+  nlohmann::json stats() const override {
+    sim::StatGroup g("router");
+    router_.register_stats(g);
+    return g.to_json();
+  }
+
+ private:
+  RtlRouter router_;
+};
+
+// What a router did, in the order it did it.
+struct SentFlit {
+  int port, vc;
+  uint64_t packet_id, ready_cycle;
+  int index, hops;
+  bool operator==(const SentFlit& o) const {
+    return port == o.port && vc == o.vc && packet_id == o.packet_id && ready_cycle == o.ready_cycle &&
+           index == o.index && hops == o.hops;
+  }
+};
+std::string describe(const SentFlit& s) {
+  return "port " + std::to_string(s.port) + " vc " + std::to_string(s.vc) + " packet " + std::to_string(s.packet_id) +
+         " flit " + std::to_string(s.index) + " ready " + std::to_string(s.ready_cycle);
+}
+struct ReturnedCredit {
+  int port, vc;
+  uint64_t ready;
+  bool operator==(const ReturnedCredit& o) const { return port == o.port && vc == o.vc && ready == o.ready; }
+};
+
+// Knobs of the random environment (percentages).
+struct Traffic {
+  int new_packet = 30;                  // an idle sender starts a packet
+  int send = 85;                        // a sender with a credit sends its next flit
+  int long_packets = 30;                // packets of 9..20 flits (longer than a VC buffer: credit stalls)
+  int drain_min = 20, drain_max = 100;  // a downstream buffer returns a credit (varies by phase)
+};
+
+// Upstream senders on every input port and downstream buffers on every
+// output port of one router, all from one seeded generator.
+class Environment {
+ public:
+  Environment(const NocParams& p, const Topology& topo, int id, Dut& dut, uint64_t seed, Traffic traffic)
+      : p_(p), topo_(topo), id_(id), dut_(dut), rng_(seed), traffic_(traffic) {
+    const int ports = topo.ports();
+    senders_.resize(static_cast<size_t>(ports));
+    sinks_.resize(static_cast<size_t>(ports));
+    captured_flits_.resize(static_cast<size_t>(ports));
+    captured_credits_.resize(static_cast<size_t>(ports));
+    for (int port = 0; port < ports; ++port) {
+      senders_[port].channel.init(p.vcs, p.vc_buf, false, true);
+      sinks_[port].held.assign(static_cast<size_t>(p.vcs), 0);
+      dut.connect(port, FlitTarget{nullptr, 0, &captured_flits_[port]}, &captured_credits_[port]);
+    }
+  }
+
+  // Cycle `now`: senders send, the router steps, buffers drain.
+  void step(uint64_t now) {
+    if (now % 2000 == 0) drain_ = traffic_.drain_min + rng_.below(traffic_.drain_max - traffic_.drain_min + 1);
+    for (int port = 0; port < topo_.ports(); ++port) send(port, now);
+    dut_.step(now);
+    for (int port = 0; port < topo_.ports(); ++port) {
+      OutputChannel& c = captured_credits_[port];
+      while (c.next_credit_ready() != UINT64_MAX) {
+        const uint64_t ready = c.next_credit_ready();
+        const int vc = c.take_credit();
+        credits.push_back(ReturnedCredit{port, vc, ready});
+        senders_[port].channel.return_credit(ready, vc);
+      }
+      for (const Flit& f : captured_flits_[port]) {
+        flits.push_back(SentFlit{port, f.vc, f.packet_id, f.ready_cycle, f.index, f.hops});
+        sinks_[port].arriving.push_back(f);
+      }
+      captured_flits_[port].clear();
+      drain(port, now);
+    }
+  }
+
+  std::deque<SentFlit> flits;
+  std::deque<ReturnedCredit> credits;
+  uint64_t packets = 0, flits_sent = 0;
+
+ private:
+  struct Sender {
+    OutputChannel channel;
+    bool busy = false;
+    int dst = 0, cls = 0, size = 0, index = 0, vc = -1, pointer = 0;
+    uint64_t packet_id = 0;
+  };
+  struct Sink {
+    std::deque<Flit> arriving;
+    std::vector<int> held;  // per VC: flits in the buffer, credits not returned
+  };
+
+  void send(int port, uint64_t now) {
+    Sender& s = senders_[port];
+    s.channel.absorb_credits(now);
+    if (!s.busy) {
+      if (!rng_.chance(traffic_.new_packet)) return;
+      s.busy = true;
+      s.dst = rng_.below(topo_.nodes());
+      s.cls = rng_.below(p_.classes);
+      s.size = rng_.chance(50) ? 1 : rng_.chance(traffic_.long_packets) ? 9 + rng_.below(12) : 2 + rng_.below(7);
+      s.index = 0;
+      s.vc = -1;
+      s.packet_id = (packets++ << 3) | static_cast<uint64_t>(port);
+    }
+    if (s.vc < 0) {
+      const int per = p_.vcs_per_class(), base = s.cls * per;
+      for (int n = 0; n < per && s.vc < 0; ++n) {
+        const int vc = base + (s.pointer + n) % per;
+        if (s.channel.vc(vc).owner < 0) {
+          s.vc = vc;
+          s.channel.vc(vc).owner = port;
+          s.pointer = (vc - base + 1) % per;
+        }
+      }
+      if (s.vc < 0) return;
+    }
+    if (!s.channel.has_credit(s.vc, 1) || !rng_.chance(traffic_.send)) return;
+    Flit f;
+    f.packet_id = s.packet_id;
+    f.src = id_;
+    f.dst = s.dst;
+    f.cls = static_cast<uint8_t>(s.cls);
+    f.index = static_cast<uint16_t>(s.index);
+    f.size = static_cast<uint16_t>(s.size);
+    f.vc = static_cast<uint8_t>(s.vc);
+    f.ready_cycle = now + 1;
+    s.channel.sent(s.vc, f.tail());
+    dut_.deliver(port, f);
+    ++flits_sent;
+    if (++s.index == s.size) {
+      s.busy = false;
+      s.vc = -1;
+    }
+  }
+
+  void drain(int port, uint64_t now) {
+    Sink& k = sinks_[port];
+    while (!k.arriving.empty() && k.arriving.front().ready_cycle <= now) {
+      ++k.held[k.arriving.front().vc];
+      k.arriving.pop_front();
+    }
+    if (port == kLocal) return;  // the ejection port takes flits without credits
+    // A buffer sends at most one flit on, so one credit back, per cycle.
+    if (!rng_.chance(drain_)) return;
+    const int first = rng_.below(p_.vcs);
+    for (int n = 0; n < p_.vcs; ++n) {
+      const int vc = (first + n) % p_.vcs;
+      if (k.held[vc] > 0) {
+        --k.held[vc];
+        dut_.credit(port, now + 1, vc);
+        return;
+      }
+    }
+  }
+
+  const NocParams& p_;
+  const Topology& topo_;
+  int id_;
+  Dut& dut_;
+  Rng rng_;
+  Traffic traffic_;
+  int drain_ = 100;
+  std::vector<Sender> senders_;
+  std::vector<Sink> sinks_;
+  std::vector<std::deque<Flit>> captured_flits_;
+  std::vector<OutputChannel> captured_credits_;
+};
+
+// Runs the model and the RTL router `id` side by side for `cycles` cycles;
+// fails at the first difference. Returns the flits the RTL sent.
+uint64_t compare_alone(const Settings& settings, int id, uint64_t seed, uint64_t cycles, Traffic traffic = {}) {
+  const NocParams p = params(settings);
+  const Topology topo(p);
+  const auto routing = make_routing(p, topo);
+  ModelDut model(id, p, topo, *routing);
+  RtlDut rtl(id, p, topo);
+  Environment em(p, topo, id, model, seed, traffic), er(p, topo, id, rtl, seed, traffic);
+  uint64_t compared = 0;
+  for (uint64_t now = 0; now < cycles; ++now) {
+    em.step(now);
+    er.step(now);
+    // Credits come back in the same cycle from both.
+    EXPECT_EQ(em.credits.size(), er.credits.size()) << "cycle " << now << " seed " << seed;
+    while (!em.credits.empty() && !er.credits.empty()) {
+      const ReturnedCredit a = em.credits.front(), b = er.credits.front();
+      if (!(a == b)) {
+        ADD_FAILURE() << "cycle " << now << " seed " << seed << ": model returns a credit on port " << a.port << " vc "
+                      << a.vc << " ready " << a.ready << ", RTL on port " << b.port << " vc " << b.vc << " ready "
+                      << b.ready;
+        return compared;
+      }
+      em.credits.pop_front();
+      er.credits.pop_front();
+    }
+    if (::testing::Test::HasFailure()) return compared;
+    // The RTL shows a flit on its output register two cycles after the
+    // model's send; both stamp it for the same arrival cycle.
+    while (!em.flits.empty() && !er.flits.empty()) {
+      if (!(em.flits.front() == er.flits.front())) {
+        ADD_FAILURE() << "cycle " << now << " seed " << seed << ": model sent " << describe(em.flits.front())
+                      << ", RTL " << describe(er.flits.front());
+        return compared;
+      }
+      em.flits.pop_front();
+      er.flits.pop_front();
+      ++compared;
+    }
+    if (!er.flits.empty() || em.flits.size() > 2 * kMaxRouterPorts) {
+      ADD_FAILURE() << "cycle " << now << " seed " << seed << ": the RTL sends a flit the model did not, or lags";
+      return compared;
+    }
+  }
+  EXPECT_EQ(model.stats(), rtl.stats()) << "seed " << seed;
+  return compared;
+}
+
+const Settings kMesh = {{"noc.topology", "mesh"}, {"noc.k", "4"}};
+const Settings kChipMesh = {{"noc.topology", "mesh"}, {"noc.k", "4"},       {"noc.m", "2"},
+                            {"noc.vcs", "4"},         {"noc.classes", "2"}, {"noc.flit_bytes", "32"}};
+const Settings kRing = {{"noc.topology", "ring"}, {"noc.k", "8"}};
+
+constexpr uint64_t kRandomCycles = 100000;
+
+TEST(NocRouterRtl, RandomTrafficOnAMeshRouterMatchesTheModel) {
+  for (uint64_t seed : {1, 2, 3}) {
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    const uint64_t flits = compare_alone(kMesh, 5, seed, kRandomCycles);
+    EXPECT_GT(flits, kRandomCycles / 2) << "seed " << seed;  // a flit every other cycle or more
+    if (HasFailure()) return;
+  }
+}
+
+TEST(NocRouterRtl, RandomTrafficOnAChipMeshRouterWithTwoClassesMatchesTheModel) {
+  for (uint64_t seed : {11, 12, 13}) {
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    compare_alone(kChipMesh, 1, seed, kRandomCycles);
+    if (HasFailure()) return;
+  }
+}
+
+TEST(NocRouterRtl, RandomTrafficOnARingRouterWithDatelinesMatchesTheModel) {
+  for (uint64_t seed : {21, 22, 23}) {
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    compare_alone(kRing, 3, seed, kRandomCycles);
+    if (HasFailure()) return;
+  }
+}
+
+TEST(NocRouterRtl, HeavyBackPressureMatchesTheModel) {
+  // Downstream buffers return credits slowly: VCs stall mid-packet, every
+  // input contends for every output.
+  Traffic t;
+  t.new_packet = 100;
+  t.send = 100;
+  t.long_packets = 60;
+  t.drain_min = 0;
+  t.drain_max = 30;
+  for (uint64_t seed : {31, 32}) {
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    compare_alone(kMesh, 5, seed, kRandomCycles, t);
+    if (HasFailure()) return;
+  }
+}
+
+// ------------------------------------------------------------- directed
+
+struct Directed {
+  NocParams p = params(kMesh);
+  Topology topo{p};
+  std::unique_ptr<RtlRouter> router = std::make_unique<RtlRouter>(5, p, topo);  // (1,1) of a 4x4 mesh
+  std::vector<std::deque<Flit>> out = std::vector<std::deque<Flit>>(5);
+  std::vector<OutputChannel> credits = std::vector<OutputChannel>(5);
+  std::vector<SentFlit> sent;
+  std::vector<ReturnedCredit> returned;
+  uint64_t va_conflicts = 0, sa_conflicts = 0;
+
+  Directed() {
+    for (int port = 0; port < 5; ++port) {
+      router->connect_output(port, FlitTarget{nullptr, 0, &out[port]});
+      router->connect_upstream(port, &credits[port]);
+    }
+  }
+  void packet(int port, int vc, uint64_t id, int dst, int size, uint64_t first_ready) {
+    for (int i = 0; i < size; ++i) {
+      Flit f;
+      f.packet_id = id;
+      f.src = 5;
+      f.dst = dst;
+      f.index = static_cast<uint16_t>(i);
+      f.size = static_cast<uint16_t>(size);
+      f.vc = static_cast<uint8_t>(vc);
+      f.ready_cycle = first_ready + static_cast<uint64_t>(i);
+      router->input(port).deliver(f);
+    }
+  }
+  void run(uint64_t cycles) {
+    for (uint64_t now = 0; now < cycles; ++now) {
+      if (router->has_work(now)) router->step(now);
+      for (int port = 0; port < 5; ++port) {
+        for (const Flit& f : out[port]) sent.push_back(SentFlit{port, f.vc, f.packet_id, f.ready_cycle, f.index, 0});
+        out[port].clear();
+        while (credits[port].next_credit_ready() != UINT64_MAX) {
+          const uint64_t ready = credits[port].next_credit_ready();
+          returned.push_back(ReturnedCredit{port, credits[port].take_credit(), ready});
+        }
+      }
+    }
+    sim::StatGroup g("r");
+    router->register_stats(g);
+    const nlohmann::json j = g.to_json();
+    va_conflicts = j["va_conflicts"].get<uint64_t>();
+    sa_conflicts = j["sa_conflicts"].get<uint64_t>();
+  }
+};
+
+TEST(NocRouterRtl, ZeroLoadHeadLeavesAfterRouteVcAndSwitchAllocation) {
+  // A one-flit packet in the local input from cycle 10 to router 6, east of
+  // router 5: RC at 10, VA at 11, SA at 12 (rc + va = 2 cycles after
+  // arriving, leaving the switch allocator rc + va + sa = 3 after). Its
+  // credit is usable upstream at 12 + credit = 13, and it is in router 6's
+  // buffer from 12 + sa + st + link = 15.
+  Directed d;
+  d.packet(kLocal, 0, 7, 6, 1, 10);
+  d.run(40);
+  ASSERT_EQ(d.sent.size(), 1u);
+  EXPECT_EQ(d.sent[0].port, kPlusX);
+  EXPECT_EQ(d.sent[0].vc, 0);
+  EXPECT_EQ(d.sent[0].ready_cycle, 15u);
+  ASSERT_EQ(d.returned.size(), 1u);
+  EXPECT_EQ(d.returned[0].port, kLocal);
+  EXPECT_EQ(d.returned[0].ready, 13u);
+  EXPECT_EQ(d.va_conflicts, 0u);
+  EXPECT_EQ(d.sa_conflicts, 0u);
+}
+
+TEST(NocRouterRtl, TwoInputsForOneOutputVcTakeTurnsInVcAllocation) {
+  // West (input VC 2*2+0 = 4) and south (input VC 4*2+0 = 8) both bring a
+  // one-flit packet for the east output at cycle 10. VA at 11: both input
+  // arbiters pick east VC 0 (the first free one from pointer 0), its output
+  // arbiter grants input 4 (first from pointer 0); south is refused (one VA
+  // conflict) and wins east VC 1 at 12. West leaves at 12, south at 13.
+  Directed d;
+  d.packet(kMinusX, 0, 1, 6, 1, 10);
+  d.packet(kMinusY, 0, 2, 6, 1, 10);
+  d.run(40);
+  ASSERT_EQ(d.sent.size(), 2u);
+  EXPECT_EQ(d.sent[0].packet_id, 1u);
+  EXPECT_EQ(d.sent[0].vc, 0);
+  EXPECT_EQ(d.sent[0].ready_cycle, 15u);
+  EXPECT_EQ(d.sent[1].packet_id, 2u);
+  EXPECT_EQ(d.sent[1].vc, 1);
+  EXPECT_EQ(d.sent[1].ready_cycle, 16u);
+  EXPECT_EQ(d.va_conflicts, 1u);
+  EXPECT_EQ(d.sa_conflicts, 0u);
+}
+
+TEST(NocRouterRtl, TwoInputsForOneOutputPortAlternateRoundRobinInSwitchAllocation) {
+  // As above with three-flit packets. West holds east VC 0 from 11, south
+  // east VC 1 from 12. SA: 12 west alone (the east output's pointer moves
+  // past west, port 2, to 3); 13 both bid, south (port 4) is first from 3;
+  // 14 west (pointer 5 wraps to 0); 15 south; 16 west; 17 south. Arrivals
+  // downstream 3 cycles after each grant: 15 W0, 16 S0, 17 W1, 18 S1, 19 W2,
+  // 20 S2; the loser of each of 13..16 is one SA conflict.
+  Directed d;
+  d.packet(kMinusX, 0, 1, 6, 3, 10);
+  d.packet(kMinusY, 0, 2, 6, 3, 10);
+  d.run(60);
+  ASSERT_EQ(d.sent.size(), 6u);
+  const uint64_t order[6][2] = {{1, 0}, {2, 0}, {1, 1}, {2, 1}, {1, 2}, {2, 2}};
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(d.sent[i].packet_id, order[i][0]) << i;
+    EXPECT_EQ(static_cast<uint64_t>(d.sent[i].index), order[i][1]) << i;
+    EXPECT_EQ(d.sent[i].ready_cycle, 15 + i) << i;
+    EXPECT_EQ(d.sent[i].port, kPlusX) << i;
+  }
+  EXPECT_EQ(d.va_conflicts, 1u);
+  EXPECT_EQ(d.sa_conflicts, 4u);
+}
+
+TEST(NocRouterRtl, PacketLongerThanTheBufferWaitsForCredits) {
+  // A 12-flit packet east while the downstream buffer (8 flits) returns no
+  // credit: flits 0..7 leave at 12..19 (one per cycle), then nothing.
+  Directed d;
+  d.packet(kLocal, 0, 3, 6, 12, 10);
+  d.run(60);
+  ASSERT_EQ(d.sent.size(), 8u);
+  for (size_t i = 0; i < 8; ++i) EXPECT_EQ(d.sent[i].ready_cycle, 15 + i) << i;
+  EXPECT_EQ(d.sa_conflicts, 0u);  // a VC without a credit does not bid
+}
+
+// -------------------------------------------------------- whole networks
+
+struct RunResult {
+  std::vector<std::string> deliveries;
+  nlohmann::json stats;
+};
+
+RunResult run_network(Settings settings, const std::string& impl, const std::string& routers, uint64_t seed,
+                      int rate_percent, uint64_t cycles) {
+  settings.push_back({"noc.router_impl", impl});
+  settings.push_back({"noc.router_impl_routers", routers});
+  const NocParams p = params(settings);
+  sim::StatGroup root("top");
+  Network net(p, &root);
+  Rng rng(seed);
+  RunResult r;
+  const int nodes = net.topology().nodes();
+  for (uint64_t now = 0; now < cycles || !net.idle(); ++now) {
+    if (now < cycles)
+      for (int n = 0; n < nodes; ++n)
+        if (rng.below(1000) < rate_percent * 10 / 4) {
+          Packet pk;
+          pk.src = n;
+          pk.dst = rng.below(nodes);
+          pk.cls = rng.below(p.classes);
+          pk.flits = 1 + rng.below(7);
+          pk.create_cycle = net.now();
+          net.enqueue(pk);
+        }
+    if (net.idle() && now % 50 == 0) net.advance_to(net.now() + 7);  // idle skipping with credits returning
+    net.step();
+    for (const Delivery& d : net.delivered())
+      r.deliveries.push_back(std::to_string(d.packet.id) + "@" + std::to_string(d.arrival_cycle) + "/" +
+                             std::to_string(d.hops));
+    if (now > 10 * cycles) {
+      ADD_FAILURE() << "network did not drain";
+      break;
+    }
+  }
+  r.stats = root.to_json();
+  return r;
+}
+
+void expect_same_as_model(const Settings& settings, int rate_percent, const std::string& routers = "all") {
+  const uint64_t cycles = 20000;
+  const RunResult model = run_network(settings, "model", routers, 5, rate_percent, cycles);
+  EXPECT_GT(model.deliveries.size(), 1000u);
+  for (const std::string impl : {"rtl", "lockstep"}) {
+    const RunResult other = run_network(settings, impl, routers, 5, rate_percent, cycles);
+    EXPECT_EQ(model.deliveries, other.deliveries) << impl;
+    EXPECT_EQ(model.stats, other.stats) << impl;
+  }
+}
+
+TEST(NocRouterRtlNetwork, FourByFourMeshInRtlAndLockstepDeliversExactlyAsTheModel) { expect_same_as_model(kMesh, 30); }
+
+TEST(NocRouterRtlNetwork, EightNodeRingInRtlAndLockstepDeliversExactlyAsTheModel) { expect_same_as_model(kRing, 20); }
+
+TEST(NocRouterRtlNetwork, ChipMeshWithTwoClassesInRtlAndLockstepDeliversExactlyAsTheModel) {
+  expect_same_as_model(kChipMesh, 40);
+}
+
+TEST(NocRouterRtlNetwork, MeshWithSomeRoutersInRtlAndLinkAndCreditDelaysDeliversExactlyAsTheModel) {
+  Settings s = kMesh;
+  s.push_back({"noc.delay.link", "3"});
+  s.push_back({"noc.delay.credit", "5"});
+  expect_same_as_model(s, 30, "5,6,9");
+}
+
+// ------------------------------------------------------------- mutation
+
+std::string shell(const std::string& cmd) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
+TEST(NocRouterRtlMutation, LockstepCatchesACreditReturnedOneCycleEarly) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "tessera_noc_router_mutation").string();
+  std::filesystem::remove_all(dir);
+  Settings s = kMesh;
+  s.push_back({"noc.router_impl", "lockstep"});
+  s.push_back({"rtl.mutation", "router_early_credit"});
+  s.push_back({"rtl.wave_dir", dir});
+  s.push_back({"rtl.wave_cycles", "32"});
+  const NocParams p = params(s);
+  Network net(p);
+  Rng rng(9);
+  bool caught = false;
+  for (uint64_t now = 0; now < 20000 && !caught; ++now) {
+    for (int n = 0; n < 16; ++n)
+      if (rng.chance(10)) {
+        Packet pk;
+        pk.src = n;
+        pk.dst = rng.below(16);
+        pk.flits = 1 + rng.below(4);
+        pk.create_cycle = net.now();
+        net.enqueue(pk);
+      }
+    try {
+      net.step();
+    } catch (const rtl::LockstepMismatch& e) {
+      caught = true;
+      EXPECT_GT(e.cycle(), 0u);
+      EXPECT_EQ(e.instance().rfind("noc.router", 0), 0u) << e.instance();
+      const std::string text = e.what();
+      EXPECT_NE(text.find("lockstep mismatch in " + e.instance()), std::string::npos) << text;
+      EXPECT_NE(text.find("at cycle " + std::to_string(e.cycle())), std::string::npos) << text;
+      ASSERT_TRUE(std::filesystem::exists(e.wave_path())) << text;
+      const std::string vcd = shell(std::string(FST2VCD) + " " + e.wave_path() + " 2>&1");
+      EXPECT_NE(vcd.find("$enddefinitions"), std::string::npos) << vcd.substr(0, 2000);
+      EXPECT_NE(vcd.find("credits_q"), std::string::npos) << "no internal signals in the waveform";
+    }
+  }
+  EXPECT_TRUE(caught);
+  std::filesystem::remove_all(dir);
+}
+
+// ------------------------------------------------------ configuration
+
+void expect_config_error(Settings s, const std::string& key, const std::string& supported) {
+  s.push_back({"noc.router_impl", "rtl"});
+  try {
+    params(s);
+    ADD_FAILURE() << "no error for " << key;
+  } catch (const sim::ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(key), std::string::npos) << what;
+    EXPECT_NE(what.find(supported), std::string::npos) << what;
+  }
+}
+
+TEST(NocRouterRtlConfig, WhatTheRtlWasNotBuiltWithIsAConfigurationError) {
+  expect_config_error({{"noc.topology", "torus"}}, "noc.topology", "mesh and ring");
+  expect_config_error({{"noc.routing", "adaptive"}}, "noc.routing", "dor");
+  expect_config_error({{"noc.allocator", "islip"}}, "noc.allocator", "separable_input_first");
+  expect_config_error({{"noc.flow_control", "vct"}}, "noc.flow_control", "wormhole");
+  expect_config_error({{"noc.flow_control", "saf"}}, "noc.flow_control", "wormhole");
+  expect_config_error({{"noc.atomic_vc", "false"}}, "noc.atomic_vc", "true");
+  expect_config_error({{"noc.speedup", "2"}}, "noc.speedup", "1");
+  expect_config_error({{"noc.delay.va", "2"}}, "noc.delay.va", "1");
+  expect_config_error({{"noc.delay.st", "0"}}, "noc.delay.st", "1");
+  expect_config_error({{"noc.vcs", "6"}}, "noc.vcs", "noc.vcs=4 noc.classes=2 noc.vc_buf=8 noc.flit_bytes=32");
+  expect_config_error({{"noc.vc_buf", "4"}}, "noc.vc_buf", "noc.vc_buf=8");
+  expect_config_error({{"noc.flit_bytes", "64"}}, "noc.flit_bytes", "noc.flit_bytes=16");
+  expect_config_error({{"noc.topology", "ring"}, {"rtl.mutation", "router_early_credit"}}, "rtl.mutation",
+                      "mesh noc.vcs=2");
+  expect_config_error({{"noc.router_impl_routers", "3,x"}}, "noc.router_impl_routers", "0..15");
+  expect_config_error({{"noc.router_impl_routers", "16"}}, "noc.router_impl_routers", "0..15");
+}
+
+TEST(NocRouterRtlConfig, ModelModeAcceptsEverything) {
+  EXPECT_NO_THROW(params({{"noc.topology", "torus"}, {"noc.allocator", "islip"}, {"noc.vcs", "6"}}));
+}
+
+}  // namespace
+}  // namespace tessera::noc
