@@ -113,7 +113,7 @@ void CosimRouter::describe_waiting(uint64_t, std::vector<std::string>& lines) co
 // ---------------------------------------------------------------- RtlRouter
 
 RtlRouter::RtlRouter(int id, const NocParams& p, const Topology& topo)
-    : CosimRouter(id, p, topo), core_(make_rtl_router_core(p, instance_)) {}
+    : CosimRouter(id, p, topo), core_(make_rtl_router_core(p, instance_, /*record=*/false)) {}
 
 void RtlRouter::step(uint64_t now) {
   RouterPins pins;
@@ -158,7 +158,7 @@ void RtlRouter::step(uint64_t now) {
 LockstepRouter::LockstepRouter(int id, const NocParams& p, const Topology& topo, const RoutingFunction& routing)
     : CosimRouter(id, p, topo),
       model_(id, p, topo, routing),
-      core_(make_rtl_router_core(p, instance_)),
+      core_(make_rtl_router_core(p, instance_, /*record=*/true)),
       captured_flits_(ports_),
       captured_credits_(ports_) {
   for (int port = 0; port < ports_; ++port) {

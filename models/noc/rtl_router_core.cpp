@@ -158,10 +158,10 @@ void check_rtl_router_support(const NocParams& p) {
   }
 }
 
-std::unique_ptr<RtlRouterCore> make_rtl_router_core(const NocParams& p, const std::string& instance) {
+std::unique_ptr<RtlRouterCore> make_rtl_router_core(const NocParams& p, const std::string& instance, bool record) {
   check_rtl_router_support(p);
   const Variant* v = find_variant(p, early_credit(p));
-  return v->make(v->name, instance, p.rtl.waves);
+  return v->make(v->name, instance, record ? p.rtl.waves : p.rtl.waves.without_recording());
 }
 
 }  // namespace tessera::noc

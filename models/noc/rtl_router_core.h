@@ -64,7 +64,8 @@ class RtlRouterCore {
 // Throws sim::ConfigError, naming the key and the supported values, unless
 // a Verilated configuration implements `p` (and rtl.mutation, if set).
 void check_rtl_router_support(const NocParams& p);
-// The Verilated router for `p` (check_rtl_router_support first).
-std::unique_ptr<RtlRouterCore> make_rtl_router_core(const NocParams& p, const std::string& instance);
+// The Verilated router for `p` (check_rtl_router_support first); `record`:
+// keep what a mismatch waveform needs (lockstep).
+std::unique_ptr<RtlRouterCore> make_rtl_router_core(const NocParams& p, const std::string& instance, bool record);
 
 }  // namespace tessera::noc

@@ -140,7 +140,7 @@ class LockstepPins final : public RtlPins<V> {
 
 template <class V>
 std::unique_ptr<SharedBankPins> make(const SmParams& p, SharedBankUnit& model, const std::string& instance) {
-  if (p.shared_impl == rtl::Impl::kRtl) return std::make_unique<RtlPins<V>>(instance, p.rtl.waves);
+  if (p.shared_impl == rtl::Impl::kRtl) return std::make_unique<RtlPins<V>>(instance, p.rtl.waves.without_recording());
   return std::make_unique<LockstepPins<V>>(instance, p.rtl.waves, model);
 }
 

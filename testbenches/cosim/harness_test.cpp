@@ -134,6 +134,19 @@ TEST(RtlHarness, WindowBeforeTheFirstCheckpointStartsAtReset) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(RtlHarness, WithoutRecordingStepsAlikeAndRefusesAWaveform) {
+  WaveOptions waves;
+  waves.cycles = 2;
+  Harness recorded("test.acc", apply, waves), bare("test.acc", apply, waves.without_recording());
+  for (uint16_t i = 0; i < 9; ++i) {
+    recorded.step({i % 3 != 0, i});
+    bare.step({i % 3 != 0, i});
+    ASSERT_EQ(bare.model().sum, recorded.model().sum) << "step " << i;
+  }
+  EXPECT_EQ(bare.model().sum, 1 + 2 + 4 + 5 + 7 + 8);
+  EXPECT_THROW(bare.dump_window("never"), std::logic_error);
+}
+
 TEST(MismatchReport, NamesTheCycleTheInstanceAndMarksTheDifferingOutputs) {
   tessera::rtl::MismatchReport r("accumulator", "chip.acc0", 1234);
   r.input("value", "0x0005");

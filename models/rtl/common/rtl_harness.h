@@ -106,12 +106,18 @@ class RtlHarness {
     model_->eval();
     steps_ = 0;
     older_.log.clear();
-    checkpoint(newer_, 0);
+    if (waves_.record) checkpoint(newer_, 0);
   }
 
   // One cycle of the block's clock (`cycle`: its number in the block's clock
   // domain, for the waveform's time axis).
   void step(const In& in, uint64_t cycle = UINT64_MAX) {
+    if (!waves_.record) {
+      apply_(*model_, in);
+      edge(*model_);
+      ++steps_;
+      return;
+    }
     if (newer_.log.size() == waves_.cycles) {
       std::swap(older_, newer_);
       checkpoint(newer_, cycle == UINT64_MAX ? steps_ : cycle);
@@ -128,8 +134,10 @@ class RtlHarness {
 
   // Writes the last (at least) waves.cycles steps, replayed from the older
   // checkpoint, to <dir>/<file_stem>.fst and returns its path. Throws
-  // std::runtime_error when the file cannot be written.
+  // std::runtime_error when the file cannot be written (std::logic_error
+  // when waves.record is off).
   std::string dump_window(const std::string& file_stem) {
+    if (!waves_.record) throw std::logic_error(instance_ + ": waveform asked of a harness that does not record");
     std::filesystem::create_directories(waves_.dir);
     const std::string path = (std::filesystem::path(waves_.dir) / (file_stem + ".fst")).string();
     const Window& from = older_.log.empty() ? newer_ : older_;

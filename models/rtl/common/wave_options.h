@@ -10,6 +10,16 @@ namespace tessera::rtl {
 struct WaveOptions {
   unsigned cycles = 64;       // the window before a mismatch the waveform shows
   std::string dir = "waves";  // where waveforms are written
+  // Keep the checkpoints and inputs a waveform is replayed from. Off where
+  // nothing will ask for one (a block in rtl mode): checkpointing a block
+  // with large arrays is a tenth of its simulation time.
+  bool record = true;
+
+  WaveOptions without_recording() const {
+    WaveOptions w = *this;
+    w.record = false;
+    return w;
+  }
 };
 
 }  // namespace tessera::rtl

@@ -2,34 +2,31 @@
 // results kept (no flush to zero), every NaN result replaced by the
 // canonical quiet NaN 0x7fc00000: bit-exact with the C++ executor's
 // fp::canonicalize(a + b) on a host FPU in its default mode (atom.fadd).
-// Combinational. Three extra bits below the significand (guard, round,
+// A function, so that a bank's ALU evaluates it only for atom.fadd. Three extra bits below the significand (guard, round,
 // sticky) are enough for correct rounding of a sum (Goldberg, "What every
 // computer scientist should know about floating-point arithmetic", 1991).
-module fp32_add (
-    input  logic [31:0] a,
-    input  logic [31:0] b,
-    output logic [31:0] y
-);
+package fp32_add;
   localparam logic [31:0] CanonicalNan = 32'h7fc0_0000;
   localparam logic [31:0] Infinity = 32'h7f80_0000;
 
-  logic a_nan, b_nan, a_inf, b_inf;
-  logic swap;
-  logic [31:0] hi, lo;
-  logic [8:0] e_hi, e_lo;  // biased; subnormals count as exponent 1
-  logic [26:0] m_hi, m_lo, m_aligned;  // hidden bit at 26, three extra bits
-  logic [8:0] shift;
-  logic sticky;
-  logic [27:0] sum;
-  logic [26:0] norm;
-  logic [8:0] e_norm;
-  logic [4:0] lz;
-  logic [8:0] lshift;
-  logic round_up;
-  logic [31:0] packed_mag;
-  logic result_sign;
+  function automatic logic [31:0] add(input logic [31:0] a, input logic [31:0] b);
 
-  always_comb begin
+    logic a_nan, b_nan, a_inf, b_inf;
+    logic swap;
+    logic [31:0] hi, lo;
+    logic [8:0] e_hi, e_lo;  // biased; subnormals count as exponent 1
+    logic [26:0] m_hi, m_lo, m_aligned;  // hidden bit at 26, three extra bits
+    logic [8:0] shift;
+    logic sticky;
+    logic [27:0] sum;
+    logic [26:0] norm;
+    logic [8:0] e_norm;
+    logic [4:0] lz;
+    logic [8:0] lshift;
+    logic round_up;
+    logic [31:0] packed_mag;
+    logic result_sign;
+
     a_nan = a[30:23] == 8'hff && a[22:0] != 0;
     b_nan = b[30:23] == 8'hff && b[22:0] != 0;
     a_inf = a[30:23] == 8'hff && a[22:0] == 0;
@@ -90,9 +87,9 @@ module fp32_add (
     if (norm[26:3] == 0 && !round_up) packed_mag = 32'd0;
     if (packed_mag >= Infinity) packed_mag = Infinity;  // overflow rounds to infinity
 
-    if (a_nan || b_nan || (a_inf && b_inf && a[31] != b[31])) y = CanonicalNan;
-    else if (a_inf) y = a;
-    else if (b_inf) y = b;
-    else y = {result_sign, packed_mag[30:0]};
-  end
-endmodule
+    if (a_nan || b_nan || (a_inf && b_inf && a[31] != b[31])) return CanonicalNan;
+    if (a_inf) return a;
+    if (b_inf) return b;
+    return {result_sign, packed_mag[30:0]};
+  endfunction
+endpackage

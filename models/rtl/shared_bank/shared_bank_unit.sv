@@ -78,15 +78,26 @@ module shared_bank_unit #(
   logic atomic;
   assign atomic = op_q != OpLoad && op_q != OpStore;
 
-  // Per bank: the lanes it serves in this pass and the word's old value.
-  logic [31:0] served_by[BANKS];
-  logic [31:0] old_by[BANKS];
-  logic [5:0] bcast_by[BANKS];
-
   // The cycle in which the pass's writes and reads happen: the last of an
   // atomic pass.
   logic pass_end;
   assign pass_end = !atomic || sub_q == SubBits'(ATOMIC_CYCLES - 1) || pend_q == 0;
+
+  // The pass, computed lane by lane (32 steps rather than 32 per bank: the
+  // same logic, cheaper to simulate). Per bank: its lowest pending lane
+  // (`first`), the row it addresses, the lanes served (for loads and stores
+  // every pending lane on the first lane's word, a broadcast; for atomics
+  // the first lane alone), the word's old value and the value written back.
+  logic [BankBits-1:0] bank_of[32];
+  logic [4:0] first_by[BANKS];
+  logic [BANKS-1:0] has_by;
+  logic [RowBits-1:0] row_by[BANKS];
+  logic [31:0] old_by[BANKS], new_by[BANKS];
+  logic [5:0] nserved_by[BANKS];
+  logic [31:0] served_all, pend_next;
+  logic [31:0] rdata_next[32];
+  logic [5:0] bcast_pass;
+  logic finishing;
 
   for (genvar b = 0; b < BANKS; b++) begin : g_bank
     // Zero at power-up like the model's shared memory (initialised RAM).
@@ -94,91 +105,79 @@ module shared_bank_unit #(
     initial begin
       for (int r = 0; r < Rows; r++) mem[r] = 32'd0;
     end
+    assign old_by[b] = mem[row_by[b]];
+    always_ff @(posedge clk) begin
+      if (busy_q && pass_end && has_by[b] && op_q != OpLoad) mem[row_by[b]] <= new_by[b];
+    end
+  end
 
-    logic [31:0] here;  // pending lanes whose word lies in this bank
-    logic [4:0] first;  // the lowest of them
-    logic [RowBits-1:0] row;
-    logic [31:0] served;
-    logic [31:0] old, alu, merged, new_word;
-    logic [31:0] fsum;
-    logic [5:0] nserved;
+  // The atomic ALU beside a bank.
+  function automatic logic [31:0] alu(input logic [3:0] op, input logic [31:0] old, input logic [31:0] v,
+                                      input logic [31:0] swap);
+    case (op)
+      OpSwap: return v;
+      OpAdd: return old + v;
+      OpXor: return old ^ v;
+      OpAnd: return old & v;
+      OpOr: return old | v;
+      OpMin: return $signed(old) < $signed(v) ? old : v;
+      OpMax: return $signed(old) > $signed(v) ? old : v;
+      OpMinu: return old < v ? old : v;
+      OpMaxu: return old > v ? old : v;
+      OpFadd: return fp32_add::add(old, v);
+      OpInc: return old >= v ? 32'd0 : old + 32'd1;
+      OpDec: return (old == 0 || old > v) ? v : old - 32'd1;
+      OpCas: return old == v ? swap : old;
+      default: return old;
+    endcase
+  endfunction
 
-    always_comb begin
-      here = 32'd0;
-      for (int l = 0; l < 32; l++) here[l] = pend_q[l] && word_q[l][BankBits-1:0] == BankBits'(b);
-      first = 5'd0;
-      for (int l = 31; l >= 0; l--) if (here[l]) first = 5'(l);
-      row = word_q[first][WordBits-1:BankBits];
-      served = 32'd0;
-      for (int l = 0; l < 32; l++) begin
-`ifdef TESSERA_MUTATION_NO_BROADCAST
-        served[l] = here[l] && 5'(l) == first;
-`else
-        served[l] = here[l] && (atomic ? 5'(l) == first : word_q[l] == word_q[first]);
-`endif
+  always_comb begin
+    for (int l = 0; l < 32; l++) bank_of[l] = word_q[l][BankBits-1:0];
+    for (int b = 0; b < BANKS; b++) begin
+      first_by[b] = 5'd0;
+      has_by[b] = 1'b0;
+    end
+    for (int l = 31; l >= 0; l--) begin
+      if (pend_q[l]) begin
+        first_by[bank_of[l]] = 5'(l);
+        has_by[bank_of[l]] = 1'b1;
       end
-      old = mem[row];
-      nserved = 6'd0;
-      for (int l = 0; l < 32; l++) nserved = nserved + {5'd0, served[l]};
-      // Stores to one word merge; ascending order lets the higher lane win each byte.
-      merged = old;
-      for (int l = 0; l < 32; l++) begin
-        for (int k = 0; k < 4; k++) begin
-          if (served[l] && be_q[l][k]) merged[8*k+:8] = data_q[l][8*k+:8];
+    end
+    for (int b = 0; b < BANKS; b++) row_by[b] = word_q[first_by[b]][WordBits-1:BankBits];
+    served_all = 32'd0;
+    for (int l = 0; l < 32; l++) begin
+`ifdef TESSERA_MUTATION_NO_BROADCAST
+      served_all[l] = pend_q[l] && first_by[bank_of[l]] == 5'(l);
+`else
+      served_all[l] = pend_q[l] && (atomic ? first_by[bank_of[l]] == 5'(l) : word_q[l] == word_q[first_by[bank_of[l]]]);
+`endif
+    end
+  end
+
+  always_comb begin
+    // Stores to one word merge; ascending order lets the higher lane win
+    // each byte. An atomic bank computes its first lane's read-modify-write.
+    for (int b = 0; b < BANKS; b++) begin
+      nserved_by[b] = 6'd0;
+      new_by[b] = old_by[b];
+      if (atomic && has_by[b]) new_by[b] = alu(op_q, old_by[b], data_q[first_by[b]], swap_q[first_by[b]]);
+    end
+    for (int l = 0; l < 32; l++) begin
+      if (served_all[l]) begin
+        nserved_by[bank_of[l]] = nserved_by[bank_of[l]] + 6'd1;
+        if (!atomic) begin
+          for (int k = 0; k < 4; k++) begin
+            if (be_q[l][k]) new_by[bank_of[l]][8*k+:8] = data_q[l][8*k+:8];
+          end
         end
       end
     end
-
-    fp32_add u_fadd (
-        .a(old),
-        .b(data_q[first]),
-        .y(fsum)
-    );
-
-    always_comb begin
-      case (op_q)
-        OpSwap: alu = data_q[first];
-        OpAdd: alu = old + data_q[first];
-        OpXor: alu = old ^ data_q[first];
-        OpAnd: alu = old & data_q[first];
-        OpOr: alu = old | data_q[first];
-        OpMin: alu = $signed(old) < $signed(data_q[first]) ? old : data_q[first];
-        OpMax: alu = $signed(old) > $signed(data_q[first]) ? old : data_q[first];
-        OpMinu: alu = old < data_q[first] ? old : data_q[first];
-        OpMaxu: alu = old > data_q[first] ? old : data_q[first];
-        OpFadd: alu = fsum;
-        OpInc: alu = old >= data_q[first] ? 32'd0 : old + 32'd1;
-        OpDec: alu = (old == 0 || old > data_q[first]) ? data_q[first] : old - 32'd1;
-        OpCas: alu = old == data_q[first] ? swap_q[first] : old;
-        default: alu = old;
-      endcase
-      new_word = atomic ? alu : merged;
-    end
-
-    always_ff @(posedge clk) begin
-      if (busy_q && pass_end && here != 0 && op_q != OpLoad) mem[row] <= new_word;
-    end
-
-    assign served_by[b] = served;
-    assign old_by[b] = old;
-    assign bcast_by[b] = !atomic && nserved > 6'd1 ? 6'd1 : 6'd0;
-  end
-
-  // Merge the banks' passes.
-  logic [31:0] served_all, pend_next;
-  logic [31:0] rdata_next[32];
-  logic [5:0] bcast_pass;
-  logic finishing;
-  always_comb begin
-    served_all = 32'd0;
     bcast_pass = 6'd0;
-    for (int b = 0; b < BANKS; b++) begin
-      served_all = served_all | served_by[b];
-      bcast_pass = bcast_pass + bcast_by[b];
-    end
+    for (int b = 0; b < BANKS; b++) bcast_pass = bcast_pass + (!atomic && nserved_by[b] > 6'd1 ? 6'd1 : 6'd0);
     for (int l = 0; l < 32; l++) begin
       rdata_next[l] = rdata_q[l];
-      if (pass_end && served_all[l] && op_q != OpStore) rdata_next[l] = old_by[word_q[l][BankBits-1:0]];
+      if (pass_end && served_all[l] && op_q != OpStore) rdata_next[l] = old_by[bank_of[l]];
     end
     pend_next = pass_end ? pend_q & ~served_all : pend_q;
     finishing = busy_q && pass_end && pend_next == 0;
