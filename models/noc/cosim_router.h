@@ -1,7 +1,7 @@
 // Routers whose decisions come from the Verilated RTL router
 // (models/rtl/noc_router): RtlRouter in place of the C++ Router, and
 // LockstepRouter running both on the same inputs and comparing their
-// outputs every cycle (docs/cosim_router.md).
+// outputs every cycle (docs/cosim.md, "The NoC router in RTL").
 //
 // To the rest of the network both look like a Router: flits for an input
 // port go into a queue (input()), credits for an output port into a

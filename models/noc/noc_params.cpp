@@ -94,7 +94,7 @@ NocParams NocParams::from_config(sim::Config& cfg) {
   p.router_impl = rtl::impl_from_name(
       cfg.get_enum("noc.router_impl", "model", rtl::impl_names(),
                    "Routers as the C++ model, the Verilated RTL router (models/rtl/noc_router), or both in lockstep "
-                   "(outputs compared every cycle; docs/cosim_router.md)"));
+                   "(outputs compared every cycle; docs/cosim.md)"));
   const std::string which = cfg.get_string(
       "noc.router_impl_routers", "all",
       "Routers noc.router_impl applies to: all, or a comma-separated list of router numbers (x + k*y); the "

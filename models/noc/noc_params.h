@@ -64,7 +64,7 @@ struct NocParams {
   uint64_t watchdog_cycles = 10000;  // cycles without any flit moving = deadlock
   bool skip_idle = true;             // jump over cycles with an empty network
   bool check = true;                 // run the flit checker
-  // Co-simulation (docs/cosim_router.md): the routers in `router_impl_routers`
+  // Co-simulation (docs/cosim.md, "The NoC router in RTL"): the routers in `router_impl_routers`
   // (empty: all) run as the C++ model, the Verilated RTL router, or both in
   // lockstep; the others as the model.
   rtl::Impl router_impl = rtl::Impl::kModel;

@@ -1,5 +1,5 @@
 // The pins of the shared-memory bank unit as the SM engine drives them in
-// the `rtl` and `lockstep` modes (sm.shared_impl; docs/cosim_shared_banks.md):
+// the `rtl` and `lockstep` modes (sm.shared_impl; docs/cosim.md, "Shared-memory bank unit"):
 // the Verilated block alone, or the block and the C++ model
 // (SharedBankUnit::step) side by side, compared every cycle. The engine
 // steps the pins only in cycles in which the unit has work (a request

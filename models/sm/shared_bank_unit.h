@@ -1,5 +1,5 @@
 // The shared-memory bank unit (docs/architecture.md, "The SM";
-// docs/cosim_shared_banks.md): the SM's shared memory (banks of 4-byte
+// docs/cosim.md, "Shared-memory bank unit"): the SM's shared memory (banks of 4-byte
 // words) and the atomic ALUs beside the banks. It performs one warp request
 // at a time: a load, a store, or one atomic operation, for up to 32 lanes.
 // Lanes run in ascending order, as the ISA executor runs them, so stores to

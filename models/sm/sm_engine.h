@@ -17,7 +17,7 @@
 // it executes and timed by the bank arbiter's passes; in `rtl` and
 // `lockstep` the lanes' accesses become one warp request queued in front of
 // the bank unit's pins, and the destination register is written, and made
-// readable, when the unit answers (docs/cosim_shared_banks.md).
+// readable, when the unit answers (docs/cosim.md, "Shared-memory bank unit").
 #pragma once
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // (2-D mesh, or a ring with dateline VC halves), message classes splitting
 // the VCs, separable input-first VC and switch allocation with round-robin
 // arbiters, atomic VC allocation and a sink (no credits) on the local output.
-// docs/cosim_router.md describes the pins and their timing.
+// docs/cosim.md, "The NoC router in RTL" describes the pins and their timing.
 //
 // Pipeline of a head flit (rc = va = sa = st = 1, as the C++ defaults):
 //   cycle t    the flit is in its VC buffer (written at the edge ending t-1);

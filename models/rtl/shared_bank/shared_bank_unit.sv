@@ -1,5 +1,5 @@
 // The shared-memory bank unit of an SM (docs/architecture.md, "The SM";
-// docs/cosim_shared_banks.md): BANKS banks of 4-byte words holding
+// docs/cosim.md, "Shared-memory bank unit"): BANKS banks of 4-byte words holding
 // SHARED_BYTES, and an atomic ALU beside each bank. It takes one warp
 // request (32 lanes, one operation) when req_ready is high and serves it in
 // passes: in a pass every bank serves one word, the word of its lowest

@@ -1,6 +1,6 @@
 // The shared-memory bank unit's C++ model (sm/shared_bank_unit.h): what a
 // warp request does to the words and returns, and its pin-level timing.
-// Numbers derived by hand from the rules in docs/cosim_shared_banks.md.
+// Numbers derived by hand from the rules in docs/cosim.md, "Shared-memory bank unit".
 #include <gtest/gtest.h>
 
 #include "sm/shared_bank_unit.h"
