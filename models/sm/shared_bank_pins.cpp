@@ -12,26 +12,6 @@ namespace tessera::sm {
 
 namespace {
 
-// What the request pins carry in one cycle (the harness logs it for the
-// waveform window).
-struct PinsIn {
-  bool valid = false;
-  BankRequest req;
-};
-
-template <class V>
-void apply(V& v, const PinsIn& in) {
-  v.req_valid = in.valid;
-  v.req_op = static_cast<uint8_t>(in.req.op);
-  v.req_mask = in.req.mask;
-  for (unsigned l = 0; l < 32; ++l) {
-    v.req_word[l] = static_cast<SData>(in.req.word[l]);
-    v.req_be[l] = in.req.be[l];
-    v.req_data[l] = in.req.data[l];
-    v.req_swap[l] = in.req.swap[l];
-  }
-}
-
 std::string lanes_hex(const std::array<uint32_t, 32>& v, uint32_t mask) {
   std::string s;
   for (unsigned l = 0; l < 32; ++l) {
@@ -44,7 +24,7 @@ std::string lanes_hex(const std::array<uint32_t, 32>& v, uint32_t mask) {
 template <class V>
 class RtlPins : public SharedBankPins {
  public:
-  RtlPins(const std::string& instance, const rtl::WaveOptions& waves) : h_(instance, &apply<V>, waves) {}
+  RtlPins(const std::string& instance, const rtl::WaveOptions& waves) : h_(instance, &apply_bank_pins<V>, waves) {}
 
   void step(const BankRequest* req, uint64_t cycle) override {
     in_.valid = req != nullptr;
@@ -63,8 +43,8 @@ class RtlPins : public SharedBankPins {
   const BankResponse& response() const override { return out_; }
 
  protected:
-  rtl::RtlHarness<V, PinsIn> h_;
-  PinsIn in_;
+  rtl::RtlHarness<V, BankPinsIn> h_;
+  BankPinsIn in_;
   BankResponse out_;
 };
 
@@ -100,7 +80,7 @@ class LockstepPins final : public RtlPins<V> {
     }
     if (same && lanes == 0) return;
     rtl::MismatchReport r("shared_bank_unit", this->h_.instance(), cycle);
-    const PinsIn& in = this->in_;
+    const BankPinsIn& in = this->in_;
     r.input("req_valid", in.valid ? "1" : "0");
     if (in.valid) describe(r, "req", in.req);
     if (model_.resp_valid() || v.resp_valid) describe(r, "answered", answering_);

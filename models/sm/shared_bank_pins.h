@@ -9,12 +9,33 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "rtl/common/lockstep.h"
 #include "sm/shared_bank_unit.h"
 #include "sm/sm_params.h"
 
 namespace tessera::sm {
+
+// What the request pins carry in one cycle (the harness logs it for the
+// waveform window), and how it drives a Verilated shared_bank_unit V.
+struct BankPinsIn {
+  bool valid = false;
+  BankRequest req;
+};
+
+template <class V>
+void apply_bank_pins(V& v, const BankPinsIn& in) {
+  v.req_valid = in.valid;
+  v.req_op = static_cast<uint8_t>(in.req.op);
+  v.req_mask = in.req.mask;
+  for (unsigned l = 0; l < 32; ++l) {
+    v.req_word[l] = static_cast<std::remove_reference_t<decltype(v.req_word[l])>>(in.req.word[l]);
+    v.req_be[l] = in.req.be[l];
+    v.req_data[l] = in.req.data[l];
+    v.req_swap[l] = in.req.swap[l];
+  }
+}
 
 class SharedBankPins {
  public:

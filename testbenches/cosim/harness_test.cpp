@@ -13,6 +13,7 @@
 
 #include "rtl/common/lockstep.h"
 #include "rtl/common/rtl_harness.h"
+#include "tessera_run.h"
 
 namespace {
 
@@ -35,18 +36,6 @@ std::string temp_dir(const std::string& name) {
   return dir.string();
 }
 
-std::string run(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int rc = pclose(p);
-  if (rc != 0) out += "\n(exit status " + std::to_string(rc) + ")";
-  return out;
-}
-
 // A VCD as fst2vcd prints it: the time stamps and each signal's changes.
 struct Vcd {
   std::string text;
@@ -62,7 +51,7 @@ struct Vcd {
 
 Vcd read_fst(const std::string& path) {
   Vcd v;
-  v.text = run(std::string(FST2VCD) + " " + path + " 2>&1");
+  v.text = tessera::test::command_output(std::string(FST2VCD) + " " + path + " 2>&1");
   std::istringstream in(v.text);
   std::string line;
   while (std::getline(in, line)) {

@@ -31,6 +31,7 @@
 #include "rtl/common/lockstep.h"
 #include "sim/config.h"
 #include "sim/stats.h"
+#include "tessera_run.h"
 
 namespace tessera::noc {
 namespace {
@@ -569,17 +570,6 @@ TEST(NocRouterRtlNetwork, MeshWithSomeRoutersInRtlAndLinkAndCreditDelaysDelivers
 
 // ------------------------------------------------------------- mutation
 
-std::string shell(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
-
 TEST(NocRouterRtlMutation, LockstepCatchesACreditReturnedOneCycleEarly) {
   const std::string dir = (std::filesystem::temp_directory_path() / "tessera_noc_router_mutation").string();
   std::filesystem::remove_all(dir);
@@ -612,7 +602,7 @@ TEST(NocRouterRtlMutation, LockstepCatchesACreditReturnedOneCycleEarly) {
       EXPECT_NE(text.find("lockstep mismatch in " + e.instance()), std::string::npos) << text;
       EXPECT_NE(text.find("at cycle " + std::to_string(e.cycle())), std::string::npos) << text;
       ASSERT_TRUE(std::filesystem::exists(e.wave_path())) << text;
-      const std::string vcd = shell(std::string(FST2VCD) + " " + e.wave_path() + " 2>&1");
+      const std::string vcd = tessera::test::command_output(std::string(FST2VCD) + " " + e.wave_path() + " 2>&1");
       EXPECT_NE(vcd.find("$enddefinitions"), std::string::npos) << vcd.substr(0, 2000);
       EXPECT_NE(vcd.find("credits_q"), std::string::npos) << "no internal signals in the waveform";
     }

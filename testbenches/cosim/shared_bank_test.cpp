@@ -28,29 +28,13 @@ namespace {
 
 constexpr uint32_t kAll = 0xffffffffu;
 
-struct In {
-  bool valid = false;
-  BankRequest req;
-};
-
-template <class V>
-void apply(V& v, const In& in) {
-  v.req_valid = in.valid;
-  v.req_op = static_cast<uint8_t>(in.req.op);
-  v.req_mask = in.req.mask;
-  for (unsigned l = 0; l < 32; ++l) {
-    v.req_word[l] = static_cast<SData>(in.req.word[l]);
-    v.req_be[l] = in.req.be[l];
-    v.req_data[l] = in.req.data[l];
-    v.req_swap[l] = in.req.swap[l];
-  }
-}
+using In = sm::BankPinsIn;
 
 // The RTL block alone, stepped with one request at a time.
 template <class V>
 class Rtl {
  public:
-  Rtl() : h_("shared_banks", &apply<V>, rtl::WaveOptions{}) {}
+  Rtl() : h_("shared_banks", &sm::apply_bank_pins<V>, rtl::WaveOptions{}) {}
   // Presents `req` until taken, then idles until the response; returns the
   // steps after the one that took it.
   unsigned run(const BankRequest& req, BankResponse& out) {
@@ -92,7 +76,7 @@ BankRequest request(BankOp op, uint32_t mask, unsigned stride, uint32_t base = 0
 template <class V>
 std::string random_run(uint64_t seed, unsigned bytes, uint64_t cycles, unsigned* responses,
                        std::bitset<sm::kBankOpCount>* ops) {
-  rtl::RtlHarness<V, In> h("shared_banks", &apply<V>, rtl::WaveOptions{});
+  rtl::RtlHarness<V, In> h("shared_banks", &sm::apply_bank_pins<V>, rtl::WaveOptions{});
   SharedBankUnit m(32, bytes, 2);
   sm::testing::BankStimulus stim(seed, bytes / 4);
   In in;

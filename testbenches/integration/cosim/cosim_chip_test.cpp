@@ -19,17 +19,6 @@ using tessera::test::RunResult;
 
 std::string elf(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
 
-std::string shell(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
-
 // Runs a lockstep mutation and checks the report and its waveform.
 void expect_caught(const std::string& platform, const std::string& program, const std::string& impl_key,
                    const std::string& mutation, const std::string& instance_prefix) {
@@ -49,7 +38,7 @@ void expect_caught(const std::string& platform, const std::string& program, cons
   const std::string wave = w[1];
   EXPECT_EQ(wave.rfind(dir, 0), 0u) << wave;
   ASSERT_TRUE(std::filesystem::exists(wave)) << wave;
-  const std::string vcd = shell(std::string(FST2VCD) + " " + wave + " 2>&1");
+  const std::string vcd = tessera::test::command_output(std::string(FST2VCD) + " " + wave + " 2>&1");
   EXPECT_NE(vcd.find("$enddefinitions"), std::string::npos) << vcd.substr(0, 2000);
   EXPECT_NE(vcd.find("\n#"), std::string::npos) << "no time steps in the waveform";
   std::filesystem::remove_all(dir);
