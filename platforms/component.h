@@ -21,7 +21,7 @@ class ClockDomain;
 class Config;
 class RunControl;
 class StatGroup;
-class VcdWriter;
+class Waveform;
 }  // namespace tessera::sim
 namespace tessera::isa {
 struct ElfImage;
@@ -90,7 +90,7 @@ struct BuildContext {
   const isa::DecodedProgram& program;
   sim::RunControl& run;
   sim::StatGroup& stats;
-  sim::VcdWriter* vcd;
+  sim::Waveform* wave;  // null when nothing is traced
   bool echo_console;
   std::function<void(bool begin)> on_roi;
   // Objects several instances share (the global atomic unit), by key; they

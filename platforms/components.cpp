@@ -90,7 +90,7 @@ class SmCluster : public Component {
     for (int64_t i = 0; i < count; ++i) {
       const unsigned id = ctx.counters["sm"]++;
       sm::Sm::Context sctx{ctx.config, params_,   ctx.sm_clock, ctx.global, ctx.program,
-                           ctx.run,    ctx.stats, ctx.vcd,      total,      atomics};
+                           ctx.run,    ctx.stats, ctx.wave,     total,      atomics};
       sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", id).c_str(), id, sctx));
     }
   }

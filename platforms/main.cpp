@@ -124,7 +124,7 @@ int run(const std::string& platform_arg, const std::string& elf, const std::vect
   if (platform.run_control().kind() != tessera::sim::ExitKind::kProgramExit)
     fmt::print(stderr, "tessera: error: {}\n", platform.report());
   if (!quiet) fmt::print(stderr, "{}", platform.summary());
-  if (!options.vcd_path.empty() && !quiet) fmt::print(stderr, "  waveform             {}\n", options.vcd_path);
+  if (!options.trace.path.empty() && !quiet) fmt::print(stderr, "  waveform             {}\n", options.trace.path);
   std::string output_error = platform.output_error();
   if (stats_out.is_open()) {
     stats_out.write(platform.stats_json().dump(2) + "\n");
@@ -160,8 +160,22 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("program", elf, "Firmware ELF built by firmware/tessera-cc")->required();
   run_cmd->add_option("--set", sets, "Override a parameter: key=value (repeatable)");
   run_cmd->add_option("--stats", stats_path, "Write hierarchical statistics as JSON");
-  run_cmd->add_option("--vcd", options.vcd_path, "Write a VCD waveform (open with gtkwave; waves/sm.gtkw)");
-  run_cmd->add_option("--trace-scope", options.trace_scopes, "Restrict the waveform to scopes (glob, e.g. sm0.*)");
+  std::string trace_window;
+  run_cmd->add_option("--vcd", options.trace.path,
+                      "Write a waveform: VCD, or FST when FILE ends in .fst (open with gtkwave; views in waves/)");
+  run_cmd->add_option("--trace-scope", options.trace.scopes,
+                      "Restrict the waveform to instance paths (glob, repeatable; e.g. sm0.*, noc.r5)");
+  run_cmd->add_option("--trace-window", trace_window,
+                      "Trace only cycles START to END of a clock: START:END or START:END@CLOCK (default clock sm)");
+  run_cmd->add_flag("--trace-after-roi", options.trace.after_roi,
+                    "Start the waveform at the firmware's region-of-interest mark (tessera_roi_begin)");
+  run_cmd
+      ->add_option("--flight-recorder", options.trace.flight_cycles,
+                   "Keep the last N cycles of every traced signal in memory; on a fault, deadlock, cycle limit or "
+                   "lockstep mismatch write them to <dir>/<program>-<reason>.fst")
+      ->check(tessera::sim::unsigned_in(1, 1000000000));
+  run_cmd->add_option("--flight-dir", options.trace.flight_dir, "Directory of the flight recorder's waveforms")
+      ->capture_default_str();
   run_cmd->add_option("--max-cycles", options.max_cycles, "Stop after this many SM cycles (exit status 6)")
       ->check(tessera::sim::unsigned_in(1, 1000000000000));
   run_cmd->add_flag("-q,--quiet", quiet, "Do not print the summary");
@@ -195,6 +209,7 @@ int sc_main(int argc, char** argv) {
   int status = 0;
   try {
     tessera::sim::set_log_level(log_level == "warning" ? "warn" : log_level);
+    if (run_cmd->parsed() && !trace_window.empty()) tessera::sim::parse_trace_window(trace_window, options.trace);
     if (run_cmd->parsed()) status = run(platform_arg, elf, sets, stats_path, options, quiet);
     if (config_cmd->parsed()) status = list_config(platform_arg, sets);
     if (netlist_cmd->parsed()) status = show_netlist(platform_arg, sets, dot, types);

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 
+#include "rtl/common/fst_sink.h"
 #include "sim/hit_rate.h"
+#include "sim/output_file.h"
 
 namespace tessera::platform {
 
@@ -59,8 +62,17 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   if (!image_) image_ = std::make_unique<isa::ElfImage>();
   program_ = std::make_unique<isa::DecodedProgram>(*image_);
 
-  if (!options.vcd_path.empty())
-    vcd_ = std::make_unique<sim::VcdWriter>(options.vcd_path, options.trace_scopes, options.inputs);
+  if (!options.trace.path.empty() || options.trace.flight_cycles) {
+    sim::TraceOptions trace = options.trace;
+    trace.inputs = options.inputs;
+    if (!elf_path.empty()) trace.program = std::filesystem::path(elf_path).stem().string();
+    wave_ = std::make_unique<sim::Waveform>(
+        trace, [inputs = options.inputs](const std::string& option, const std::string& path) {
+          return rtl::make_wave_sink(option, path, inputs);
+        });
+    wave_->add_clock(*sm_clock_);
+    wave_->add_clock(*cpu_clock_);
+  }
 
   // Every instance, then every binding, TLM-2.0 AT at each memory boundary.
   BuildContext ctx{cfg,
@@ -73,7 +85,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
                    *program_,
                    run_,
                    root_,
-                   vcd_.get(),
+                   wave_.get(),
                    options.echo_console,
                    [this](bool begin) { roi(begin); },
                    shared_,
@@ -89,6 +101,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   if (!ctx.regs)
     throw sim::ConfigError(fmt::format("{}: the netlist has no mmio instance (the console and exit)", netlist_.origin));
   regs_ = ctx.regs;
+  if (wave_) wave_->start();
   for (const auto& c : components_) report_order_.push_back(c.get());
   std::stable_sort(report_order_.begin(), report_order_.end(), [&](const Component* a, const Component* b) {
     return registry.find(a->instance().type)->report_order < registry.find(b->instance().type)->report_order;
@@ -134,6 +147,9 @@ void Platform::load_program(const std::string& path) {
 
 void Platform::roi(bool begin) {
   const uint64_t now[3] = {sm_clock_->now_cycle(), warp_insts(), thread_insts()};
+  if (wave_)
+    wave_->roi(begin,
+               static_cast<uint64_t>(sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value()));
   if (begin && !roi_active_) {
     roi_active_ = roi_used_ = true;
     for (int i = 0; i < 3; ++i) roi_start_[i] = now[i];
@@ -153,13 +169,6 @@ int Platform::run() {
   host_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (roi_active_) roi(false);
   regs_->flush_console();
-  if (vcd_) {
-    try {
-      vcd_->close(static_cast<uint64_t>(sc_core::sc_time_stamp().to_seconds() * 1e12 + 0.5));
-    } catch (const sim::OutputError& e) {
-      output_error_ = e.what();  // reported after the summary and statistics, which are not lost
-    }
-  }
 
   if (!run_.stopped()) {
     if (options_.max_cycles && sm_clock_->now_cycle() >= options_.max_cycles) {
@@ -171,7 +180,45 @@ int Platform::run() {
                             state_dump()));
     }
   }
+  if (wave_) finish_waveform();
   return run_.status();
+}
+
+void Platform::finish_waveform() {
+  const uint64_t now_ps =
+      static_cast<uint64_t>(sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  // Errors are reported after the summary and statistics, which are not lost.
+  try {
+    wave_->close(now_ps);
+  } catch (const sim::OutputError& e) {
+    output_error_ = e.what();
+  }
+  const char* reason = nullptr;
+  switch (run_.kind()) {
+    case sim::ExitKind::kGuestFault:
+      reason = "fault";
+      break;
+    case sim::ExitKind::kBadLaunch:
+      reason = "bad-launch";
+      break;
+    case sim::ExitKind::kDeadlock:
+      reason = "deadlock";
+      break;
+    case sim::ExitKind::kCycleLimit:
+      reason = "cycle-limit";
+      break;
+    case sim::ExitKind::kLockstepMismatch:
+      reason = "lockstep-mismatch";
+      break;
+    default:
+      break;
+  }
+  if (!reason || !wave_->flight_recorder_on()) return;
+  try {
+    flight_path_ = wave_->dump_flight_recorder(reason, now_ps);
+  } catch (const std::exception& e) {
+    output_error_ += (output_error_.empty() ? "" : "; ") + std::string(e.what());
+  }
 }
 
 uint64_t Platform::sim_cycles() const { return sm_clock_->now_cycle(); }
@@ -200,7 +247,11 @@ nlohmann::json Platform::stats_json() const {
   return j;
 }
 
-std::string Platform::report() const { return run_.message(); }
+std::string Platform::report() const {
+  if (flight_path_.empty()) return run_.message();
+  return fmt::format("{}\n  flight recorder: the last {} {} cycles of every traced signal are in {}", run_.message(),
+                     options_.trace.flight_cycles, options_.trace.window_clock, flight_path_);
+}
 
 std::string Platform::summary() const {
   const double host = host_seconds_;

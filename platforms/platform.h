@@ -20,15 +20,14 @@
 #include "sim/config.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
-#include "sim/vcd.h"
+#include "sim/waveform.h"
 
 namespace tessera::platform {
 
 inline constexpr uint32_t kGlobalBase = 0x80000000;
 
 struct RunOptions {
-  std::string vcd_path;
-  std::vector<std::string> trace_scopes;
+  sim::TraceOptions trace;          // --vcd, --trace-*, --flight-recorder
   uint64_t max_cycles = 0;          // 0: no limit
   std::vector<std::string> inputs;  // files the run reads (ELF, netlist): never overwritten by an output
   bool echo_console = true;
@@ -72,6 +71,8 @@ class Platform {
   // What every model holds in flight (sim::InFlightReporter, or the model's
   // own dump), for deadlock and watchdog reports.
   std::string state_dump() const;
+  // Closes the waveform; after a failed run, dumps the flight recorder.
+  void finish_waveform();
   RunSummary totals() const;
 
   sim::Config& cfg_;
@@ -83,7 +84,8 @@ class Platform {
   std::unique_ptr<sim::BackingMemory> global_;
   std::unique_ptr<isa::ElfImage> image_;
   std::unique_ptr<isa::DecodedProgram> program_;
-  std::unique_ptr<sim::VcdWriter> vcd_;
+  std::unique_ptr<sim::Waveform> wave_;
+  std::string flight_path_;  // the flight recorder's dump, when the run went wrong
   Netlist netlist_;
   std::map<std::string, std::shared_ptr<void>> shared_;  // BuildContext::shared, outliving the components
   std::vector<std::unique_ptr<Component>> components_;   // in build order

@@ -9,22 +9,22 @@ Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
       mem_port_("mem_socket", *this, 1, &Sm::on_answer, &Sm::on_end_req),
       clock_(ctx.clock),
       run_(ctx.run),
-      vcd_(ctx.vcd),
+      wave_(ctx.wave),
       engine_(id, SmEngine::Context{ctx.params, ctx.global, ctx.program, ctx.run, ctx.stats_parent, ctx.num_sms,
                                     ctx.atomics, std::string(this->name())}),
       clocked_(ctx.clock) {
   engine_.set_port(this);
-  if (vcd_) {
+  if (wave_) {
     engine_.set_tracing(true);
     signals_.resize(ctx.params.partitions);
     for (unsigned p = 0; p < signals_.size(); ++p) {
-      const std::string scope = fmt::format("{}.sched{}", this->name(), p);
+      const std::string scope = fmt::format("{}.sched{}", sim::wave_scope(this->name()), p);
       Signals& s = signals_[p];
-      s.warp = vcd_->add_signal(scope, "issued_warp", 8);
-      s.pc = vcd_->add_signal(scope, "pc", 32);
-      s.unit = vcd_->add_signal(scope, "unit", 2);
-      s.stall = vcd_->add_signal(scope, "stall", 3);
-      s.lanes = vcd_->add_signal(scope, "active_lanes", 6);
+      s.warp = wave_->add_signal(scope, "issued_warp", 8);
+      s.pc = wave_->add_signal(scope, "pc", 32);
+      s.unit = wave_->add_signal(scope, "unit", 2);
+      s.stall = wave_->add_signal(scope, "stall", 3);
+      s.lanes = wave_->add_signal(scope, "active_lanes", 6);
     }
   }
 
@@ -58,7 +58,7 @@ void Sm::cycle() {
     run_.stop(sim::ExitKind::kLockstepMismatch, sim::kStatusLockstepMismatch, e.what());
     return;
   }
-  if (vcd_) trace_partitions();
+  if (wave_) trace_partitions();
   if (run_.stopped()) return;
 
   uint64_t next = engine_.next_event();
@@ -82,13 +82,13 @@ void Sm::trace_partitions() {
     part.traced = false;
     const IssueTrace& tr = part.trace;
     const Signals& s = signals_[p];
-    vcd_->change(s.warp, tr.warp < 0 ? 0xFF : static_cast<uint64_t>(tr.warp), t);
+    wave_->change(s.warp, tr.warp < 0 ? 0xFF : static_cast<uint64_t>(tr.warp), t);
     if (tr.warp >= 0) {
-      vcd_->change(s.pc, tr.pc, t);
-      vcd_->change(s.unit, static_cast<uint64_t>(tr.unit), t);
+      wave_->change(s.pc, tr.pc, t);
+      wave_->change(s.unit, static_cast<uint64_t>(tr.unit), t);
     }
-    vcd_->change(s.stall, static_cast<uint64_t>(tr.stall), t);
-    vcd_->change(s.lanes, tr.lanes, t);
+    wave_->change(s.stall, static_cast<uint64_t>(tr.stall), t);
+    wave_->change(s.lanes, tr.lanes, t);
   }
 }
 

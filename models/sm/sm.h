@@ -28,7 +28,7 @@
 #include "sim/payload_pool.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
-#include "sim/vcd.h"
+#include "sim/waveform.h"
 #include "sm/global_atomics.h"
 #include "sm/kernel_launch.h"
 #include "sm/sm_engine.h"
@@ -61,7 +61,7 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
     const isa::DecodedProgram& program;
     sim::RunControl& run;
     sim::StatGroup& stats_parent;
-    sim::VcdWriter* vcd;  // may be null
+    sim::Waveform* wave;  // may be null
     unsigned num_sms;
     GlobalAtomics& atomics;  // performs global atomics in a fixed order
   };
@@ -104,7 +104,7 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
 
   const sim::ClockDomain& clock_;
   sim::RunControl& run_;
-  sim::VcdWriter* vcd_;
+  sim::Waveform* wave_;
   BlockListener* listener_ = nullptr;
   SmEngine engine_;
 

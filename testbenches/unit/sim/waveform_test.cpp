@@ -1,6 +1,7 @@
-// VcdWriter: header with nested scopes and 1ps timescale, change-only
-// output, scope filtering with globs.
-#include "sim/vcd.h"
+// sim::Waveform with the VCD sink: header with nested scopes and 1ps
+// timescale, change-only output, scope filtering with globs, the trace
+// window, the ROI start and the flight recorder.
+#include "sim/waveform.h"
 
 #include <gtest/gtest.h>
 
@@ -10,11 +11,53 @@
 #include <string>
 #include <vector>
 
+#include "sim/clock.h"
 #include "sim/config.h"
+#include "sim/vcd.h"
 
 namespace {
 
-using tessera::sim::VcdWriter;
+using tessera::sim::TraceOptions;
+using tessera::sim::Waveform;
+
+std::unique_ptr<tessera::sim::WaveSink> vcd_sink(const std::string& option, const std::string& path) {
+  return std::make_unique<tessera::sim::VcdSink>(option, path);
+}
+
+// A Waveform writing VCD that starts at its first change, as the platform
+// starts it after elaboration.
+class VcdWriter {
+ public:
+  VcdWriter(const std::string& path, std::vector<std::string> patterns, TraceOptions options = {})
+      : wave_(with(std::move(options), path, std::move(patterns)), vcd_sink) {}
+  bool scope_enabled(const std::string& scope) const { return wave_.scope_enabled(scope); }
+  int add_signal(const std::string& scope, const std::string& name, unsigned width) {
+    return wave_.add_signal(scope, name, width);
+  }
+  void change(int id, uint64_t v, uint64_t t) {
+    start();
+    wave_.change(id, v, t);
+  }
+  void close(uint64_t t) {
+    start();
+    wave_.close(t);
+  }
+  size_t signal_count() const { return wave_.signal_count(); }
+  Waveform& wave() { return wave_; }
+  void start() {
+    if (!started_) wave_.start();
+    started_ = true;
+  }
+
+ private:
+  static TraceOptions with(TraceOptions o, const std::string& path, std::vector<std::string> patterns) {
+    o.path = path;
+    o.scopes = std::move(patterns);
+    return o;
+  }
+  Waveform wave_;
+  bool started_ = false;
+};
 
 std::string tmp_path(const std::string& name) { return std::string(SIM_TEST_TMP_DIR) + "/" + name; }
 
@@ -122,8 +165,8 @@ TEST(Vcd, ValuesWrittenOnlyOnChange) {
   ASSERT_NE(w, s);
   const std::string body = body_of(text);
   // Initial dump at #0, then #100, #300 and the end time.
-  const std::string want = "#0\n$dumpvars\nb0000 " + w + "\n0" + s + "\n$end\n#100\nb0101 " + w + "\n#300\nb0110 " + w +
-                           "\n1" + s + "\n#1000\n";
+  const std::string want =
+      "#0\nb0000 " + w + "\n0" + s + "\n#100\nb0101 " + w + "\n#300\nb0110 " + w + "\n1" + s + "\n#1000\n";
   EXPECT_EQ(body, want) << text;
   EXPECT_EQ(text.find("#200"), std::string::npos);
   EXPECT_EQ(text.find("#250"), std::string::npos);
@@ -205,7 +248,7 @@ TEST(Vcd, FilteredScopeExcludedFromFile) {
   EXPECT_NE(text.find("#200"), std::string::npos) << text;
 }
 
-TEST(Vcd, SignalAfterFirstChangeIsALogicError) {
+TEST(Vcd, SignalAfterTheStartIsALogicError) {
   VcdWriter vcd(tmp_path("late.vcd"), {});
   const int a = vcd.add_signal("chip.sm0", "a", 1);
   vcd.change(a, 1, 10);
@@ -222,7 +265,7 @@ TEST(Vcd, CloseWithoutChangesWritesHeader) {
   }
   const std::string text = read_file(path);
   EXPECT_NE(text.find("$enddefinitions $end"), std::string::npos);
-  EXPECT_NE(text.find("$dumpvars"), std::string::npos);
+  EXPECT_NE(text.find("#0\nb00 "), std::string::npos) << text;
 }
 
 TEST(Vcd, ManySignalsGetDistinctCodes) {
@@ -245,6 +288,159 @@ TEST(Vcd, ManySignalsGetDistinctCodes) {
 
 TEST(Vcd, UnwritablePathIsConfigError) {
   EXPECT_THROW(VcdWriter("/nonexistent/dir/x.vcd", {}), tessera::sim::ConfigError);
+}
+
+// ---------------------------------------------------------------- control
+
+TEST(TraceScope, APatternThatMatchesNothingIsAnErrorListingTheScopes) {
+  VcdWriter vcd(tmp_path("nomatch.vcd"), {"sm0", "l2x*"});
+  vcd.add_signal("chip.sm0.sched0", "pc", 32);
+  vcd.add_signal("chip.l2.slice0", "hit", 1);
+  try {
+    vcd.start();
+    FAIL() << "no error";
+  } catch (const tessera::sim::ConfigError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("--trace-scope 'l2x*' matches no scope"), std::string::npos) << m;
+    EXPECT_NE(m.find("\n  chip.l2.slice0"), std::string::npos) << m;  // left out, but it exists
+    EXPECT_NE(m.find("\n  chip.sm0.sched0"), std::string::npos) << m;
+  }
+}
+
+TEST(TraceWindow, ParsesStartEndAndClock) {
+  TraceOptions o;
+  tessera::sim::parse_trace_window("100:250", o);
+  EXPECT_TRUE(o.window);
+  EXPECT_EQ(o.window_start, 100u);
+  EXPECT_EQ(o.window_end, 250u);
+  EXPECT_EQ(o.window_clock, "sm");
+  tessera::sim::parse_trace_window("0:7@cpu", o);
+  EXPECT_EQ(o.window_end, 7u);
+  EXPECT_EQ(o.window_clock, "cpu");
+}
+
+TEST(TraceWindow, BadTextIsAConfigErrorSayingWhy) {
+  const auto message = [](const std::string& text) {
+    TraceOptions o;
+    try {
+      tessera::sim::parse_trace_window(text, o);
+    } catch (const tessera::sim::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("200:100").find("END (100) must be after START (200)"), std::string::npos);
+  EXPECT_NE(message("5:5").find("must be after"), std::string::npos);
+  EXPECT_NE(message("100").find("expected START:END"), std::string::npos);
+  EXPECT_NE(message("-1:5").find("cycle numbers"), std::string::npos);
+  EXPECT_NE(message("1:5@").find("clock name"), std::string::npos);
+}
+
+TEST(TraceWindow, OnlyTheWindowIsWrittenStartingWithTheValuesAtItsStart) {
+  const tessera::sim::ClockDomain clock("sm", 1000.0);  // 1000 ps cycles
+  TraceOptions o;
+  tessera::sim::parse_trace_window("2:4", o);
+  const std::string path = tmp_path("window.vcd");
+  {
+    VcdWriter vcd(path, {}, o);
+    vcd.wave().add_clock(clock);
+    const int a = vcd.add_signal("chip.x", "a", 4);
+    vcd.change(a, 1, 1000);  // before the window: only its value at the start shows
+    vcd.change(a, 3, 2500);
+    vcd.change(a, 5, 3000);
+    vcd.change(a, 7, 4000);  // the window has ended
+    vcd.close(9000);
+  }
+  const std::string text = read_file(path);
+  const std::string a = code_of(text, "a");
+  EXPECT_EQ(body_of(text), "#2000\nb0001 " + a + "\n#2500\nb0011 " + a + "\n#3000\nb0101 " + a + "\n#4000\n") << text;
+}
+
+TEST(TraceWindow, AnUnknownClockIsAnErrorListingTheClocks) {
+  const tessera::sim::ClockDomain sm("sm", 1000.0), cpu("cpu", 500.0);
+  TraceOptions o;
+  tessera::sim::parse_trace_window("1:2@hbm", o);
+  VcdWriter vcd(tmp_path("clock.vcd"), {}, o);
+  vcd.wave().add_clock(sm);
+  vcd.wave().add_clock(cpu);
+  try {
+    vcd.start();
+    FAIL() << "no error";
+  } catch (const tessera::sim::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("trace clock 'hbm' does not exist on this platform; its clocks are: sm, cpu"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(TraceAfterRoi, TheFileStartsAtTheRoiMark) {
+  TraceOptions o;
+  o.after_roi = true;
+  const std::string path = tmp_path("roi.vcd");
+  {
+    VcdWriter vcd(path, {}, o);
+    const int a = vcd.add_signal("chip.x", "a", 4);
+    vcd.change(a, 1, 1000);
+    vcd.wave().roi(true, 1500);
+    vcd.change(a, 2, 2000);
+    vcd.wave().roi(false, 2500);  // the end of the ROI does not stop the waveform
+    vcd.change(a, 3, 3000);
+    vcd.close(4000);
+  }
+  const std::string text = read_file(path);
+  const std::string a = code_of(text, "a");
+  EXPECT_EQ(body_of(text), "#1500\nb0001 " + a + "\n#2000\nb0010 " + a + "\n#3000\nb0011 " + a + "\n#4000\n") << text;
+}
+
+TEST(FlightRecorder, DumpsTheLastCyclesOfEverySignal) {
+  const tessera::sim::ClockDomain clock("sm", 1000.0);
+  TraceOptions o;
+  o.flight_cycles = 3;
+  o.flight_dir = SIM_TEST_TMP_DIR;
+  o.program = "prog";
+  // The dump goes through the same sink factory: VCD content, whatever the name.
+  Waveform wave(o, vcd_sink);
+  wave.add_clock(clock);
+  const int a = wave.add_signal("chip.x", "a", 8);
+  const int b = wave.add_signal("chip.y", "b", 1);
+  wave.start();
+  for (uint64_t c = 1; c <= 10; ++c) {
+    wave.change(a, c, c * 1000);
+    if (c == 2) wave.change(b, 1, c * 1000);  // long before the last 3 cycles: only its value shows
+  }
+  const std::string path = wave.dump_flight_recorder("deadlock", 10000);
+  EXPECT_EQ(path, std::string(SIM_TEST_TMP_DIR) + "/prog-deadlock.fst");
+  const std::string text = read_file(path);
+  const std::string ca = code_of(text, "a"), cb = code_of(text, "b");
+  EXPECT_EQ(body_of(text), "#7000\nb00000111 " + ca + "\n1" + cb + "\n#8000\nb00001000 " + ca + "\n#9000\nb00001001 " +
+                               ca + "\n#10000\nb00001010 " + ca + "\n")
+      << text;
+}
+
+TEST(FlightRecorder, ASizeBeyondMemoryIsRefusedWithTheSizeItNeeds) {
+  const tessera::sim::ClockDomain clock("sm", 1000.0);
+  TraceOptions o;
+  o.flight_cycles = 1000000000;
+  o.flight_dir = SIM_TEST_TMP_DIR;
+  Waveform wave(o, vcd_sink);
+  wave.add_clock(clock);
+  for (int i = 0; i < 1000; ++i) wave.add_signal("chip.x", "s" + std::to_string(i), 8);
+  try {
+    wave.start();
+    FAIL() << "no error";
+  } catch (const tessera::sim::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("--flight-recorder 1000000000: keeping 1000 signals for 1000000000 cycles "
+                                         "needs up to 22351.7 GiB"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(FlightRecorder, AMissingDirectoryIsAnErrorBeforeTheRun) {
+  TraceOptions o;
+  o.flight_cycles = 10;
+  o.flight_dir = "/nonexistent/waves";
+  EXPECT_THROW(Waveform(o, vcd_sink), tessera::sim::ConfigError);
 }
 
 }  // namespace

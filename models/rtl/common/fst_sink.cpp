@@ -1,0 +1,96 @@
+#include "rtl/common/fst_sink.h"
+
+#include <fmt/format.h>
+#include <gtkwave/fstapi.h>
+
+#include <map>
+
+#include "sim/config.h"
+#include "sim/output_file.h"
+#include "sim/vcd.h"
+
+namespace tessera::rtl {
+
+namespace {
+std::string bits_of(uint64_t v, unsigned width) {
+  std::string s(width, '0');
+  for (unsigned b = 0; b < width; ++b)
+    if ((v >> b) & 1) s[width - 1 - b] = '1';
+  return s;
+}
+}  // namespace
+
+FstSink::FstSink(const std::string& option, const std::string& path, const std::vector<std::string>& inputs)
+    : option_(option), path_(path) {
+  // The same checks as every output (not an input, writable), before fstapi
+  // takes the file over.
+  sim::OutputFile probe(option, path, inputs);
+  probe.close();
+  ctx_ = fstWriterCreate(path.c_str(), 1);
+  if (!ctx_) throw sim::ConfigError(fmt::format("{} {}: cannot create the FST file", option, path));
+  fstWriterSetTimescale(ctx_, -12);  // picoseconds, as sim::Waveform
+  fstWriterSetPackType(ctx_, FST_WR_PT_LZ4);
+  fstWriterSetVersion(ctx_, "Tessera");
+}
+
+FstSink::~FstSink() {
+  if (ctx_) fstWriterClose(ctx_);
+}
+
+void FstSink::declare(const std::vector<sim::WaveSignal>& signals) {
+  std::map<const sim::WaveEnum*, fstEnumHandle> tables;
+  for (const sim::WaveSignal& s : signals) {
+    if (!s.values || tables.count(s.values)) continue;
+    std::vector<std::string> names, values;
+    for (const auto& [v, name] : s.values->values) {
+      names.push_back(name);
+      values.push_back(bits_of(v, s.width));
+    }
+    std::vector<const char*> name_ptrs, value_ptrs;
+    for (size_t i = 0; i < names.size(); ++i) {
+      name_ptrs.push_back(names[i].c_str());
+      value_ptrs.push_back(values[i].c_str());
+    }
+    tables[s.values] = fstWriterCreateEnumTable(ctx_, s.values->name.c_str(), static_cast<uint32_t>(names.size()),
+                                                s.width, name_ptrs.data(), value_ptrs.data());
+  }
+  handles_.resize(signals.size());
+  for (const auto& s : signals) widths_.push_back(s.width);
+  sim::walk_scopes(signals, sim::ScopeWalker{[&](const std::string& name) {
+                                               fstWriterSetScope(ctx_, FST_ST_VCD_MODULE, name.c_str(), nullptr);
+                                             },
+                                             [&] { fstWriterSetUpscope(ctx_); },
+                                             [&](size_t i) {
+                                               const sim::WaveSignal& s = signals[i];
+                                               if (s.values) fstWriterEmitEnumTableRef(ctx_, tables.at(s.values));
+                                               handles_[i] = fstWriterCreateVar(ctx_, FST_VT_VCD_WIRE, FST_VD_IMPLICIT,
+                                                                                s.width, s.name.c_str(), 0);
+                                             }});
+}
+
+void FstSink::time(uint64_t ps) {
+  fstWriterEmitTimeChange(ctx_, ps);
+  time_ = ps;
+}
+
+void FstSink::value(size_t signal, uint64_t v) {
+  fstWriterEmitValueChange64(ctx_, handles_[signal], widths_[signal], v);
+}
+
+void FstSink::close(uint64_t end_ps) {
+  if (!ctx_) return;
+  if (end_ps > time_) fstWriterEmitTimeChange(ctx_, end_ps);
+  const bool failed = fstWriterGetFseekFailed(ctx_) != 0;
+  fstWriterClose(ctx_);
+  ctx_ = nullptr;
+  if (failed) throw sim::OutputError(fmt::format("{} {}: writing the FST file failed", option_, path_));
+}
+
+std::unique_ptr<sim::WaveSink> make_wave_sink(const std::string& option, const std::string& path,
+                                              const std::vector<std::string>& inputs) {
+  const bool fst = path.size() > 4 && path.compare(path.size() - 4, 4, ".fst") == 0;
+  if (fst) return std::make_unique<FstSink>(option, path, inputs);
+  return std::make_unique<sim::VcdSink>(option, path, inputs);
+}
+
+}  // namespace tessera::rtl

@@ -1,0 +1,35 @@
+// FST waveform sink through fstapi, the writer the Debian verilator package
+// ships (and Verilator's own traces use): compressed, indexed, and carrying
+// enum tables, so gtkwave shows commands and states by name.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/waveform.h"
+
+namespace tessera::rtl {
+
+class FstSink : public sim::WaveSink {
+ public:
+  // ConfigError naming `option` when the file cannot be written or is one of `inputs`.
+  FstSink(const std::string& option, const std::string& path, const std::vector<std::string>& inputs = {});
+  ~FstSink() override;
+  void declare(const std::vector<sim::WaveSignal>& signals) override;
+  void time(uint64_t ps) override;
+  void value(size_t signal, uint64_t v) override;
+  void close(uint64_t end_ps) override;
+
+ private:
+  std::string option_, path_;
+  void* ctx_ = nullptr;  // fstapi writer
+  std::vector<uint32_t> handles_, widths_;
+  uint64_t time_ = 0;
+};
+
+// The sink for `path`: FST when it ends in ".fst", else VCD.
+std::unique_ptr<sim::WaveSink> make_wave_sink(const std::string& option, const std::string& path,
+                                              const std::vector<std::string>& inputs = {});
+
+}  // namespace tessera::rtl
