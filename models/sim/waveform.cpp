@@ -172,13 +172,8 @@ void Waveform::flush() {
   std::sort(pending_.begin(), pending_.end());
   const uint64_t t = pending_time_;
   if (sink_ && started_) {
+    if (live_ == Live::kBefore && t >= live_start_) open_live(live_start_);  // the values at the window's start
     if (live_ == Live::kOn && t >= live_end_) live_ = Live::kAfter;
-    if (live_ == Live::kBefore && t >= live_start_) {
-      if (t < live_end_)
-        open_live(live_start_);
-      else
-        live_ = Live::kAfter;
-    }
   }
   const bool live = sink_ && live_ == Live::kOn;
   bool time_sent = false;
