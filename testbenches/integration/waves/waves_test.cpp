@@ -3,6 +3,7 @@
 // recorder, which writes the last N cycles when a run goes wrong.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <sstream>
@@ -191,6 +192,49 @@ TEST(FlightRecorderClean, ARunThatExitsNormallyWritesNothing) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(command_output("ls '" + dir + "'"), "");
 }
+
+TEST(FlightRecorderClean, ALockstepMismatchWritesTheLastCyclesToo) {
+  // The bank unit built without broadcast disagrees with its model on the
+  // first broadcast read of sgemm (docs/cosim.md).
+  const std::string dir = temp_dir("flight_lockstep");
+  const RunResult r = run_tessera({"run", "chip", fw("sgemm"), "-q", "--set", "sm.shared_impl=lockstep", "--set",
+                                   "rtl.mutation=shared_no_broadcast", "--set", "rtl.wave_dir=" + dir,
+                                   "--flight-recorder", "200", "--flight-dir", dir});
+  EXPECT_EQ(r.status, 8) << r.err;
+  const std::string file = dir + "/sgemm-lockstep-mismatch.fst";
+  expect_contains(r, "flight recorder: the last 200 sm cycles of every traced signal are in " + file);
+  ASSERT_TRUE(exists(file));
+  EXPECT_NE(fst_text(file).find("issued_warp"), std::string::npos);
+}
+
+// ---------------------------------------------------------------- tracing changes nothing
+
+// The statistics of a run, without the host's own timing.
+nlohmann::json stats_without_host_time(const std::string& path) {
+  nlohmann::json j = nlohmann::json::parse(tessera::test::read_file(path));
+  j["summary"].erase("host_seconds");
+  j["summary"].erase("warp_insts_per_host_second");
+  return j;
+}
+
+class TracingChangesNothing : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TracingChangesNothing, StatisticsWithEverySignalTracedAreIdentical) {
+  const std::string platform = GetParam();
+  const std::string plain = temp_path(platform + "_plain.json"), traced = temp_path(platform + "_traced.json");
+  const RunResult a = run_tessera({"run", platform, fw("sgemm"), "-q", "--stats", plain}, 300);
+  const RunResult b =
+      run_tessera({"run", platform, fw("sgemm"), "-q", "--stats", traced, "--vcd", temp_path(platform + ".fst"),
+                   "--flight-recorder", "1000", "--flight-dir", temp_dir(platform + "_flight")},
+                  300);
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(stats_without_host_time(plain), stats_without_host_time(traced));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPlatform, TracingChangesNothing,
+                         ::testing::Values("sm1", "chip", "chip52", "chip_noc", "chip_hbm", "chip_hetero"),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
 // ---------------------------------------------------------------- bad input
 
