@@ -15,6 +15,7 @@
 #include "isa/elf_loader.h"
 #include "noc/noc_cli.h"
 #include "platforms/platform.h"
+#include "platforms/waves_command.h"
 #include "sim/cli_checks.h"
 #include "sim/log.h"
 #include "sim/output_file.h"
@@ -198,6 +199,7 @@ int sc_main(int argc, char** argv) {
   tools.push_back(tessera::bus::add_coherence_command(app));
   tools.push_back(tessera::noc::add_noc_command(app));
   tools.push_back(tessera::dram::add_dram_command(app));
+  tools.push_back(tessera::platform::add_waves_command(app, resolve_platform));
 
   try {
     app.parse(argc, argv);

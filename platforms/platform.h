@@ -59,6 +59,8 @@ class Platform {
   nlohmann::json stats_json() const;
   const std::string& console() const { return regs_->console(); }
   const Netlist& netlist() const { return netlist_; }
+  // The waveform (null when nothing is traced): its signals, for `tessera waves`.
+  const sim::Waveform* waveform() const { return wave_.get(); }
 
   uint64_t sim_cycles() const;
   uint64_t warp_insts() const;

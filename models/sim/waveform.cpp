@@ -119,6 +119,14 @@ std::vector<std::string> Waveform::scopes() const {
   return {all.begin(), all.end()};
 }
 
+std::vector<const WaveEnum*> Waveform::enums() const {
+  std::vector<const WaveEnum*> all;
+  for (const WaveSignal& s : declared_)
+    if (s.values && std::find(all.begin(), all.end(), s.values) == all.end()) all.push_back(s.values);
+  std::sort(all.begin(), all.end(), [](const WaveEnum* a, const WaveEnum* b) { return a->name < b->name; });
+  return all;
+}
+
 void Waveform::start() {
   const std::vector<std::string> all = scopes();
   for (const std::string& p : options_.scopes) {

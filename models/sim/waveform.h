@@ -121,6 +121,10 @@ class Waveform {
   bool flight_recorder_on() const { return options_.flight_cycles > 0; }
   // Every scope that has signals, sorted (for messages and views).
   std::vector<std::string> scopes() const;
+  // The declared signals (those --trace-scope kept), in declaration order,
+  // and the distinct enum tables they use, by name (`tessera waves`).
+  const std::vector<WaveSignal>& signals() const { return declared_; }
+  std::vector<const WaveEnum*> enums() const;
 
  private:
   struct Signal {

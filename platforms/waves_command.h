@@ -1,0 +1,16 @@
+// `tessera waves PLATFORM (--list | --translate DIR)`: the waveform signals
+// a platform declares, and gtkwave translate filter files for its enum
+// signals (waves/translate/, docs/waveforms.md).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "sim/tool_command.h"
+
+namespace tessera::platform {
+
+// `resolve` turns a platform argument (a name or a .yaml path) into a file.
+sim::ToolCommand add_waves_command(CLI::App& app, std::function<std::string(const std::string&)> resolve);
+
+}  // namespace tessera::platform
