@@ -370,6 +370,7 @@ class BlockDispatcher : public Component {
     // Launch limits are the platform's SM parameters (sm.max_threads_per_block, ...).
     params_ = sm::SmParams::from_config(ctx.config);
     dispatcher_ = std::make_unique<gpu::Dispatcher>(inst.name.c_str(), params_, ctx.sm_clock, ctx.run, ctx.stats, sms);
+    dispatcher_->set_waveform(ctx.wave);
   }
   gpu::Dispatcher& dispatcher() { return *dispatcher_; }
   TargetSocket* target_socket(const std::string& socket) override {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tessera::gpu {
 
 Dispatcher::Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& params, const sim::ClockDomain& clock,
@@ -23,6 +25,27 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& 
   stats_.add_counter("kernels", &kernels_, "Kernels completed");
   stats_.add_counter("blocks", &blocks_, "Thread blocks completed");
   stats_.add_counter("kernel_cycles", &kernel_cycles_, "SM cycles from each launch to its last block's end, summed");
+}
+
+void Dispatcher::set_waveform(sim::Waveform* wave) {
+  wave_ = wave;
+  if (!wave_) return;
+  const std::string scope = sim::wave_scope(name());
+  kernel_running_id_ = wave_->add_signal(scope, "kernel_running", 1);
+  blocks_pending_id_ = wave_->add_signal(scope, "blocks_pending", 32);
+  sm_blocks_.assign(sms_.size(), 0);
+  sm_blocks_id_.clear();
+  for (const sm::Sm* s : sms_)
+    sm_blocks_id_.push_back(wave_->add_signal(fmt::format("{}.sm{}", scope, s->id()), "blocks", 8));
+}
+
+void Dispatcher::trace() {
+  static const uint64_t ticks_per_ps = sc_core::sc_time(1, sc_core::SC_PS).value();
+  const uint64_t t = sc_core::sc_time_stamp().value() / ticks_per_ps;
+  wave_->change(kernel_running_id_, running_ ? 1 : 0, t);
+  wave_->change(blocks_pending_id_, running_ ? std::min<uint64_t>(total_blocks_ - next_block_, 0xFFFFFFFFu) : 0, t);
+  for (size_t i = 0; i < sm_blocks_.size(); ++i)
+    wave_->change(sm_blocks_id_[i], std::min<uint64_t>(sm_blocks_[i], 0xFF), t);
 }
 
 void Dispatcher::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
@@ -114,6 +137,7 @@ void Dispatcher::launch(const sm::KernelLaunch& k) {
   next_block_ = 0;
   finished_blocks_ = 0;
   total_blocks_ = k.grid.count();
+  if (wave_) trace();
   kernel_start_cycle_ = clock_.now_cycle();
   log_.info("kernel {} at 0x{:08x}: grid ({},{},{}) block ({},{},{}) shared {} B", k.id, k.kernel, k.grid.x, k.grid.y,
             k.grid.z, k.block.x, k.block.y, k.block.z, k.shared_bytes);
@@ -130,16 +154,27 @@ void Dispatcher::place_blocks() {
   while (placed && next_block_ < total_blocks_) {
     placed = false;
     for (size_t n = 0; n < sms_.size() && next_block_ < total_blocks_; ++n) {
-      sm::Sm* s = sms_[rr_];
+      const unsigned at = rr_;
+      sm::Sm* s = sms_[at];
       rr_ = static_cast<unsigned>((rr_ + 1) % sms_.size());
       if (!s->can_accept(current_)) continue;
       s->start_block(current_, next_block_++);
+      if (wave_) ++sm_blocks_[at];
       placed = true;
     }
   }
+  if (wave_) trace();
 }
 
-void Dispatcher::block_finished(sm::Sm&) {
+void Dispatcher::block_finished(sm::Sm& sm) {
+  count_finished();
+  if (!wave_) return;
+  const auto at = static_cast<size_t>(std::find(sms_.begin(), sms_.end(), &sm) - sms_.begin());
+  if (at < sm_blocks_.size() && sm_blocks_[at] > 0) --sm_blocks_[at];
+  trace();
+}
+
+void Dispatcher::count_finished() {
   ++blocks_;
   if (!running_) return;
   ++finished_blocks_;

@@ -20,6 +20,7 @@
 #include "sim/log.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
+#include "sim/waveform.h"
 #include "sm/kernel_launch.h"
 #include "sm/sm.h"
 
@@ -39,6 +40,10 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& params, const sim::ClockDomain& clock,
              sim::RunControl& run, sim::StatGroup& stats_parent, std::vector<sm::Sm*> sms);
 
+  // Waveform (docs/waveforms.md): kernel_running, blocks_pending and per SM
+  // smN.blocks under chip.<name>. Call during elaboration.
+  void set_waveform(sim::Waveform* wave);
+
   bool busy() const { return running_ || !queue_.empty(); }
   uint64_t kernel_cycles() const { return kernel_cycles_; }
   void on_kernel_done(std::function<void()> fn) { on_done_ = std::move(fn); }
@@ -54,6 +59,8 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   bool validate(const sm::KernelLaunch& k);
   void place_blocks();
   void request_placement();
+  void count_finished();  // a block finished: the next placement, or the kernel done
+  void trace();
 
   const sm::SmParams& p_;
   const sim::ClockDomain& clock_;
@@ -73,6 +80,12 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   // SM of that instant has reported, so it does not depend on the order in
   // which SystemC ran them.
   sc_core::sc_event place_;
+
+  // Waveform: blocks placed on each SM (by position in sms_) and not yet finished.
+  sim::Waveform* wave_ = nullptr;
+  int kernel_running_id_ = -1, blocks_pending_id_ = -1;
+  std::vector<int> sm_blocks_id_;
+  std::vector<uint64_t> sm_blocks_;
 
   sim::StatGroup stats_;
   uint64_t kernels_ = 0, blocks_ = 0, kernel_cycles_ = 0;

@@ -2,7 +2,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "sm/sm_wave.h"
+
 namespace tessera::sm {
+
+namespace {
+// The current SystemC time in picoseconds (the waveform's time unit).
+uint64_t now_ps() {
+  static const uint64_t ticks_per_ps = sc_core::sc_time(1, sc_core::SC_PS).value();
+  return sc_core::sc_time_stamp().value() / ticks_per_ps;
+}
+}  // namespace
 
 Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
     : sc_module(name),
@@ -22,16 +34,38 @@ Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
       Signals& s = signals_[p];
       s.warp = wave_->add_signal(scope, "issued_warp", 8);
       s.pc = wave_->add_signal(scope, "pc", 32);
-      s.unit = wave_->add_signal(scope, "unit", 2);
-      s.stall = wave_->add_signal(scope, "stall", 3);
+      s.unit = wave_->add_signal(scope, "unit", 2, &kSmUnitWave);
+      s.stall = wave_->add_signal(scope, "stall", 3, &kSmStallWave);
       s.lanes = wave_->add_signal(scope, "active_lanes", 6);
     }
+    const std::string scope = sim::wave_scope(this->name());
+    SmSignals& s = sm_signals_;
+    s.ldst_queue = wave_->add_signal(scope, "ldst_queue", 8);
+    s.global_outstanding = wave_->add_signal(scope, "global_outstanding", 12);
+    s.resident_blocks = wave_->add_signal(scope, "resident_blocks", 6);
+    s.resident_warps = wave_->add_signal(scope, "resident_warps", 7);
+    s.barrier_warps = wave_->add_signal(scope, "barrier_warps", 7);
+    s.l1.resize(engine_.l1().halves());
+    for (unsigned h = 0; h < s.l1.size(); ++h) {
+      const std::string half = fmt::format("{}.l1_half{}", scope, h);
+      s.l1[h].req = wave_->add_signal(half, "req", 1);
+      s.l1[h].hit = wave_->add_signal(half, "hit", 1);
+      s.l1[h].miss = wave_->add_signal(half, "miss", 1);
+      s.l1[h].mshr = wave_->add_signal(half, "mshr", 8);
+    }
+    s.shared_busy = wave_->add_signal(scope + ".shared", "busy", 1);
+    s.shared_passes = wave_->add_signal(scope + ".shared", "passes", 6);
   }
 
   SC_HAS_PROCESS(Sm);
   SC_METHOD(cycle);
   sensitive << clocked_.event();
   dont_initialize();
+  if (wave_) {
+    SC_METHOD(trace_idle);
+    sensitive << trace_wake_;
+    dont_initialize();
+  }
 }
 
 Sm::~Sm() = default;
@@ -58,12 +92,23 @@ void Sm::cycle() {
     run_.stop(sim::ExitKind::kLockstepMismatch, sim::kStatusLockstepMismatch, e.what());
     return;
   }
-  if (wave_) trace_partitions();
+  if (wave_) {
+    const uint64_t t = now_ps();
+    trace_partitions(t);
+    trace_sm(now, t);
+  }
   if (run_.stopped()) return;
 
   uint64_t next = engine_.next_event();
   if (!engine_.requests().empty() && !mem_port_.awaiting_end_req(0)) next = now + 1;  // the next request goes out
   clocked_.wake_at(next == SmEngine::kNever ? sim::ClockedMethod::kNever : next);
+  if (wave_) {
+    // A cycle the SM may skip in which a signal changes by itself: a strobe
+    // of this cycle ends, or the bank array finishes its passes.
+    uint64_t clear = strobes_on_ ? now + 1 : SmEngine::kNever;
+    if (engine_.shared_busy(now)) clear = std::min(clear, engine_.shared_busy_until());
+    if (clear > now && clear < next) trace_wake_.notify(clock_.time_of(clear) - sc_core::sc_time_stamp());
+  }
 }
 
 void Sm::before_issue(uint64_t now) {
@@ -72,9 +117,7 @@ void Sm::before_issue(uint64_t now) {
   run_.watch(sc_core::sc_time_stamp().value());
 }
 
-void Sm::trace_partitions() {
-  const uint64_t t =
-      static_cast<uint64_t>(sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+void Sm::trace_partitions(uint64_t t) {
   auto& parts = engine_.partitions();
   for (size_t p = 0; p < parts.size(); ++p) {
     IssueStage& part = parts[p];
@@ -90,6 +133,49 @@ void Sm::trace_partitions() {
     wave_->change(s.stall, static_cast<uint64_t>(tr.stall), t);
     wave_->change(s.lanes, tr.lanes, t);
   }
+}
+
+void Sm::trace_sm(uint64_t now, uint64_t t) {
+  const SmSignals& s = sm_signals_;
+  SmTrace& tr = engine_.trace();
+  const L1Cache& l1 = engine_.l1();
+  for (unsigned h = 0; h < s.l1.size(); ++h) {
+    SmTrace::L1Half& e = tr.l1[h];
+    wave_->change(s.l1[h].req, e.req ? 1 : 0, t);
+    wave_->change(s.l1[h].hit, e.hit ? 1 : 0, t);
+    wave_->change(s.l1[h].miss, e.miss ? 1 : 0, t);
+    wave_->change(s.l1[h].mshr, std::min<uint64_t>(l1.half(h).mshr.size(), 0xFF), t);
+    e = SmTrace::L1Half{};
+  }
+  strobes_on_ = tr.events;
+  strobe_cycle_ = now;
+  tr.events = false;
+  // Values wider than their signal saturate (the signals' widths fit the
+  // default parameters).
+  const BlockSlots& slots = engine_.blocks();
+  wave_->change(s.ldst_queue, std::min<uint64_t>(engine_.requests().size(), 0xFF), t);
+  wave_->change(s.global_outstanding, std::min<uint64_t>(engine_.global_outstanding(), 0xFFF), t);
+  wave_->change(s.resident_blocks, std::min<uint64_t>(slots.resident_blocks(), 0x3F), t);
+  wave_->change(s.resident_warps, slots.resident_warps(), t);
+  wave_->change(s.barrier_warps, engine_.barrier_warps(), t);
+  wave_->change(s.shared_busy, engine_.shared_busy(now) ? 1 : 0, t);
+  wave_->change(s.shared_passes, std::min<uint64_t>(tr.shared_passes, 0x3F), t);
+}
+
+void Sm::trace_idle() {
+  const uint64_t now = clock_.now_cycle(), t = now_ps();
+  const SmSignals& s = sm_signals_;
+  if (strobes_on_ && strobe_cycle_ < now) {
+    // The cycle after the strobes' own: the SM's cycle of this instant, if
+    // it runs, sets them again after (or has set them, and strobe_cycle_ is now).
+    for (const L1Signals& h : s.l1) {
+      wave_->change(h.req, 0, t);
+      wave_->change(h.hit, 0, t);
+      wave_->change(h.miss, 0, t);
+    }
+    strobes_on_ = false;
+  }
+  wave_->change(s.shared_busy, engine_.shared_busy(now) ? 1 : 0, t);
 }
 
 // ---------------------------------------------------------------- global memory

@@ -98,7 +98,14 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
   void send_requests(uint64_t now);
   void on_answer(unsigned socket, tlm::tlm_generic_payload& gp, const sc_core::sc_time& at);
   void on_end_req(unsigned socket);
-  void trace_partitions();
+  void trace_partitions(uint64_t t);
+  // The SM's own signals after cycle `now` (at time t ps): levels, and the
+  // strobes of this cycle.
+  void trace_sm(uint64_t now, uint64_t t);
+  // SC_METHOD (tracing only): at the first cycle the SM may skip after a
+  // strobe or while the bank array ends its passes, strobes go back to 0
+  // and shared.busy follows the bank array.
+  void trace_idle();
   uint64_t now_cycle() const { return clock_.now_cycle(); }
   void wake_at_next_cycle();
 
@@ -118,6 +125,18 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
     int warp = -1, pc = -1, unit = -1, stall = -1, lanes = -1;
   };
   std::vector<Signals> signals_;
+  // The SM's own signals (docs/waveforms.md).
+  struct L1Signals {
+    int req = -1, hit = -1, miss = -1, mshr = -1;
+  };
+  struct SmSignals {
+    int ldst_queue = -1, global_outstanding = -1, resident_blocks = -1, resident_warps = -1, barrier_warps = -1;
+    int shared_busy = -1, shared_passes = -1;
+    std::vector<L1Signals> l1;
+  } sm_signals_;
+  bool strobes_on_ = false;  // some L1 strobe is 1 since strobe_cycle_
+  uint64_t strobe_cycle_ = 0;
+  sc_core::sc_event trace_wake_;  // wakes trace_idle()
 };
 
 }  // namespace tessera::sm

@@ -80,6 +80,14 @@ SmEngine::~SmEngine() = default;
 
 void SmEngine::set_tracing(bool on) {
   for (IssueStage& part : partitions_) part.tracing = on;
+  tracing_ = on;
+  trace_.l1.assign(l1_.halves(), SmTrace::L1Half{});
+}
+
+unsigned SmEngine::barrier_warps() const {
+  unsigned n = 0;
+  for (const Warp& w : warps_) n += w.resident && w.at_barrier ? 1 : 0;
+  return n;
 }
 
 // ---------------------------------------------------------------- blocks
@@ -266,6 +274,7 @@ void SmEngine::issue_shared(unsigned slot, Warp& w, const Inst& inst, uint64_t n
   ++shared_passes_[std::min<size_t>(a.passes, shared_passes_.size() - 1)];
   shared_conflict_passes_ += a.passes - 1;
   shared_broadcasts_ += a.broadcasts;
+  if (tracing_) trace_.shared_passes = a.passes;
   if (atomic) {
     ++shared_atomic_insts_;
     shared_atomic_ops_ += lanes_in(rec.shared_mask);
@@ -398,10 +407,16 @@ void SmEngine::issue_global(unsigned slot, Warp& w, const Inst& inst, uint64_t n
       continue;
     }
     const L1Cache::Lookup l = l1_.load(half, line.line, line.sectors, g);
+    if (tracing_) {
+      SmTrace::L1Half& t = trace_.l1[half];
+      t.req = true;
+      (l.kind == L1Cache::Lookup::kHit ? t.hit : t.miss) = true;
+      trace_.events = true;
+    }
     switch (l.kind) {
       case L1Cache::Lookup::kHit:
         // Served by L1: readable hit_latency cycles after issue.
-        arrivals_.push_back(Arrival{now + l1_.params().hit_latency - 1, g, line.line, line.sectors});
+        arrivals_.push_back(Arrival{now + l1_.params().hit_latency - 1, g, line.line, line.sectors, false});
         break;
       case L1Cache::Lookup::kBypass:
         queue_request(line.line, line.sectors, op, 0, g, slot);
@@ -417,6 +432,7 @@ void SmEngine::queue_request(uint32_t line, uint8_t sectors, LineOp op, unsigned
                              unsigned slot) {
   // Timing only: the instruction already executed.
   ++line_requests_;
+  ++l2_outstanding_;
   if (op == LineOp::kWrite) {
     sector_writes_ += static_cast<unsigned>(__builtin_popcount(sectors));
   } else {
@@ -431,7 +447,7 @@ void SmEngine::queue_request(uint32_t line, uint8_t sectors, LineOp op, unsigned
 void SmEngine::answer(uint32_t tag, uint32_t line, uint8_t sectors, uint64_t cycle) {
   // Applied by cycle() from the next cycle on, so the result does not depend
   // on whether this SM's cycle ran before or after the answer this cycle.
-  arrivals_.push_back(Arrival{cycle, tag, line, sectors});
+  arrivals_.push_back(Arrival{cycle, tag, line, sectors, true});
   next_event_ = std::min(next_event_, cycle + 1);
 }
 
@@ -455,6 +471,7 @@ void SmEngine::apply_arrivals(uint64_t now) {
       arrivals_[kept++] = a;
       continue;
     }
+    if (a.from_l2) --l2_outstanding_;
     if (a.tag & kFillTag) {
       l1_.fill(a.tag & ~kFillTag, a.line, a.sectors, [&](unsigned group) { line_served(group, a.cycle); });
     } else {

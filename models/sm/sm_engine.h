@@ -58,6 +58,18 @@ struct MemRequest {
   uint16_t warp = 0;
 };
 
+// What the waveform shows of the engine beside the partitions' IssueTrace:
+// the events of the cycle last processed, filled only while tracing (the
+// owner reads and resets them after each cycle).
+struct SmTrace {
+  struct L1Half {
+    bool req = false, hit = false, miss = false;  // cached-load lookups this cycle
+  };
+  std::vector<L1Half> l1;      // per L1 half
+  unsigned shared_passes = 0;  // passes of the last shared-memory warp request
+  bool events = false;         // a strobe above was set this cycle
+};
+
 class SmEngine {
  public:
   static constexpr uint64_t kNever = ~uint64_t{0};
@@ -90,8 +102,10 @@ class SmEngine {
   SmEngine& operator=(const SmEngine&) = delete;
 
   void set_port(Port* port) { port_ = port; }
-  // Waveform: partitions keep what they did each cycle in IssueStage::trace.
+  // Waveform: partitions keep what they did each cycle in IssueStage::trace,
+  // the engine its events in trace().
   void set_tracing(bool on);
+  SmTrace& trace() { return trace_; }
 
   unsigned id() const { return id_; }
   bool can_accept(const KernelLaunch& k) const { return slots_.can_accept(k); }
@@ -121,6 +135,17 @@ class SmEngine {
   const std::vector<Warp>& warps() const { return warps_; }
   const BlockSlots& blocks() const { return slots_; }
   const L1Cache& l1() const { return l1_; }
+  // Line requests towards L2 whose answer has not yet been applied (queued,
+  // sent, or answered and applied from the next cycle).
+  uint64_t global_outstanding() const { return l2_outstanding_; }
+  // Whether the shared-memory bank array works in cycle `now` (model mode:
+  // the passes of earlier requests; rtl and lockstep: the unit's queue).
+  bool shared_busy(uint64_t now) const { return bank_pins_ ? banks_have_work() : now < shared_busy_until_; }
+  // The cycle from which the bank array is idle unless another request
+  // comes (model mode; kNever in rtl and lockstep, which step every busy cycle).
+  uint64_t shared_busy_until() const { return bank_pins_ ? kNever : shared_busy_until_; }
+  // Resident warps with threads waiting at a block barrier.
+  unsigned barrier_warps() const;
   std::vector<IssueStage>& partitions() { return partitions_; }
   LaneMemory& lane_memory() { return lanes_; }
   // Warp and thread states, for the deadlock report.
@@ -154,6 +179,7 @@ class SmEngine {
     uint32_t tag;  // group, or kFillTag | half
     uint32_t line;
     uint8_t sectors;
+    bool from_l2;  // an answer to a line request (not an L1 hit)
   };
   static constexpr uint32_t kFillTag = 0x80000000u;
 
@@ -210,6 +236,9 @@ class SmEngine {
   uint64_t last_cycle_ = 0;  // last cycle processed
   bool ever_ran_ = false;
   uint64_t next_event_ = kNever;
+  uint64_t l2_outstanding_ = 0;  // global_outstanding()
+  bool tracing_ = false;
+  SmTrace trace_;
 
   // Statistics.
   uint64_t active_cycles_ = 0, warp_insts_ = 0, thread_insts_ = 0;
