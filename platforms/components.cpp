@@ -427,7 +427,8 @@ class ControlCores : public Component {
                                       stack_top,
                                       gpu::reg::kLaunch,
                                       gpu::reg::kStatus,
-                                      stack_guards(ctx.image)};
+                                      stack_guards(ctx.image),
+                                      ctx.wave};
     cluster_ = std::make_unique<cpu::ControlCluster>(inst.name.c_str(), cctx);
   }
   cpu::ControlCluster& cluster() { return *cluster_; }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "bus/cluster_waves.h"
 #include "isa/isa.h"
 
 namespace tessera::bus {
@@ -61,6 +62,12 @@ const CacheController::Miss* CacheController::miss_for(uint64_t line) const {
   for (const auto& m : misses)
     if (m.active() && m.line == line) return &m;
   return nullptr;
+}
+
+uint8_t CacheController::coh_code_of(uint64_t line) const {
+  if (const Miss* m = miss_for(line)) return coh_code(m->state);
+  if (const WriteBack* w = find_wb(line)) return coh_code(w->state);
+  return coh_code(array.state_of(line));
 }
 
 std::string CacheController::snooped(uint64_t line, const mem::ProtocolTable& table) {
@@ -158,7 +165,10 @@ bool CacheController::access(ControllerPort port, const Op& op, uint32_t* result
       return false;
     }
     ctx_->count_row(row);
-    array.line(way).state = r.next;
+    if (r.next != state) {
+      array.line(way).state = r.next;
+      note(line);
+    }
     ++counters.hits;
     perform(way, op, result);
     return true;
@@ -204,7 +214,9 @@ bool CacheController::start_miss(ControllerPort port, uint64_t line, Event event
       if (reservation && reservation_line == victim.line_addr) reservation = false;
       victim.state = r.next;
     }
+    const uint64_t evicted = victim.line_addr;
     victim.line_addr = line;
+    if (victim.state != State::kI || find_wb(evicted)) note(evicted);
   }
   // The transient state the miss waits in, from the protocol's row for the
   // line's stable state (I once a victim made room).
@@ -228,6 +240,7 @@ bool CacheController::start_miss(ControllerPort port, uint64_t line, Event event
   m.since = ctx_->now;
   ++counters.misses;
   ctx_->active = true;
+  note(line);
   return true;
 }
 
@@ -298,6 +311,7 @@ void CacheController::fill(ControllerPort port, int row, const uint8_t* data) {
   }
   m.state = next_transient(m.state, TransientEvent::kData);
   m.tag = -1;
+  note(m.line);
 }
 
 std::string CacheController::apply_snoop(uint64_t line, int row, BusOp op, bool* update) {
@@ -314,6 +328,7 @@ std::string CacheController::apply_snoop(uint64_t line, int row, BusOp op, bool*
   *update = rw.actions & mem::kApplyUpdate;
   // Another core's write (invalidation or update) ends a reservation.
   if (reservation && reservation_line == line && (rw.next == State::kI || op == BusOp::kBusUpd)) reservation = false;
+  if (rw.next != before) note(line);
   return "";
 }
 
@@ -333,6 +348,7 @@ std::unique_ptr<BusResponse> CacheController::snoop_write_back(uint64_t line, ui
     data = std::make_unique<BusResponse>(
         BusResponse{tag, static_cast<int>(id), ctx_->now + ctx_->hit_latency, true, true, it->data});
   if (row->actions & kRetire) wb.erase(it);
+  note(line);
   return data;
 }
 
@@ -342,6 +358,7 @@ bool CacheController::withdraw_lost_sc(ControllerPort port) {
   if (!op || op->kind != OpKind::kSc || (reservation && reservation_line == m.line)) return false;
   m.state = Transient::kNone;
   array.line(m.way).reserved = false;
+  note(m.line);
   run_port(port);
   return true;
 }
@@ -361,6 +378,7 @@ const TransientRow* CacheController::ordered(ControllerPort port, bool shared, i
     return nullptr;
   }
   m.state = row->next;
+  note(m.line);
   return row;
 }
 
@@ -371,6 +389,7 @@ void CacheController::complete_without_data(ControllerPort port, int row) {
   ctx_->count_row(row);
   m.tag = -1;
   l.reserved = false;
+  note(m.line);
 }
 
 Op CacheController::perform_ordered_write(ControllerPort port, int* way) {
@@ -402,6 +421,7 @@ std::string CacheController::write_back_ordered(uint64_t line, uint32_t tag) {
   if (row->actions & kSendData)
     responses.push_back(std::make_unique<BusResponse>(
         BusResponse{tag, static_cast<int>(id), ctx_->now + ctx_->hit_latency, false, true, w->data}));
+  note(line);
   return "";
 }
 
@@ -415,16 +435,20 @@ std::string CacheController::write_back_sent(uint64_t line) {
   w->tag = -1;
   if (row->actions & kRetire)
     wb.erase(std::remove_if(wb.begin(), wb.end(), [line](const WriteBack& e) { return e.line == line; }), wb.end());
+  note(line);
   return "";
 }
 
 uint32_t CacheController::write_back_and_invalidate(Bridge& bridge) {
   uint32_t written = 0;
+  std::vector<uint64_t> emptied;
   for (auto& w : wb) {
     bridge.write(w.line, w.data.data());
     ++written;
+    if (ctx_->on_line) emptied.push_back(w.line);
   }
   wb.clear();
+  for (uint64_t line : emptied) note(line);
   for (size_t way = 0; way < array.num_lines(); ++way) {
     auto& l = array.line(static_cast<int>(way));
     if (l.state == State::kI) continue;
@@ -433,6 +457,7 @@ uint32_t CacheController::write_back_and_invalidate(Bridge& bridge) {
       ++written;
     }
     l.state = State::kI;
+    note(l.line_addr);
   }
   reservation = false;
   return written;

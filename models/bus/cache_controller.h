@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,6 +69,9 @@ struct ControllerContext {
   uint64_t* value_changes = nullptr;          // stores, SCs and AMOs that changed the word
   uint64_t* sb_forwards = nullptr;            // loads served by the store buffer
   std::vector<PortCompletion> completions;
+  // Told (agent, line) after a line of an L1D changed its stable or
+  // transient state (the waveform's line_state); empty when not traced.
+  std::function<void(uint32_t, uint64_t)> on_line;
   uint64_t now = 0;
   uint64_t last_progress = 0;
   bool active = true;  // something changed in this tick
@@ -135,6 +139,9 @@ class CacheController {
   const WriteBack* find_wb(uint64_t line) const { return const_cast<CacheController*>(this)->find_wb(line); }
   // The transient state of the request for  (kNone: none).
   const Miss* miss_for(uint64_t line) const;
+  // The line's state for the waveform (bus/cluster_waves.h): the transient
+  // state of its request or write-back in flight, else its stable state.
+  uint8_t coh_code_of(uint64_t line) const;
 
   // Another cache's transaction moved  to a new stable state while a
   // request of this controller waits for its grant: the request follows
@@ -212,6 +219,10 @@ class CacheController {
   AgentCounters counters;
 
  private:
+  // Tells ctx_->on_line that `line` changed state (an L1D's, when traced).
+  void note(uint64_t line) const {
+    if (ctx_->on_line && id % 2 == 0) ctx_->on_line(id, line);
+  }
   bool access(ControllerPort port, const Op& op, uint32_t* result);
   bool start_miss(ControllerPort port, uint64_t line, mem::Event event);
   const mem::ProtocolTable& table() const { return *ctx_->table; }

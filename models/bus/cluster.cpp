@@ -313,6 +313,11 @@ void Cluster::start_response() {
   counters_.data_beats += beats_per_line_;
   if (bus_.on_bus().source >= 0 && bus_.on_bus().to_requester) ++counters_.cache_to_cache;
   ctx_.active = true;
+  if (trace_) {
+    const Response& r = bus_.on_bus();
+    const Txn& t = bus_.txn(r.tag);
+    trace(BusEvent::kData, t.op, t.agent, r.tag, t.line, r.source, bus_.response_free_at());
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -393,7 +398,7 @@ void Cluster::grant_request() {
   const uint64_t wait = ctx_.now - pr.since;
   counters_.max_grant_wait = std::max(counters_.max_grant_wait, wait);
   a.counters.grant_wait_max = std::max(a.counters.grant_wait_max, wait);
-  trace(BusEvent::kGrant, t.op, winner, tag, t.line, -1);
+  trace(BusEvent::kGrant, t.op, winner, tag, t.line, -1, ctx_.now + occupancy);
 }
 
 void Cluster::resolve_snoops() {
@@ -459,6 +464,10 @@ void Cluster::resolve(uint32_t tag) {
     supplied.assign(bytes, bytes + line_bytes_);
   }
 
+  // The dirty line (for the trace): a dirty copy or a write-back buffer answers.
+  const bool dirty =
+      trace_ && (wb_holder >= 0 || (supplier >= 0 && mem::is_dirty(agents_[supplier]->array.state_of(t.line))));
+
   // Ordered: apply the snoopers' rows.
   std::vector<uint32_t> updated;
   for (auto& a : agents_) {
@@ -496,7 +505,7 @@ void Cluster::resolve(uint32_t tag) {
   t.resolved = true;
   ++counters_.bus_ops[static_cast<size_t>(t.op)];
   ++r.counters.bus_transactions;
-  trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1);
+  trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1, 0, shared, dirty);
   if (checker_) checker_->on_ordered(ctx_.now, t.op, t.agent, t.line, shared);
   if (ordered->actions & kWaitData) {
     if (checker_) checker_->check_line(ctx_.now, t.line);
@@ -531,8 +540,19 @@ void Cluster::free_tag(uint32_t tag) { bus_.free(tag); }
 // ---------------------------------------------------------------------------
 // Reports and views
 
-void Cluster::trace(BusEvent::Kind kind, BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source) {
-  if (trace_) trace_(BusEvent{kind, ctx_.now, op, agent, tag, line, source});
+void Cluster::trace(BusEvent::Kind kind, BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source,
+                    uint64_t until, bool shared, bool dirty) {
+  if (trace_) trace_(BusEvent{kind, ctx_.now, op, agent, tag, line, source, until, shared, dirty});
+}
+
+void Cluster::set_line_trace(std::function<void(uint32_t, uint64_t, uint8_t)> trace) {
+  if (!trace) {
+    ctx_.on_line = nullptr;
+    return;
+  }
+  ctx_.on_line = [this, trace = std::move(trace)](uint32_t agent, uint64_t line) {
+    trace(agent, line, agents_[agent]->coh_code_of(line));
+  };
 }
 
 uint32_t Cluster::agent_count() const { return static_cast<uint32_t>(agents_.size()); }

@@ -117,13 +117,18 @@ struct ClusterCounters {
 
 // One bus event, for tests and traces.
 struct BusEvent {
-  enum Kind { kGrant, kNack, kOrdered, kResponse } kind;
+  // kData: a response starts crossing the response bus (kResponse: it has
+  // crossed); `until` is the cycle the bus is free again.
+  enum Kind { kGrant, kNack, kOrdered, kResponse, kData } kind;
   uint64_t cycle;
   mem::BusOp op;
   uint32_t agent;  // requester
   uint32_t tag;
   uint64_t line;
-  int source;  // kResponse: supplying agent, or -1 for the bridge
+  int source;           // kResponse, kData: supplying agent, or -1 for the bridge
+  uint64_t until = 0;   // kGrant: the cycle the request bus is free again; kData: the response bus
+  bool shared = false;  // kOrdered: the wired-OR shared line of the snoop
+  bool dirty = false;   // kOrdered: a dirty copy (or a write-back buffer) answered instead of memory
 };
 
 class Cluster : public sim::InFlightReporter, private mem::CacheView {
@@ -194,6 +199,9 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   Transient transient_of(uint32_t agent, uint64_t addr) const;
   bool granted(uint32_t agent, uint64_t addr) const;
   void set_bus_trace(std::function<void(const BusEvent&)> trace) { trace_ = std::move(trace); }
+  // Called with (agent, line, state) whenever an L1D line changes state;
+  // state as bus/cluster_waves.h codes it (stable or transient).
+  void set_line_trace(std::function<void(uint32_t, uint64_t, uint8_t)> trace);
   std::string describe_line(uint64_t line) const override;
   // sim::InFlightReporter: each core's outstanding bus requests with their
   // transient states, buffered stores and write-backs, the request table,
@@ -225,7 +233,8 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   void fail(mem::CoherenceFailure failure) { ctx_.fail(std::move(failure)); }
   void progress() { ctx_.progress(); }
   void count_row(int row) { ctx_.count_row(row); }
-  void trace(BusEvent::Kind kind, mem::BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source);
+  void trace(BusEvent::Kind kind, mem::BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source,
+             uint64_t until = 0, bool shared = false, bool dirty = false);
   void register_stats(sim::StatGroup* parent);
 
   ClusterParams params_;

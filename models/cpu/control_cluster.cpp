@@ -86,6 +86,18 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   boot.state.pc = ctx.entry;
   boot.state.x[2] = ctx.stack_top;
 
+  if (ctx.wave) {
+    waves_ = std::make_unique<ClusterWaves>(*ctx.wave, sim::wave_scope(sc_module::name()), params.cores);
+    if (!waves_->any()) waves_.reset();
+  }
+  if (waves_) {
+    ps_per_tick_ = static_cast<uint64_t>(sc_core::sc_time(1, sc_core::SC_PS).value());
+    engine_->set_bus_trace([this](const bus::BusEvent& e) { waves_->bus(e); });
+    engine_->set_line_trace(
+        [this](uint32_t agent, uint64_t line, uint8_t state) { waves_->line(agent / 2, line, state, engine_->now()); });
+    for (const auto& h : harts_) waves_->stall(h->id(), stall_code(h->mode), 0);
+  }
+
   engine_->stats().add_counter("coherence_points", &coherence_points_,
                                "Kernel-launch coherence points (write back and invalidate every cache)");
   engine_->stats().add_counter("coherence_write_backs", &coherence_write_backs_,
@@ -93,6 +105,34 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
 
   SC_HAS_PROCESS(ControlCluster);
   SC_METHOD(step);
+  if (waves_) {
+    SC_METHOD(release_waves);
+    sensitive << wave_event_;
+    dont_initialize();
+  }
+}
+
+unsigned ControlCluster::stall_code(Hart::Mode mode) {
+  switch (mode) {
+    case Hart::Mode::kRunning:
+      return 0;
+    case Hart::Mode::kWaitMemory:
+      return 1;
+    case Hart::Mode::kSleeping:
+      return 2;
+    case Hart::Mode::kParked:
+      return 3;
+  }
+  return 3;
+}
+
+// Changes the cores and the engine made ahead of SystemC time wait here
+// until SystemC time reaches their cycle: every model reports times in
+// order.
+void ControlCluster::release_waves() {
+  waves_->release(clock_.now_cycle(), sc_core::sc_time_stamp().value() / ps_per_tick_);
+  const uint64_t next = waves_->next_cycle();
+  if (next != ClusterWaves::kNever) wave_event_.notify(clock_.delay_until(next));
 }
 
 ControlCluster::~ControlCluster() = default;
@@ -129,7 +169,7 @@ bool ControlCluster::should_sleep(const Hart& h) const {
 void ControlCluster::wake_sleepers(uint64_t at) {
   for (auto& h : harts_) {
     if (h->mode != Hart::Mode::kSleeping) continue;
-    h->mode = Hart::Mode::kRunning;
+    set_mode(*h, Hart::Mode::kRunning, at);
     h->ready_at = at;
     h->wfi_cycles += at - sleep_start_[h->id()];
   }
@@ -147,6 +187,11 @@ void ControlCluster::stop_on_engine_failure() {
 // the engine advances to the next cycle at which a core or the engine has
 // something to do.
 void ControlCluster::step() {
+  step_cores();
+  if (waves_) release_waves();
+}
+
+void ControlCluster::step_cores() {
   if (run_.stopped()) return;
   const uint64_t sc_now = clock_.now_cycle();
   if (interrupt_pending_ && sc_now >= interrupt_at_) {
@@ -213,7 +258,7 @@ void ControlCluster::coherence_point(Hart& h, uint64_t now) {
 // An access completed in the engine (its callback, at the end of the
 // completing cycle): the core continues in that cycle.
 void ControlCluster::resume(Hart& h) {
-  h.mode = Hart::Mode::kRunning;
+  set_mode(h, Hart::Mode::kRunning, engine_->now());
   h.ready_at = engine_->now();
   h.memory_wait_cycles += h.ready_at - issued_at_[h.id()];
 }
@@ -228,13 +273,14 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       r.trap = Trap::kIllegalInstruction;
       return fault(h, isa::Inst{}, r);
     }
+    if (waves_) waves_->pc(id, h.state.pc, t);
     if (completed_[id]) {
       // The data access finished in the engine: retire the instruction.
       const uint32_t result = *completed_[id];
       completed_[id].reset();
       const isa::ExecResult r = h.replay(*inst, result);
       if (r.trap != Trap::kNone) return fault(h, *inst, r);
-      ++h.instructions;
+      retired(h, t);
       continue;
     }
     if (fetch_l1i_ && (h.state.pc & line_mask_) != fetch_line_[id]) {
@@ -251,7 +297,7 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       fetch_expected_[id] = inst->raw;
       ++h.fetches;
       issued_at_[id] = t;
-      h.mode = Hart::Mode::kWaitMemory;
+      set_mode(h, Hart::Mode::kWaitMemory, t);
       engine_->issue(id, fetch, [this, &h](uint32_t word) {
         const unsigned hid = h.id();
         resume(h);
@@ -285,9 +331,9 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       const isa::ExecResult r = h.execute_direct(*inst);
       if (run_.stopped()) return;  // EXIT, or a bad core start
       if (r.trap != Trap::kNone && r.trap != Trap::kWfi) return fault(h, *inst, r);
-      ++h.instructions;
+      retired(h, t);
       if (r.trap == Trap::kWfi && should_sleep(h)) {
-        h.mode = Hart::Mode::kSleeping;
+        set_mode(h, Hart::Mode::kSleeping, t + 1);
         sleep_start_[id] = t + 1;
         return;
       }
@@ -324,7 +370,7 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
           break;
       }
       issued_at_[id] = t;
-      h.mode = Hart::Mode::kWaitMemory;
+      set_mode(h, Hart::Mode::kWaitMemory, t);
       engine_->issue(id, op, [this, &h](uint32_t value) {
         completed_[h.id()] = value;
         resume(h);
@@ -334,7 +380,7 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
     // Everything else is local to the core: it may run ahead of the engine.
     const isa::ExecResult r = h.execute_direct(*inst);
     if (r.trap != Trap::kNone) return fault(h, *inst, r);
-    ++h.instructions;
+    retired(h, t);
     uint64_t cost = 1;
     switch (inst->op) {
       case isa::Op::kMul:
@@ -442,7 +488,7 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
         o.state.x[2] = start_sp_;
         o.state.x[10] = start_arg_;
         o.state.x[11] = start_fn_;
-        o.mode = Hart::Mode::kRunning;
+        set_mode(o, Hart::Mode::kRunning, t + 1);
         o.ready_at = t + 1;
         completed_[target].reset();
         fetch_line_[target] = kNoLine;
@@ -455,7 +501,7 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
               fmt::format("{}.cpu0: HART_PARK at pc 0x{:08x}: hart 0 runs main() and cannot park", name(), h.state.pc));
           return true;
         }
-        h.mode = Hart::Mode::kParked;
+        set_mode(h, Hart::Mode::kParked, t + 1);
         wake_sleepers(t + 1);  // a core waiting in tessera_core_join
         return true;
       default:

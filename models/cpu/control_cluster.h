@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "bus/cluster.h"
+#include "cpu/cluster_waves.h"
 #include "cpu/hart.h"
 #include "isa/decoded_program.h"
 #include "mem/backing_memory_side.h"
@@ -87,6 +88,7 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
     uint32_t launch_offset;
     uint32_t status_offset;
     std::vector<StackGuard> stack_guards;
+    sim::Waveform* wave = nullptr;  // null when nothing is traced
   };
 
   ControlCluster(const sc_core::sc_module_name& name, const Context& ctx);
@@ -107,6 +109,19 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
 
  private:
   void step();
+  void step_cores();
+  // Waveform (waves_ set): the changes up to now to the waveform, and a
+  // wake-up for the next.
+  void release_waves();
+  void retired(Hart& h, uint64_t cycle) {
+    ++h.instructions;
+    if (waves_) waves_->retire(h.id(), cycle);
+  }
+  void set_mode(Hart& h, Hart::Mode mode, uint64_t cycle) {
+    h.mode = mode;
+    if (waves_) waves_->stall(h.id(), static_cast<unsigned>(stall_code(mode)), cycle);
+  }
+  static unsigned stall_code(Hart::Mode mode);
   void run_hart(Hart& h, uint64_t engine_now, uint64_t sc_now, uint64_t horizon);
   void resume(Hart& h);
   bool needs_coherence_point(const isa::Inst& inst, const Hart& h) const;
@@ -154,6 +169,10 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   bool kernel_may_have_run_ = false;  // launched since the last coherence point at a status read
 
   uint64_t coherence_points_ = 0, coherence_write_backs_ = 0;
+
+  std::unique_ptr<ClusterWaves> waves_;  // null when the cluster is not traced
+  sc_core::sc_event wave_event_;         // the next cycle with changes to release
+  uint64_t ps_per_tick_ = 1;             // SystemC time resolution in picoseconds
 };
 
 }  // namespace tessera::cpu

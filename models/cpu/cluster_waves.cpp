@@ -1,0 +1,105 @@
+#include "cpu/cluster_waves.h"
+
+#include <fmt/format.h>
+
+#include "bus/cluster_waves.h"
+
+namespace tessera::cpu {
+
+ClusterWaves::ClusterWaves(sim::Waveform& wave, const std::string& scope, unsigned cores) : wave_(wave) {
+  auto add = [&](const std::string& s, const char* name, unsigned width, const sim::WaveEnum* values = nullptr) {
+    const int id = wave.add_signal(s, name, width, values);
+    any_ = any_ || id >= 0;
+    return id;
+  };
+  const std::string bus = scope + ".bus";
+  req_valid_ = add(bus, "req_valid", 1);
+  req_cmd_ = add(bus, "req_cmd", 3, &bus::kBusCmdWave);
+  req_addr_ = add(bus, "req_addr", 32);
+  req_core_ = add(bus, "req_core", 4);
+  req_tag_ = add(bus, "req_tag", 8);
+  resp_valid_ = add(bus, "resp_valid", 1);
+  resp_core_ = add(bus, "resp_core", 4);
+  resp_tag_ = add(bus, "resp_tag", 8);
+  shared_ = add(bus, "shared", 1);
+  dirty_ = add(bus, "dirty", 1);
+  nack_ = add(bus, "nack", 1);
+  cores_.resize(cores);
+  for (unsigned c = 0; c < cores; ++c) {
+    Core& k = cores_[c];
+    const std::string core = fmt::format("{}.core{}", scope, c);
+    k.pc = add(core, "pc", 32);
+    k.retire = add(core, "retire", 2);
+    k.stall = add(core, "stall", 2, &kCoreStallWave);
+    k.line_addr = add(core + ".l1d", "line_addr", 32);
+    k.line_state = add(core + ".l1d", "line_state", bus::kCohStateBits, &bus::kCohStateWave);
+  }
+}
+
+void ClusterWaves::pc(unsigned core, uint32_t pc, uint64_t cycle) {
+  Core& k = cores_[core];
+  if (k.pc_known && k.last_pc == pc) return;
+  k.pc_known = true;
+  k.last_pc = pc;
+  at(k.pc, pc, cycle);
+}
+
+void ClusterWaves::retire(unsigned core, uint64_t cycle) {
+  Core& k = cores_[core];
+  if (k.retire_cycle != cycle) {
+    k.retire_cycle = cycle;
+    k.retired = 0;
+  }
+  ++k.retired;
+  at(k.retire, k.retired, cycle);
+  at(k.retire, 0, cycle + 1);
+}
+
+void ClusterWaves::stall(unsigned core, unsigned code, uint64_t cycle) {
+  Core& k = cores_[core];
+  if (k.last_stall == code) return;
+  k.last_stall = code;
+  at(k.stall, code, cycle);
+}
+
+void ClusterWaves::bus(const bus::BusEvent& e) {
+  switch (e.kind) {
+    case bus::BusEvent::kGrant:
+      pulse(req_valid_, e.cycle, e.until);
+      at(req_cmd_, static_cast<uint64_t>(e.op), e.cycle);
+      at(req_addr_, e.line, e.cycle);
+      at(req_core_, e.agent / 2, e.cycle);
+      at(req_tag_, e.tag, e.cycle);
+      break;
+    case bus::BusEvent::kNack:
+      pulse(nack_, e.cycle, e.cycle + 1);
+      break;
+    case bus::BusEvent::kOrdered:
+      if (e.shared) pulse(shared_, e.cycle, e.cycle + 1);
+      if (e.dirty) pulse(dirty_, e.cycle, e.cycle + 1);
+      break;
+    case bus::BusEvent::kData:
+      pulse(resp_valid_, e.cycle, e.until);
+      at(resp_core_, e.agent / 2, e.cycle);
+      at(resp_tag_, e.tag, e.cycle);
+      break;
+    case bus::BusEvent::kResponse:
+      break;
+  }
+}
+
+void ClusterWaves::line(unsigned core, uint64_t line, uint8_t coh_state, uint64_t cycle) {
+  Core& k = cores_[core];
+  at(k.line_addr, line, cycle);
+  at(k.line_state, coh_state, cycle);
+}
+
+void ClusterWaves::release(uint64_t cycle, uint64_t ps) {
+  while (!queue_.empty() && queue_.top().cycle <= cycle) {
+    const Change& c = queue_.top();
+    wave_.change(c.id, c.value, ps);
+    queue_.pop();
+  }
+}
+
+}  // namespace tessera::cpu

@@ -1,0 +1,79 @@
+// The control-core cluster's waveform signals (docs/waveforms.md), under
+// chip.<cluster>: the snooping bus (`bus.`), and per core its PC, retired
+// instructions and stall state (`coreC.`) and the L1D line that changed
+// state last (`coreC.l1d.`).
+//
+// The cluster runs ahead of SystemC time (cpu.quantum), so its changes are
+// kept here with their cycles and released to the sim::Waveform, in cycle
+// order, when SystemC time reaches them (release()): every model reports
+// times that never go backwards.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "bus/cluster.h"
+#include "sim/waveform.h"
+
+namespace tessera::cpu {
+
+inline const sim::WaveEnum kCoreStallWave{"core_stall", {{0, "running"}, {1, "memory"}, {2, "wait"}, {3, "halted"}}};
+
+class ClusterWaves {
+ public:
+  static constexpr uint64_t kNever = ~uint64_t{0};
+
+  // Registers the signals of `cores` cores under `scope` ("chip.cluster").
+  ClusterWaves(sim::Waveform& wave, const std::string& scope, unsigned cores);
+  // Whether --trace-scope kept any of the signals.
+  bool any() const { return any_; }
+
+  void pc(unsigned core, uint32_t pc, uint64_t cycle);
+  // One instruction retired by `core` in `cycle` (retire counts them in the cycle).
+  void retire(unsigned core, uint64_t cycle);
+  // 0 running, 1 waiting for memory, 2 asleep in wfi, 3 parked (kCoreStallWave).
+  void stall(unsigned core, unsigned code, uint64_t cycle);
+  void bus(const bus::BusEvent& e);
+  void line(unsigned core, uint64_t line, uint8_t coh_state, uint64_t cycle);
+
+  // Writes every change at a cycle up to `cycle` at time `ps` (now).
+  void release(uint64_t cycle, uint64_t ps);
+  // The cycle of the earliest change not yet released (kNever: none).
+  uint64_t next_cycle() const { return queue_.empty() ? kNever : queue_.top().cycle; }
+
+ private:
+  struct Change {
+    uint64_t cycle, seq;
+    int id;
+    uint64_t value;
+    bool operator>(const Change& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
+  };
+  void at(int id, uint64_t value, uint64_t cycle) {
+    if (id >= 0) queue_.push(Change{cycle, seq_++, id, value});
+  }
+  // 1 in `cycle`, 0 from `until` (a later change in that cycle wins).
+  void pulse(int id, uint64_t cycle, uint64_t until) {
+    at(id, 1, cycle);
+    at(id, 0, until);
+  }
+
+  struct Core {
+    int pc = -1, retire = -1, stall = -1, line_addr = -1, line_state = -1;
+    uint32_t last_pc = 0;
+    bool pc_known = false;
+    unsigned last_stall = 4;
+    uint64_t retire_cycle = kNever, retired = 0;  // instructions retired in retire_cycle
+  };
+  int req_valid_ = -1, req_cmd_ = -1, req_addr_ = -1, req_core_ = -1, req_tag_ = -1;
+  int resp_valid_ = -1, resp_core_ = -1, resp_tag_ = -1, shared_ = -1, dirty_ = -1, nack_ = -1;
+  std::vector<Core> cores_;
+  sim::Waveform& wave_;
+  bool any_ = false;
+  uint64_t seq_ = 0;
+  std::priority_queue<Change, std::vector<Change>, std::greater<>> queue_;
+};
+
+}  // namespace tessera::cpu
