@@ -89,14 +89,12 @@ void CrossbarInterconnect::set_waveform(sim::Waveform* wave) {
   out_waves_.resize(targets_.bindings());
   for (size_t i = 0; i < in_waves_.size(); ++i) {
     const std::string port = fmt::format("{}.in{}", scope, i);
-    if (!wave_->scope_enabled(port)) continue;
     in_waves_[i].valid = wave_->add_signal(port, "valid", 1);
     in_waves_[i].value = wave_->add_signal(port, "dest", 8);
     in_waves_[i].queue = wave_->add_signal(port, "queue", 12);
   }
   for (size_t o = 0; o < out_waves_.size(); ++o) {
     const std::string port = fmt::format("{}.out{}", scope, o);
-    if (!wave_->scope_enabled(port)) continue;
     out_waves_[o].valid = wave_->add_signal(port, "valid", 1);
     out_waves_[o].value = wave_->add_signal(port, "src", 8);
   }

@@ -254,7 +254,7 @@ void NocInterconnect::set_waveform(sim::Waveform* wave) {
   std::vector<bool> model;
   for (int n = 0; n < params_.nodes(); ++n) model.push_back(net_->model_router(n));
   waves_ = std::make_unique<NocWaves>(*wave_, scope, params_, net_->topology(), model);
-  net_->set_waves(waves_.get());
+  if (waves_->any()) net_->set_waves(waves_.get());
   ni_waves_.resize(static_cast<size_t>(params_.nodes()));
   for (unsigned t = 0; t < target_nodes_.size(); ++t)
     ni_waves_[static_cast<size_t>(target_nodes_[t])].targets.push_back(t);
@@ -262,7 +262,6 @@ void NocInterconnect::set_waveform(sim::Waveform* wave) {
     ni_waves_[static_cast<size_t>(requester_nodes_[r])].requesters.push_back(r);
   for (int n = 0; n < params_.nodes(); ++n) {
     const std::string ni = fmt::format("{}.ni{}", scope, n);
-    if (!wave_->scope_enabled(ni)) continue;
     ni_waves_[static_cast<size_t>(n)].inject = wave_->add_signal(ni, "inject_queue", 12);
     ni_waves_[static_cast<size_t>(n)].eject = wave_->add_signal(ni, "eject_queue", 12);
   }

@@ -22,23 +22,22 @@ NocWaves::NocWaves(sim::Waveform& wave, const std::string& scope, const NocParam
   for (int r = 0; r < topo.nodes(); ++r) {
     if (!model[static_cast<size_t>(r)]) continue;
     const std::string router = fmt::format("{}.r{}", scope, r);
-    if (!wave_.scope_enabled(router) && !wave_.scope_enabled(router + ".x")) continue;
     for (int port = 0; port < ports_; ++port) {
       if (port != kLocal && topo.neighbor(r, port) < 0) continue;  // a mesh edge: no link
+      // Every signal is added, also those --trace-scope filters out (add_signal
+      // then returns -1 and lists the scope in its messages).
       const std::string out = fmt::format("{}.out{}", router, port);
-      if (wave_.scope_enabled(out)) {
-        Link& l = links_[static_cast<size_t>(r * ports_ + port)];
-        l.valid = wave_.add_signal(out, "valid", 1);
-        l.vc = wave_.add_signal(out, "vc", 4);
-        l.packet = wave_.add_signal(out, "packet", 32);
-        l.head = wave_.add_signal(out, "head", 1);
-        l.tail = wave_.add_signal(out, "tail", 1);
-      }
+      Link& l = links_[static_cast<size_t>(r * ports_ + port)];
+      l.valid = wave_.add_signal(out, "valid", 1);
+      l.vc = wave_.add_signal(out, "vc", 4);
+      l.packet = wave_.add_signal(out, "packet", 32);
+      l.head = wave_.add_signal(out, "head", 1);
+      l.tail = wave_.add_signal(out, "tail", 1);
+      any_ = any_ || l.valid >= 0;
       for (int vc = 0; vc < vcs_; ++vc) {
-        const std::string in = fmt::format("{}.in{}.vc{}", router, port, vc);
-        if (wave_.scope_enabled(in))
-          vcs_of_[static_cast<size_t>((r * ports_ + port) * vcs_ + vc)].occupancy =
-              wave_.add_signal(in, "occupancy", 8);
+        const int id = wave_.add_signal(fmt::format("{}.in{}.vc{}", router, port, vc), "occupancy", 8);
+        vcs_of_[static_cast<size_t>((r * ports_ + port) * vcs_ + vc)].occupancy = id;
+        any_ = any_ || id >= 0;
       }
     }
   }

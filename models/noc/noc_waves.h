@@ -41,6 +41,10 @@ class NocWaves {
   NocWaves(sim::Waveform& wave, const std::string& scope, const NocParams& p, const Topology& topo,
            const std::vector<bool>& model);
 
+  // Whether any router signal passed --trace-scope (else the routers need
+  // not report to it).
+  bool any() const { return any_; }
+
   // A flit placed in router `router`'s input VC buffer `index` (port * vcs
   // + vc), present from f.ready_cycle.
   void arrived(int router, int index, const Flit& f);
@@ -81,6 +85,7 @@ class NocWaves {
   // stamped more than size - 1 cycles ahead.
   std::vector<std::vector<Event>> buckets_;
   uint64_t flushed_ = 0;  // every cycle before this has been written
+  bool any_ = false;
 };
 
 }  // namespace tessera::noc
