@@ -186,6 +186,7 @@ class Crossbar : public Component {
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
     xbar_ = std::make_unique<gpu::CrossbarInterconnect>(inst.name.c_str(), ctx.config, l2.l2().clock(), requesters,
                                                         l2.l2().slices(), l2.l2(), ctx.stats);
+    xbar_->set_waveform(ctx.wave);
   }
   TargetSocket* target_socket(const std::string& socket) override {
     return socket == "sm" ? &xbar_->target_socket : nullptr;
@@ -248,6 +249,7 @@ class Noc : public Component {
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
     noc_ = std::make_unique<noc::NocInterconnect>(inst.name.c_str(), ctx.config, requesters, targets, map, ctx.stats,
                                                   &ctx.run);
+    noc_->set_waveform(ctx.wave);
   }
   TargetSocket* target_socket(const std::string& socket) override {
     return socket == "in" ? &noc_->target_socket : nullptr;

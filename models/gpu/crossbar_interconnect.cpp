@@ -65,11 +65,61 @@ void CrossbarInterconnect::on_answer(unsigned target, tlm::tlm_generic_payload& 
 void CrossbarInterconnect::cycle() {
   if (!clocked_.begin_cycle()) return;
   const uint64_t now = clocked_.cycle();
+  if (wave_) trace_cycle(now);
   admit();
   forward(now);
   collect(now);
   deliver(now);
+  if (wave_) {
+    for (size_t i = 0; i < input_.size(); ++i) {
+      PortWave& w = in_waves_[i];
+      if (w.queue >= 0 && w.queue_v != input_[i].size())
+        wave_->change(w.queue, w.queue_v = std::min<uint64_t>(input_[i].size(), 4095), wave_ps_);
+    }
+    if (!high_.empty()) clocked_.wake_at(now + 1);  // the strobes return to 0 then
+  }
   clocked_.wake_at(next_cycle(now));
+}
+
+void CrossbarInterconnect::set_waveform(sim::Waveform* wave) {
+  wave_ = wave;
+  if (!wave_) return;
+  const std::string scope = sim::wave_scope(name());
+  in_waves_.resize(input_.size());
+  out_waves_.resize(targets_.bindings());
+  for (size_t i = 0; i < in_waves_.size(); ++i) {
+    const std::string port = fmt::format("{}.in{}", scope, i);
+    in_waves_[i].valid = wave_->add_signal(port, "valid", 1);
+    in_waves_[i].value = wave_->add_signal(port, "dest", 8);
+    in_waves_[i].queue = wave_->add_signal(port, "queue", 12);
+  }
+  for (size_t o = 0; o < out_waves_.size(); ++o) {
+    const std::string port = fmt::format("{}.out{}", scope, o);
+    out_waves_[o].valid = wave_->add_signal(port, "valid", 1);
+    out_waves_[o].value = wave_->add_signal(port, "src", 8);
+  }
+}
+
+void CrossbarInterconnect::trace_cycle(uint64_t now) {
+  static const uint64_t ps = static_cast<uint64_t>(sc_core::sc_time(1, sc_core::SC_PS).value());
+  wave_ps_ = static_cast<uint64_t>(clock_.time_of(now).value()) / ps;
+  for (PortWave* w : high_) {
+    wave_->change(w->valid, 0, wave_ps_);
+    w->high = false;
+  }
+  high_.clear();
+}
+
+void CrossbarInterconnect::trace_crossing(unsigned in, unsigned out, uint64_t) {
+  for (auto [w, value] : {std::pair{&in_waves_[in], out}, std::pair{&out_waves_[out], in}}) {
+    if (w->valid < 0) continue;
+    if (!w->high) {
+      wave_->change(w->valid, 1, wave_ps_);
+      w->high = true;
+      high_.push_back(w);
+    }
+    if (w->value_v != value) wave_->change(w->value, w->value_v = value, wave_ps_);
+  }
 }
 
 void CrossbarInterconnect::admit() {
@@ -106,6 +156,7 @@ void CrossbarInterconnect::forward(uint64_t now) {
     request_bytes_ += bytes;
     const uint64_t arrival = requests_.send(i, o, bytes, now);
     input_[i].pop_front();
+    if (wave_) trace_crossing(i, o, now);
     // The slice takes it at once (it had room); the delay says when it arrives.
     if (targets_.send(o, *gp, clock_.time_of(arrival) - now_time) != tlm::TLM_UPDATED)
       SC_REPORT_ERROR("tessera/xbar",

@@ -40,6 +40,7 @@
 #include "sim/config.h"
 #include "sim/in_flight.h"
 #include "sim/stats.h"
+#include "sim/waveform.h"
 
 namespace tessera::gpu {
 
@@ -72,6 +73,15 @@ class CrossbarInterconnect : public sc_core::sc_module, public sim::InFlightRepo
   CrossbarInterconnect(const sc_core::sc_module_name& name, sim::Config& cfg, const sim::ClockDomain& clock,
                        unsigned requesters, unsigned targets, const CrossbarTargets& map, sim::StatGroup& stats_parent);
 
+  // Registers its waveform signals (nullptr: no tracing), during
+  // elaboration. Under chip.<name>, request direction: per SM port I
+  // inI.valid (1 in the cycle a request starts crossing from the port),
+  // inI.dest (its slice port), inI.queue (requests admitted to the port's
+  // input queue, at the end of the cycle); per slice port O outO.valid (1
+  // in the cycle a request starts crossing into it; the same cycle as the
+  // in port's valid) and outO.src (its SM port).
+  void set_waveform(sim::Waveform* wave);
+
   bool idle() const;
   std::string describe_in_flight() const override;
 
@@ -100,6 +110,8 @@ class CrossbarInterconnect : public sc_core::sc_module, public sim::InFlightRepo
   void collect(uint64_t now);
   void deliver(uint64_t now);
   uint64_t next_cycle(uint64_t now) const;
+  void trace_crossing(unsigned in, unsigned out, uint64_t now);
+  void trace_cycle(uint64_t now);
   static unsigned request_bytes(const tlm::tlm_generic_payload& gp);
   static unsigned answer_bytes(const tlm::tlm_generic_payload& gp);
 
@@ -116,6 +128,18 @@ class CrossbarInterconnect : public sc_core::sc_module, public sim::InFlightRepo
   sim::ClockedMethod clocked_;
   sim::StatGroup stats_;
   uint64_t request_bytes_ = 0, answer_bytes_ = 0, port_stall_cycles_ = 0;
+
+  // Waveform (null: off). A strobe set in cycle c returns to 0 in the
+  // activation of cycle c + 1, which the crossbar then plans.
+  struct PortWave {
+    int valid = -1, value = -1, queue = -1;  // value: dest (in) or src (out)
+    uint64_t value_v = 0, queue_v = 0;
+    bool high = false;
+  };
+  sim::Waveform* wave_ = nullptr;
+  std::vector<PortWave> in_waves_, out_waves_;
+  std::vector<PortWave*> high_;  // strobes set in the last traced cycle
+  uint64_t wave_ps_ = 0;         // the current activation's time, ps
 };
 
 }  // namespace tessera::gpu

@@ -57,6 +57,13 @@ class Network {
   // Jumps to a later cycle; only legal when idle().
   void advance_to(uint64_t cycle);
 
+  // Traces the C++ model routers' links and buffers into `waves` (nullptr:
+  // no tracing); co-simulated routers are not traced.
+  void set_waves(NocWaves* waves) {
+    for (Router* r : model_routers_) r->set_waves(waves);
+  }
+  bool model_router(int node) const { return routers_[static_cast<size_t>(node)] != nullptr; }
+
   const FlitChecker* checker() const { return checker_.get(); }
   FlitChecker* checker() { return checker_.get(); }
   uint64_t flits_injected() const { return flits_injected_; }

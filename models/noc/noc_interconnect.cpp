@@ -143,6 +143,7 @@ void NocInterconnect::tick() {
   }
   issue_to_targets();
   return_responses();
+  if (wave_) trace(cycle);
   ticking_ = busy() || !params_.skip_idle;
   if (ticking_) clocked_.wake_at(cycle + 1);  // otherwise sleep until a transaction arrives
 }
@@ -243,6 +244,44 @@ void NocInterconnect::finish(tlm::tlm_generic_payload* gp) {
     tag_of_.erase(it);
   }
   begin_cycle_.erase(gp);
+}
+
+void NocInterconnect::set_waveform(sim::Waveform* wave) {
+  wave_ = wave;
+  if (!wave_) return;
+  wave_->add_clock(clock_);
+  const std::string scope = sim::wave_scope(name());
+  std::vector<bool> model;
+  for (int n = 0; n < params_.nodes(); ++n) model.push_back(net_->model_router(n));
+  waves_ = std::make_unique<NocWaves>(*wave_, scope, params_, net_->topology(), model);
+  if (waves_->any()) net_->set_waves(waves_.get());
+  ni_waves_.resize(static_cast<size_t>(params_.nodes()));
+  for (unsigned t = 0; t < target_nodes_.size(); ++t)
+    ni_waves_[static_cast<size_t>(target_nodes_[t])].targets.push_back(t);
+  for (unsigned r = 0; r < requester_nodes_.size(); ++r)
+    ni_waves_[static_cast<size_t>(requester_nodes_[r])].requesters.push_back(r);
+  for (int n = 0; n < params_.nodes(); ++n) {
+    const std::string ni = fmt::format("{}.ni{}", scope, n);
+    ni_waves_[static_cast<size_t>(n)].inject = wave_->add_signal(ni, "inject_queue", 12);
+    ni_waves_[static_cast<size_t>(n)].eject = wave_->add_signal(ni, "eject_queue", 12);
+  }
+}
+
+void NocInterconnect::trace(uint64_t cycle) {
+  waves_->flush(cycle, clock_);
+  const uint64_t now_ps =
+      static_cast<uint64_t>(clock_.time_of(cycle).value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  for (size_t n = 0; n < ni_waves_.size(); ++n) {
+    NiWave& w = ni_waves_[n];
+    if (w.inject < 0) continue;
+    const uint64_t inject = std::min<uint64_t>(net_->source_queue_packets(static_cast<int>(n)), 4095);
+    uint64_t eject = 0;
+    for (unsigned t : w.targets) eject += to_target_[t].size();
+    for (unsigned r : w.requesters) eject += to_requester_[r].size();
+    eject = std::min<uint64_t>(eject, 4095);
+    if (inject != w.inject_v) wave_->change(w.inject, w.inject_v = inject, now_ps);
+    if (eject != w.eject_v) wave_->change(w.eject, w.eject_v = eject, now_ps);
+  }
 }
 
 bool NocInterconnect::busy() const {

@@ -38,6 +38,7 @@
 
 #include "noc/network.h"
 #include "noc/noc_params.h"
+#include "noc/noc_waves.h"
 #include "sim/at_initiator_port.h"
 #include "sim/at_target_port.h"
 #include "sim/clock.h"
@@ -46,6 +47,7 @@
 #include "sim/in_flight.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
+#include "sim/waveform.h"
 
 namespace tessera::noc {
 
@@ -74,6 +76,12 @@ class NocInterconnect : public sc_core::sc_module, public sim::InFlightReporter 
   NocInterconnect(const sc_core::sc_module_name& name, sim::Config& cfg, std::vector<int> requester_nodes,
                   std::vector<int> target_nodes, AddressMap address_map, sim::StatGroup& stats_parent,
                   sim::RunControl* run_control = nullptr);
+
+  // Registers its waveform signals (noc/noc_waves.h; per network interface
+  // N: chip.noc.niN.inject_queue, packets in the source queue, and
+  // eject_queue, packets delivered to the node and not yet handed to its
+  // endpoint) and its clock. nullptr: no tracing. During elaboration.
+  void set_waveform(sim::Waveform* wave);
 
   const Network& network() const { return *net_; }
   const sim::ClockDomain& clock() const { return clock_; }
@@ -108,6 +116,7 @@ class NocInterconnect : public sc_core::sc_module, public sim::InFlightReporter 
   void return_responses();
   void finish(tlm::tlm_generic_payload* gp);
   bool busy() const;
+  void trace(uint64_t cycle);
 
   sim::ClockDomain clock_;
   NocParams params_;
@@ -134,6 +143,16 @@ class NocInterconnect : public sc_core::sc_module, public sim::InFlightReporter 
 
   uint64_t requests_ = 0, responses_ = 0, backpressure_cycles_ = 0, latency_sum_cycles_ = 0;
   std::unordered_map<tlm::tlm_generic_payload*, uint64_t> begin_cycle_;
+
+  // Waveform (null: off).
+  struct NiWave {
+    int inject = -1, eject = -1;
+    uint64_t inject_v = 0, eject_v = 0;
+    std::vector<unsigned> targets, requesters;  // endpoints at the node
+  };
+  sim::Waveform* wave_ = nullptr;
+  std::unique_ptr<NocWaves> waves_;
+  std::vector<NiWave> ni_waves_;  // per node
 };
 
 }  // namespace tessera::noc

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "noc/noc_waves.h"
+
 namespace tessera::noc {
 
 Router::Router(int id, const NocParams& p, const Topology& topo, const RoutingFunction& routing)
@@ -162,8 +164,11 @@ void Router::send(int index, uint64_t now) {
     ++f.hops;
     ++link_flits_;
   }
+  if (waves_) waves_->sent(id_, index, port, f, now);
   targets_[port].deliver(f);
 }
+
+void Router::trace_arrival(int index, const Flit& f) { waves_->arrived(id_, index, f); }
 
 void Router::describe_waiting(uint64_t now, std::vector<std::string>& lines) const {
   for (int i = 0; i < static_cast<int>(inputs_.size()); ++i) {

@@ -27,6 +27,7 @@
 namespace tessera::noc {
 
 class Router;
+class NocWaves;
 
 // Where a flit sent on an output port goes: a model router's input port
 // (placed straight into its VC buffer), or a queue its owner drains (a
@@ -54,7 +55,10 @@ class Router {
     inputs_[index].buf.push(f);
     occupied_[index / 64] |= uint64_t{1} << (index % 64);
     ++buffered_;
+    if (waves_) trace_arrival(index, f);
   }
+  // Traces its flits and buffers into `waves` (nullptr: no tracing).
+  void set_waves(NocWaves* waves) { waves_ = waves; }
 
   // One cycle. Returns the number of flits sent through the switch.
   int step(uint64_t now);
@@ -85,6 +89,7 @@ class Router {
   void request_switch(uint64_t now);
   int traverse_switch(uint64_t now);
   void send(int ivc_index, uint64_t now);
+  void trace_arrival(int index, const Flit& f);
   // Calls fn(index) for every input VC holding flits, in index order.
   template <typename Fn>
   void for_each_occupied(Fn fn) {
@@ -111,6 +116,7 @@ class Router {
   std::vector<std::vector<int>> sa_requesters_;  // per switch input: input VCs requesting
   std::vector<int> sa_vc_pointer_;               // per switch input: round-robin over its VCs
   int buffered_ = 0;
+  NocWaves* waves_ = nullptr;
 
   uint64_t flits_switched_ = 0, link_flits_ = 0, va_conflicts_ = 0, sa_conflicts_ = 0;
 };
