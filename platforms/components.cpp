@@ -149,6 +149,7 @@ class L2 : public Component {
     }
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
     l2_ = std::make_unique<gpu::L2System>(inst.name.c_str(), ctx.config, network, ctx.run, ctx.stats);
+    l2_->set_waveform(ctx.wave);
   }
   gpu::L2System& l2() { return *l2_; }
   TargetSocket* target_socket(const std::string& socket) override {
@@ -272,6 +273,7 @@ class FixedMemory : public Component {
   FixedMemory(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
     memory_ = std::make_unique<gpu::FixedLatencyMemory>(inst.name.c_str(), ctx.config, ctx.global, ctx.stats);
+    memory_->set_waveform(ctx.wave);
   }
   TargetSocket* target_socket(const std::string& socket) override {
     return socket == "port" ? &memory_->socket : nullptr;
@@ -306,6 +308,7 @@ class HbmStack : public Component {
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
     hbm_ = std::make_unique<dram::HbmMemory>(inst.name.c_str(), ctx.config, &ctx.global, memory_range(inst)->first,
                                              *parent);
+    hbm_->set_waveform(ctx.wave);
   }
   TargetSocket* target_socket(const std::string& socket) override { return socket == "port" ? &hbm_->socket : nullptr; }
   void bind(const std::string& socket, Component&, const std::string&) override { no_such_binding(*this, socket); }

@@ -89,6 +89,12 @@ void ChannelController::issue(CommandKind kind, const DramAddress& a, uint64_t c
   for (CommandObserver* o : observers_) o->on_command(cmd);
 }
 
+unsigned ChannelController::queued(unsigned pc, bool is_write) const {
+  unsigned n = 0;
+  for (const Transaction& t : is_write ? writes_ : reads_) n += t.address.pc == pc;
+  return n;
+}
+
 DramAddress ChannelController::address_of(unsigned b) const {
   DramAddress a;
   a.channel = channel_;

@@ -77,6 +77,8 @@ class ChannelController {
   uint64_t now() const { return now_; }
   bool idle() const { return reads_.empty() && writes_.empty(); }
   size_t queued() const { return reads_.size() + writes_.size(); }
+  // Queued reads (or writes) to pseudo channel `pc` (waveforms; a scan).
+  unsigned queued(unsigned pc, bool is_write) const;
 
   const ChannelStats& stats() const { return stats_; }
   const BankState& bank(unsigned pc, unsigned bg, unsigned b) const { return banks_[flat(pc, bg, b)]; }

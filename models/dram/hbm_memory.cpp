@@ -16,6 +16,184 @@ namespace {
 sc_core::sc_time after_edge() { return sc_core::sc_time(1, sc_core::SC_PS); }
 }  // namespace
 
+// The waveform of every pseudo channel, fed by the engine's command buses
+// (a CommandObserver) and by the wrapper's activations.
+class HbmMemory::Tracer : public CommandObserver {
+ public:
+  Tracer(const HbmMemory& hbm, sim::Waveform& wave) : hbm_(hbm), wave_(wave) {
+    const DramSpec& spec = hbm.engine_->spec();
+    pcs_ = spec.org.pseudo_channels;
+    banks_per_group_ = spec.org.banks_per_group;
+    trfc_ = spec.timing.tRFC;
+    trfcsb_ = spec.timing.tRFCSB;
+    ps_ = sc_core::sc_time(1, sc_core::SC_PS).value();
+    const unsigned banks = spec.org.banks_per_pc();
+    for (unsigned p = 0; p < spec.channels() * pcs_; ++p) {
+      Pc pc;
+      const std::string scope = fmt::format("{}.pc{}", sim::wave_scope(hbm.name()), p);
+      if (wave.scope_enabled(scope)) {
+        pc.cmd = wave.add_signal(scope, "cmd", 4, &kDramCmd);
+        pc.bank = wave.add_signal(scope, "cmd_bank", 6);
+        pc.row = wave.add_signal(scope, "cmd_row", 18);
+        pc.cmd2 = wave.add_signal(scope, "cmd2", 4, &kDramCmd);
+        pc.bank2 = wave.add_signal(scope, "cmd2_bank", 6);
+        pc.row2 = wave.add_signal(scope, "cmd2_row", 18);
+        pc.read_queue = wave.add_signal(scope, "read_queue", 8);
+        pc.write_queue = wave.add_signal(scope, "write_queue", 8);
+        pc.refresh = wave.add_signal(scope, "refresh", 1);
+      }
+      for (unsigned b = 0; b < banks; ++b) {
+        const std::string bank_scope = fmt::format("{}.bank{}", scope, b);
+        const bool on = wave.scope_enabled(bank_scope);
+        pc.open.push_back(on ? wave.add_signal(bank_scope, "open", 1) : -1);
+        pc.open_row.push_back(on ? wave.add_signal(bank_scope, "row", 18) : -1);
+      }
+      pcs_state_.push_back(std::move(pc));
+    }
+  }
+
+  void stop() { stopped_ = true; }
+
+  void on_command(const Command& c) override {
+    if (stopped_) return;
+    // A command of cycle c shows when the engine decides c (edge + 1 ps);
+    // never before the present instant.
+    const uint64_t t = std::max(decision_ps(c.cycle), now_ps());
+    Pc& pc = pcs_state_[c.channel * pcs_ + c.pc];
+    const unsigned bank = c.bank_group * banks_per_group_ + c.bank;
+    const uint64_t code = code_of(c.kind);
+    const uint64_t row = c.kind == CommandKind::kRefAb ? 0 : c.row;
+    const uint64_t shown_bank = c.kind == CommandKind::kRefAb ? 0 : bank;
+    if (pc.cmd_cycle == c.cycle) {
+      // Both buses issue in this cycle: the column command in cmd, the row
+      // command in cmd2.
+      if (is_column_command(c.kind)) {
+        wave_.change(pc.cmd2, pc.shown_cmd, t);
+        wave_.change(pc.bank2, pc.shown_bank, t);
+        wave_.change(pc.row2, pc.shown_row, t);
+        show(pc, code, shown_bank, row, t);
+      } else {
+        wave_.change(pc.cmd2, code, t);
+        wave_.change(pc.bank2, shown_bank, t);
+        wave_.change(pc.row2, row, t);
+      }
+      pc.cmd2_cycle = c.cycle;
+    } else {
+      show(pc, code, shown_bank, row, t);
+      pc.cmd_cycle = c.cycle;
+    }
+    switch (c.kind) {
+      case CommandKind::kAct:
+        wave_.change(pc.open[bank], 1, t);
+        wave_.change(pc.open_row[bank], c.row, t);
+        break;
+      case CommandKind::kPre:
+        wave_.change(pc.open[bank], 0, t);
+        break;
+      case CommandKind::kRefAb:
+      case CommandKind::kRefSb:
+        wave_.change(pc.refresh, 1, t);
+        pc.refresh_end = c.cycle + (c.kind == CommandKind::kRefAb ? trfc_ : trfcsb_);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // At the activation of `cycle`, before the engine decides it: commands
+  // of earlier cycles return to NOP, finished refreshes end.
+  void begin(uint64_t cycle) {
+    const uint64_t t = now_ps();
+    for (Pc& pc : pcs_state_) {
+      if (pc.cmd_cycle != kNever && pc.cmd_cycle < cycle) {
+        wave_.change(pc.cmd, 0, t);
+        pc.shown_cmd = 0;
+        pc.cmd_cycle = kNever;
+      }
+      if (pc.cmd2_cycle != kNever && pc.cmd2_cycle < cycle) {
+        wave_.change(pc.cmd2, 0, t);
+        pc.cmd2_cycle = kNever;
+      }
+      if (pc.refresh_end != kNever && pc.refresh_end <= cycle) {
+        wave_.change(pc.refresh, 0, t);
+        pc.refresh_end = kNever;
+      }
+    }
+  }
+
+  // After the engine decided the activation's cycle: queue depths.
+  void end() {
+    const uint64_t t = now_ps();
+    const MemorySystem& engine = *hbm_.engine_;
+    for (unsigned ch = 0; ch < engine.channels(); ++ch) {
+      const ChannelController& cc = engine.channel(ch);
+      for (unsigned p = 0; p < pcs_; ++p) {
+        const Pc& pc = pcs_state_[ch * pcs_ + p];
+        if (pc.read_queue < 0 && pc.write_queue < 0) continue;
+        wave_.change(pc.read_queue, cc.queued(p, false), t);
+        wave_.change(pc.write_queue, cc.queued(p, true), t);
+      }
+    }
+  }
+
+  // The earliest cycle at which a signal changes without a command.
+  uint64_t next_change() const {
+    uint64_t next = kNever;
+    for (const Pc& pc : pcs_state_) {
+      if (pc.cmd_cycle != kNever) next = std::min(next, pc.cmd_cycle + 1);
+      if (pc.cmd2_cycle != kNever) next = std::min(next, pc.cmd2_cycle + 1);
+      next = std::min(next, pc.refresh_end);
+    }
+    return next;
+  }
+
+ private:
+  struct Pc {
+    int cmd = -1, bank = -1, row = -1, cmd2 = -1, bank2 = -1, row2 = -1;
+    int read_queue = -1, write_queue = -1, refresh = -1;
+    std::vector<int> open, open_row;
+    uint64_t cmd_cycle = kNever, cmd2_cycle = kNever, refresh_end = kNever;
+    uint64_t shown_cmd = 0, shown_bank = 0, shown_row = 0;
+  };
+
+  static uint64_t code_of(CommandKind k) {
+    switch (k) {
+      case CommandKind::kAct:
+        return 1;
+      case CommandKind::kRd:
+        return 2;
+      case CommandKind::kWr:
+        return 3;
+      case CommandKind::kPre:
+        return 6;
+      case CommandKind::kRefAb:
+        return 8;
+      case CommandKind::kRefSb:
+        return 9;
+    }
+    return 0;
+  }
+
+  void show(Pc& pc, uint64_t code, uint64_t bank, uint64_t row, uint64_t t) {
+    wave_.change(pc.cmd, code, t);
+    wave_.change(pc.bank, bank, t);
+    wave_.change(pc.row, row, t);
+    pc.shown_cmd = code;
+    pc.shown_bank = bank;
+    pc.shown_row = row;
+  }
+
+  uint64_t now_ps() const { return sc_core::sc_time_stamp().value() / ps_; }
+  uint64_t decision_ps(uint64_t cycle) const { return (hbm_.clock_.time_of(cycle) + after_edge()).value() / ps_; }
+
+  const HbmMemory& hbm_;
+  sim::Waveform& wave_;
+  unsigned pcs_ = 0, banks_per_group_ = 0, trfc_ = 0, trfcsb_ = 0;
+  uint64_t ps_ = 1;
+  std::vector<Pc> pcs_state_;
+  bool stopped_ = false;
+};
+
 HbmMemory::HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim::BackingMemory* backing,
                      uint64_t base_address, sim::StatGroup& stats_parent)
     : sc_module(name),
@@ -66,6 +244,34 @@ HbmMemory::HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim:
   SC_METHOD(respond);
   sensitive << responses_.get_event();
   dont_initialize();
+}
+
+HbmMemory::~HbmMemory() = default;
+
+void HbmMemory::set_waveform(sim::Waveform* wave) {
+  if (!wave) return;
+  wave->add_clock(clock_);
+  tracer_ = std::make_unique<Tracer>(*this, *wave);
+  engine_->add_observer(tracer_.get());
+}
+
+void HbmMemory::start_of_simulation() {
+  if (tracer_) clocked_.wake_at(0);  // refreshes show from the start
+}
+
+uint64_t HbmMemory::traced_wake(uint64_t cycle, uint64_t next) const {
+  // Traced, the method also wakes for the engine's events while idle
+  // (refreshes) and for signals returning to their rest value, so that
+  // every command shows at its own cycle. While idle, it wakes only as far
+  // as the rest of the chip is still active: it never keeps a finished or
+  // deadlocked simulation running.
+  const uint64_t own = std::min(tracer_->next_change(), engine_->next_event_cycle());
+  if (next != kNever) return std::min(next, own);
+  if (own == kNever || !sc_core::sc_pending_activity()) return kNever;
+  const sc_core::sc_time other = sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity();
+  if (clock_.time_of(own) + after_edge() <= other) return own;
+  // Look again when the rest of the chip next acts.
+  return std::max(cycle + 1, arrival_cycle(other - after_edge()));
 }
 
 uint64_t HbmMemory::arrival_cycle(const sc_core::sc_time& t) const {
@@ -120,6 +326,7 @@ void HbmMemory::on_response_done(tlm::tlm_generic_payload& gp, int) { finish(gp)
 void HbmMemory::step() {
   if (!clocked_.begin_cycle()) return;  // already decided (a second notification of the same instant)
   const uint64_t cycle = clocked_.cycle();
+  if (tracer_) tracer_->begin(cycle);
   engine_->advance_to(cycle);
   const size_t arrived = port_.admit([this, cycle](const Port::Request& r) { return admit(r, cycle); });
   backpressure_ += std::min(arrived, port_.waiting());
@@ -129,8 +336,13 @@ void HbmMemory::step() {
   refreshes_ = engine_->channel_totals().refab + engine_->channel_totals().refsb;
   violations_ = engine_->checker().violation_count();
 
-  if (engine_->idle() && port_.waiting() == 0) return;  // sleep until a request arrives
-  clocked_.wake_at(config_.skip_idle ? engine_->next_event_cycle() : cycle + 1);
+  uint64_t next = kNever;  // idle: sleep until a request arrives
+  if (!engine_->idle() || port_.waiting() != 0) next = config_.skip_idle ? engine_->next_event_cycle() : cycle + 1;
+  if (tracer_) {
+    tracer_->end();
+    next = traced_wake(cycle, next);
+  }
+  clocked_.wake_at(next);
 }
 
 HbmMemory::Port::Admit HbmMemory::admit(const Port::Request& r, uint64_t cycle) {
@@ -189,6 +401,7 @@ std::string HbmMemory::describe_in_flight() const {
 }
 
 void HbmMemory::end_of_simulation() {
+  if (tracer_) tracer_->stop();  // the rest of the run is decided after the waveform closed
   const uint64_t end = std::max(last_cycle_, clock_.now_cycle());
   engine_->finish(end);
   refreshes_ = engine_->channel_totals().refab + engine_->channel_totals().refsb;

@@ -35,8 +35,24 @@
 #include "sim/config.h"
 #include "sim/in_flight.h"
 #include "sim/stats.h"
+#include "sim/waveform.h"
 
 namespace tessera::dram {
+
+// The values of a pseudo channel's command signals (`cmd`, `cmd2`). The
+// model issues ACT, RD, WR, PRE, REF (all banks) and REFSB (one bank);
+// RDA, WRA and PREA keep their numbers for controllers that issue them.
+inline const sim::WaveEnum kDramCmd{"dram_cmd",
+                                    {{0, "NOP"},
+                                     {1, "ACT"},
+                                     {2, "RD"},
+                                     {3, "WR"},
+                                     {4, "RDA"},
+                                     {5, "WRA"},
+                                     {6, "PRE"},
+                                     {7, "PREA"},
+                                     {8, "REF"},
+                                     {9, "REFSB"}}};
 
 class HbmMemory : public sc_core::sc_module, public sim::InFlightReporter {
  public:
@@ -50,13 +66,24 @@ class HbmMemory : public sc_core::sc_module, public sim::InFlightReporter {
 
   HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim::BackingMemory* backing, uint64_t base_address,
             sim::StatGroup& stats_parent);
+  ~HbmMemory() override;
 
   const sim::ClockDomain& clock() const { return clock_; }
   const MemorySystem& engine() const { return *engine_; }
   uint64_t capacity() const { return engine_->capacity(); }
   std::string describe_in_flight() const override;
+  // Traces every pseudo channel (scope <name>.pc<P>): the command it
+  // issued in each cycle (`cmd`, `cmd_bank`, `cmd_row`; NOP the next cycle;
+  // a row-bus command issued in the same cycle as a column command shows
+  // in `cmd2`, `cmd2_bank`, `cmd2_row`), its read and write queue depths,
+  // `refresh` (from a REF until tRFC, or tRFCSB, later) and each bank's
+  // open row (`bank<B>.open`, `bank<B>.row`). Signals change at the
+  // instant the engine decides their cycle (the edge + 1 ps). Call during
+  // elaboration; null traces nothing.
+  void set_waveform(sim::Waveform* wave);
 
  private:
+  class Tracer;
   struct InFlight {
     tlm::tlm_generic_payload* gp = nullptr;
     int socket_id = 0;
@@ -76,7 +103,9 @@ class HbmMemory : public sc_core::sc_module, public sim::InFlightReporter {
   bool in_range(const tlm::tlm_generic_payload& gp) const;
   void perform(tlm::tlm_generic_payload& gp);
   uint64_t arrival_cycle(const sc_core::sc_time& t) const;
+  void start_of_simulation() override;
   void end_of_simulation() override;
+  uint64_t traced_wake(uint64_t cycle, uint64_t next) const;
 
   sim::BackingMemory* backing_;
   uint64_t base_;
@@ -89,6 +118,7 @@ class HbmMemory : public sc_core::sc_module, public sim::InFlightReporter {
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> responses_;
   sim::ClockedMethod clocked_;  // activations at each decided cycle's edge + 1 ps
   uint64_t last_cycle_ = 0;     // the first cycle not decided yet
+  std::unique_ptr<Tracer> tracer_;
 
   sim::StatGroup stats_;
   uint64_t backpressure_ = 0, address_errors_ = 0;

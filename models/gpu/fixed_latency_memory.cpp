@@ -46,6 +46,18 @@ FixedLatencyMemory::FixedLatencyMemory(const sc_core::sc_module_name& name, sim:
   dont_initialize();
 }
 
+void FixedLatencyMemory::set_waveform(sim::Waveform* wave) {
+  if (!wave) return;
+  wave->add_clock(clock_);
+  outstanding_id_ = wave->add_signal(sim::wave_scope(name()), "outstanding", 12);
+  if (outstanding_id_ >= 0) wave_ = wave;
+}
+
+void FixedLatencyMemory::trace_outstanding() {
+  wave_->change(outstanding_id_, in_service_,
+                sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+}
+
 void FixedLatencyMemory::perform(tlm::tlm_generic_payload& gp) {
   const auto addr = gp.get_address();
   const unsigned len = gp.get_data_length();
@@ -88,6 +100,7 @@ void FixedLatencyMemory::arbitrate() {
 void FixedLatencyMemory::accept(const Port::Request& r) {
   tlm::tlm_generic_payload& gp = *r.gp;
   ++in_service_;
+  if (wave_) trace_outstanding();
   origin_[&gp] = InService{r.socket, r.arrival};
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   // A request starts on the first memory-clock edge at or after its arrival
@@ -119,6 +132,7 @@ void FixedLatencyMemory::respond() {
 void FixedLatencyMemory::finish(tlm::tlm_generic_payload& gp) {
   origin_.erase(&gp);
   --in_service_;
+  if (wave_) trace_outstanding();
   if (port_.waiting() != 0) arbitrate_.notify(sc_core::sc_time(1, sc_core::SC_PS));
 }
 

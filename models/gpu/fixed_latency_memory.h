@@ -24,6 +24,7 @@
 #include "sim/config.h"
 #include "sim/in_flight.h"
 #include "sim/stats.h"
+#include "sim/waveform.h"
 
 namespace tessera::gpu {
 
@@ -47,8 +48,12 @@ class FixedLatencyMemory : public sc_core::sc_module, public sim::InFlightReport
     return requests() ? static_cast<double>(latency_sum_cycles_) / static_cast<double>(requests()) : 0.0;
   }
   std::string describe_in_flight() const override;
+  // Traces `outstanding` (requests in service; scope <name>). Call during
+  // elaboration; null traces nothing.
+  void set_waveform(sim::Waveform* wave);
 
  private:
+  void trace_outstanding();
   struct InService {
     int socket;
     sc_core::sc_time arrival;
@@ -72,6 +77,8 @@ class FixedLatencyMemory : public sc_core::sc_module, public sim::InFlightReport
   std::unordered_map<tlm::tlm_generic_payload*, InService> origin_;
   sc_core::sc_event arbitrate_;
   uint64_t in_service_ = 0;
+  sim::Waveform* wave_ = nullptr;
+  int outstanding_id_ = -1;
 
   sim::StatGroup stats_;
   uint64_t reads_ = 0, writes_ = 0, bytes_ = 0, backpressure_ = 0, latency_sum_cycles_ = 0;

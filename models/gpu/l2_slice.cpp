@@ -96,6 +96,13 @@ void L2Slice::answer(uint64_t handle, MemOp op, unsigned atomic_ops, uint64_t da
     const uint64_t start = std::max(data_ready, atomic_free_);
     atomic_free_ = start + uint64_t{p_.atomic_cycles} * std::max(atomic_ops, 1u);
     at = atomic_free_;
+    if (atomic_log_) {
+      if (!atomic_log_->empty() && atomic_log_->back().second == start) {
+        atomic_log_->back().second = atomic_free_;
+      } else {
+        atomic_log_->emplace_back(start, atomic_free_);
+      }
+    }
   }
   // Keep the answers in cycle order (an atomic may finish after a later hit).
   auto it = answers_.end();

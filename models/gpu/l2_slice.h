@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "mem/sector_cache.h"
@@ -85,6 +86,10 @@ class L2Slice {
   uint64_t next_work(uint64_t now) const;
   bool idle() const { return input_.empty() && mshr_.empty() && answers_.empty() && to_memory_.empty(); }
   const L2Stats& stats() const { return stats_; }
+  size_t mshrs_used() const { return mshr_.size(); }
+  // Waveforms: when set, every stretch of cycles [first, end) the atomic
+  // unit is busy is appended to `log` (contiguous stretches merged).
+  void log_atomic_busy(std::deque<std::pair<uint64_t, uint64_t>>* log) { atomic_log_ = log; }
   static constexpr uint64_t kNever = ~uint64_t{0};
 
  private:
@@ -109,6 +114,7 @@ class L2Slice {
   std::deque<Answer> answers_;  // in cycle order
   std::deque<MemoryRequest> to_memory_;
   uint64_t atomic_free_ = 0;
+  std::deque<std::pair<uint64_t, uint64_t>>* atomic_log_ = nullptr;
   L2Stats stats_;
 };
 

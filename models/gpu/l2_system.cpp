@@ -87,6 +87,71 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool n
 
 L2System::~L2System() = default;
 
+void L2System::set_waveform(sim::Waveform* wave) {
+  if (!wave) return;
+  wave_ = wave;
+  wave->add_clock(clock_);
+  ps_ = sc_core::sc_time(1, sc_core::SC_PS).value();
+  wave_slices_.resize(slices_.size());
+  for (unsigned s = 0; s < slices_.size(); ++s) {
+    const std::string scope = fmt::format("{}.slice{}", sim::wave_scope(name()), s);
+    if (!wave->scope_enabled(scope)) continue;
+    SliceWave& w = wave_slices_[s];
+    w.req = wave->add_signal(scope, "req", 1);
+    w.kind = wave->add_signal(scope, "req_kind", 2, &kL2Req);
+    w.hit = wave->add_signal(scope, "hit", 1);
+    w.miss = wave->add_signal(scope, "miss", 1);
+    w.mshr = wave->add_signal(scope, "mshr", 8);
+    w.atomic_busy = wave->add_signal(scope, "atomic_busy", 1);
+    w.mem_outstanding = wave->add_signal(scope, "mem_outstanding", 12);
+    slices_[s]->log_atomic_busy(&w.atomic);
+  }
+}
+
+void L2System::trace_begin(uint64_t now) {
+  // Strobes of earlier cycles drop (the method woke in the next cycle).
+  const uint64_t t = now_ps();
+  for (SliceWave& w : wave_slices_) {
+    if (w.strobe_cycle >= now) continue;
+    wave_->change(w.req, 0, t);
+    wave_->change(w.hit, 0, t);
+    wave_->change(w.miss, 0, t);
+    w.strobe_cycle = kNever;
+  }
+}
+
+void L2System::trace_slice(unsigned s, const L2Stats& before, uint64_t now) {
+  SliceWave& w = wave_slices_[s];
+  const L2Slice& slice = *slices_[s];
+  const L2Stats& after = slice.stats();
+  const uint64_t t = now_ps();
+  const bool read = after.reads != before.reads, write = after.writes != before.writes,
+             atomic = after.atomics != before.atomics;
+  if (read || write || atomic) {
+    wave_->change(w.req, 1, t);
+    wave_->change(w.kind, read ? 0 : write ? 1 : 2, t);
+    if (!write) {
+      const bool missed = after.miss_sectors != before.miss_sectors;
+      wave_->change(missed ? w.miss : w.hit, 1, t);
+    }
+    w.strobe_cycle = now;
+  }
+  wave_->change(w.mshr, slice.mshrs_used(), t);
+  while (!w.atomic.empty() && w.atomic.front().second <= now) w.atomic.pop_front();
+  wave_->change(w.atomic_busy, !w.atomic.empty() && w.atomic.front().first <= now, t);
+}
+
+uint64_t L2System::trace_next(uint64_t now) const {
+  uint64_t next = kNever;
+  for (const SliceWave& w : wave_slices_) {
+    if (w.strobe_cycle != kNever) next = std::min(next, w.strobe_cycle + 1);
+    if (w.atomic.empty()) continue;
+    const auto& [first, end] = w.atomic.front();
+    next = std::min(next, first <= now ? end : first);  // the atomic unit starts or stops
+  }
+  return next;
+}
+
 unsigned L2System::slice_of(uint32_t addr) const {
   return slice_for_line(addr / mem::kLineBytes, static_cast<unsigned>(slices_.size()), xor_interleave_);
 }
@@ -146,6 +211,7 @@ void L2System::on_memory_answer(unsigned slice, tlm::tlm_generic_payload& gp, co
   }
   if (gp.is_read()) fills_.push_back(Fill{slice, static_cast<uint32_t>(gp.get_address()), clock_.cycle_at(at)});
   gp.release();
+  if (wave_) wave_->change(wave_slices_[slice].mem_outstanding, --wave_slices_[slice].outstanding, now_ps());
   clocked_.wake_next_cycle();
 }
 
@@ -165,18 +231,27 @@ void L2System::cycle() {
   }
   fills_.resize(kept);
 
+  if (wave_) trace_begin(now);
   admit(sc_core::sc_time_stamp());
   forward_requests(now);
   for (unsigned s = 0; s < slices_.size(); ++s) {
     const size_t before = slices_[s]->queued();
-    slices_[s]->cycle(now);
+    if (wave_) {
+      const L2Stats stats_before = slices_[s]->stats();
+      slices_[s]->cycle(now);
+      trace_slice(s, stats_before, now);
+    } else {
+      slices_[s]->cycle(now);
+    }
     popped_[s] = before - slices_[s]->queued();
   }
   collect_answers(now);
   deliver(now);
   send_to_memory(now);
 
-  clocked_.wake_at(next_cycle(now));  // kNever: sleep until a request or answer arrives
+  uint64_t next = next_cycle(now);  // kNever: sleep until a request or answer arrives
+  if (wave_) next = std::min(next, trace_next(now));
+  clocked_.wake_at(next);
 }
 
 void L2System::admit(const sc_core::sc_time& now_time) {
@@ -257,6 +332,7 @@ void L2System::send_to_memory(uint64_t now) {
     tlm::tlm_generic_payload* gp = nullptr;
     pool_.request(gp, m.addr, mem::kSectorBytes, m.write ? sim::MemOp::kWrite : sim::MemOp::kRead).source =
         static_cast<uint16_t>(s);
+    if (wave_) wave_->change(wave_slices_[s].mem_outstanding, ++wave_slices_[s].outstanding, now_ps());
     mem_port_->send(s, *gp);  // an answer on the return path comes through on_memory_answer
   }
 }

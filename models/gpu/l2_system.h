@@ -43,8 +43,12 @@
 #include "sim/payload_pool.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
+#include "sim/waveform.h"
 
 namespace tessera::gpu {
+
+// The kind of request a slice's tag pipeline accepted (signal `req_kind`).
+inline const sim::WaveEnum kL2Req{"l2_req", {{0, "read"}, {1, "write"}, {2, "atomic"}}};
 
 class L2System : public sc_core::sc_module, public sim::InFlightReporter, public CrossbarTargets {
  public:
@@ -74,8 +78,20 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   // Requested sectors of reads and atomics over every slice: hits, misses.
   std::pair<uint64_t, uint64_t> sector_totals() const;
   std::string describe_in_flight() const override;
+  // Traces every slice (scope <name>.slice<S>): `req` when the tag pipeline
+  // accepts a request, its `req_kind`, and for a read or atomic `hit` (every
+  // requested sector present) or `miss` (strobes, one cycle), `mshr` (MSHRs
+  // in use), `atomic_busy`, `mem_outstanding` (sector requests sent to
+  // memory and not answered). Call during elaboration; null traces nothing.
+  void set_waveform(sim::Waveform* wave);
 
  private:
+  struct SliceWave {
+    int req = -1, kind = -1, hit = -1, miss = -1, mshr = -1, atomic_busy = -1, mem_outstanding = -1;
+    uint64_t strobe_cycle = L2Slice::kNever;  // the cycle whose strobes are up
+    uint64_t outstanding = 0;
+    std::deque<std::pair<uint64_t, uint64_t>> atomic;  // busy stretches of the atomic unit
+  };
   struct Delivery {
     uint64_t cycle;
     uint64_t seq;  // keeps same-cycle deliveries in the order they were sent
@@ -98,6 +114,10 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   void deliver(uint64_t now);
   void send_to_memory(uint64_t now);
   uint64_t next_cycle(uint64_t now) const;
+  uint64_t now_ps() const { return sc_core::sc_time_stamp().value() / ps_; }
+  void trace_begin(uint64_t now);
+  void trace_slice(unsigned s, const L2Stats& before, uint64_t now);
+  uint64_t trace_next(uint64_t now) const;
 
   sim::RunControl& run_;
   sim::ClockDomain clock_;
@@ -119,6 +139,9 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   sim::PayloadPool pool_;
   uint64_t seq_ = 0;
   sim::ClockedMethod clocked_;
+  sim::Waveform* wave_ = nullptr;
+  std::vector<SliceWave> wave_slices_;
+  uint64_t ps_ = 1;
 
   sim::StatGroup stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> slice_stats_;

@@ -1,0 +1,361 @@
+// Waveforms of the memory system through the tessera binary: runs with HBM
+// (chip_hbm) and with the fixed-latency memory (chip) write an FST that
+// gtkwave's fst2vcd reads back. On every pseudo channel, every RD and WR
+// comes at least tRCD (of the HBM preset, in ps of the DRAM clock) after
+// its bank's ACT of the same row with no PRE in between, REF only when
+// every bank of the pseudo channel is closed, and the command signals show
+// exactly as many ACT, RD/WR and REF as the statistics count. The L2
+// slices' request, hit and miss strobes agree with each slice's statistics;
+// the memories' outstanding counts return to 0. Tracing changes no
+// statistic.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tessera_run.h"
+
+namespace {
+
+using tessera::test::run_tessera;
+using tessera::test::RunResult;
+
+std::string elf(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
+
+// A minimal VCD reader: every signal's changes by full name.
+struct Change {
+  uint64_t t, v;
+};
+struct Wave {
+  std::map<std::string, std::vector<Change>> signals;
+  const std::vector<Change>& at(const std::string& name) const {
+    static const std::vector<Change> none;
+    auto it = signals.find(name);
+    return it == signals.end() ? none : it->second;
+  }
+  bool has(const std::string& name) const { return signals.count(name) != 0; }
+  // The value after every change at or before t.
+  uint64_t value(const std::string& name, uint64_t t) const {
+    const auto& c = at(name);
+    auto it = std::upper_bound(c.begin(), c.end(), t, [](uint64_t x, const Change& ch) { return x < ch.t; });
+    return it == c.begin() ? 0 : std::prev(it)->v;
+  }
+};
+
+Wave read_vcd(const std::string& text) {
+  Wave w;
+  std::map<std::string, std::vector<std::string>> names;  // id -> full names
+  std::vector<std::string> scope;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream l(line);
+    std::string word;
+    l >> word;
+    if (word == "$scope") {
+      std::string kind, name;
+      l >> kind >> name;
+      scope.push_back(name);
+    } else if (word == "$upscope") {
+      scope.pop_back();
+    } else if (word == "$var") {
+      std::string kind, width, id, name;
+      l >> kind >> width >> id >> name;
+      std::string full;
+      for (const auto& s : scope) full += s + ".";
+      names[id].push_back(full + name);
+      w.signals[full + name];
+    } else if (word == "$enddefinitions") {
+      break;
+    }
+  }
+  uint64_t t = 0;
+  const auto set = [&](const std::string& id, uint64_t v) {
+    auto it = names.find(id);
+    if (it == names.end()) return;
+    for (const auto& n : it->second) {
+      auto& c = w.signals[n];
+      if (!c.empty() && c.back().t == t) {
+        c.back().v = v;
+      } else {
+        c.push_back({t, v});
+      }
+    }
+  };
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      t = std::stoull(line.substr(1));
+    } else if (line[0] == 'b') {
+      const auto space = line.find(' ');
+      const std::string bits = line.substr(1, space - 1);
+      uint64_t v = 0;
+      for (char c : bits) v = v * 2 + (c == '1');
+      set(line.substr(space + 1), v);
+    } else if (line[0] == '0' || line[0] == '1') {
+      set(line.substr(1), line[0] == '1');
+    }
+  }
+  return w;
+}
+
+// High cycles of a one-cycle strobe (a strobe high in consecutive cycles
+// stays high: each cycle counts).
+uint64_t strobe_count(const Wave& w, const std::string& name, uint64_t period, uint64_t end) {
+  const auto& c = w.at(name);
+  uint64_t n = 0;
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (c[i].v != 1) continue;
+    const uint64_t until = i + 1 < c.size() ? c[i + 1].t : end;
+    EXPECT_EQ((until - c[i].t) % period, 0u) << name << " at " << c[i].t;
+    n += (until - c[i].t) / period;
+  }
+  return n;
+}
+
+nlohmann::json read_json(const std::string& path) { return nlohmann::json::parse(tessera::test::read_file(path)); }
+
+// Drops host-time fields (they differ between any two runs).
+void drop_host_fields(nlohmann::json& j) {
+  if (!j.is_object()) return;
+  for (auto it = j.begin(); it != j.end();) {
+    if (it.key().find("host") != std::string::npos) {
+      it = j.erase(it);
+    } else {
+      drop_host_fields(*it);
+      ++it;
+    }
+  }
+}
+
+struct Traced {
+  Wave wave;
+  nlohmann::json stats;
+  uint64_t end_ps = 0;
+};
+
+// Runs a program with and without --vcd; the statistics must be identical.
+Traced run_traced(const std::string& platform, const std::string& program, const std::vector<std::string>& extra) {
+  const std::string stem = tessera::test::temp_path("waves_mem_" + platform + "_" + program);
+  std::vector<std::string> plain = {"run", platform, elf(program), "-q", "--stats", stem + ".plain.json"};
+  plain.insert(plain.end(), extra.begin(), extra.end());
+  std::vector<std::string> traced = {"run",     platform,       elf(program), "-q",
+                                     "--stats", stem + ".json", "--vcd",      stem + ".fst"};
+  traced.insert(traced.end(), extra.begin(), extra.end());
+  const RunResult a = run_tessera(plain, 200), b = run_tessera(traced, 200);
+  EXPECT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(b.status, 0) << b.err;
+  Traced r;
+  nlohmann::json with = read_json(stem + ".json"), without = read_json(stem + ".plain.json");
+  r.stats = with;
+  drop_host_fields(with);
+  drop_host_fields(without);
+  EXPECT_EQ(with, without) << "tracing changed the statistics";
+  r.wave = read_vcd(tessera::test::command_output(std::string(FST2VCD) + " " + stem + ".fst 2>/dev/null"));
+  EXPECT_GT(r.wave.signals.size(), 0u) << "no signals in " << stem << ".fst";
+  for (const auto& [name, c] : r.wave.signals)
+    if (!c.empty()) r.end_ps = std::max(r.end_ps, c.back().t);
+  r.end_ps += 1;
+  if (!::testing::Test::HasFailure())  // kept for a look when a check failed
+    for (const char* ext : {".json", ".plain.json", ".fst"}) std::filesystem::remove(stem + ext);
+  return r;
+}
+
+// A number of the HBM preset file (models/dram/presets/NAME.yaml).
+uint64_t preset(const std::string& spec, const std::string& key) {
+  const std::string text = tessera::test::read_file(std::string(PRESET_DIR) + "/" + spec + ".yaml");
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex("(^|\\n)\\s*" + key + ":\\s*(\\d+)"))) {
+    ADD_FAILURE() << key << " not in preset " << spec;
+    return 0;
+  }
+  return std::stoull(m[2]);
+}
+
+enum Cmd : uint64_t {
+  kNop = 0,
+  kAct = 1,
+  kRd = 2,
+  kWr = 3,
+  kRda = 4,
+  kWra = 5,
+  kPre = 6,
+  kPrea = 7,
+  kRef = 8,
+  kRefsb = 9
+};
+
+struct Command {
+  uint64_t t, cmd, bank, row;
+};
+
+std::string fmt_pc(unsigned p) { return "chip.hbm.pc" + std::to_string(p); }
+
+// Every command a pseudo channel's `cmd` and `cmd2` signals show: one per
+// DRAM cycle while the signal holds a command.
+std::vector<Command> commands(const Wave& w, const std::string& pc, uint64_t tck, uint64_t end) {
+  std::vector<Command> out;
+  for (const std::string& prefix : {pc + ".cmd", pc + ".cmd2"}) {
+    std::vector<uint64_t> times;
+    for (const char* part : {"", "_bank", "_row"})
+      for (const Change& c : w.at(prefix + part)) times.push_back(c.t);
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    for (size_t i = 0; i < times.size(); ++i) {
+      const uint64_t cmd = w.value(prefix, times[i]);
+      if (cmd == kNop) continue;
+      const uint64_t until = i + 1 < times.size() ? times[i + 1] : end;
+      for (uint64_t t = times[i]; t < until; t += tck)
+        out.push_back({t, cmd, w.value(prefix + "_bank", times[i]), w.value(prefix + "_row", times[i])});
+    }
+  }
+  // Row-bus commands before column commands of the same instant.
+  std::stable_sort(out.begin(), out.end(), [](const Command& a, const Command& b) {
+    const bool ca = a.cmd == kRd || a.cmd == kWr, cb = b.cmd == kRd || b.cmd == kWr;
+    return a.t != b.t ? a.t < b.t : (!ca && cb);
+  });
+  return out;
+}
+
+void check_hbm(const Traced& r, unsigned expect_min_writes) {
+  const std::string spec = r.stats["config"]["parameters"]["dram.spec"];
+  const uint64_t tck = preset(spec, "tck_ps");
+  const uint64_t trcdrd = preset(spec, "tRCDRD") * tck, trcdwr = preset(spec, "tRCDWR") * tck;
+  ASSERT_GT(trcdrd, 0u);
+  const Wave& w = r.wave;
+  uint64_t acts = 0, columns = 0, writes = 0, refreshes = 0;
+  unsigned pcs = 0;
+  for (unsigned p = 0; w.has(fmt_pc(p) + ".cmd"); ++p, ++pcs) {
+    const std::string pc = fmt_pc(p);
+    unsigned banks = 0;
+    while (w.has(pc + ".bank" + std::to_string(banks) + ".open")) ++banks;
+    ASSERT_GT(banks, 0u) << pc;
+    struct Bank {
+      bool open = false;
+      uint64_t act_t = 0, row = 0;
+    };
+    std::vector<Bank> bank(banks);
+    for (const Command& c : commands(w, pc, tck, r.end_ps)) {
+      SCOPED_TRACE(pc + " at " + std::to_string(c.t) + " ps, command " + std::to_string(c.cmd) + " bank " +
+                   std::to_string(c.bank) + " row " + std::to_string(c.row));
+      ASSERT_LT(c.bank, banks);
+      Bank& b = bank[c.bank];
+      const std::string bank_scope = pc + ".bank" + std::to_string(c.bank);
+      switch (c.cmd) {
+        case kAct:
+          EXPECT_FALSE(b.open) << "ACT to an open bank";
+          b = Bank{true, c.t, c.row};
+          EXPECT_EQ(w.value(bank_scope + ".open", c.t), 1u);
+          EXPECT_EQ(w.value(bank_scope + ".row", c.t), c.row);
+          ++acts;
+          break;
+        case kPre:
+          b.open = false;
+          EXPECT_EQ(w.value(bank_scope + ".open", c.t), 0u);
+          break;
+        case kRd:
+        case kWr:
+          ASSERT_TRUE(b.open) << "column command to a closed bank (a PRE since its ACT, or no ACT)";
+          EXPECT_EQ(c.row, b.row) << "column command to another row than the ACT opened";
+          EXPECT_GE(c.t - b.act_t, c.cmd == kRd ? trcdrd : trcdwr) << "less than tRCD after the ACT";
+          EXPECT_EQ(w.value(bank_scope + ".open", c.t), 1u);
+          EXPECT_EQ(w.value(bank_scope + ".row", c.t), c.row);
+          ++columns;
+          writes += c.cmd == kWr;
+          break;
+        case kRef:
+          for (unsigned k = 0; k < banks; ++k) {
+            EXPECT_FALSE(bank[k].open) << "REF with bank " << k << " open";
+            EXPECT_EQ(w.value(pc + ".bank" + std::to_string(k) + ".open", c.t), 0u) << "bank " << k;
+          }
+          EXPECT_EQ(w.value(pc + ".refresh", c.t), 1u);
+          ++refreshes;
+          break;
+        case kRefsb:
+          EXPECT_FALSE(b.open) << "REFSB of an open bank";
+          EXPECT_EQ(w.value(pc + ".refresh", c.t), 1u);
+          ++refreshes;
+          break;
+        default:
+          ADD_FAILURE() << "a command the model does not issue";
+      }
+    }
+  }
+  EXPECT_GT(pcs, 0u) << "no pseudo channel signals";
+  const auto& dram = r.stats["chip"]["dram"];
+  EXPECT_EQ(acts, dram["acts"].get<uint64_t>());
+  EXPECT_EQ(columns, dram["bursts"].get<uint64_t>());
+  EXPECT_EQ(refreshes, dram["refreshes"].get<uint64_t>());
+  EXPECT_GE(writes, expect_min_writes);
+  EXPECT_GT(columns, 0u);
+}
+
+void check_l2(const Traced& r) {
+  const uint64_t period =
+      static_cast<uint64_t>(1e6 / std::stod(r.stats["config"]["parameters"]["clock.l2_mhz"].get<std::string>()));
+  const auto& l2 = r.stats["chip"]["l2"];
+  unsigned slices = 0;
+  uint64_t total = 0;
+  for (unsigned s = 0; l2.contains("slice" + std::to_string(s)); ++s, ++slices) {
+    const auto& st = l2["slice" + std::to_string(s)];
+    const std::string scope = "chip.l2.slice" + std::to_string(s);
+    SCOPED_TRACE(scope);
+    const uint64_t reads = st["reads"], writes = st["writes"], atomics = st["atomics"];
+    const uint64_t hits = strobe_count(r.wave, scope + ".hit", period, r.end_ps);
+    const uint64_t misses = strobe_count(r.wave, scope + ".miss", period, r.end_ps);
+    EXPECT_EQ(hits + misses, reads + atomics);
+    EXPECT_EQ(strobe_count(r.wave, scope + ".req", period, r.end_ps), reads + writes + atomics);
+    if (st["miss_sectors"].get<uint64_t>() > 0) {
+      EXPECT_GT(misses, 0u);
+    }
+    if (st["hit_sectors"].get<uint64_t>() > 0) {
+      EXPECT_GT(hits, 0u);
+    }
+    EXPECT_EQ(r.wave.value(scope + ".mem_outstanding", r.end_ps), 0u);
+    EXPECT_EQ(r.wave.value(scope + ".mshr", r.end_ps), 0u);
+    total += hits + misses;
+  }
+  EXPECT_GT(slices, 0u);
+  EXPECT_GT(total, 0u);
+}
+
+TEST(WavesHbm, SgemmCommandsKeepTheProtocolAndMatchTheStatistics) {
+  const Traced r = run_traced("chip_hbm", "sgemm", {});
+  check_hbm(r, 0);
+  check_l2(r);
+}
+
+TEST(WavesHbm, VecaddWithASmallL2WritesBackAndKeepsTheProtocol) {
+  // An 8 KiB L2 evicts dirty lines: DRAM writes.
+  const Traced r = run_traced("chip_hbm", "vecadd", {"--set", "l2.size_kb=8"});
+  check_hbm(r, 1);
+  check_l2(r);
+}
+
+TEST(WavesFixedMemory, OutstandingRequestsStayWithinTheQueueAndDrain) {
+  const Traced r = run_traced("chip", "vecadd", {});
+  const auto& c = r.wave.at("chip.memory.outstanding");
+  ASSERT_FALSE(c.empty());
+  const uint64_t depth = std::stoull(r.stats["config"]["parameters"]["memory.queue_depth"].get<std::string>());
+  uint64_t max = 0, rises = 0, prev = 0;
+  for (const Change& ch : c) {
+    max = std::max(max, ch.v);
+    if (ch.v > prev) rises += ch.v - prev;
+    prev = ch.v;
+  }
+  EXPECT_GT(max, 0u);
+  EXPECT_LE(max, depth);
+  EXPECT_EQ(c.back().v, 0u);
+  const auto& mem = r.stats["chip"]["memory"];
+  EXPECT_LE(rises, mem["reads"].get<uint64_t>() + mem["writes"].get<uint64_t>());
+  check_l2(r);
+}
+
+}  // namespace
