@@ -59,6 +59,7 @@
 #include "mem/memory_side.h"
 #include "mem/store_buffer.h"
 #include "sim/in_flight.h"
+#include "sim/timeline.h"
 
 namespace tessera::sim {
 class Config;
@@ -194,6 +195,9 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   Transient transient_of(uint32_t agent, uint64_t addr) const;
   bool granted(uint32_t agent, uint64_t addr) const;
   void set_bus_trace(std::function<void(const BusEvent&)> trace) { trace_ = std::move(trace); }
+  // --timeline: each bus transaction, grant to the freeing of its tag, as an
+  // async slice on `track`; NACKs as instants. Cycles are `cycle_ps` long.
+  void set_timeline(sim::Timeline* t, int track, uint64_t cycle_ps);
   std::string describe_line(uint64_t line) const override;
   // sim::InFlightReporter: each core's outstanding bus requests with their
   // transient states, buffered stores and write-backs, the request table,
@@ -252,6 +256,11 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   std::vector<Candidate> candidate_scratch_;
   std::unique_ptr<mem::CoherenceChecker> checker_;
   std::function<void(const BusEvent&)> trace_;
+  sim::Timeline* timeline_ = nullptr;
+  int timeline_track_ = -1;
+  uint64_t timeline_cycle_ps_ = 0, timeline_seq_ = 0;
+  std::vector<uint64_t> timeline_ids_;  // per tag: its transaction's id in the timeline (0: none)
+  void timeline_event(BusEvent::Kind kind, mem::BusOp op, uint32_t agent, uint32_t tag, uint64_t line);
   std::vector<uint64_t> row_hits_;
   // What the controllers share with the cluster: the clock, progress,
   // completions and the failure.

@@ -41,6 +41,7 @@
 #include "sim/in_flight.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
+#include "sim/timeline.h"
 
 namespace tessera::cpu {
 
@@ -104,6 +105,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // then the engine's requests (with their transient states), bus queues
   // and bridge slots (bus::Cluster::describe_in_flight).
   std::string describe_in_flight() const override;
+  // --timeline: a track per core (parked, asleep in wfi, long memory
+  // waits; the gaps are running) and one for the bus.
+  void set_timeline(sim::Timeline* t);
 
  private:
   void step();
@@ -154,6 +158,14 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   bool kernel_may_have_run_ = false;  // launched since the last coherence point at a status read
 
   uint64_t coherence_points_ = 0, coherence_write_backs_ = 0;
+
+  // A memory wait shows on a core's track when it lasts at least this many
+  // cycles: longer than an L1D hit, so the track shows misses, not every load.
+  static constexpr uint64_t kTimelineMemoryWait = 8;
+  uint64_t timeline_ps(uint64_t cycle) const { return sim::Timeline::cycle_ps(clock_, cycle); }
+  sim::Timeline* timeline_ = nullptr;
+  std::vector<int> core_tracks_;
+  std::vector<const char*> sleep_names_;  // per hart: why it sleeps
 };
 
 }  // namespace tessera::cpu

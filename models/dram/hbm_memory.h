@@ -35,6 +35,7 @@
 #include "sim/config.h"
 #include "sim/in_flight.h"
 #include "sim/stats.h"
+#include "sim/timeline.h"
 
 namespace tessera::dram {
 
@@ -55,11 +56,15 @@ class HbmMemory : public sc_core::sc_module, public sim::InFlightReporter {
   const MemorySystem& engine() const { return *engine_; }
   uint64_t capacity() const { return engine_->capacity(); }
   std::string describe_in_flight() const override;
+  // --timeline: each pseudo-channel's commands, the DRAM stage of sampled
+  // L2 memory requests.
+  void set_timeline(sim::Timeline* t);
 
  private:
   struct InFlight {
     tlm::tlm_generic_payload* gp = nullptr;
     int socket_id = 0;
+    uint64_t timeline_id = 0;  // its DRAM stage is in the timeline (0: not)
   };
   struct Origin {
     int socket;
@@ -93,6 +98,10 @@ class HbmMemory : public sc_core::sc_module, public sim::InFlightReporter {
   sim::StatGroup stats_;
   uint64_t backpressure_ = 0, address_errors_ = 0;
   uint64_t acts_ = 0, refreshes_ = 0, violations_ = 0;
+
+  sim::Timeline* timeline_ = nullptr;
+  int timeline_track_ = -1;
+  std::unique_ptr<CommandObserver> timeline_commands_;
 };
 
 }  // namespace tessera::dram

@@ -43,6 +43,7 @@
 #include "sim/payload_pool.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
+#include "sim/timeline.h"
 
 namespace tessera::gpu {
 
@@ -74,6 +75,8 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   // Requested sectors of reads and atomics over every slice: hits, misses.
   std::pair<uint64_t, uint64_t> sector_totals() const;
   std::string describe_in_flight() const override;
+  // --timeline: the L2 stage of sampled SM requests, sampled memory requests.
+  void set_timeline(sim::Timeline* t);
 
  private:
   struct Delivery {
@@ -123,6 +126,11 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   sim::StatGroup stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> slice_stats_;
   uint64_t slice_full_stall_cycles_ = 0;  // behind a network
+
+  // A sampled SM request entered slice `slice` in `cycle`.
+  void timeline_stage(const tlm::tlm_generic_payload& gp, unsigned slice, uint64_t cycle);
+  sim::Timeline* timeline_ = nullptr;
+  int timeline_track_ = -1;
 };
 
 }  // namespace tessera::gpu
