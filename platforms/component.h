@@ -22,6 +22,7 @@ class Config;
 class RunControl;
 class StatGroup;
 class Waveform;
+class Timeline;
 }  // namespace tessera::sim
 namespace tessera::isa {
 struct ElfImage;
@@ -99,6 +100,7 @@ struct BuildContext {
   std::map<std::string, Component*> built;   // by instance name
   SystemRegs* regs = nullptr;                // set by the MMIO component: the console
   std::map<std::string, unsigned> counters;  // next index of a numbered model ("sm")
+  sim::Timeline* timeline = nullptr;         // --timeline; null when off
 
   Component* find(const std::string& instance) const {
     const auto it = built.find(instance);

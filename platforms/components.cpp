@@ -92,6 +92,7 @@ class SmCluster : public Component {
       sm::Sm::Context sctx{ctx.config, params_,   ctx.sm_clock, ctx.global, ctx.program,
                            ctx.run,    ctx.stats, ctx.wave,     total,      atomics};
       sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", id).c_str(), id, sctx));
+      sms_.back()->set_timeline(ctx.timeline);
     }
   }
   static sm::GlobalAtomics& shared_atomics(BuildContext& ctx) {
@@ -150,6 +151,7 @@ class L2 : public Component {
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
     l2_ = std::make_unique<gpu::L2System>(inst.name.c_str(), ctx.config, network, ctx.run, ctx.stats);
     l2_->set_waveform(ctx.wave);
+    l2_->set_timeline(ctx.timeline);
   }
   gpu::L2System& l2() { return *l2_; }
   TargetSocket* target_socket(const std::string& socket) override {
@@ -309,6 +311,7 @@ class HbmStack : public Component {
     hbm_ = std::make_unique<dram::HbmMemory>(inst.name.c_str(), ctx.config, &ctx.global, memory_range(inst)->first,
                                              *parent);
     hbm_->set_waveform(ctx.wave);
+    hbm_->set_timeline(ctx.timeline);
   }
   TargetSocket* target_socket(const std::string& socket) override { return socket == "port" ? &hbm_->socket : nullptr; }
   void bind(const std::string& socket, Component&, const std::string&) override { no_such_binding(*this, socket); }
@@ -376,6 +379,7 @@ class BlockDispatcher : public Component {
     params_ = sm::SmParams::from_config(ctx.config);
     dispatcher_ = std::make_unique<gpu::Dispatcher>(inst.name.c_str(), params_, ctx.sm_clock, ctx.run, ctx.stats, sms);
     dispatcher_->set_waveform(ctx.wave);
+    dispatcher_->set_timeline(ctx.timeline);
   }
   gpu::Dispatcher& dispatcher() { return *dispatcher_; }
   TargetSocket* target_socket(const std::string& socket) override {
@@ -435,6 +439,7 @@ class ControlCores : public Component {
                                       stack_guards(ctx.image),
                                       ctx.wave};
     cluster_ = std::make_unique<cpu::ControlCluster>(inst.name.c_str(), cctx);
+    cluster_->set_timeline(ctx.timeline);
   }
   cpu::ControlCluster& cluster() { return *cluster_; }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {

@@ -126,6 +126,8 @@ int run(const std::string& platform_arg, const std::string& elf, const std::vect
     fmt::print(stderr, "tessera: error: {}\n", platform.report());
   if (!quiet) fmt::print(stderr, "{}", platform.summary());
   if (!options.trace.path.empty() && !quiet) fmt::print(stderr, "  waveform             {}\n", options.trace.path);
+  if (!options.timeline.path.empty() && !quiet)
+    fmt::print(stderr, "  timeline             {}\n", options.timeline.path);
   std::string output_error = platform.output_error();
   if (stats_out.is_open()) {
     stats_out.write(platform.stats_json().dump(2) + "\n");
@@ -177,6 +179,17 @@ int sc_main(int argc, char** argv) {
       ->check(tessera::sim::unsigned_in(1, 1000000000));
   run_cmd->add_option("--flight-dir", options.trace.flight_dir, "Directory of the flight recorder's waveforms")
       ->capture_default_str();
+  std::string timeline_window;
+  run_cmd->add_option("--timeline", options.timeline.path,
+                      "Write a timeline of the run as Chrome trace-event JSON (open in ui.perfetto.dev or "
+                      "chrome://tracing)");
+  run_cmd
+      ->add_option("--timeline-sample", options.timeline.sample,
+                   "Record every Nth memory transaction (SM requests, L2 memory requests) in the timeline")
+      ->capture_default_str()
+      ->check(tessera::sim::unsigned_in(1, 1000000000));
+  run_cmd->add_option("--timeline-window", timeline_window,
+                      "Keep only SM cycles START to END in the timeline: START:END");
   run_cmd->add_option("--max-cycles", options.max_cycles, "Stop after this many SM cycles (exit status 6)")
       ->check(tessera::sim::unsigned_in(1, 1000000000000));
   run_cmd->add_flag("-q,--quiet", quiet, "Do not print the summary");
@@ -212,6 +225,8 @@ int sc_main(int argc, char** argv) {
   try {
     tessera::sim::set_log_level(log_level == "warning" ? "warn" : log_level);
     if (run_cmd->parsed() && !trace_window.empty()) tessera::sim::parse_trace_window(trace_window, options.trace);
+    if (run_cmd->parsed() && !timeline_window.empty())
+      tessera::sim::parse_timeline_window(timeline_window, options.timeline);
     if (run_cmd->parsed()) status = run(platform_arg, elf, sets, stats_path, options, quiet);
     if (config_cmd->parsed()) status = list_config(platform_arg, sets);
     if (netlist_cmd->parsed()) status = show_netlist(platform_arg, sets, dot, types);

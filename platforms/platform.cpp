@@ -91,7 +91,15 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
                    shared_,
                    {},
                    nullptr,
-                   {}};
+                   {},
+                   nullptr};
+  if (!options.timeline.path.empty()) {
+    sim::TimelineOptions timeline = options.timeline;
+    timeline.inputs = options.inputs;
+    timeline_ = std::make_unique<sim::Timeline>(
+        timeline, static_cast<uint64_t>(sm_clock_->period().value() / sc_core::sc_time(1, sc_core::SC_PS).value()));
+    ctx.timeline = timeline_.get();
+  }
   for (const NetlistInstance* inst : build_order(netlist_, registry)) {
     components_.push_back(registry.find(inst->type)->factory(*inst, ctx));
     ctx.built[inst->name] = components_.back().get();
@@ -181,6 +189,13 @@ int Platform::run() {
     }
   }
   if (wave_) finish_waveform();
+  if (timeline_) {
+    try {
+      timeline_->close(sim::Timeline::now_ps());
+    } catch (const sim::OutputError& e) {
+      output_error_ += (output_error_.empty() ? "" : "; ") + std::string(e.what());
+    }
+  }
   return run_.status();
 }
 

@@ -20,6 +20,7 @@
 #include "sim/config.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
+#include "sim/timeline.h"
 #include "sim/waveform.h"
 
 namespace tessera::platform {
@@ -28,6 +29,7 @@ inline constexpr uint32_t kGlobalBase = 0x80000000;
 
 struct RunOptions {
   sim::TraceOptions trace;          // --vcd, --trace-*, --flight-recorder
+  sim::TimelineOptions timeline;    // --timeline, --timeline-*: path "" writes none
   uint64_t max_cycles = 0;          // 0: no limit
   std::vector<std::string> inputs;  // files the run reads (ELF, netlist): never overwritten by an output
   bool echo_console = true;
@@ -87,6 +89,7 @@ class Platform {
   std::unique_ptr<isa::ElfImage> image_;
   std::unique_ptr<isa::DecodedProgram> program_;
   std::unique_ptr<sim::Waveform> wave_;
+  std::unique_ptr<sim::Timeline> timeline_;
   std::string flight_path_;  // the flight recorder's dump, when the run went wrong
   Netlist netlist_;
   std::map<std::string, std::shared_ptr<void>> shared_;  // BuildContext::shared, outliving the components

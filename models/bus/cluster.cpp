@@ -535,7 +535,13 @@ void Cluster::resolve(uint32_t tag) {
   check_failure();
 }
 
-void Cluster::free_tag(uint32_t tag) { bus_.free(tag); }
+void Cluster::free_tag(uint32_t tag) {
+  if (timeline_ && timeline_ids_[tag]) {
+    timeline_->async_end(timeline_track_, {}, timeline_ids_[tag], ctx_.now * timeline_cycle_ps_);
+    timeline_ids_[tag] = 0;
+  }
+  bus_.free(tag);
+}
 
 // ---------------------------------------------------------------------------
 // Reports and views
@@ -543,6 +549,7 @@ void Cluster::free_tag(uint32_t tag) { bus_.free(tag); }
 void Cluster::trace(BusEvent::Kind kind, BusOp op, uint32_t agent, uint32_t tag, uint64_t line, int source,
                     uint64_t until, bool shared, bool dirty) {
   if (trace_) trace_(BusEvent{kind, ctx_.now, op, agent, tag, line, source, until, shared, dirty});
+  if (timeline_) timeline_event(kind, op, agent, tag, line);
 }
 
 void Cluster::set_line_trace(std::function<void(uint32_t, uint64_t, uint8_t)> trace) {
@@ -553,6 +560,26 @@ void Cluster::set_line_trace(std::function<void(uint32_t, uint64_t, uint8_t)> tr
   ctx_.on_line = [this, trace = std::move(trace)](uint32_t agent, uint64_t line) {
     trace(agent, line, agents_[agent]->coh_code_of(line));
   };
+}
+
+void Cluster::set_timeline(sim::Timeline* t, int track, uint64_t cycle_ps) {
+  timeline_ = t;
+  timeline_track_ = track;
+  timeline_cycle_ps_ = cycle_ps;
+  timeline_ids_.assign(bus_.table_size(), 0);
+}
+
+void Cluster::timeline_event(BusEvent::Kind kind, BusOp op, uint32_t agent, uint32_t tag, uint64_t line) {
+  const uint64_t ps = ctx_.now * timeline_cycle_ps_;
+  if (kind == BusEvent::kNack) {
+    timeline_->instant(timeline_track_, fmt::format("NACK {} core{}", mem::bus_op_name(op), agent), ps);
+  } else if (kind == BusEvent::kGrant) {
+    // Bus transactions get ids of their own (bit 62), apart from memory requests'.
+    const uint64_t id = (uint64_t{1} << 62) | ++timeline_seq_;
+    timeline_->async_begin(timeline_track_, fmt::format("{} core{}", mem::bus_op_name(op), agent), id, ps,
+                           fmt::format(R"({{"line":"0x{:08x}","tag":{}}})", line, tag));
+    if (timeline_->async_open(id)) timeline_ids_[tag] = id;
+  }
 }
 
 uint32_t Cluster::agent_count() const { return static_cast<uint32_t>(agents_.size()); }

@@ -59,6 +59,7 @@
 #include "mem/memory_side.h"
 #include "mem/store_buffer.h"
 #include "sim/in_flight.h"
+#include "sim/timeline.h"
 
 namespace tessera::sim {
 class Config;
@@ -202,6 +203,9 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   // Called with (agent, line, state) whenever an L1D line changes state;
   // state as bus/cluster_waves.h codes it (stable or transient).
   void set_line_trace(std::function<void(uint32_t, uint64_t, uint8_t)> trace);
+  // --timeline: each bus transaction, grant to the freeing of its tag, as an
+  // async slice on `track`; NACKs as instants. Cycles are `cycle_ps` long.
+  void set_timeline(sim::Timeline* t, int track, uint64_t cycle_ps);
   std::string describe_line(uint64_t line) const override;
   // sim::InFlightReporter: each core's outstanding bus requests with their
   // transient states, buffered stores and write-backs, the request table,
@@ -261,6 +265,11 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   std::vector<Candidate> candidate_scratch_;
   std::unique_ptr<mem::CoherenceChecker> checker_;
   std::function<void(const BusEvent&)> trace_;
+  sim::Timeline* timeline_ = nullptr;
+  int timeline_track_ = -1;
+  uint64_t timeline_cycle_ps_ = 0, timeline_seq_ = 0;
+  std::vector<uint64_t> timeline_ids_;  // per tag: its transaction's id in the timeline (0: none)
+  void timeline_event(BusEvent::Kind kind, mem::BusOp op, uint32_t agent, uint32_t tag, uint64_t line);
   std::vector<uint64_t> row_hits_;
   // What the controllers share with the cluster: the clock, progress,
   // completions and the failure.

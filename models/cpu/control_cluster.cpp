@@ -172,6 +172,9 @@ void ControlCluster::wake_sleepers(uint64_t at) {
     set_mode(*h, Hart::Mode::kRunning, at);
     h->ready_at = at;
     h->wfi_cycles += at - sleep_start_[h->id()];
+    if (timeline_)
+      timeline_->slice(core_tracks_[h->id()], sleep_names_[h->id()], timeline_ps(sleep_start_[h->id()]),
+                       timeline_ps(at));
   }
 }
 
@@ -261,6 +264,8 @@ void ControlCluster::resume(Hart& h) {
   set_mode(h, Hart::Mode::kRunning, engine_->now());
   h.ready_at = engine_->now();
   h.memory_wait_cycles += h.ready_at - issued_at_[h.id()];
+  if (timeline_ && h.ready_at - issued_at_[h.id()] >= kTimelineMemoryWait)
+    timeline_->slice(core_tracks_[h.id()], "memory", timeline_ps(issued_at_[h.id()]), timeline_ps(h.ready_at));
 }
 
 void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t horizon) {
@@ -335,6 +340,8 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       if (r.trap == Trap::kWfi && should_sleep(h)) {
         set_mode(h, Hart::Mode::kSleeping, t + 1);
         sleep_start_[id] = t + 1;
+        if (timeline_)
+          sleep_names_[id] = kernel_busy_ && kernel_busy_() ? "tessera_wait (kernel running)" : "wfi (core join)";
         return;
       }
       if (h.mode == Hart::Mode::kRunning) h.ready_at = t + 1;  // not parked by HART_PARK
@@ -490,6 +497,7 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
         o.state.x[11] = start_fn_;
         set_mode(o, Hart::Mode::kRunning, t + 1);
         o.ready_at = t + 1;
+        if (timeline_) timeline_->end(core_tracks_[target], timeline_ps(t + 1));
         completed_[target].reset();
         fetch_line_[target] = kNoLine;
         return true;
@@ -502,6 +510,7 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
           return true;
         }
         set_mode(h, Hart::Mode::kParked, t + 1);
+        if (timeline_) timeline_->begin(core_tracks_[h.id()], "parked", timeline_ps(t + 1));
         wake_sleepers(t + 1);  // a core waiting in tessera_core_join
         return true;
       default:
@@ -553,6 +562,17 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
     default:
       return false;
   }
+}
+
+void ControlCluster::set_timeline(sim::Timeline* t) {
+  timeline_ = t;
+  if (!t) return;
+  for (const auto& h : harts_) core_tracks_.push_back(t->track(name(), fmt::format("core{}", h->id())));
+  sleep_names_.assign(harts_.size(), "wfi");
+  engine_->set_timeline(t, t->track(name(), "bus"), timeline_ps(1));
+  // Every core but 0 starts parked.
+  for (const auto& h : harts_)
+    if (h->mode == Hart::Mode::kParked) t->begin(core_tracks_[h->id()], "parked", 0);
 }
 
 }  // namespace tessera::cpu

@@ -42,6 +42,7 @@
 #include "sim/in_flight.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
+#include "sim/timeline.h"
 
 namespace tessera::cpu {
 
@@ -106,6 +107,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // then the engine's requests (with their transient states), bus queues
   // and bridge slots (bus::Cluster::describe_in_flight).
   std::string describe_in_flight() const override;
+  // --timeline: a track per core (parked, asleep in wfi, long memory
+  // waits; the gaps are running) and one for the bus.
+  void set_timeline(sim::Timeline* t);
 
  private:
   void step();
@@ -173,6 +177,13 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   std::unique_ptr<ClusterWaves> waves_;  // null when the cluster is not traced
   sc_core::sc_event wave_event_;         // the next cycle with changes to release
   uint64_t ps_per_tick_ = 1;             // SystemC time resolution in picoseconds
+  // A memory wait shows on a core's track when it lasts at least this many
+  // cycles: longer than an L1D hit, so the track shows misses, not every load.
+  static constexpr uint64_t kTimelineMemoryWait = 8;
+  uint64_t timeline_ps(uint64_t cycle) const { return sim::Timeline::cycle_ps(clock_, cycle); }
+  sim::Timeline* timeline_ = nullptr;
+  std::vector<int> core_tracks_;
+  std::vector<const char*> sleep_names_;  // per hart: why it sleeps
 };
 
 }  // namespace tessera::cpu

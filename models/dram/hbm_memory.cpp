@@ -14,6 +14,33 @@ namespace {
 // The engine decides a cycle 1 ps after its clock edge, once every request
 // of the edge's instant has arrived.
 sc_core::sc_time after_edge() { return sc_core::sc_time(1, sc_core::SC_PS); }
+// Each command as a one-cycle slice on its pseudo-channel's row or column
+// command bus (one command per bus per cycle, so the slices never overlap).
+class TimelineCommands : public CommandObserver {
+ public:
+  TimelineCommands(sim::Timeline& t, const std::string& name, const DramSpec& spec, const sim::ClockDomain& clock)
+      : t_(t), clock_(clock), pcs_(spec.org.pseudo_channels) {
+    for (unsigned c = 0; c < spec.channels(); ++c)
+      for (unsigned p = 0; p < pcs_; ++p)
+        for (const char* bus : {"row", "col"}) tracks_.push_back(t.track(name, fmt::format("ch{}.pc{} {}", c, p, bus)));
+  }
+  void on_command(const Command& cmd) override {
+    const size_t track = (static_cast<size_t>(cmd.channel) * pcs_ + cmd.pc) * 2 + (is_column_command(cmd.kind) ? 1 : 0);
+    if (track >= tracks_.size()) return;
+    const std::string args = cmd.kind == CommandKind::kRefAb ? std::string()
+                                                             : fmt::format(R"({{"bank_group":{},"bank":{},"row":{}}})",
+                                                                           cmd.bank_group, cmd.bank, cmd.row);
+    t_.slice(tracks_[track], to_string(cmd.kind), sim::Timeline::cycle_ps(clock_, cmd.cycle),
+             sim::Timeline::cycle_ps(clock_, cmd.cycle + 1), args);
+  }
+
+ private:
+  sim::Timeline& t_;
+  const sim::ClockDomain& clock_;
+  unsigned pcs_;
+  std::vector<int> tracks_;
+};
+
 }  // namespace
 
 // The waveform of every pseudo channel, fed by the engine's command buses
@@ -194,6 +221,14 @@ class HbmMemory::Tracer : public CommandObserver {
   bool stopped_ = false;
 };
 
+void HbmMemory::set_timeline(sim::Timeline* t) {
+  timeline_ = t;
+  if (!t) return;
+  timeline_track_ = t->track("memory", name());
+  timeline_commands_ = std::make_unique<TimelineCommands>(*t, name(), config_.spec, clock_);
+  engine_->add_observer(timeline_commands_.get());
+}
+
 HbmMemory::HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim::BackingMemory* backing,
                      uint64_t base_address, sim::StatGroup& stats_parent)
     : sc_module(name),
@@ -207,6 +242,7 @@ HbmMemory::HbmMemory(const sc_core::sc_module_name& name, sim::Config& cfg, sim:
       stats_("dram", &stats_parent) {
   engine_ = std::make_unique<MemorySystem>(config_, [this](uint64_t id, uint64_t done) {
     InFlight& f = in_flight_[id];
+    if (f.timeline_id) timeline_->async_end(timeline_track_, {}, f.timeline_id, sim::Timeline::cycle_ps(clock_, done));
     const sc_core::sc_time at = clock_.time_of(done), now = sc_core::sc_time_stamp();
     responses_.notify(*f.gp, at > now ? at - now : sc_core::SC_ZERO_TIME);
     free_ids_.push_back(static_cast<uint32_t>(id));
@@ -373,6 +409,15 @@ HbmMemory::Port::Admit HbmMemory::admit(const Port::Request& r, uint64_t cycle) 
     return Port::Admit::kStop;
   }
   origin_[&gp] = Origin{r.socket, r.arrival};
+  if (timeline_) {
+    const auto* ext = gp.get_extension<sim::MemExt>();
+    const uint64_t id = ext ? sim::Timeline::memory_request_id(ext->source, gp.get_address()) : 0;
+    if (id && timeline_->async_open(id)) {
+      in_flight_[slot].timeline_id = id;
+      timeline_->async_stage_begin(timeline_track_, gp.is_write() ? "dram write" : "dram read", id,
+                                   sim::Timeline::cycle_ps(clock_, cycle));
+    }
+  }
   perform(gp);
   return Port::Admit::kAccept;
 }

@@ -36,6 +36,7 @@
 #include "sim/in_flight.h"
 #include "sim/stats.h"
 #include "sim/waveform.h"
+#include "sim/timeline.h"
 
 namespace tessera::dram {
 
@@ -81,12 +82,16 @@ class HbmMemory : public sc_core::sc_module, public sim::InFlightReporter {
   // instant the engine decides their cycle (the edge + 1 ps). Call during
   // elaboration; null traces nothing.
   void set_waveform(sim::Waveform* wave);
+  // --timeline: each pseudo-channel's commands, the DRAM stage of sampled
+  // L2 memory requests.
+  void set_timeline(sim::Timeline* t);
 
  private:
   class Tracer;
   struct InFlight {
     tlm::tlm_generic_payload* gp = nullptr;
     int socket_id = 0;
+    uint64_t timeline_id = 0;  // its DRAM stage is in the timeline (0: not)
   };
   struct Origin {
     int socket;
@@ -123,6 +128,10 @@ class HbmMemory : public sc_core::sc_module, public sim::InFlightReporter {
   sim::StatGroup stats_;
   uint64_t backpressure_ = 0, address_errors_ = 0;
   uint64_t acts_ = 0, refreshes_ = 0, violations_ = 0;
+
+  sim::Timeline* timeline_ = nullptr;
+  int timeline_track_ = -1;
+  std::unique_ptr<CommandObserver> timeline_commands_;
 };
 
 }  // namespace tessera::dram

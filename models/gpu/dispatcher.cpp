@@ -139,6 +139,11 @@ void Dispatcher::launch(const sm::KernelLaunch& k) {
   total_blocks_ = k.grid.count();
   if (wave_) trace();
   kernel_start_cycle_ = clock_.now_cycle();
+  if (timeline_)
+    for (const int t : kernel_tracks_)
+      timeline_->begin(t, fmt::format("kernel {}", k.id), sim::Timeline::cycle_ps(clock_, kernel_start_cycle_),
+                       fmt::format(R"({{"pc":"0x{:08x}","grid":[{},{},{}],"block":[{},{},{}]}})", k.kernel, k.grid.x,
+                                   k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z));
   log_.info("kernel {} at 0x{:08x}: grid ({},{},{}) block ({},{},{}) shared {} B", k.id, k.kernel, k.grid.x, k.grid.y,
             k.grid.z, k.block.x, k.block.y, k.block.z, k.shared_bytes);
   request_placement();
@@ -185,6 +190,8 @@ void Dispatcher::count_finished() {
   running_ = false;
   ++kernels_;
   kernel_cycles_ += clock_.now_cycle() - kernel_start_cycle_;
+  if (timeline_)
+    for (const int t : kernel_tracks_) timeline_->end(t, sim::Timeline::cycle_ps(clock_, clock_.now_cycle()));
   log_.info("kernel {} done after {} cycles", current_.id, clock_.now_cycle() - kernel_start_cycle_);
   if (!queue_.empty()) {
     const sm::KernelLaunch k = queue_.front();
@@ -192,6 +199,13 @@ void Dispatcher::count_finished() {
     launch(k);
   }
   if (on_done_) on_done_();
+}
+
+void Dispatcher::set_timeline(sim::Timeline* t) {
+  timeline_ = t;
+  if (!t) return;
+  kernel_tracks_.push_back(t->track(name(), "kernels"));
+  for (const sm::Sm* s : sms_) kernel_tracks_.push_back(t->track(s->name(), "kernel"));
 }
 
 std::string Dispatcher::describe() const {

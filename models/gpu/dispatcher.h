@@ -48,6 +48,8 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   uint64_t kernel_cycles() const { return kernel_cycles_; }
   void on_kernel_done(std::function<void()> fn) { on_done_ = std::move(fn); }
   void block_finished(sm::Sm& sm) override;
+  // --timeline: kernel slices on the dispatcher's track and each SM's.
+  void set_timeline(sim::Timeline* t);
   // For the deadlock report.
   std::string describe() const;
   // The kernels in flight: blocks placed and finished (describe()).
@@ -89,6 +91,9 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
 
   sim::StatGroup stats_;
   uint64_t kernels_ = 0, blocks_ = 0, kernel_cycles_ = 0;
+
+  sim::Timeline* timeline_ = nullptr;
+  std::vector<int> kernel_tracks_;  // the dispatcher's, then each SM's
 };
 
 }  // namespace tessera::gpu

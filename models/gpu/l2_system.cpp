@@ -196,6 +196,7 @@ bool L2System::take_request(const TargetPort::Request& r, const sc_core::sc_time
   q.op = ext->op;
   q.atomic_ops = ext->atomic_ops;
   slices_[slice]->push(q, arrival);
+  if (timeline_) timeline_stage(gp, slice, arrival);
   origin_[&gp] = Origin{r.socket, r.arrival};
   clocked_.wake_at(arrival);
   return true;
@@ -209,6 +210,9 @@ void L2System::on_memory_answer(unsigned slice, tlm::tlm_generic_payload& gp, co
               fmt::format("{}: memory answered {} for address 0x{:08x}", name(), gp.get_response_string(),
                           static_cast<uint32_t>(gp.get_address())));
   }
+  if (timeline_)
+    timeline_->async_end(timeline_track_, {}, sim::Timeline::memory_request_id(slice, gp.get_address()),
+                         sim::Timeline::now_ps());
   if (gp.is_read()) fills_.push_back(Fill{slice, static_cast<uint32_t>(gp.get_address()), clock_.cycle_at(at)});
   gp.release();
   if (wave_) wave_->change(wave_slices_[slice].mem_outstanding, --wave_slices_[slice].outstanding, now_ps());
@@ -293,6 +297,7 @@ void L2System::forward_requests(uint64_t now) {
     r.op = ext->op;
     r.atomic_ops = ext->atomic_ops;
     slice.push(r, arrival);
+    if (timeline_) timeline_stage(*gp, o, arrival);
     input_[i].pop_front();
   }
 }
@@ -315,6 +320,11 @@ void L2System::deliver(uint64_t now) {
     const int sm = origin_.at(gp).sm;
     origin_.erase(gp);
     gp->set_response_status(tlm::TLM_OK_RESPONSE);
+    if (timeline_) {
+      const auto* ext = gp->get_extension<sim::MemExt>();
+      timeline_->async_end(timeline_track_, {}, sim::Timeline::sm_request_id(ext->source, ext->tag, gp->get_address()),
+                           sim::Timeline::cycle_ps(clock_, now));
+    }
     sm_port_.respond(sm, *gp);  // the port ends the response (END_RESP or TLM_COMPLETED)
   }
 }
@@ -333,6 +343,10 @@ void L2System::send_to_memory(uint64_t now) {
     pool_.request(gp, m.addr, mem::kSectorBytes, m.write ? sim::MemOp::kWrite : sim::MemOp::kRead).source =
         static_cast<uint16_t>(s);
     if (wave_) wave_->change(wave_slices_[s].mem_outstanding, ++wave_slices_[s].outstanding, now_ps());
+    if (timeline_ && timeline_->sample(1))
+      timeline_->async_begin(timeline_track_, m.write ? "l2 write-back" : "l2 fill",
+                             sim::Timeline::memory_request_id(s, m.addr), sim::Timeline::cycle_ps(clock_, now),
+                             fmt::format(R"({{"slice":{},"addr":"0x{:08x}"}})", s, m.addr));
     mem_port_->send(s, *gp);  // an answer on the return path comes through on_memory_answer
   }
 }
@@ -381,6 +395,21 @@ std::string L2System::describe_in_flight() const {
                          slices_[s]->to_memory().size());
   }
   return out;
+}
+
+// ---------------------------------------------------------------- timeline
+
+void L2System::set_timeline(sim::Timeline* t) {
+  timeline_ = t;
+  if (t) timeline_track_ = t->track("memory", name());
+}
+
+void L2System::timeline_stage(const tlm::tlm_generic_payload& gp, unsigned slice, uint64_t cycle) {
+  const auto* ext = gp.get_extension<sim::MemExt>();
+  const uint64_t id = sim::Timeline::sm_request_id(ext->source, ext->tag, gp.get_address());
+  if (!timeline_->async_open(id)) return;
+  timeline_->async_stage_begin(timeline_track_, fmt::format("l2 slice{}", slice), id,
+                               sim::Timeline::cycle_ps(clock_, cycle));
 }
 
 }  // namespace tessera::gpu

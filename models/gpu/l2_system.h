@@ -44,6 +44,7 @@
 #include "sim/run_control.h"
 #include "sim/stats.h"
 #include "sim/waveform.h"
+#include "sim/timeline.h"
 
 namespace tessera::gpu {
 
@@ -84,6 +85,8 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   // in use), `atomic_busy`, `mem_outstanding` (sector requests sent to
   // memory and not answered). Call during elaboration; null traces nothing.
   void set_waveform(sim::Waveform* wave);
+  // --timeline: the L2 stage of sampled SM requests, sampled memory requests.
+  void set_timeline(sim::Timeline* t);
 
  private:
   struct SliceWave {
@@ -146,6 +149,11 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   sim::StatGroup stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> slice_stats_;
   uint64_t slice_full_stall_cycles_ = 0;  // behind a network
+
+  // A sampled SM request entered slice `slice` in `cycle`.
+  void timeline_stage(const tlm::tlm_generic_payload& gp, unsigned slice, uint64_t cycle);
+  sim::Timeline* timeline_ = nullptr;
+  int timeline_track_ = -1;
 };
 
 }  // namespace tessera::gpu

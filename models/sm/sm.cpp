@@ -72,10 +72,12 @@ Sm::~Sm() = default;
 
 void Sm::start_block(const KernelLaunch& k, uint64_t block_index) {
   engine_.start_block(k, block_index, now_cycle());
+  if (timeline_) timeline_block_started(block_index);
   wake_at_next_cycle();
 }
 
 void Sm::block_finished() {
+  if (timeline_) timeline_block_finished();
   if (listener_) listener_->block_finished(*this);
 }
 
@@ -197,6 +199,13 @@ void Sm::send_requests(uint64_t now) {
   ext.tag = r.tag;
   ext.sectors = r.sectors;
   ext.atomic_ops = r.atomic_ops;
+  if (timeline_ && timeline_->sample(0))
+    timeline_->async_begin(mem_track_,
+                           op == sim::MemOp::kRead    ? "read"
+                           : op == sim::MemOp::kWrite ? "write"
+                                                      : "atomic",
+                           sim::Timeline::sm_request_id(engine_.id(), r.tag, r.line), sim::Timeline::now_ps(),
+                           fmt::format(R"({{"line":"0x{:08x}","sectors":{},"warp":{}}})", r.line, r.sectors, r.warp));
   mem_port_.send(0, *gp);
 }
 
@@ -211,6 +220,9 @@ void Sm::on_answer(unsigned, tlm::tlm_generic_payload& gp, const sc_core::sc_tim
                           static_cast<uint32_t>(gp.get_address())));
   }
   const auto* ext = gp.get_extension<sim::MemExt>();
+  if (timeline_)
+    timeline_->async_end(mem_track_, {}, sim::Timeline::sm_request_id(engine_.id(), ext->tag, gp.get_address()),
+                         sim::Timeline::now_ps());
   engine_.answer(ext->tag, static_cast<uint32_t>(gp.get_address()), ext->sectors, now_cycle());
   gp.release();
   wake_at_next_cycle();
@@ -222,6 +234,38 @@ std::string Sm::describe_in_flight() const {
     out += fmt::format("{}: request for line 0x{:08x} sent, waiting for END_REQ\n", name(),
                        static_cast<uint32_t>(gp->get_address()));
   return out;
+}
+
+// ---------------------------------------------------------------- timeline
+
+void Sm::set_timeline(sim::Timeline* t) {
+  timeline_ = t;
+  if (!t) return;
+  t->track(name(), "kernel");  // first in the SM's process; the dispatcher's slices
+  mem_track_ = t->track("memory", name());
+  const auto slots = engine_.blocks().blocks().size();
+  slot_blocks_.assign(slots, -1);
+  for (size_t s = 0; s < slots; ++s) slot_tracks_.push_back(t->track(name(), fmt::format("block slot {}", s)));
+}
+
+void Sm::timeline_block_started(uint64_t block_index) {
+  const auto& blocks = engine_.blocks().blocks();
+  for (size_t s = 0; s < blocks.size(); ++s) {
+    if (slot_blocks_[s] >= 0 || !blocks[s].resident || blocks[s].index != block_index) continue;
+    slot_blocks_[s] = static_cast<int64_t>(block_index);
+    timeline_->begin(slot_tracks_[s], fmt::format("block {}", block_index), sim::Timeline::now_ps());
+    return;
+  }
+}
+
+void Sm::timeline_block_finished() {
+  const auto& blocks = engine_.blocks().blocks();
+  for (size_t s = 0; s < blocks.size(); ++s) {
+    if (slot_blocks_[s] < 0 || (blocks[s].resident && blocks[s].index == static_cast<uint64_t>(slot_blocks_[s])))
+      continue;
+    slot_blocks_[s] = -1;
+    timeline_->end(slot_tracks_[s], sim::Timeline::now_ps());
+  }
 }
 
 }  // namespace tessera::sm

@@ -28,6 +28,7 @@
 #include "sim/payload_pool.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
+#include "sim/timeline.h"
 #include "sim/waveform.h"
 #include "sm/global_atomics.h"
 #include "sm/kernel_launch.h"
@@ -75,6 +76,8 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
   void start_block(const KernelLaunch& k, uint64_t block_index);
   bool idle() const { return engine_.idle(); }
   void set_listener(BlockListener* l) { listener_ = l; }
+  // --timeline: block slices per block slot, sampled memory requests.
+  void set_timeline(sim::Timeline* t);
 
   // Warp and thread states, for the deadlock report.
   std::string dump_state() const { return engine_.dump_state(); }
@@ -137,6 +140,15 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
   bool strobes_on_ = false;  // some L1 strobe is 1 since strobe_cycle_
   uint64_t strobe_cycle_ = 0;
   sc_core::sc_event trace_wake_;  // wakes trace_idle()
+
+  // Timeline (null when off): a track per block slot and the block each
+  // holds (-1: none), the track of this SM's memory requests.
+  void timeline_block_started(uint64_t block_index);
+  void timeline_block_finished();
+  sim::Timeline* timeline_ = nullptr;
+  std::vector<int> slot_tracks_;
+  std::vector<int64_t> slot_blocks_;
+  int mem_track_ = -1;
 };
 
 }  // namespace tessera::sm
