@@ -35,8 +35,8 @@
 #include "sim/config.h"
 #include "sim/in_flight.h"
 #include "sim/stats.h"
-#include "sim/waveform.h"
 #include "sim/timeline.h"
+#include "sim/waveform.h"
 
 namespace tessera::dram {
 

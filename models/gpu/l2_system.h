@@ -43,8 +43,8 @@
 #include "sim/payload_pool.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
-#include "sim/waveform.h"
 #include "sim/timeline.h"
+#include "sim/waveform.h"
 
 namespace tessera::gpu {
 

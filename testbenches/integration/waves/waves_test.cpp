@@ -101,7 +101,10 @@ TEST(TraceWindow, OnlyTheWindowsCyclesAreWritten) {
 
 TEST(TraceWindow, AWindowWithoutChangesHoldsTheValuesAtItsStart) {
   const std::string path = temp_path("window_idle.vcd");
-  const RunResult r = run_tessera({"run", "sm1", fw("vecadd"), "-q", "--vcd", path, "--trace-window", "100:200"});
+  // The SM waits for its first kernel until well after cycle 200 while the
+  // control cores boot.
+  const RunResult r = run_tessera(
+      {"run", "sm1", fw("vecadd"), "-q", "--vcd", path, "--trace-scope", "sm0", "--trace-window", "100:200"});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string text = tessera::test::read_file(path);
   EXPECT_EQ(times_of(text), (std::vector<unsigned long long>{100000, 200000}));
