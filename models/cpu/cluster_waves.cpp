@@ -95,11 +95,31 @@ void ClusterWaves::line(unsigned core, uint64_t line, uint8_t coh_state, uint64_
 }
 
 void ClusterWaves::release(uint64_t cycle, uint64_t ps) {
-  while (!queue_.empty() && queue_.top().cycle <= cycle) {
-    const Change& c = queue_.top();
-    wave_.change(c.id, c.value, ps);
-    queue_.pop();
+  for (const Change& c : late_) wave_.change(c.id, c.value, ps);
+  late_.clear();
+  const uint64_t mask = ring_.size() - 1;
+  for (; pending_ && next_ <= cycle; ++next_) {
+    std::vector<Change>& bucket = ring_[next_ & mask];
+    for (const Change& c : bucket) wave_.change(c.id, c.value, ps);
+    pending_ -= bucket.size();
+    bucket.clear();
   }
+  if (next_ <= cycle) next_ = cycle + 1;  // nothing waits: skip the idle cycles
+}
+
+uint64_t ClusterWaves::next_cycle() const {
+  if (!late_.empty()) return next_ ? next_ - 1 : 0;
+  if (!pending_) return kNever;
+  const uint64_t mask = ring_.size() - 1;
+  for (uint64_t c = next_;; ++c)
+    if (!ring_[c & mask].empty()) return c;
+}
+
+void ClusterWaves::grow() {
+  std::vector<std::vector<Change>> bigger(ring_.size() * 2);
+  const uint64_t old_mask = ring_.size() - 1, new_mask = bigger.size() - 1;
+  for (uint64_t c = next_; c < next_ + ring_.size(); ++c) bigger[c & new_mask] = std::move(ring_[c & old_mask]);
+  ring_ = std::move(bigger);
 }
 
 }  // namespace tessera::cpu

@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -42,18 +41,28 @@ class ClusterWaves {
   // Writes every change at a cycle up to `cycle` at time `ps` (now).
   void release(uint64_t cycle, uint64_t ps);
   // The cycle of the earliest change not yet released (kNever: none).
-  uint64_t next_cycle() const { return queue_.empty() ? kNever : queue_.top().cycle; }
+  uint64_t next_cycle() const;
 
  private:
   struct Change {
-    uint64_t cycle, seq;
     int id;
     uint64_t value;
-    bool operator>(const Change& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
   };
+  // Changes wait in a ring of per-cycle buckets covering cycles [next_,
+  // next_ + ring size), each in the order it was made (a later change in a
+  // cycle wins); the ring doubles when a change lies beyond. A change for a
+  // cycle already released goes out with the next release.
   void at(int id, uint64_t value, uint64_t cycle) {
-    if (id >= 0) queue_.push(Change{cycle, seq_++, id, value});
+    if (id < 0) return;
+    if (cycle < next_) {
+      late_.push_back(Change{id, value});
+      return;
+    }
+    while (cycle - next_ >= ring_.size()) grow();
+    ring_[cycle & (ring_.size() - 1)].push_back(Change{id, value});
+    ++pending_;
   }
+  void grow();
   // 1 in `cycle`, 0 from `until` (a later change in that cycle wins).
   void pulse(int id, uint64_t cycle, uint64_t until) {
     at(id, 1, cycle);
@@ -72,8 +81,10 @@ class ClusterWaves {
   std::vector<Core> cores_;
   sim::Waveform& wave_;
   bool any_ = false;
-  uint64_t seq_ = 0;
-  std::priority_queue<Change, std::vector<Change>, std::greater<>> queue_;
+  std::vector<std::vector<Change>> ring_ = std::vector<std::vector<Change>>(1024);  // a power of two
+  uint64_t next_ = 0;                                                               // the first cycle not yet released
+  size_t pending_ = 0;                                                              // changes in the ring
+  std::vector<Change> late_;
 };
 
 }  // namespace tessera::cpu
