@@ -3,22 +3,11 @@
 #include <fmt/format.h>
 #include <gtkwave/fstapi.h>
 
-#include <map>
-
 #include "sim/config.h"
 #include "sim/output_file.h"
 #include "sim/vcd.h"
 
 namespace tessera::rtl {
-
-namespace {
-std::string bits_of(uint64_t v, unsigned width) {
-  std::string s(width, '0');
-  for (unsigned b = 0; b < width; ++b)
-    if ((v >> b) & 1) s[width - 1 - b] = '1';
-  return s;
-}
-}  // namespace
 
 FstSink::FstSink(const std::string& option, const std::string& path, const std::vector<std::string>& inputs)
     : option_(option), path_(path) {
@@ -38,22 +27,10 @@ FstSink::~FstSink() {
 }
 
 void FstSink::declare(const std::vector<sim::WaveSignal>& signals) {
-  std::map<const sim::WaveEnum*, fstEnumHandle> tables;
-  for (const sim::WaveSignal& s : signals) {
-    if (!s.values || tables.count(s.values)) continue;
-    std::vector<std::string> names, values;
-    for (const auto& [v, name] : s.values->values) {
-      names.push_back(name);
-      values.push_back(bits_of(v, s.width));
-    }
-    std::vector<const char*> name_ptrs, value_ptrs;
-    for (size_t i = 0; i < names.size(); ++i) {
-      name_ptrs.push_back(names[i].c_str());
-      value_ptrs.push_back(values[i].c_str());
-    }
-    tables[s.values] = fstWriterCreateEnumTable(ctx_, s.values->name.c_str(), static_cast<uint32_t>(names.size()),
-                                                s.width, name_ptrs.data(), value_ptrs.data());
-  }
+  // Enum-valued signals are written as plain numbers: gtkwave names them
+  // through the translate files of waves/translate, which the views attach
+  // (with an FST enum table on a signal, gtkwave 3.3 ignores a translate
+  // file and shows numbers in the views), so FST and VCD look alike.
   handles_.resize(signals.size());
   for (const auto& s : signals) widths_.push_back(s.width);
   sim::walk_scopes(signals, sim::ScopeWalker{[&](const std::string& name) {
@@ -62,7 +39,6 @@ void FstSink::declare(const std::vector<sim::WaveSignal>& signals) {
                                              [&] { fstWriterSetUpscope(ctx_); },
                                              [&](size_t i) {
                                                const sim::WaveSignal& s = signals[i];
-                                               if (s.values) fstWriterEmitEnumTableRef(ctx_, tables.at(s.values));
                                                handles_[i] = fstWriterCreateVar(ctx_, FST_VT_VCD_WIRE, FST_VD_IMPLICIT,
                                                                                 s.width, s.name.c_str(), 0);
                                              }});

@@ -1,6 +1,5 @@
 // FST waveform sink through fstapi, the writer the Debian verilator package
-// ships (and Verilator's own traces use): compressed, indexed, and carrying
-// enum tables, so gtkwave shows commands and states by name.
+// ships (and Verilator's own traces use): compressed and indexed.
 #pragma once
 
 #include <memory>
