@@ -13,14 +13,13 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "isa/elf_loader.h"
 #include "tessera_run.h"
+#include "wave_reader.h"
 
-using tessera::test::command_output;
 using tessera::test::read_file;
 using tessera::test::run_tessera;
 using tessera::test::temp_path;
@@ -39,7 +38,7 @@ constexpr uint64_t kSnoopLatency = 2;
 constexpr uint64_t kBusRd = 1, kBusRdX = 2, kBusUpgr = 3;
 constexpr uint64_t kI = 0, kS = 1, kM = 3, kIM_AD = 10, kSM_A = 12;
 
-// A minimal VCD reader: every signal's changes by full name ("chip.cluster.bus.req_cmd").
+// A waveform: every signal's changes by full name ("chip.cluster.bus.req_cmd").
 struct Wave {
   std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> changes;  // (time ps, value)
   uint64_t end = 0;                                                           // the last time stamp
@@ -61,59 +60,13 @@ struct Wave {
   }
 };
 
-Wave read_vcd(const std::string& text) {
+Wave read_wave(const std::string& path) {
+  const tessera::test::WaveFile file = tessera::test::WaveFile::read(path);
   Wave w;
-  std::map<std::string, std::string> names;  // id code -> full name
-  std::vector<std::string> scope;
-  std::istringstream in(text);
-  std::string line;
-  uint64_t now = 0;
-  bool defs = true;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    if (defs) {
-      std::istringstream words(line);
-      std::string w0, kind, width, id, name;
-      words >> w0;
-      if (w0 == "$scope") {
-        words >> kind >> name;
-        scope.push_back(name);
-      } else if (w0 == "$upscope") {
-        scope.pop_back();
-      } else if (w0 == "$var") {
-        words >> kind >> width >> id >> name;
-        std::string full;
-        for (const auto& s : scope) full += s + ".";
-        names[id] = full + name;
-      } else if (w0 == "$enddefinitions") {
-        defs = false;
-      }
-      continue;
-    }
-    if (line[0] == '#') {
-      now = std::stoull(line.substr(1));
-      w.end = now;
-      continue;
-    }
-    std::string id;
-    uint64_t value = 0;
-    if (line[0] == 'b') {
-      const size_t space = line.find(' ');
-      for (size_t i = 1; i < space; ++i) value = value * 2 + (line[i] == '1' ? 1 : 0);
-      id = line.substr(space + 1);
-    } else if (line[0] == '0' || line[0] == '1') {
-      value = static_cast<uint64_t>(line[0] - '0');
-      id = line.substr(1);
-    } else {
-      continue;  // $dumpvars and friends
-    }
-    const auto it = names.find(id);
-    if (it == names.end()) continue;
-    auto& c = w.changes[it->second];
-    if (!c.empty() && c.back().first == now)
-      c.back().second = value;
-    else
-      c.emplace_back(now, value);
+  w.end = file.end_time();
+  for (const std::string& name : file.paths()) {
+    auto& c = w.changes[name];
+    for (const auto& change : file.changes(name)) c.emplace_back(change.time_ps, change.value);
   }
   return w;
 }
@@ -133,7 +86,7 @@ TracedRun run_traced(const std::string& program, const std::string& protocol) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   TracedRun t;
   t.out = r.out;
-  t.wave = read_vcd(command_output(std::string(FST2VCD) + " " + fst + " 2>/dev/null"));
+  t.wave = read_wave(fst);
   t.stats = nlohmann::json::parse(read_file(stats));
   std::filesystem::remove(fst);
   std::filesystem::remove(stats);

@@ -16,11 +16,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "tessera_run.h"
+#include "wave_reader.h"
 
 namespace {
 
@@ -29,7 +29,7 @@ using tessera::test::RunResult;
 
 std::string elf(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
 
-// A minimal VCD reader: every signal's changes by full name.
+// A waveform: every signal's changes by full name.
 struct Change {
   uint64_t t, v;
 };
@@ -49,59 +49,12 @@ struct Wave {
   }
 };
 
-Wave read_vcd(const std::string& text) {
+Wave read_wave(const std::string& path) {
+  const tessera::test::WaveFile file = tessera::test::WaveFile::read(path);
   Wave w;
-  std::map<std::string, std::vector<std::string>> names;  // id -> full names
-  std::vector<std::string> scope;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream l(line);
-    std::string word;
-    l >> word;
-    if (word == "$scope") {
-      std::string kind, name;
-      l >> kind >> name;
-      scope.push_back(name);
-    } else if (word == "$upscope") {
-      scope.pop_back();
-    } else if (word == "$var") {
-      std::string kind, width, id, name;
-      l >> kind >> width >> id >> name;
-      std::string full;
-      for (const auto& s : scope) full += s + ".";
-      names[id].push_back(full + name);
-      w.signals[full + name];
-    } else if (word == "$enddefinitions") {
-      break;
-    }
-  }
-  uint64_t t = 0;
-  const auto set = [&](const std::string& id, uint64_t v) {
-    auto it = names.find(id);
-    if (it == names.end()) return;
-    for (const auto& n : it->second) {
-      auto& c = w.signals[n];
-      if (!c.empty() && c.back().t == t) {
-        c.back().v = v;
-      } else {
-        c.push_back({t, v});
-      }
-    }
-  };
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    if (line[0] == '#') {
-      t = std::stoull(line.substr(1));
-    } else if (line[0] == 'b') {
-      const auto space = line.find(' ');
-      const std::string bits = line.substr(1, space - 1);
-      uint64_t v = 0;
-      for (char c : bits) v = v * 2 + (c == '1');
-      set(line.substr(space + 1), v);
-    } else if (line[0] == '0' || line[0] == '1') {
-      set(line.substr(1), line[0] == '1');
-    }
+  for (const std::string& name : file.paths()) {
+    auto& c = w.signals[name];
+    for (const auto& change : file.changes(name)) c.push_back({change.time_ps, change.value});
   }
   return w;
 }
@@ -158,7 +111,7 @@ Traced run_traced(const std::string& platform, const std::string& program, const
   drop_host_fields(with);
   drop_host_fields(without);
   EXPECT_EQ(with, without) << "tracing changed the statistics";
-  r.wave = read_vcd(tessera::test::command_output(std::string(FST2VCD) + " " + stem + ".fst 2>/dev/null"));
+  r.wave = read_wave(stem + ".fst");
   EXPECT_GT(r.wave.signals.size(), 0u) << "no signals in " << stem << ".fst";
   for (const auto& [name, c] : r.wave.signals)
     if (!c.empty()) r.end_ps = std::max(r.end_ps, c.back().t);

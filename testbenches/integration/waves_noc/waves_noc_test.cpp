@@ -14,12 +14,12 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "tessera_run.h"
+#include "wave_reader.h"
 
 namespace {
 
@@ -28,56 +28,15 @@ using tessera::test::RunResult;
 
 std::string elf(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
 
-// The signals of a VCD file by full name ("chip.noc.r0.out1.valid"), each
+// The signals of a waveform by full name ("chip.noc.r0.out1.valid"), each
 // as its value changes (time in ps, value) in time order.
 class Vcd {
  public:
-  explicit Vcd(const std::string& text) {
-    std::istringstream in(text);
-    std::string tok;
-    std::vector<std::string> scope;
-    std::map<std::string, std::vector<std::string>> names_of;  // id -> full names
-    while (in >> tok) {
-      if (tok == "$scope") {
-        std::string kind, name;
-        in >> kind >> name;
-        scope.push_back(name);
-      } else if (tok == "$upscope") {
-        scope.pop_back();
-      } else if (tok == "$var") {
-        std::string kind, width, id, name;
-        in >> kind >> width >> id >> name;
-        std::string full;
-        for (const auto& s : scope) full += s + ".";
-        names_of[id].push_back(full + name);
-      } else if (tok == "$enddefinitions") {
-        break;
-      }
-      if (tok.rfind("$", 0) == 0 && tok != "$scope" && tok != "$upscope" && tok != "$var" && tok != "$end") {
-        while (in >> tok && tok != "$end") {
-        }
-      } else if (tok == "$scope" || tok == "$upscope" || tok == "$var") {
-        while (in >> tok && tok != "$end") {
-        }
-      }
+  explicit Vcd(const tessera::test::WaveFile& file) {
+    for (const std::string& name : file.paths()) {
+      auto& c = signals_[name];
+      for (const auto& change : file.changes(name)) c.emplace_back(change.time_ps, change.value);
     }
-    std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> by_id;
-    uint64_t time = 0;
-    while (in >> tok) {
-      if (tok[0] == '#') {
-        time = std::stoull(tok.substr(1));
-      } else if (tok[0] == 'b' || tok[0] == 'B') {
-        std::string id;
-        in >> id;
-        uint64_t v = 0;
-        for (char c : tok.substr(1)) v = v * 2 + (c == '1' ? 1 : 0);
-        by_id[id].emplace_back(time, v);
-      } else if (tok[0] == '0' || tok[0] == '1' || tok[0] == 'x' || tok[0] == 'z') {
-        by_id[tok.substr(1)].emplace_back(time, tok[0] == '1' ? 1 : 0);
-      }
-    }
-    for (auto& [id, names] : names_of)
-      for (const auto& n : names) signals_[n] = by_id[id];
   }
   bool has(const std::string& name) const { return signals_.count(name) != 0; }
   const std::vector<std::pair<uint64_t, uint64_t>>& changes(const std::string& name) const { return signals_.at(name); }
@@ -120,9 +79,9 @@ Vcd run_traced(const std::string& platform, const std::string& program, const st
   }
   const RunResult r = run_tessera(args);
   EXPECT_EQ(r.status, 0) << r.err;
-  const std::string vcd = tessera::test::command_output(std::string(FST2VCD) + " " + fst + " 2>/dev/null");
+  Vcd wave(tessera::test::WaveFile::read(fst));
   std::filesystem::remove(fst);
-  return Vcd(vcd);
+  return wave;
 }
 
 // The NoC of chip_noc with every timing parameter the test relies on set.
@@ -246,7 +205,7 @@ TEST(NocWaves, TraceScopeKeepsOneLinkAndItsFlits) {
   const RunResult r =
       run_tessera({"run", "chip_noc", elf("vecadd"), "-q", "--vcd", fst, "--trace-scope", "noc.r5.out1"});
   ASSERT_EQ(r.status, 0) << r.err;
-  const Vcd vcd(tessera::test::command_output(std::string(FST2VCD) + " " + fst + " 2>/dev/null"));
+  const Vcd vcd(tessera::test::WaveFile::read(fst));
   std::filesystem::remove(fst);
   const auto all = vcd.names_with("chip.", "");
   EXPECT_EQ(all, (std::vector<std::string>{"chip.noc.r5.out1.head", "chip.noc.r5.out1.packet", "chip.noc.r5.out1.tail",

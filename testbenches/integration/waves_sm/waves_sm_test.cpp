@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tessera_run.h"
+#include "wave_reader.h"
 
 namespace {
 
@@ -35,51 +36,13 @@ std::string elf(const std::string& name) { return std::string(FW_DIR) + "/" + na
 // A signal's changes, in time order: (time ps, value).
 using Changes = std::vector<std::pair<uint64_t, uint64_t>>;
 
-// A minimal VCD reader: every variable by its full dotted name.
-std::map<std::string, Changes> read_vcd(const std::string& text) {
-  std::map<std::string, std::vector<std::string>> names;  // id code -> signal names
+// Every signal of a waveform by its full dotted name.
+std::map<std::string, Changes> read_wave(const std::string& path) {
+  const tessera::test::WaveFile w = tessera::test::WaveFile::read(path);
   std::map<std::string, Changes> out;
-  std::vector<std::string> scope;
-  std::istringstream in(text);
-  std::string line;
-  uint64_t t = 0;
-  auto add = [&](const std::string& id, uint64_t v) {
-    auto it = names.find(id);
-    if (it == names.end()) return;
-    for (const std::string& n : it->second) {
-      Changes& c = out[n];
-      if (!c.empty() && c.back().first == t) {
-        c.back().second = v;
-      } else {
-        c.emplace_back(t, v);
-      }
-    }
-  };
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    std::string w;
-    if (!(words >> w)) continue;
-    if (w == "$scope") {
-      std::string kind, name;
-      words >> kind >> name;
-      scope.push_back(name);
-    } else if (w == "$upscope") {
-      scope.pop_back();
-    } else if (w == "$var") {
-      std::string kind, width, id, name;
-      words >> kind >> width >> id >> name;
-      std::string full;
-      for (const std::string& s : scope) full += s + ".";
-      names[id].push_back(full + name);
-    } else if (w[0] == '#') {
-      t = std::stoull(w.substr(1));
-    } else if (w[0] == 'b') {
-      std::string id;
-      words >> id;
-      add(id, std::stoull(w.substr(1), nullptr, 2));
-    } else if ((w[0] == '0' || w[0] == '1') && w.size() > 1) {
-      add(w.substr(1), static_cast<uint64_t>(w[0] - '0'));
-    }
+  for (const std::string& name : w.paths()) {
+    Changes& c = out[name];
+    for (const auto& change : w.changes(name)) c.emplace_back(change.time_ps, change.value);
   }
   return out;
 }
@@ -88,7 +51,6 @@ std::map<std::string, Changes> read_vcd(const std::string& text) {
 std::map<std::string, Changes> trace(const std::string& platform, const std::string& program,
                                      const std::vector<std::string>& scopes, std::vector<std::string> extra = {}) {
   const std::string fst = tessera::test::temp_path(program + ".fst");
-  const std::string vcd = tessera::test::temp_path(program + ".vcd");
   std::vector<std::string> args = {"run", platform, elf(program), "-q", "--set", "clock.sm_mhz=1000", "--vcd", fst};
   for (const std::string& s : scopes) {
     args.push_back("--trace-scope");
@@ -97,10 +59,8 @@ std::map<std::string, Changes> trace(const std::string& platform, const std::str
   args.insert(args.end(), extra.begin(), extra.end());
   const RunResult r = run_tessera(args);
   EXPECT_EQ(r.status, 0) << r.err;
-  tessera::test::command_output(std::string(FST2VCD) + " " + fst + " > " + vcd);
-  auto out = read_vcd(tessera::test::read_file(vcd));
+  auto out = read_wave(fst);
   std::filesystem::remove(fst);
-  std::filesystem::remove(vcd);
   return out;
 }
 
