@@ -64,13 +64,15 @@ Waveform::Waveform(TraceOptions options, WaveSinkFactory make_sink)
     : options_(std::move(options)), make_sink_(std::move(make_sink)) {
   if (!options_.path.empty()) sink_ = make_sink_("--vcd", options_.path);
   if (options_.flight_cycles) {
+    // The directory is made if its parent exists, so the default (waves)
+    // works from any directory.
+    ::mkdir(options_.flight_dir.c_str(), 0777);
     struct stat st {};
     if (::stat(options_.flight_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
         ::access(options_.flight_dir.c_str(), W_OK) != 0)
-      throw ConfigError(
-          fmt::format("--flight-recorder: the directory {} for its waveforms does not exist or is not "
-                      "writable (create it, or set --flight-dir)",
-                      options_.flight_dir));
+      throw ConfigError(fmt::format(
+          "--flight-recorder: the directory {} for its waveforms cannot be made or is not writable (set --flight-dir)",
+          options_.flight_dir));
   }
 }
 
