@@ -39,7 +39,7 @@ void Dispatcher::set_waveform(sim::Waveform* wave) {
     sm_blocks_id_.push_back(wave_->add_signal(fmt::format("{}.sm{}", scope, s->id()), "blocks", 8));
 }
 
-void Dispatcher::trace() {
+void Dispatcher::trace_waves() {
   static const uint64_t ticks_per_ps = sc_core::sc_time(1, sc_core::SC_PS).value();
   const uint64_t t = sc_core::sc_time_stamp().value() / ticks_per_ps;
   wave_->change(kernel_running_id_, running_ ? 1 : 0, t);
@@ -137,7 +137,7 @@ void Dispatcher::launch(const sm::KernelLaunch& k) {
   next_block_ = 0;
   finished_blocks_ = 0;
   total_blocks_ = k.grid.count();
-  if (wave_) trace();
+  if (wave_) trace_waves();
   kernel_start_cycle_ = clock_.now_cycle();
   if (timeline_)
     for (const int t : kernel_tracks_)
@@ -168,7 +168,7 @@ void Dispatcher::place_blocks() {
       placed = true;
     }
   }
-  if (wave_) trace();
+  if (wave_) trace_waves();
 }
 
 void Dispatcher::block_finished(sm::Sm& sm) {
@@ -176,7 +176,7 @@ void Dispatcher::block_finished(sm::Sm& sm) {
   if (!wave_) return;
   const auto at = static_cast<size_t>(std::find(sms_.begin(), sms_.end(), &sm) - sms_.begin());
   if (at < sm_blocks_.size() && sm_blocks_[at] > 0) --sm_blocks_[at];
-  trace();
+  trace_waves();
 }
 
 void Dispatcher::count_finished() {

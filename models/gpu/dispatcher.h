@@ -62,7 +62,7 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   void place_blocks();
   void request_placement();
   void count_finished();  // a block finished: the next placement, or the kernel done
-  void trace();
+  void trace_waves();
 
   const sm::SmParams& p_;
   const sim::ClockDomain& clock_;

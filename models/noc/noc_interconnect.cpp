@@ -143,7 +143,7 @@ void NocInterconnect::tick() {
   }
   issue_to_targets();
   return_responses();
-  if (wave_) trace(cycle);
+  if (wave_) trace_waves(cycle);
   ticking_ = busy() || !params_.skip_idle;
   if (ticking_) clocked_.wake_at(cycle + 1);  // otherwise sleep until a transaction arrives
 }
@@ -267,7 +267,7 @@ void NocInterconnect::set_waveform(sim::Waveform* wave) {
   }
 }
 
-void NocInterconnect::trace(uint64_t cycle) {
+void NocInterconnect::trace_waves(uint64_t cycle) {
   waves_->flush(cycle, clock_);
   const uint64_t now_ps =
       static_cast<uint64_t>(clock_.time_of(cycle).value() / sc_core::sc_time(1, sc_core::SC_PS).value());

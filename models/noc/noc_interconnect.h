@@ -116,7 +116,7 @@ class NocInterconnect : public sc_core::sc_module, public sim::InFlightReporter 
   void return_responses();
   void finish(tlm::tlm_generic_payload* gp);
   bool busy() const;
-  void trace(uint64_t cycle);
+  void trace_waves(uint64_t cycle);
 
   sim::ClockDomain clock_;
   NocParams params_;
