@@ -39,7 +39,8 @@ using TargetSocket = tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<
 struct RunSummary {
   unsigned sms = 0;
   uint64_t warp_insts = 0, thread_insts = 0, kernel_cycles = 0;
-  uint64_t l1_hits = 0, l1_misses = 0, l2_hits = 0, l2_misses = 0;
+  double kernel_host_seconds = 0;  // host time while kernels ran
+  uint64_t l1_hits = 0, l1_misses = 0, l2_hits = 0, l2_merged = 0, l2_misses = 0;
   uint64_t control_insts = 0;
   unsigned control_cores = 0;
   std::vector<std::string> memory_lines;  // "  memory requests ..." lines

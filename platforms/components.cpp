@@ -165,8 +165,9 @@ class L2 : public Component {
   std::vector<const sc_core::sc_object*> models() const override { return {l2_.get()}; }
   void summarize(RunSummary& sum) const override {
     const auto t = l2_->sector_totals();
-    sum.l2_hits += t.first;
-    sum.l2_misses += t.second;
+    sum.l2_hits += t.hits;
+    sum.l2_merged += t.merged;
+    sum.l2_misses += t.misses;
   }
 
  private:
@@ -387,7 +388,10 @@ class BlockDispatcher : public Component {
   }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override;
   std::vector<const sc_core::sc_object*> models() const override { return {dispatcher_.get()}; }
-  void summarize(RunSummary& sum) const override { sum.kernel_cycles += dispatcher_->kernel_cycles(); }
+  void summarize(RunSummary& sum) const override {
+    sum.kernel_cycles += dispatcher_->kernel_cycles();
+    sum.kernel_host_seconds += dispatcher_->kernel_host_seconds();
+  }
 
  private:
   sm::SmParams params_{};

@@ -131,9 +131,16 @@ bool Dispatcher::validate(const sm::KernelLaunch& k) {
   return false;
 }
 
+double Dispatcher::kernel_host_seconds() const {
+  if (!running_) return kernel_host_seconds_;
+  return kernel_host_seconds_ +
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - kernel_host_start_).count();
+}
+
 void Dispatcher::launch(const sm::KernelLaunch& k) {
   current_ = k;
   running_ = true;
+  kernel_host_start_ = std::chrono::steady_clock::now();
   next_block_ = 0;
   finished_blocks_ = 0;
   total_blocks_ = k.grid.count();
@@ -190,6 +197,7 @@ void Dispatcher::count_finished() {
   running_ = false;
   ++kernels_;
   kernel_cycles_ += clock_.now_cycle() - kernel_start_cycle_;
+  kernel_host_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - kernel_host_start_).count();
   if (timeline_)
     for (const int t : kernel_tracks_) timeline_->end(t, sim::Timeline::cycle_ps(clock_, clock_.now_cycle()));
   log_.info("kernel {} done after {} cycles", current_.id, clock_.now_cycle() - kernel_start_cycle_);

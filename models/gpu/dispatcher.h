@@ -9,6 +9,7 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <systemc>
@@ -46,6 +47,8 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
 
   bool busy() const { return running_ || !queue_.empty(); }
   uint64_t kernel_cycles() const { return kernel_cycles_; }
+  // Host (wall-clock) seconds spent while a kernel ran, the current one included.
+  double kernel_host_seconds() const;
   void on_kernel_done(std::function<void()> fn) { on_done_ = std::move(fn); }
   void block_finished(sm::Sm& sm) override;
   // --timeline: kernel slices on the dispatcher's track and each SM's.
@@ -91,6 +94,9 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
 
   sim::StatGroup stats_;
   uint64_t kernels_ = 0, blocks_ = 0, kernel_cycles_ = 0;
+  // Kernel simulation speed: host time from each launch to its last block's end.
+  std::chrono::steady_clock::time_point kernel_host_start_;
+  double kernel_host_seconds_ = 0;
 
   sim::Timeline* timeline_ = nullptr;
   std::vector<int> kernel_tracks_;  // the dispatcher's, then each SM's

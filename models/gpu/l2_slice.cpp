@@ -58,7 +58,6 @@ bool L2Slice::serve(const L2Request& r, uint64_t now) {
     ++stats_.reads;
   }
   stats_.hit_sectors += static_cast<unsigned>(__builtin_popcount(hit));
-  stats_.miss_sectors += static_cast<unsigned>(__builtin_popcount(miss));
   if (r.op == MemOp::kAtomic && hit) cache_.fill(r.line, hit, true);  // the atomic unit writes them
   if (!miss) {
     answer(r.handle, r.op, r.atomic_ops, now + p_.hit_latency);
@@ -66,7 +65,11 @@ bool L2Slice::serve(const L2Request& r, uint64_t now) {
   }
   if (!entry) entry = &mshr_.allocate(r.line);
   // Fetch only the sectors no earlier miss asked for.
+  // A sector already on its way from memory is neither a hit nor a miss: how
+  // many requests find it in flight depends on memory timing, while the
+  // misses (the sectors fetched) do not.
   const uint8_t fetch = static_cast<uint8_t>(miss & ~entry->requested);
+  stats_.miss_sectors += static_cast<unsigned>(__builtin_popcount(fetch));
   stats_.mshr_merged_sectors += static_cast<unsigned>(__builtin_popcount(miss & entry->requested));
   entry->requested = static_cast<uint8_t>(entry->requested | fetch);
   for (unsigned s = 0; s < kSectorsPerLine; ++s) {

@@ -68,14 +68,16 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool n
     g->add_counter("atomics", &st.atomics, "Atomic requests");
     g->add_counter("atomic_ops", &st.atomic_ops, "Lane atomic operations executed by the atomic unit");
     g->add_counter("hit_sectors", &st.hit_sectors, "Requested sectors present in the slice");
-    g->add_counter("miss_sectors", &st.miss_sectors, "Requested sectors absent from the slice");
-    g->add_counter("mshr_merged_sectors", &st.mshr_merged_sectors, "Missing sectors already being fetched");
+    g->add_counter("miss_sectors", &st.miss_sectors,
+                   "Requested sectors absent from the slice and not yet requested from memory (each is fetched)");
+    g->add_counter("mshr_merged_sectors", &st.mshr_merged_sectors,
+                   "Requested sectors absent from the slice but already being fetched (merged into the MSHR)");
     g->add_counter("memory_reads", &st.mem_reads, "32-byte sector reads sent to memory");
     g->add_counter("writebacks", &st.writebacks, "Dirty 32-byte sectors written back to memory");
     g->add_counter("mshr_full_cycles", &st.mshr_full_cycles, "Cycles the head request waited for a free MSHR");
     g->add_formula(
-        "sector_hit_rate", [&st] { return sim::hit_rate(st.hit_sectors, st.miss_sectors); },
-        "Hit sectors / requested sectors (reads and atomics)");
+        "sector_hit_rate", [&st] { return sim::hit_rate(st.hit_sectors + st.mshr_merged_sectors, st.miss_sectors); },
+        "(Hit + merged sectors) / requested sectors (reads and atomics): independent of memory timing");
     slice_stats_.push_back(std::move(g));
   }
 
@@ -131,7 +133,8 @@ void L2System::trace_slice(unsigned s, const L2Stats& before, uint64_t now) {
     wave_->change(w.req, 1, t);
     wave_->change(w.kind, read ? 0 : write ? 1 : 2, t);
     if (!write) {
-      const bool missed = after.miss_sectors != before.miss_sectors;
+      const bool missed =
+          after.miss_sectors != before.miss_sectors || after.mshr_merged_sectors != before.mshr_merged_sectors;
       wave_->change(missed ? w.miss : w.hit, 1, t);
     }
     w.strobe_cycle = now;
@@ -156,11 +159,12 @@ unsigned L2System::slice_of(uint32_t addr) const {
   return slice_for_line(addr / mem::kLineBytes, static_cast<unsigned>(slices_.size()), xor_interleave_);
 }
 
-std::pair<uint64_t, uint64_t> L2System::sector_totals() const {
-  std::pair<uint64_t, uint64_t> t{0, 0};
+L2System::SectorTotals L2System::sector_totals() const {
+  SectorTotals t;
   for (const auto& s : slices_) {
-    t.first += s->stats().hit_sectors;
-    t.second += s->stats().miss_sectors;
+    t.hits += s->stats().hit_sectors;
+    t.merged += s->stats().mshr_merged_sectors;
+    t.misses += s->stats().miss_sectors;
   }
   return t;
 }

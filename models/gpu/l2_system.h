@@ -76,8 +76,11 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   bool has_room(unsigned slice, uint64_t cycle) const override;
   const sim::ClockDomain& clock() const { return clock_; }
   bool idle() const;
-  // Requested sectors of reads and atomics over every slice: hits, misses.
-  std::pair<uint64_t, uint64_t> sector_totals() const;
+  // Requested sectors of reads and atomics over every slice.
+  struct SectorTotals {
+    uint64_t hits = 0, merged = 0, misses = 0;  // merged: found already being fetched
+  };
+  SectorTotals sector_totals() const;
   std::string describe_in_flight() const override;
   // Traces every slice (scope <name>.slice<S>): `req` when the tag pipeline
   // accepts a request, its `req_kind`, and for a read or atomic `hit` (every

@@ -109,7 +109,12 @@ MemStatus LaneMemory::store(uint32_t addr, unsigned bytes, uint32_t value) {
 
 MemStatus LaneMemory::access_fault(FaultWhy why, uint32_t addr) {
   if (why == FaultWhy::kUnmapped) {
-    if (addr - (kLocalWindow - kLocalStackGuardBytes) < kLocalStackGuardBytes) {
+    // A frame larger than the guard puts sp, and the accesses relative to it
+    // (12-bit offsets), further below the local window: still the stack.
+    const uint32_t sp = warp_->threads[lane_].x[2];
+    const bool sp_below = sp < kLocalWindow && kLocalWindow - sp > kLocalStackGuardBytes;
+    const bool near_sp = addr < kLocalWindow && addr + kSpOffsetReach >= sp && addr < sp + kSpOffsetReach;
+    if (addr - (kLocalWindow - kLocalStackGuardBytes) < kLocalStackGuardBytes || (sp_below && near_sp)) {
       why = FaultWhy::kStackOverflow;
     } else if (addr - kSharedWindow < kLocalWindow - kSharedWindow) {
       why = FaultWhy::kSharedWindow;

@@ -17,6 +17,8 @@ inline constexpr uint32_t kLocalWindow = 0x30000000;
 // Accesses this far below the local window are a thread's stack overflowing
 // its sm.local_bytes: reported as such rather than as an unmapped address.
 inline constexpr uint32_t kLocalStackGuardBytes = 0x10000;
+// How far a load or store reaches from its base register (12-bit signed offset).
+inline constexpr uint32_t kSpOffsetReach = 2048;
 
 struct SmParams {
   unsigned partitions;

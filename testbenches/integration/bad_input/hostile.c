@@ -42,6 +42,15 @@ TESSERA_KERNEL void kernel_recurse(void* argp) {
   o[threadIdx.x] = recurse(0);
 }
 
+/* A 96 KiB frame: sp lands below the stack guard under the local window,
+ * in the address range of the shared-memory window. */
+TESSERA_KERNEL void kernel_big_frame(void* argp) {
+  volatile unsigned frame[24576];
+  unsigned* o = argp;
+  frame[threadIdx.x] = threadIdx.x;
+  o[threadIdx.x] = frame[threadIdx.x];
+}
+
 static volatile int held_lock = 1; /* taken before the kernel starts, never released */
 
 TESSERA_KERNEL void spin_on_held_lock(void* argp) {
@@ -80,6 +89,9 @@ int main(void) {
   tessera_core_join(1);
 #elif defined(HOSTILE_KERNEL_STACK_OVERFLOW)
   tessera_launch(kernel_recurse, 1, 32, 0, out);
+  tessera_wait();
+#elif defined(HOSTILE_KERNEL_BIG_FRAME)
+  tessera_launch(kernel_big_frame, 1, 32, 0, out);
   tessera_wait();
 #elif defined(HOSTILE_HOST_SPIN)
   static volatile int never_set;

@@ -216,6 +216,17 @@ TEST(Hostile, KernelStackOverflowNamesLocalBytes) {
   expect_contains(r, "thread (0,0,0)");
 }
 
+// A frame larger than the guard below the local window: sp itself is far
+// below, in the shared window's address range, and the report still says
+// stack overflow rather than shared memory.
+TEST(Hostile, KernelFrameLargerThanTheGuardIsAStackOverflow) {
+  const RunResult r = run_tessera({"run", "sm1", hostile("kernel_big_frame"), "-q"});
+  expect_clean_exit(r, 3);
+  expect_contains(r, "stack overflow");
+  expect_contains(r, "sm.local_bytes = 4096");
+  expect_not_contains(r, "shared-memory window");
+}
+
 // ---------------------------------------------------------------- livelock
 
 TEST(Hostile, HostSpinningForeverStopsAsLivelockByDefault) {

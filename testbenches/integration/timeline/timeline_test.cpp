@@ -62,6 +62,8 @@ TimelineRun run(const std::string& plat, const std::string& program, std::vector
 nlohmann::json simulated(nlohmann::json stats) {
   stats["summary"].erase("host_seconds");
   stats["summary"].erase("warp_insts_per_host_second");
+  stats["summary"].erase("host_seconds_in_kernels");
+  stats["summary"].erase("kernel_warp_insts_per_host_second");
   return stats;
 }
 

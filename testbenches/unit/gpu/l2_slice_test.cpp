@@ -82,6 +82,8 @@ TEST(L2Slice, MshrMergesMissesToALineInFlight) {
   s.cycle(1);  // one request per cycle through the tag pipeline
   EXPECT_EQ(s.to_memory().size(), 1u);
   EXPECT_EQ(s.stats().mshr_merged_sectors, 1u);
+  EXPECT_EQ(s.stats().miss_sectors, 1u);  // the merged sector is not a second miss
+  EXPECT_EQ(s.stats().hit_sectors, 0u);
   s.fill(0x2000, 30);
   EXPECT_EQ(drain_answers(s), (Answers{{1, 40}, {2, 40}}));
 }
