@@ -41,6 +41,9 @@ TEST_P(ProgramTest, PassesItsOwnCheck) {
                           "host_seconds_in_kernels", "kernel_warp_insts_per_host_second"})
     EXPECT_TRUE(s.contains(key)) << key;
   EXPECT_GT(s["warp_insts"].get<uint64_t>(), 0u);
+  // Every program launches kernels: the host time while they ran is part of the whole.
+  EXPECT_GT(s["host_seconds_in_kernels"].get<double>(), 0.0);
+  EXPECT_LE(s["host_seconds_in_kernels"].get<double>(), s["host_seconds"].get<double>());
   EXPECT_GE(s["thread_insts"].get<uint64_t>(), s["warp_insts"].get<uint64_t>());
 }
 
@@ -49,6 +52,36 @@ INSTANTIATE_TEST_SUITE_P(AllPrograms, ProgramTest,
                          [](const ::testing::TestParamInfo<ProgramTest::ParamType>& param_info) {
                            return std::string(std::get<0>(param_info.param)) + "_on_" + std::get<1>(param_info.param);
                          });
+
+// A sector requested while it is already being fetched is counted as merged,
+// neither hit nor miss: with 4x the memory latency more requests find their
+// sectors in flight, but the misses (sectors fetched) and hits + merged stay
+// the same, and so does the hit rate.
+TEST(L2Statistics, HitRateDoesNotDependOnMemoryLatency) {
+  nlohmann::json l2[2];
+  const char* const latencies[2] = {"200", "800"};
+  for (int i = 0; i < 2; ++i) {
+    const std::string stats = temp_path(std::string("l2_latency_") + latencies[i] + ".json");
+    const auto r = run_tessera({"run", platform("chip"), fw("histogram"), "-q", "--set",
+                                std::string("memory.latency=") + latencies[i], "--stats", stats});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    l2[i] = nlohmann::json::parse(read_file(stats))["chip"]["l2"];
+  }
+  uint64_t merged[2] = {0, 0};
+  for (int s = 0; s < 4; ++s) {
+    const std::string slice = "slice" + std::to_string(s);
+    const auto& a = l2[0][slice];
+    const auto& b = l2[1][slice];
+    EXPECT_EQ(a["miss_sectors"], b["miss_sectors"]) << slice;
+    EXPECT_EQ(a["hit_sectors"].get<uint64_t>() + a["mshr_merged_sectors"].get<uint64_t>(),
+              b["hit_sectors"].get<uint64_t>() + b["mshr_merged_sectors"].get<uint64_t>())
+        << slice;
+    EXPECT_EQ(a["sector_hit_rate"], b["sector_hit_rate"]) << slice;
+    merged[0] += a["mshr_merged_sectors"].get<uint64_t>();
+    merged[1] += b["mshr_merged_sectors"].get<uint64_t>();
+  }
+  EXPECT_GT(merged[1], merged[0]);  // the longer latency leaves more sectors in flight
+}
 
 nlohmann::json without_host_time(nlohmann::json j) {
   j["summary"].erase("host_seconds");
