@@ -19,7 +19,7 @@ TESSERA_KERNEL void mix_loop(void* argp) {
   __shared__ float tab[2 * ITERS];
   for (unsigned k = threadIdx.x; k < 2 * ITERS; k += blockDim.x) tab[k] = (float)k * (1.0f / 256.0f);
   __syncthreads();
-  float a = 1.0f, b = 2.0f, c = 3.0f, d = 4.0f, e = 0.0f, f = 0.0f, g = 5.0f, h = 6.0f;
+  float a = 1.5f, b = 2.0f, c = 3.0f, d = 4.0f, e = 0.0f, f = 0.0f, g = 5.0f, h = 6.0f;
   const float x = 0.999f, y = 0.001f;
   for (const float* q = tab; q != tab + 2 * ITERS; q += 2) {
     const float s = __sinf(q[0]), t = __cosf(q[1]);
@@ -36,7 +36,7 @@ TESSERA_KERNEL void mix_loop(void* argp) {
 }
 
 static float reference(void) {
-  float a = 1.0f, b = 2.0f, c = 3.0f, d = 4.0f, e = 0.0f, f = 0.0f, g = 5.0f, h = 6.0f;
+  float a = 1.5f, b = 2.0f, c = 3.0f, d = 4.0f, e = 0.0f, f = 0.0f, g = 5.0f, h = 6.0f;
   for (unsigned k = 0; k < 2 * ITERS; k += 2) {
     const float s = sinf((float)k * (1.0f / 256.0f)), t = cosf((float)(k + 1) * (1.0f / 256.0f));
     a = a * 0.999f + 0.001f;
