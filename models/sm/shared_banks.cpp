@@ -1,6 +1,7 @@
 #include "sm/shared_banks.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace tessera::sm {
 
@@ -33,6 +34,53 @@ BankAccess arbitrate_banks(const std::array<uint32_t, 32>& words, uint32_t mask,
   }
   r.passes = max_bank;
   return r;
+}
+
+const char* const kDefaultConflictCycles = "1,3,7,15,31";
+
+unsigned ConflictCurve::extra(unsigned passes) const {
+  if (passes <= 1) return 0;
+  // The segment (lo, hi] that holds passes; past the last point, the last one.
+  unsigned lo = 1, lo_cycles = 0, i = 0;
+  while (i + 1 < kPoints.size() && passes > kPoints[i]) {
+    lo = kPoints[i];
+    lo_cycles = cycles[i];
+    ++i;
+  }
+  const unsigned hi = kPoints[i], hi_cycles = cycles[i];
+  return lo_cycles + static_cast<unsigned>(static_cast<uint64_t>(hi_cycles - lo_cycles) * (passes - lo) / (hi - lo));
+}
+
+ConflictCurve parse_conflict_curve(const std::string& text) {
+  const std::string want = "five cycle counts for 2, 4, 8, 16 and 32-way conflicts, e.g. \"1,3,7,15,31\"";
+  ConflictCurve c;
+  size_t at = 0;
+  for (unsigned i = 0; i < c.cycles.size(); ++i) {
+    const size_t end = i + 1 < c.cycles.size() ? text.find(',', at) : text.size();
+    if (end == std::string::npos) throw std::invalid_argument("'" + text + "' has fewer than " + want);
+    const std::string item = text.substr(at, end - at);
+    const size_t first = item.find_first_not_of(' ');
+    const size_t last = item.find_last_not_of(' ');
+    const std::string digits = first == std::string::npos ? "" : item.substr(first, last - first + 1);
+    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument("'" + item + "' (for " + std::to_string(ConflictCurve::kPoints[i]) +
+                                  " ways) is not a whole number of cycles up to 999999; want " + want);
+    c.cycles[i] = static_cast<unsigned>(std::stoul(digits));
+    at = end + 1;
+  }
+  for (unsigned i = 0; i < c.cycles.size(); ++i) {
+    const unsigned n = ConflictCurve::kPoints[i];
+    if (c.cycles[i] < n - 1)
+      throw std::invalid_argument(std::to_string(c.cycles[i]) + " cycles for " + std::to_string(n) +
+                                  " ways is less than " + std::to_string(n - 1) +
+                                  ": the bank array takes one pass per cycle, so an n-way load is readable no "
+                                  "earlier than n - 1 cycles after a conflict-free one");
+    if (i > 0 && c.cycles[i] < c.cycles[i - 1])
+      throw std::invalid_argument(std::to_string(c.cycles[i]) + " cycles for " + std::to_string(n) +
+                                  " ways is less than the " + std::to_string(c.cycles[i - 1]) + " given for " +
+                                  std::to_string(ConflictCurve::kPoints[i - 1]) + " ways");
+  }
+  return c;
 }
 
 }  // namespace tessera::sm

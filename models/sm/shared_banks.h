@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace tessera::sm {
 
@@ -19,5 +20,29 @@ struct BankAccess {
 // words[lane] is the bank-word index (shared byte address / bank width) of
 // each lane in `mask`.
 BankAccess arbitrate_banks(const std::array<uint32_t, 32>& words, uint32_t mask, unsigned banks, bool atomic);
+
+// The n-way conflict latency curve of shared-memory loads: the cycles a load
+// whose request needs `passes` bank passes becomes readable after a
+// conflict-free one would (sm.shared_latency). Given at 2, 4, 8, 16 and 32
+// passes (the key sm.shared_conflict_cycles); 1 pass adds nothing, between
+// two given points the curve is linear (rounded down), and beyond 32 passes
+// the 16-to-32 slope continues. The bank array still takes one pass per
+// cycle: the curve is latency, not occupancy.
+struct ConflictCurve {
+  static constexpr std::array<unsigned, 5> kPoints{2, 4, 8, 16, 32};
+  // Cycles added at 2, 4, 8, 16 and 32 passes.
+  std::array<unsigned, 5> cycles{1, 3, 7, 15, 31};
+
+  unsigned extra(unsigned passes) const;
+};
+
+// The default curve's text ("1,3,7,15,31"); see ConflictCurve.
+extern const char* const kDefaultConflictCycles;
+
+// Parses "c2,c4,c8,c16,c32" (cycles, comma-separated). Throws
+// std::invalid_argument saying what is wrong: not five whole numbers, a point
+// below n - 1 (an n-pass load cannot be readable before its last pass), or a
+// point below the one before it.
+ConflictCurve parse_conflict_curve(const std::string& text);
 
 }  // namespace tessera::sm

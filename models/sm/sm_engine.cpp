@@ -265,7 +265,9 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
 void SmEngine::issue_shared(unsigned slot, Warp& w, const Inst& inst, uint64_t now) {
   // The bank array takes a warp request's passes one per cycle (an atomic's
   // read-modify-write shared_atomic_cycles each), after the passes of earlier
-  // requests; the result is readable the base latency after the last pass.
+  // requests. An atomic's result is readable the base latency after its last
+  // pass; a load's the base latency plus the conflict curve's cycles for its
+  // passes (sm.shared_conflict_cycles) after its first.
   // The statistics count the arbiter's passes at issue in every mode (the
   // lockstep mode checks the RTL's against them).
   const AccessRecord& rec = lanes_.record();
@@ -296,6 +298,7 @@ void SmEngine::issue_shared(unsigned slot, Warp& w, const Inst& inst, uint64_t n
     q.serial = w.serial;
     q.inst = &inst;
     q.min_ready = rec.local ? now + p_.local_latency : 0;
+    if (!atomic && a.passes > 0) q.conflict_wait = p_.shared_conflict.extra(a.passes) - (a.passes - 1);
     // Readable when the unit answers: until then the scoreboard waits as on
     // any latency (kAwaiting is no cycle the run reaches).
     if (inst.dst != isa::kNoReg) w.ready[inst.dst] = kAwaiting;
@@ -306,7 +309,7 @@ void SmEngine::issue_shared(unsigned slot, Warp& w, const Inst& inst, uint64_t n
   shared_busy_until_ = start + per_pass * a.passes;
   if (inst.dst == isa::kNoReg) return;
   const uint64_t base = atomic ? p_.shared_atomic_latency : p_.shared_latency;
-  uint64_t ready = start + base + per_pass * (a.passes - 1);
+  uint64_t ready = start + base + (atomic ? per_pass * (a.passes - 1) : p_.shared_conflict.extra(a.passes));
   if (rec.local) ready = std::max<uint64_t>(ready, now + p_.local_latency);
   w.ready[inst.dst] = ready;
 }
@@ -323,8 +326,9 @@ void SmEngine::step_banks(uint64_t now) {
   if (!bank_pins_->resp_valid() || bank_taken_.empty()) return;
   // The answer to the oldest request in service, after its last pass (cycle
   // now): the unit took it in cycle now - per_pass * passes, so the
-  // destination is readable at that start + base + per_pass * (passes - 1),
-  // as in model mode.
+  // destination is readable at that start + base + per_pass * (passes - 1)
+  // (for a load plus the conflict curve's cycles beyond its passes), as in
+  // model mode.
   const BankPending q = std::move(bank_taken_.front());
   bank_taken_.pop_front();
   const BankResponse& r = bank_pins_->response();
@@ -366,7 +370,7 @@ void SmEngine::step_banks(uint64_t now) {
   if (w.ready[inst.dst] != kAwaiting) return;
   const uint64_t per_pass = atomic ? p_.shared_atomic_cycles : 1;
   const uint64_t base = atomic ? p_.shared_atomic_latency : p_.shared_latency;
-  w.ready[inst.dst] = std::max<uint64_t>(now + base - per_pass, q.min_ready);
+  w.ready[inst.dst] = std::max<uint64_t>(now + base - per_pass + q.conflict_wait, q.min_ready);
 }
 
 void SmEngine::issue_global(unsigned slot, Warp& w, const Inst& inst, uint64_t now) {

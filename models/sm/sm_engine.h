@@ -222,6 +222,7 @@ class SmEngine {
     const isa::Inst* inst = nullptr;
     std::array<uint8_t, kWarpSize> byte{};  // each lane's byte offset in its word
     uint64_t min_ready = 0;                 // a local-memory lane's latency
+    unsigned conflict_wait = 0;             // a load's conflict latency beyond its bank passes
   };
   std::unique_ptr<SharedBankPins> bank_pins_;
   std::deque<BankPending> bank_fifo_, bank_taken_;

@@ -1,5 +1,7 @@
 #include "sm/sm_params.h"
 
+#include <stdexcept>
+
 #include "sm/shared_bank_pins.h"
 #include "sm/warp_scheduler.h"
 
@@ -54,6 +56,14 @@ SmParams SmParams::from_config(sim::Config& cfg) {
       "sm.shared_atomic_latency", 36, 1, 1024, "Latency of a shared-memory atomic without conflicts, cycles"));
   p.shared_atomic_cycles = static_cast<unsigned>(
       cfg.get_int("sm.shared_atomic_cycles", 2, 1, 64, "Cycles a bank's atomic ALU spends on one read-modify-write"));
+  const std::string conflict = cfg.get_string(
+      "sm.shared_conflict_cycles", kDefaultConflictCycles,
+      "Cycles a 2, 4, 8, 16 and 32-way bank conflict adds to a shared-memory load's latency (linear between)");
+  try {
+    p.shared_conflict = parse_conflict_curve(conflict);
+  } catch (const std::invalid_argument& e) {
+    throw sim::ConfigError(std::string("sm.shared_conflict_cycles: ") + e.what());
+  }
   p.shared_impl = rtl::impl_from_name(
       cfg.get_enum("sm.shared_impl", "model", rtl::impl_names(),
                    "Shared-memory bank unit: the C++ model, the Verilated RTL block, or both compared every cycle "

@@ -8,6 +8,7 @@
 #include "rtl/common/lockstep.h"
 #include "sim/config.h"
 #include "sm/l1_cache.h"
+#include "sm/shared_banks.h"
 
 namespace tessera::sm {
 
@@ -34,6 +35,8 @@ struct SmParams {
   unsigned shared_bytes, local_bytes;
   unsigned shared_banks, shared_bank_bytes;
   unsigned shared_atomic_latency, shared_atomic_cycles;
+  // sm.shared_conflict_cycles: what an n-way bank conflict adds to a load's latency.
+  ConflictCurve shared_conflict;
   rtl::Impl shared_impl;  // the bank unit: C++ model, Verilated RTL, or both compared
   rtl::RtlOptions rtl;    // the rtl.* keys
   L1Params l1;            // the l1.* keys: the L1 declares them
