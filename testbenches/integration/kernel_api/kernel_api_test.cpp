@@ -102,6 +102,17 @@ TEST_P(KernelApi, LaunchArgumentsAreCapturedAtLaunch) {
   EXPECT_NE(r.out.find("launch_args: ok"), std::string::npos) << r.out;
 }
 
+// tessera_launch_bytes() with 5000 bytes (the size is a run-time value):
+// refused before anything is launched, status 4, naming size and limit.
+TEST_P(KernelApi, ArgumentsLargerThanASlotAtRunTimeStopWithStatusFour) {
+  const auto r = run_tessera({"run", platform(GetParam()), fw("launch_too_big")});
+  EXPECT_EQ(r.status, 4) << r.out << r.err;
+  EXPECT_NE(r.out.find("tessera_launch: 5000 bytes of kernel arguments; the parameter area holds 4096"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("should have been refused"), std::string::npos) << r.out;
+}
+
 // dim3 b = {16, 16} and {256}, grid {3} and {2, 5}: missing members are 1.
 TEST_P(KernelApi, Dim3DefaultsMissingDimensionsToOne) {
   const auto r = run_tessera({"run", platform(GetParam()), fw("launch_args")});
@@ -150,7 +161,8 @@ TEST_P(KernelApi, KernelPrintfPrintsEachThreadsLinesInOrderAtWait) {
 
 // A 2 KiB buffer (2032 bytes after the header) holds 63 records of 32 bytes:
 // 63 whole lines, one call dropped and counted; after the flush, a second
-// kernel's 32 lines all print.
+// kernel's 32 lines all print. A launch that finds more than half of the
+// buffer used (40 records, 1280 > 1016 bytes) prints it first.
 TEST_P(KernelApi, KernelPrintfOverflowDropsWholeLinesAndCountsThem) {
   const auto r = run_tessera({"run", platform(GetParam()), fw("printf_overflow")});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
@@ -165,7 +177,13 @@ TEST_P(KernelApi, KernelPrintfOverflowDropsWholeLinesAndCountsThem) {
     (after ? second : first).push_back(l);
   }
   EXPECT_EQ(first.size(), 63u) << r.out;
-  EXPECT_EQ(second.size(), 32u) << r.out;
+  EXPECT_EQ(second.size(), 32u + 40u + 40u) << r.out;
+  // The third kernel's 40 lines are printed by the fourth launch (the buffer
+  // was more than half full), the fourth kernel's 40 by tessera_wait().
+  const auto third = between(lines, "host: third kernel finished", "host: fourth kernel launched");
+  const auto fourth = between(lines, "host: fourth kernel launched", "printf_overflow: done");
+  EXPECT_EQ(third.size(), 40u) << r.out;
+  EXPECT_EQ(fourth.size(), 40u) << r.out;
   EXPECT_EQ(dropped, "[tessera: 1 kernel printf call dropped: the 2048-byte printf buffer was full]") << r.out;
   for (const auto& l : first) {
     // Whole and uncorrupted: the text names the thread of the prefix.
