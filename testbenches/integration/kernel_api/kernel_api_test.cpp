@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -282,4 +283,35 @@ TEST(KernelApiCompile, EveryAtomicAndLdgTypeBuildsWithoutWarnings) {
   FILE* f = std::fopen(FW_DIR "/kernel_api_compile_types.elf", "rb");
   EXPECT_NE(f, nullptr);
   if (f) std::fclose(f);
+}
+
+// The 64-bit atomics of compile_types.elf are encoded as the contract says
+// (custom-1 0x2B): atom.add64 funct3 3 funct7 0, atom.exch64 funct3 3
+// funct7 1, atom.cas64 r4 funct3 7 funct2 1; every register pair (rd, rs2,
+// rs3 and the next register) lies within x1..x31, rd not x0.
+TEST(KernelApiCompile, SixtyFourBitAtomicsUseTheContractEncodings) {
+  std::string objdump = RISCV_GCC;
+  objdump.replace(objdump.rfind("gcc"), 3, "objdump");
+  const std::string dis = command_output(objdump + " -d " FW_DIR "/kernel_api_compile_types.elf");
+  const std::regex word(R"(^\s*[0-9a-f]+:\s+([0-9a-f]{8})\s)");
+  unsigned add64 = 0, exch64 = 0, cas64 = 0;
+  for (const auto& l : lines_of(dis)) {
+    std::smatch m;
+    if (!std::regex_search(l, m, word)) continue;
+    const unsigned long w = std::stoul(m[1], nullptr, 16);
+    if ((w & 0x7f) != 0x2b) continue;
+    const unsigned f3 = (w >> 12) & 7, rd = (w >> 7) & 31, rs2 = (w >> 20) & 31, rs3 = (w >> 27) & 31;
+    if (f3 == 3) {
+      const unsigned f7 = (w >> 25) & 0x7f;
+      EXPECT_LE(f7, 1u) << l;
+      (f7 == 0 ? add64 : exch64)++;
+      EXPECT_TRUE(rd != 0 && rd <= 30 && rs2 <= 30) << l;
+    } else if (f3 == 7 && ((w >> 25) & 3) == 1) {
+      ++cas64;
+      EXPECT_TRUE(rd != 0 && rd <= 30 && rs2 <= 30 && rs3 <= 30) << l;
+    }
+  }
+  EXPECT_GT(add64, 0u) << dis;
+  EXPECT_GT(exch64, 0u);
+  EXPECT_GT(cas64, 0u);
 }
