@@ -87,7 +87,7 @@ int main(void) {
     for (unsigned i = 0; i < lc->links; i++) *ring_link(lc, i) = (unsigned)(uintptr_t)ring_link(lc, i + 1);
   }
 
-  tessera_launch(chase_latencies, 1, 1, 0, &args);
+  tessera_launch_ref(chase_latencies, 1, 1, 0, &args);
   tessera_wait();
 
   unsigned errors = 0;

@@ -50,7 +50,7 @@ static struct smem_args results;
 
 int main(void) {
   _Static_assert(CHASE_STEPS % CHASE_ROWS == 0, "the timed chase must end on its start");
-  tessera_launch(smem_conflicts, 1, WARP, 0, &results);
+  tessera_launch_ref(smem_conflicts, 1, WARP, 0, &results);
   tessera_wait();
 
   unsigned errors = 0;

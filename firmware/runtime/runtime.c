@@ -1,9 +1,12 @@
 /*
- * Tessera host-side runtime: kernel launch, console stdio for picolibc,
- * exit. Runs on the control core only (MMIO is unreachable from kernels).
+ * Tessera runtime: kernel launch with captured parameters, kernel printf,
+ * console stdio for picolibc, exit. Runs on the control core, except
+ * tessera_printf(), which kernels call too (MMIO is unreachable from them).
  */
 #include "tessera.h"
 
+#include <stdarg.h>
+#include <string.h>
 #include <unistd.h>
 
 /* ---- kernel launch ------------------------------------------------------ */
@@ -35,10 +38,170 @@ void tessera_launch_dim3(tessera_kernel_fn kernel, dim3 grid, dim3 block, unsign
   TESSERA_MMIO(TESSERA_DISP_LAUNCH) = 1;
 }
 
+/* ---- launch state -------------------------------------------------------- */
+
+/* The runtime's own variables, written while kernels run: alone in their
+ * cache lines (256 bytes, aligned), so that writing them never writes back a
+ * stale copy of data a kernel writes (a control core must not write a line a
+ * kernel writes: docs/firmware-abi.md). */
+static struct {
+  unsigned launches;  /* tessera_launch_bytes() calls so far */
+  unsigned done_base; /* DISP_DONE_COUNT when none of them had finished */
+  int printf_ready;   /* the printf buffer's header is initialised */
+  char pad[256 - 3 * sizeof(unsigned)];
+} rt __attribute__((aligned(256)));
+
+/* ---- kernel printf buffer (tessera.ld: __tessera_printf_buffer) --------- */
+
+/* The buffer: this header, then records appended by kernels. A record is
+ * its size (bytes, a multiple of 4, header and NUL included), the block and
+ * thread of the caller, the text length and the text. */
+struct tessera_printf_header {
+  volatile unsigned used;    /* bytes reserved (may pass the capacity) */
+  volatile unsigned dropped; /* calls whose record did not fit */
+  unsigned pad[2];
+};
+struct tessera_printf_record {
+  unsigned size;
+  unsigned block[3];
+  unsigned short thread[3];
+  unsigned short len;
+  char text[];
+};
+
+extern char __tessera_printf_buffer[];
+extern char __tessera_printf_size[]; /* its address is the buffer's size (tessera.ld) */
+#define PRINTF_BYTES ((unsigned)(uintptr_t)__tessera_printf_size)
+#define PRINTF_HEADER ((struct tessera_printf_header*)(uintptr_t)__tessera_printf_buffer)
+#define PRINTF_DATA (__tessera_printf_buffer + sizeof(struct tessera_printf_header))
+#define PRINTF_CAPACITY (PRINTF_BYTES - (unsigned)sizeof(struct tessera_printf_header))
+#define PRINTF_LINE 256u
+
+/* On an SM thread: format, reserve the record's space with one atomic add,
+ * write it. A record that does not fit is dropped and counted; if its size
+ * word fits it is written, so the flush stops there. */
+static int device_vprintf(const char* format, va_list ap) {
+  char line[PRINTF_LINE];
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(line, sizeof line, format, ap);
+  if (n < 0) n = 0;
+  if (n > 0xFFFF) n = 0xFFFF;
+  const unsigned len = (unsigned)n;
+  const unsigned size = ((unsigned)sizeof(struct tessera_printf_record) + len + 1u + 3u) & ~3u;
+  const unsigned at = atomicAdd(&PRINTF_HEADER->used, size);
+  if (at > PRINTF_CAPACITY || size > PRINTF_CAPACITY - at) {
+    if (at <= PRINTF_CAPACITY - 4u) *(volatile unsigned*)(uintptr_t)(PRINTF_DATA + at) = size;
+    atomicAdd(&PRINTF_HEADER->dropped, 1u);
+    va_end(again);
+    return -1;
+  }
+  struct tessera_printf_record* r = (struct tessera_printf_record*)(uintptr_t)(PRINTF_DATA + at);
+  r->size = size;
+  r->block[0] = tessera_ctaid_x();
+  r->block[1] = tessera_ctaid_y();
+  r->block[2] = tessera_ctaid_z();
+  r->thread[0] = (unsigned short)tessera_tid_x();
+  r->thread[1] = (unsigned short)tessera_tid_y();
+  r->thread[2] = (unsigned short)tessera_tid_z();
+  r->len = (unsigned short)len;
+  if (len < sizeof line)
+    memcpy(r->text, line, len + 1u);
+  else
+    vsnprintf(r->text, len + 1u, format, again); /* longer than the line: format in place */
+  va_end(again);
+  return n;
+}
+
+int tessera_printf(const char* format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  const int n = tessera_on_sm() ? device_vprintf(format, ap) : vfprintf(stdout, format, ap);
+  va_end(ap);
+  return n;
+}
+
+/* Prints the records kernels appended (no kernel may be running), each line
+ * prefixed with its block and thread, then the count of dropped calls, and
+ * empties the buffer. */
+static void printf_flush(void) {
+  struct tessera_printf_header* h = PRINTF_HEADER;
+  const unsigned used = h->used, dropped = h->dropped;
+  if (used == 0 && dropped == 0) return;
+  const unsigned end = used < PRINTF_CAPACITY ? used : PRINTF_CAPACITY;
+  unsigned at = 0;
+  while (at + sizeof(struct tessera_printf_record) <= end) {
+    const struct tessera_printf_record* r = (const struct tessera_printf_record*)(uintptr_t)(PRINTF_DATA + at);
+    if (r->size < sizeof(struct tessera_printf_record) || r->size > end - at) break;
+    const char* text = r->text;
+    const char* stop = text + r->len;
+    do {
+      fprintf(stdout, "[block (%u,%u,%u) thread (%u,%u,%u)] ", r->block[0], r->block[1], r->block[2], r->thread[0],
+              r->thread[1], r->thread[2]);
+      const char* nl = memchr(text, '\n', (size_t)(stop - text));
+      const char* line_end = nl ? nl : stop;
+      fwrite(text, 1, (size_t)(line_end - text), stdout);
+      putc('\n', stdout);
+      text = nl ? nl + 1 : stop;
+    } while (text < stop);
+    at += r->size;
+  }
+  if (dropped != 0)
+    fprintf(stdout, "[tessera: %u kernel printf call%s dropped: the %u-byte printf buffer was full]\n", dropped,
+            dropped == 1 ? "" : "s", PRINTF_BYTES);
+  h->used = 0;
+  h->dropped = 0;
+}
+
+/* ---- launch with captured parameters ----------------------------------- */
+
+extern char __tessera_params[];
+
+void tessera_launch_bytes(tessera_kernel_fn kernel, dim3 grid, dim3 block, unsigned dynamic_shared_bytes,
+                          const void* args, size_t args_bytes) {
+  if (args_bytes > TESSERA_PARAM_BYTES) {
+    fprintf(stdout, "tessera_launch: %u bytes of kernel arguments; the parameter area holds %u (TESSERA_PARAM_BYTES)\n",
+            (unsigned)args_bytes, TESSERA_PARAM_BYTES);
+    tessera_exit(4);
+  }
+  if (!rt.printf_ready) {
+    PRINTF_HEADER->used = 0;
+    PRINTF_HEADER->dropped = 0;
+    rt.printf_ready = 1;
+    rt.done_base = TESSERA_MMIO(TESSERA_DISP_DONE_COUNT) - rt.launches;
+  } else if (PRINTF_HEADER->used > PRINTF_CAPACITY / 2u || PRINTF_HEADER->dropped != 0) {
+    tessera_wait(); /* prints the buffer before it overflows */
+  }
+  /* dim3 b = {16, 16} leaves z 0: CUDA's missing dimensions are 1. */
+  if (grid.y == 0) grid.y = 1;
+  if (grid.z == 0) grid.z = 1;
+  if (block.y == 0) block.y = 1;
+  if (block.z == 0) block.z = 1;
+
+  const void* a0 = args;
+  if (args != NULL && args_bytes != 0) {
+    const unsigned n = rt.launches;
+    if (n >= TESSERA_PARAM_SLOTS) {
+      /* The slot's previous launch (n - SLOTS) must have finished. */
+      const unsigned need = rt.done_base + (n - TESSERA_PARAM_SLOTS) + 1u;
+      while ((int)(TESSERA_MMIO(TESSERA_DISP_DONE_COUNT) - need) < 0) __asm__ volatile("wfi" ::: "memory");
+    }
+    char* slot = __tessera_params + (n % TESSERA_PARAM_SLOTS) * TESSERA_PARAM_BYTES;
+    memcpy(slot, args, args_bytes);
+    a0 = slot;
+  }
+  ++rt.launches;
+  tessera_launch_dim3(kernel, grid, block, dynamic_shared_bytes, a0);
+}
+
 void tessera_wait(void) {
   while (TESSERA_MMIO(TESSERA_DISP_STATUS) != 0) __asm__ volatile("wfi" ::: "memory");
   /* Order the reads of the kernel's results after the status read. */
   __asm__ volatile("fence rw, rw" ::: "memory");
+  if (rt.printf_ready) {
+    rt.done_base = TESSERA_MMIO(TESSERA_DISP_DONE_COUNT) - rt.launches; /* every launch has finished */
+    printf_flush();
+  }
 }
 
 void tessera_roi_begin(void) {

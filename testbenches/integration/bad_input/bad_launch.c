@@ -9,7 +9,7 @@ TESSERA_KERNEL void bad_launch(void* argp) {
 }
 
 int main(void) {
-  tessera_launch(bad_launch, 1, 2048, 0, out);
+  tessera_launch_ref(bad_launch, 1, 2048, 0, out);
   tessera_wait();
   printf("bad_launch: kernel finished (should have been refused)\n");
   return 0;

@@ -88,7 +88,7 @@ int main(void) {
   tessera_core_start(1, hart_recurse, 0);
   tessera_core_join(1);
 #elif defined(HOSTILE_KERNEL_STACK_OVERFLOW)
-  tessera_launch(kernel_recurse, 1, 32, 0, out);
+  tessera_launch_ref(kernel_recurse, 1, 32, 0, out);
   tessera_wait();
 #elif defined(HOSTILE_KERNEL_BIG_FRAME)
   tessera_launch(kernel_big_frame, 1, 32, 0, out);
@@ -98,7 +98,7 @@ int main(void) {
   while (!never_set)
     ;
 #elif defined(HOSTILE_KERNEL_SPIN)
-  tessera_launch(spin_on_held_lock, 1, 32, 0, out);
+  tessera_launch_ref(spin_on_held_lock, 1, 32, 0, out);
   tessera_wait();
 #elif defined(HOSTILE_MMIO_AMO)
   uint32_t old;
@@ -107,10 +107,10 @@ int main(void) {
 #elif defined(HOSTILE_MMIO_BYTE)
   *(volatile uint8_t*)(uintptr_t)(TESSERA_MMIO_BASE + TESSERA_CONSOLE_TX) = 'x';
 #elif defined(HOSTILE_KERNEL_LOCAL_ATOMIC)
-  tessera_launch(local_atomic, 1, 32, 0, out);
+  tessera_launch_ref(local_atomic, 1, 32, 0, out);
   tessera_wait();
 #elif defined(HOSTILE_KERNEL_CODE_STORE)
-  tessera_launch(store_into_code, 1, 32, 0, out);
+  tessera_launch_ref(store_into_code, 1, 32, 0, out);
   tessera_wait();
 #elif defined(HOSTILE_HOST_CODE_STORE)
   *(volatile uint32_t*)(uintptr_t)&store_tid = 0x00000013u;

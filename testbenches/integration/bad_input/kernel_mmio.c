@@ -12,7 +12,7 @@ TESSERA_KERNEL void kernel_mmio(void* argp) {
 }
 
 int main(void) {
-  tessera_launch(kernel_mmio, 1, 32, 0, out);
+  tessera_launch_ref(kernel_mmio, 1, 32, 0, out);
   tessera_wait();
   printf("kernel_mmio: kernel finished (should have faulted)\n");
   return 0;

@@ -17,7 +17,9 @@ const char* const kPrograms[] = {
     "vecadd", "saxpy", "sinx", "matrixadd", "conv1d", "divergent", "atomic_counter", "histogram", "reduction", "sgemm",
     "ldg_lut", "particles_global_lock", "particles_cell_locks", "particles_partial_grids", "particles_sort",
     // firmware/microbench: latency microbenchmarks that also check where their pointer chases end
-    "smem_latency", "mem_latency"};
+    "smem_latency", "mem_latency",
+    // CUDA-style: captured launch arguments in a loop, dim3 {16, 16}, kernel printf
+    "kernel_printf"};
 const char* const kPlatforms[] = {"sm1", "chip", "chip52", "chip_hbm", "chip_noc"};
 
 std::string fw(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }

@@ -132,7 +132,7 @@ TESSERA_KERNEL void branch_count(void* argp) {
   atomicAdd((volatile unsigned*)&result[7], even_count);
 }
 
-static void run(tessera_kernel_fn k, void* args) {
+static void run(tessera_kernel_fn k, const unsigned* args) {
   tessera_launch(k, 1, 32, 0, args);
   tessera_wait();
 }
