@@ -541,8 +541,8 @@ void SmEngine::fault(const Warp& w, unsigned slot, unsigned lane, const Inst& in
       break;
     case FaultWhy::kWideSharedRtl:
       what = fmt::format(
-          "{}-bit shared-memory access at 0x{:08x} ({}): the RTL shared-memory bank unit (sm.shared_impl {}) takes "
-          "32-bit lanes only; wide shared accesses and 64-bit shared atomics need sm.shared_impl model",
+          "{}-bit shared-memory access at 0x{:08x} ({}) refused: the RTL shared-memory bank unit (sm.shared_impl "
+          "{}) takes 32-bit lanes only (wide shared accesses and 64-bit shared atomics need sm.shared_impl model)",
           8 * inst.mem_bytes, rec.fault_addr, isa::disassemble(inst, pc), rtl::impl_name(p_.shared_impl));
       break;
     case FaultWhy::kCodeStore:
