@@ -207,3 +207,21 @@ TEST(WideGlobal, AtomAdd64CounterPassesTwoToThe32) {
     EXPECT_EQ(t.x[17], static_cast<uint32_t>(old >> 32)) << "lane " << lane;
   }
 }
+
+// st.v4 then ld.v4 in the thread's local memory (the stack window). lui x6
+// in 1 (x6 at 7); addi x12..x15 in 2..5 (x15 at 11); st.v4 in 11; ld.v4 in
+// 15 (the LD/ST unit is busy 32/8 = 4 cycles); readable local_latency 30
+// later: the addi reading x23 issues in 45.
+TEST(WideLocal, StV4AndLdV4RoundTripThroughLocalMemory) {
+  SmHarness h({lui(6, kLocalWindow >> 12), addi(12, 0, 11), addi(13, 0, 12), addi(14, 0, 13), addi(15, 0, 14),
+               st_v4(12, 6, 0), ld_v4(20, 6, 0), addi(8, 23, 0), kExit});
+  h.launch(32, 0);
+  h.run(1, 80);
+  EXPECT_EQ(h.issue_cycle(20), 11u);
+  EXPECT_EQ(h.issue_cycle(24), 15u);
+  EXPECT_EQ(h.issue_cycle(28), 45u);
+  const auto& t = h.sm().warps()[0].threads[7];
+  EXPECT_EQ(t.x[20], 11u);
+  EXPECT_EQ(t.x[23], 14u);
+  EXPECT_TRUE(h.sent().empty());  // local memory stays in the SM
+}
