@@ -225,3 +225,25 @@ TEST(WideLocal, StV4AndLdV4RoundTripThroughLocalMemory) {
   EXPECT_EQ(t.x[23], 14u);
   EXPECT_TRUE(h.sent().empty());  // local memory stays in the SM
 }
+
+// All 32 lanes atom.cas64 one shared 64-bit word from 0 to tid + 1: lanes
+// run in order, so lane 0 swaps and every other lane sees 1. Each half-warp
+// puts 16 read-modify-writes on each of the two words' banks: 16 passes per
+// half-warp, 32 in all, 2 cycles each. lui x6 in 1, csrr x5 in 2 (x5 at 8),
+// x14, x15 = 0 in 3, 4; x16 = x5 + 1 in 8; x17 = 0 in 9 (at 15); atom.cas64
+// in 15; old value readable at 15 + 36 + 2 * 31 = 113.
+TEST(WideShared, AtomCas64OnOneWordSerializesAndOnlyTheFirstLaneSwaps) {
+  const uint32_t cas64 = enc::r4(0x2B, 7, 20, 6, 14, 16) | 1u << 25;  // atom.cas64 x20, x14, x16, (x6)
+  SmHarness h({lui(6, kShared), csrr(5, csr::kTidX), addi(14, 0, 0), addi(15, 0, 0), addi(16, 5, 1), addi(17, 0, 0),
+               cas64, addi(8, 21, 0), kExit});
+  h.launch(32, 0, 256);
+  h.run(1, 200);
+  EXPECT_EQ(h.issue_cycle(24), 15u);
+  EXPECT_EQ(h.issue_cycle(28), 113u);
+  const auto& smem = h.sm().lane_memory().shared_memory();
+  EXPECT_EQ(smem.word(0), 1u);
+  EXPECT_EQ(smem.word(1), 0u);
+  EXPECT_EQ(h.sm().warps()[0].threads[0].x[20], 0u);
+  EXPECT_EQ(h.sm().warps()[0].threads[9].x[20], 1u);
+  EXPECT_EQ(h.sm().warps()[0].threads[9].x[21], 0u);
+}
