@@ -41,6 +41,18 @@ MemClass classify(const isa::Inst& inst) {
     case Op::kAtomInc:
     case Op::kAtomDec:
     case Op::kAtomCas:
+    // SM instructions: illegal on the control cores (docs/firmware-abi.md).
+    case Op::kLdV2:
+    case Op::kLdV4:
+    case Op::kFldV2:
+    case Op::kFldV4:
+    case Op::kStV2:
+    case Op::kStV4:
+    case Op::kFstV2:
+    case Op::kFstV4:
+    case Op::kAtomAdd64:
+    case Op::kAtomExch64:
+    case Op::kAtomCas64:
       return MemClass::kDirect;
     default:
       return MemClass::kNone;
@@ -133,7 +145,16 @@ isa::ExecResult Hart::replay(const isa::Inst& inst, uint32_t result) {
   return r;
 }
 
-isa::ExecResult Hart::execute_direct(const isa::Inst& inst) { return isa::execute<true>(inst, state, *this); }
+isa::ExecResult Hart::execute_direct(const isa::Inst& inst) {
+  // The wide loads and stores and the 64-bit atomics move register groups
+  // through the SM's load/store unit; the control cores' data path is 32 bits.
+  if (isa::is_wide_memory(inst.op) || isa::is_atomic64(inst.op)) {
+    isa::ExecResult r;
+    r.trap = isa::Trap::kIllegalInstruction;
+    return r;
+  }
+  return isa::execute<true>(inst, state, *this);
+}
 
 MemStatus Hart::load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) {
   if (read_only) return MemStatus::kAccessFault;  // ldg is an SM instruction

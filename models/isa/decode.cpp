@@ -330,6 +330,59 @@ void decode_custom0(Inst& i, uint32_t f3, uint32_t f7) {
   }
 }
 
+// ---- Wide memory instructions and 64-bit atomics (docs/firmware-abi.md) ----
+
+// A group of n x registers starting at r: not at x0, not past x31.
+constexpr bool valid_x_group(uint32_t r, unsigned n) { return r != 0 && r + n <= 32; }
+
+// custom-1 funct3 3 (atom.add64, atom.exch64) and funct3 7 funct2 1
+// (atom.cas64): register pairs for the old value and the operands.
+void decode_atomic64(Inst& i, uint32_t f3, uint32_t f7) {
+  if (f3 == 3) {
+    if (f7 > 1) return void(illegal(i));
+    i.op = f7 == 0 ? Op::kAtomAdd64 : Op::kAtomExch64;
+  } else {
+    if (!valid_x_group(i.rs3, 2)) return void(illegal(i));
+    i.op = Op::kAtomCas64;
+    i.src[2] = xreg(i.rs3);
+  }
+  if (!valid_x_group(i.rd, 2) || !valid_x_group(i.rs2, 2)) return void(illegal(i));
+  i.unit = Unit::kLdst;
+  i.group = 2;
+  i.mem_bytes = 8;
+  i.is_load = true;
+  i.is_store = true;
+  dst_x(i);
+  i.src[0] = xreg(i.rs1);
+  i.src[1] = xreg(i.rs2);
+}
+
+// custom-2 (0x5B): ld.v2/v4, fld.v2/v4 (I-type, funct3 0..3) and st.v2/v4,
+// fst.v2/v4 (S-type, funct3 4..7); bit 0 of funct3 selects 4 registers,
+// bit 1 f registers.
+void decode_custom2(Inst& i, uint32_t f3) {
+  static constexpr Op kOps[8] = {Op::kLdV2, Op::kLdV4, Op::kFldV2, Op::kFldV4,
+                                 Op::kStV2, Op::kStV4, Op::kFstV2, Op::kFstV4};
+  const unsigned n = (f3 & 1) ? 4 : 2;
+  const bool fp = (f3 & 2) != 0, store = (f3 & 4) != 0;
+  const uint32_t reg = store ? i.rs2 : i.rd;
+  if (fp ? reg + n > 32 : !valid_x_group(reg, n)) return void(illegal(i));
+  i.op = kOps[f3];
+  i.unit = Unit::kLdst;
+  i.group = static_cast<uint8_t>(n);
+  i.mem_bytes = static_cast<uint8_t>(4 * n);
+  i.src[0] = xreg(i.rs1);
+  if (store) {
+    i.imm = imm_s(i.raw);
+    i.is_store = true;
+    i.src[1] = fp ? freg(i.rs2) : xreg(i.rs2);
+  } else {
+    i.imm = imm_i(i.raw);
+    i.is_load = true;
+    i.dst = fp ? freg(i.rd) : xreg(i.rd);
+  }
+}
+
 // custom-1: LDG loads and the Tessera atomics.
 void decode_custom1(Inst& i, uint32_t f3, uint32_t f7) {
   static constexpr Op kLdg[8] = {Op::kLdgB,  Op::kLdgH,  Op::kLdgW,    Op::kIllegal,
@@ -339,6 +392,8 @@ void decode_custom1(Inst& i, uint32_t f3, uint32_t f7) {
   if (f3 == 6) {
     if (f7 > 2) return void(illegal(i));
     i.op = f7 == 0 ? Op::kAtomFadd : f7 == 1 ? Op::kAtomInc : Op::kAtomDec;
+  } else if (f3 == 3 || (f3 == 7 && ((i.raw >> 25) & 3) == 1)) {
+    return decode_atomic64(i, f3, f7);
   } else if (f3 == 7) {
     if (((i.raw >> 25) & 3) != 0) return void(illegal(i));
     i.op = Op::kAtomCas;
@@ -453,6 +508,9 @@ Inst decode(uint32_t raw) {
       break;
     case 0x2B:
       decode_custom1(i, f3, f7);
+      break;
+    case 0x5B:
+      decode_custom2(i, f3);
       break;
     default:
       return illegal(i);

@@ -292,6 +292,30 @@ std::string disassemble(const Inst& i, uint32_t pc) {
     case Op::kAtomCas:
       std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s,(%s)", name, x(i.rd), x(i.rs2), x(i.rs3), x(i.rs1));
       break;
+    // Wide memory and 64-bit atomics: the first register of each group.
+    case Op::kLdV2:
+    case Op::kLdV4:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, x(i.rd), i.imm, x(i.rs1));
+      break;
+    case Op::kFldV2:
+    case Op::kFldV4:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, f(i.rd), i.imm, x(i.rs1));
+      break;
+    case Op::kStV2:
+    case Op::kStV4:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, x(i.rs2), i.imm, x(i.rs1));
+      break;
+    case Op::kFstV2:
+    case Op::kFstV4:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, f(i.rs2), i.imm, x(i.rs1));
+      break;
+    case Op::kAtomAdd64:
+    case Op::kAtomExch64:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%s,(%s)", name, x(i.rd), x(i.rs2), x(i.rs1));
+      break;
+    case Op::kAtomCas64:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s,(%s)", name, x(i.rd), x(i.rs2), x(i.rs3), x(i.rs1));
+      break;
     case Op::kCount:
       std::snprintf(buf, sizeof buf, "illegal\t0x%08x", i.raw);
       break;

@@ -130,6 +130,19 @@ enum class Op : uint16_t {
   kAtomInc,
   kAtomDec,
   kAtomCas,
+  // Tessera wide memory (custom-2, opcode 0x5B) and 64-bit atomics (custom-1
+  // funct3 3, funct3 7 funct2 1): register groups, docs/firmware-abi.md.
+  kLdV2,
+  kLdV4,
+  kFldV2,
+  kFldV4,
+  kStV2,
+  kStV4,
+  kFstV2,
+  kFstV4,
+  kAtomAdd64,
+  kAtomExch64,
+  kAtomCas64,
   kCount  // number of opcodes, not an instruction
 };
 

@@ -204,6 +204,23 @@ uint32_t atomic_new_value(Op op, uint32_t old, uint32_t v, uint32_t swap) {
   return amo_result(op, old, v);
 }
 
+uint64_t atomic_new_value64(Op op, uint64_t old, uint64_t v, uint64_t swap) {
+  switch (op) {
+    case Op::kAtomAdd64:
+      return old + v;
+    case Op::kAtomExch64:
+      return v;
+    case Op::kAtomCas64:
+      return old == v ? swap : old;
+    default:
+      return old;
+  }
+}
+
+namespace {
+inline uint64_t pair(const ThreadState& t, uint8_t r) { return uint64_t{t.x[r + 1]} << 32 | t.x[r]; }
+}  // namespace
+
 template <bool kTrackFflags>
 ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
   const uint32_t a = t.x[in.rs1];
@@ -589,6 +606,59 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
     case Op::kExit:
       t.pc = next_pc;
       return trap(Trap::kThreadExit);
+
+    // ---- Tessera wide memory and 64-bit atomics (docs/firmware-abi.md) ----
+    // The decoder guarantees the register groups lie within x1..x31 / f0..f31.
+    case Op::kLdV2:
+    case Op::kLdV4:
+    case Op::kFldV2:
+    case Op::kFldV4: {
+      const uint32_t addr = a + imm;
+      const unsigned bytes = in.mem_bytes;
+      if ((addr & (bytes - 1)) != 0) return trap(Trap::kLoadMisaligned, addr);
+      uint32_t w[4] = {};
+      const MemStatus s = env.load_wide(addr, bytes, w);
+      if (s != MemStatus::kOk) return trap(load_trap(s), addr);
+      uint32_t* regs = in.op == Op::kFldV2 || in.op == Op::kFldV4 ? t.f : t.x;
+      for (unsigned k = 0; k < in.group; ++k) regs[in.rd + k] = w[k];
+      has_rd = false;
+      break;
+    }
+    case Op::kStV2:
+    case Op::kStV4:
+    case Op::kFstV2:
+    case Op::kFstV4: {
+      const uint32_t addr = a + imm;
+      const unsigned bytes = in.mem_bytes;
+      if ((addr & (bytes - 1)) != 0) return trap(Trap::kStoreMisaligned, addr);
+      const uint32_t* regs = in.op == Op::kFstV2 || in.op == Op::kFstV4 ? t.f : t.x;
+      uint32_t w[4] = {};
+      for (unsigned k = 0; k < in.group; ++k) w[k] = regs[in.rs2 + k];
+      const MemStatus s = env.store_wide(addr, bytes, w);
+      if (s != MemStatus::kOk) return trap(store_trap(s), addr);
+      has_rd = false;
+      break;
+    }
+    case Op::kAtomAdd64:
+    case Op::kAtomExch64:
+    case Op::kAtomCas64: {
+      if ((a & 7) != 0) return trap(Trap::kStoreMisaligned, a);
+      uint32_t w[2] = {};
+      MemStatus s = env.load_wide(a, 8, w);
+      if (s != MemStatus::kOk) return trap(store_trap(s), a);
+      const uint64_t old = uint64_t{w[1]} << 32 | w[0];
+      const uint64_t v = pair(t, in.rs2);
+      if (in.op != Op::kAtomCas64 || old == v) {
+        const uint64_t updated = atomic_new_value64(in.op, old, v, in.op == Op::kAtomCas64 ? pair(t, in.rs3) : 0);
+        const uint32_t nw[2] = {static_cast<uint32_t>(updated), static_cast<uint32_t>(updated >> 32)};
+        s = env.store_wide(a, 8, nw);
+        if (s != MemStatus::kOk) return trap(store_trap(s), a);
+      }
+      t.x[in.rd] = w[0];
+      t.x[in.rd + 1] = w[1];
+      has_rd = false;
+      break;
+    }
 
     case Op::kIllegal:
     case Op::kCount:

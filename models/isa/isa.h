@@ -34,7 +34,10 @@ struct Inst {
   // unused. Writes to x0 report dst == kNoReg.
   uint8_t dst = kNoReg;
   uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-  uint8_t mem_bytes = 0;    // access size for loads/stores/atomics, else 0
+  uint8_t mem_bytes = 0;  // access size for loads/stores/atomics, else 0
+  // Register groups (ld.v4, atom.cas64, ...): dst and the data sources src[1]
+  // and src[2] each name the first of `group` consecutive registers.
+  uint8_t group = 1;
   bool is_load = false;     // reads memory (loads, LR, AMOs, LDG)
   bool is_store = false;    // writes memory (stores, SC, AMOs)
   bool is_control = false;  // may change the PC other than to pc + 4
@@ -43,6 +46,12 @@ struct Inst {
 // The value an AMO or Tessera atomic leaves in memory, from the old value,
 // rs2 (`v`) and, for atom.cas, rs3 (`swap`, stored only when old == v).
 uint32_t atomic_new_value(Op op, uint32_t old, uint32_t v, uint32_t swap);
+// The same for the 64-bit atomics (atom.add64, atom.exch64, atom.cas64).
+uint64_t atomic_new_value64(Op op, uint64_t old, uint64_t v, uint64_t swap);
+
+// The wide memory instructions and 64-bit atomics move register groups.
+inline bool is_wide_memory(Op op) { return op >= Op::kLdV2 && op <= Op::kFstV4; }
+inline bool is_atomic64(Op op) { return op >= Op::kAtomAdd64 && op <= Op::kAtomCas64; }
 
 // Decodes one 32-bit instruction word. Unknown or reserved encodings give
 // op == Op::kIllegal (never throws).
@@ -71,6 +80,23 @@ class ExecEnv {
   // read_only is true for the Tessera LDG (__ldg) loads.
   virtual MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) = 0;
   virtual MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) = 0;
+  // The wide loads and stores and the 64-bit atomics: `bytes` (8 or 16,
+  // aligned) as little-endian words words[0..bytes/4). An environment that
+  // does not override them performs one 4-byte access per word, in order.
+  virtual MemStatus load_wide(uint32_t addr, unsigned bytes, uint32_t* words) {
+    for (unsigned k = 0; k < bytes / 4; ++k) {
+      const MemStatus s = load(addr + 4 * k, 4, &words[k], false);
+      if (s != MemStatus::kOk) return s;
+    }
+    return MemStatus::kOk;
+  }
+  virtual MemStatus store_wide(uint32_t addr, unsigned bytes, const uint32_t* words) {
+    for (unsigned k = 0; k < bytes / 4; ++k) {
+      const MemStatus s = store(addr + 4 * k, 4, words[k]);
+      if (s != MemStatus::kOk) return s;
+    }
+    return MemStatus::kOk;
+  }
   // AMOs and the Tessera atomics are executed as load() then store() of the
   // same word: threads run one instruction at a time, so the pair is atomic.
   virtual MemStatus load_reserved(uint32_t addr, uint32_t* value) = 0;

@@ -27,6 +27,12 @@ class AtomicQueue {
     if (pending_.empty()) due();
     pending_.push_back(Pending{sm, op, addr, v, swap, dest});
   }
+  // A 64-bit atomic (atom.add64/exch64/cas64) at the 8-aligned `addr`: the
+  // old value goes to dest[0] (low word) and dest[1] (high word).
+  void add64(unsigned sm, isa::Op op, uint32_t addr, uint64_t v, uint64_t swap, uint32_t* dest) {
+    if (pending_.empty()) due();
+    pending_.push_back(Pending{sm, op, addr, v, swap, dest});
+  }
   // Performs every queued atomic.
   void perform();
   uint64_t performed() const { return performed_; }
@@ -40,7 +46,8 @@ class AtomicQueue {
   struct Pending {
     unsigned sm;
     isa::Op op;
-    uint32_t addr, v, swap;
+    uint32_t addr;
+    uint64_t v, swap;  // 32-bit atomics: the low words
     uint32_t* dest;
   };
 

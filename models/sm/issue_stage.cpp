@@ -117,6 +117,17 @@ Stall IssueStage::check(const Warp& w, const isa::Inst& inst, uint64_t now, bool
     wake = t;
     return Stall::kScoreboard;
   }
+  // The rest of register groups (ld.v4, atom.cas64, ...): src[1], src[2], dst.
+  for (unsigned k = 1; k < inst.group; ++k) {
+    for (uint8_t r : {inst.src[1], inst.src[2], inst.dst}) {
+      if (r == isa::kNoReg) continue;
+      const uint64_t t = w.ready[r + k];
+      if (t <= now) continue;
+      if (t == Warp::kPending) return Stall::kMemory;
+      wake = t;
+      return Stall::kScoreboard;
+    }
+  }
   if (inst.unit == isa::Unit::kCtrl) return Stall::kNone;
   const UnitIndex u = unit_index(inst.unit);
   if (unit_free_[u] > now) {

@@ -107,6 +107,81 @@ MemStatus LaneMemory::store(uint32_t addr, unsigned bytes, uint32_t value) {
   return MemStatus::kOk;
 }
 
+// The wide loads and stores and the 64-bit atomics: one lane's 8 or 16
+// aligned bytes, one shared bank-word group or one coalescer entry.
+MemStatus LaneMemory::load_wide(uint32_t addr, unsigned bytes, uint32_t* words) {
+  const unsigned n = bytes / 4;
+  const bool atomic = inst_->is_store;
+  if (in_shared(addr, bytes)) {
+    if (defer_shared_) return access_fault(FaultWhy::kWideSharedRtl, addr);
+    const uint32_t offset = block_->shared_base + (addr - kSharedWindow);
+    note_shared(offset);
+    for (unsigned k = 0; k < n; ++k) words[k] = shared_.load(offset + 4 * k, 4);
+    return MemStatus::kOk;
+  }
+  if (addr - kLocalWindow < p_.local_bytes) {
+    if (atomic) return access_fault(FaultWhy::kLocalAtomic, addr);
+    if (addr - kLocalWindow + bytes > p_.local_bytes) return access_fault(FaultWhy::kUnmapped, addr);
+    rec_.local = true;
+    const uint32_t base = (slot_ * kWarpSize + lane_) * p_.local_bytes + (addr - kLocalWindow);
+    for (unsigned k = 0; k < n; ++k) words[k] = local_.load(base + 4 * k, 4);
+    return MemStatus::kOk;
+  }
+  if (!global_.contains(addr, bytes)) return access_fault(FaultWhy::kUnmapped, addr);
+  if (atomic) {
+    if (program_.find(addr & ~3u) || program_.find((addr + 4) & ~3u)) return access_fault(FaultWhy::kCodeStore, addr);
+    // A 64-bit global atomic: performed with this instant's others, in SM order.
+    isa::ThreadState& t = warp_->threads[lane_];
+    const auto pair = [&t](uint8_t r) { return uint64_t{t.x[r + 1]} << 32 | t.x[r]; };
+    const uint64_t swap = inst_->op == isa::Op::kAtomCas64 ? pair(inst_->rs3) : 0;
+    atomics_.add64(sm_id_, inst_->op, addr, pair(inst_->rs2), swap, &t.x[inst_->rd]);
+    rec_.deferred_lanes |= 1u << lane_;
+    for (unsigned k = 0; k < n; ++k) words[k] = 0;  // replaced by the old value when it is performed
+  } else {
+    for (unsigned k = 0; k < n; ++k) words[k] = global_.load(addr + 4 * k, 4);
+  }
+  rec_.global_lanes |= 1u << lane_;
+  rec_.global.add(addr, bytes);
+  return MemStatus::kOk;
+}
+
+MemStatus LaneMemory::store_wide(uint32_t addr, unsigned bytes, const uint32_t* words) {
+  const unsigned n = bytes / 4;
+  if (in_shared(addr, bytes)) {
+    if (defer_shared_) return access_fault(FaultWhy::kWideSharedRtl, addr);
+    const uint32_t offset = block_->shared_base + (addr - kSharedWindow);
+    // An atomic's store follows its load on the same words: one bank access.
+    if (!(rec_.shared_mask & (1u << lane_))) note_shared(offset);
+    for (unsigned k = 0; k < n; ++k) {
+      if (!shared_reservations_.empty()) break_shared_reservations(offset + 4 * k);
+      // A plain store is progress; an atomic only when it changes a word.
+      if (!inst_->is_load || shared_.load(offset + 4 * k, 4) != words[k]) run_.note_change();
+      shared_.store(offset + 4 * k, 4, words[k]);
+    }
+    return MemStatus::kOk;
+  }
+  if (addr - kLocalWindow < p_.local_bytes) {
+    if (addr - kLocalWindow + bytes > p_.local_bytes) return access_fault(FaultWhy::kUnmapped, addr);
+    rec_.local = true;
+    const uint32_t base = (slot_ * kWarpSize + lane_) * p_.local_bytes + (addr - kLocalWindow);
+    run_.note_change();
+    for (unsigned k = 0; k < n; ++k) local_.store(base + 4 * k, 4, words[k]);
+    return MemStatus::kOk;
+  }
+  if (!global_.contains(addr, bytes)) return access_fault(FaultWhy::kUnmapped, addr);
+  for (unsigned k = 0; k < n; ++k)
+    if (program_.find((addr + 4 * k) & ~3u)) return access_fault(FaultWhy::kCodeStore, addr);
+  if (!(rec_.deferred_lanes & (1u << lane_))) {
+    run_.note_change();
+    for (unsigned k = 0; k < n; ++k) global_.store(addr + 4 * k, 4, words[k]);
+  }
+  if (!(rec_.global_lanes & (1u << lane_))) {
+    rec_.global_lanes |= 1u << lane_;
+    rec_.global.add(addr, bytes);
+  }
+  return MemStatus::kOk;
+}
+
 MemStatus LaneMemory::access_fault(FaultWhy why, uint32_t addr) {
   if (why == FaultWhy::kUnmapped) {
     // A frame larger than the guard puts sp, and the accesses relative to it

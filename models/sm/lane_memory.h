@@ -35,13 +35,21 @@
 namespace tessera::sm {
 
 // Why an access faulted, for the report.
-enum class FaultWhy : uint8_t { kUnmapped, kSharedWindow, kStackOverflow, kLocalAtomic, kCodeStore };
+enum class FaultWhy : uint8_t {
+  kUnmapped,
+  kSharedWindow,
+  kStackOverflow,
+  kLocalAtomic,
+  kCodeStore,
+  kWideSharedRtl,  // a 64/128-bit shared access with the RTL bank unit (32-bit lanes only)
+};
 
 // What one warp instruction's lanes accessed.
 struct AccessRecord {
   bool local = false;                              // some lane accessed local memory
   bool read_only = false;                          // a read-only (__ldg) global load
   uint32_t shared_mask = 0;                        // lanes that accessed shared memory
+  uint8_t group = 1;                               // words per lane (wide accesses, 64-bit atomics: 2 or 4)
   uint32_t global_lanes = 0;                       // lanes given to the coalescer
   uint32_t deferred_lanes = 0;                     // lanes whose global atomic the atomic queue performs
   std::array<uint32_t, kWarpSize> shared_words{};  // bank-word index of each shared lane
@@ -82,6 +90,7 @@ class LaneMemory final : public isa::ExecEnv {
     rec_.local = rec_.read_only = false;
     rec_.shared_mask = rec_.global_lanes = rec_.deferred_lanes = 0;
     rec_.fault_why = FaultWhy::kUnmapped;
+    rec_.group = inst.mem_bytes > 4 ? static_cast<uint8_t>(inst.mem_bytes / 4) : 1;
     rec_.global.clear();
   }
   // The lane the executor runs next.
@@ -93,6 +102,8 @@ class LaneMemory final : public isa::ExecEnv {
 
   isa::MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) override;
   isa::MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) override;
+  isa::MemStatus load_wide(uint32_t addr, unsigned bytes, uint32_t* words) override;
+  isa::MemStatus store_wide(uint32_t addr, unsigned bytes, const uint32_t* words) override;
   isa::MemStatus load_reserved(uint32_t addr, uint32_t* value) override;
   isa::MemStatus store_conditional(uint32_t addr, uint32_t value, bool* success) override;
   bool csr_read(uint16_t csr, uint32_t* value) override;

@@ -45,4 +45,17 @@ extern const char* const kDefaultConflictCycles;
 // point below the one before it.
 ConflictCurve parse_conflict_curve(const std::string& text);
 
+// A warp's 64-bit or 128-bit accesses: each lane in `mask` touches
+// `words_per_lane` consecutive bank words from first_words[lane]. As the CUDA
+// C Programming Guide describes 64-bit and 128-bit shared-memory accesses
+// (32 banks of 4 bytes: "Shared Memory", compute capability 2.x, "64-Bit
+// Accesses" and "128-Bit Accesses", the bank organisation 5.x keeps), the
+// request is split by lane number into groups of `lanes_per_pass` lanes
+// (half-warps for 64-bit, quarter-warps for 128-bit: the lanes whose data
+// fill the banks once), each served by its own passes: consecutive lanes move
+// their 128 bytes without conflict in one pass, and conflicts are counted
+// within each group. A group without an active lane takes no pass.
+BankAccess arbitrate_banks_wide(const std::array<uint32_t, 32>& first_words, uint32_t mask, unsigned banks, bool atomic,
+                                unsigned words_per_lane, unsigned lanes_per_pass);
+
 }  // namespace tessera::sm

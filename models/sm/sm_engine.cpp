@@ -20,6 +20,11 @@ namespace {
 // stage counts the wait as a scoreboard stall, as in model mode.
 constexpr uint64_t kAwaiting = Warp::kPending - 1;
 unsigned lanes_in(uint32_t mask) { return static_cast<unsigned>(std::bitset<32>(mask).count()); }
+// The scoreboard entries of a destination: a register group (ld.v4,
+// atom.add64, ...) becomes readable at once.
+void set_ready(Warp& w, uint8_t dst, unsigned group, uint64_t cycle) {
+  for (unsigned k = 0; k < group; ++k) w.ready[dst + k] = cycle;
+}
 }  // namespace
 
 SmEngine::SmEngine(unsigned id, const Context& ctx)
@@ -251,7 +256,7 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
     } else {
       lat = latency(inst);
     }
-    w.ready[inst.dst] = now + lat;
+    set_ready(w, inst.dst, inst.group, now + lat);
   }
   if (rec.shared()) ++shared_accesses_;
   if (rec.local) ++local_accesses_;
@@ -272,7 +277,18 @@ void SmEngine::issue_shared(unsigned slot, Warp& w, const Inst& inst, uint64_t n
   // lockstep mode checks the RTL's against them).
   const AccessRecord& rec = lanes_.record();
   const bool atomic = inst.is_load && inst.is_store;
-  const BankAccess a = arbitrate_banks(rec.shared_words, rec.shared_mask, p_.shared_banks, atomic);
+  BankAccess a;
+  if (rec.group > 1) {
+    // A pass moves one word per bank: the lanes whose data fill the banks
+    // once go together (16 lanes of 8 bytes or 8 of 16 with 32 4-byte banks).
+    const unsigned access = 4u * rec.group;
+    const unsigned words_per_lane = std::max(1u, access / p_.shared_bank_bytes);
+    const unsigned lanes_per_pass = std::clamp(p_.shared_banks * p_.shared_bank_bytes / access, 1u, kWarpSize);
+    a = arbitrate_banks_wide(rec.shared_words, rec.shared_mask, p_.shared_banks, atomic, words_per_lane,
+                             lanes_per_pass);
+  } else {
+    a = arbitrate_banks(rec.shared_words, rec.shared_mask, p_.shared_banks, atomic);
+  }
   ++shared_passes_[std::min<size_t>(a.passes, shared_passes_.size() - 1)];
   shared_conflict_passes_ += a.passes - 1;
   shared_broadcasts_ += a.broadcasts;
@@ -311,7 +327,7 @@ void SmEngine::issue_shared(unsigned slot, Warp& w, const Inst& inst, uint64_t n
   const uint64_t base = atomic ? p_.shared_atomic_latency : p_.shared_latency;
   uint64_t ready = start + base + (atomic ? per_pass * (a.passes - 1) : p_.shared_conflict.extra(a.passes));
   if (rec.local) ready = std::max<uint64_t>(ready, now + p_.local_latency);
-  w.ready[inst.dst] = ready;
+  set_ready(w, inst.dst, inst.group, ready);
 }
 
 void SmEngine::step_banks(uint64_t now) {
@@ -387,11 +403,12 @@ void SmEngine::issue_global(unsigned slot, Warp& w, const Inst& inst, uint64_t n
   MemGroup& grp = groups_[g];
   grp.warp = slot;
   grp.dst = inst.is_load ? inst.dst : isa::kNoReg;
+  grp.group = inst.group;
   grp.remaining = static_cast<unsigned>(lines.size());
   grp.last = now;
   ++w.outstanding;
   if (grp.dst != isa::kNoReg) {
-    w.ready[grp.dst] = Warp::kPending;
+    set_ready(w, grp.dst, grp.group, Warp::kPending);
     partitions_[w.partition].scheduler().long_latency_wait(static_cast<uint16_t>(slot));
   }
 
@@ -461,7 +478,7 @@ void SmEngine::line_served(unsigned group, uint64_t cycle) {
   if (--grp.remaining > 0) return;
   // The last line: the destination is readable from the cycle after it.
   Warp& w = warps_[grp.warp];
-  if (grp.dst != isa::kNoReg) w.ready[grp.dst] = grp.last + 1;
+  if (grp.dst != isa::kNoReg) set_ready(w, grp.dst, grp.group, grp.last + 1);
   --w.outstanding;
   free_groups_.push_back(group);
   maybe_retire(grp.warp);
@@ -525,6 +542,12 @@ void SmEngine::fault(const Warp& w, unsigned slot, unsigned lane, const Inst& in
     case FaultWhy::kLocalAtomic:
       what = fmt::format("atomic on local memory at 0x{:08x} ({}): atomics and LR/SC need shared or global memory",
                          rec.fault_addr, text);
+      break;
+    case FaultWhy::kWideSharedRtl:
+      what = fmt::format(
+          "{}-bit shared-memory access at 0x{:08x} ({}) refused: the RTL shared-memory bank unit (sm.shared_impl "
+          "{}) takes 32-bit lanes only (wide shared accesses and 64-bit shared atomics need sm.shared_impl model)",
+          8 * inst.mem_bytes, rec.fault_addr, isa::disassemble(inst, pc), rtl::impl_name(p_.shared_impl));
       break;
     case FaultWhy::kCodeStore:
       what = fmt::format("store into the program's code at 0x{:08x} ({}): the executable segment is read-only",

@@ -169,6 +169,7 @@ class SmEngine {
   struct MemGroup {
     unsigned warp = 0;
     uint8_t dst = isa::kNoReg;
+    uint8_t group = 1;  // registers from dst
     unsigned remaining = 0;
     uint64_t last = 0;  // latest cycle a line was served
   };

@@ -54,6 +54,21 @@ class SandboxEnv : public ExecEnv {
     std::memcpy(mem + (addr - kSandboxBase), &value, bytes);
     return MemStatus::kOk;
   }
+  // Wide loads and stores and the 64-bit atomics: 8 or 16 bytes at once.
+  MemStatus load_wide(uint32_t addr, unsigned bytes, uint32_t* words) override {
+    check(inst_.is_load, "wide load callback for an instruction the decoder says does not load");
+    check_wide(addr, bytes);
+    if (!inside(addr, bytes)) return MemStatus::kAccessFault;
+    std::memcpy(words, mem + (addr - kSandboxBase), bytes);
+    return MemStatus::kOk;
+  }
+  MemStatus store_wide(uint32_t addr, unsigned bytes, const uint32_t* words) override {
+    check(inst_.is_store, "wide store callback for an instruction the decoder says does not store");
+    check_wide(addr, bytes);
+    if (!inside(addr, bytes)) return MemStatus::kAccessFault;
+    std::memcpy(mem + (addr - kSandboxBase), words, bytes);
+    return MemStatus::kOk;
+  }
   MemStatus load_reserved(uint32_t addr, uint32_t* value) override {
     check(inst_.op == Op::kLrW && inst_.is_load, "load_reserved callback outside lr.w");
     check_access(addr, 4);
@@ -101,6 +116,11 @@ class SandboxEnv : public ExecEnv {
     check(bytes == announced, "access size differs from Inst::mem_bytes");
     check(addr % bytes == 0, "misaligned address reached the memory callback");
   }
+  void check_wide(uint32_t addr, unsigned bytes) const {
+    check(bytes == 8 || bytes == 16, "wide access size other than 8 or 16 bytes");
+    check(bytes == inst_.mem_bytes && bytes == 4u * inst_.group, "wide access size differs from Inst::mem_bytes");
+    check(addr % bytes == 0, "misaligned address reached the wide memory callback");
+  }
   const Inst& inst_;
   bool reserved_ = false;
   uint32_t reserved_addr_ = 0;
@@ -126,6 +146,9 @@ Outcome run(const Inst& inst, const ThreadState& start, const uint8_t* mem) {
 }
 
 // Register in the scoreboard's 0..63 space.
+// Whether register r (0..63) is in the group of `group` registers from base.
+bool in_group(uint8_t base, unsigned group, unsigned r) { return base != kNoReg && r >= base && r < base + group; }
+
 uint32_t reg(const ThreadState& t, unsigned r) { return r < 32 ? t.x[r] : t.f[r - 32]; }
 void set_reg(ThreadState& t, unsigned r, uint32_t v) {
   if (r < 32) {
@@ -144,7 +167,7 @@ bool same_inst(const Inst& a, const Inst& b) {
   return a.op == b.op && a.rd == b.rd && a.rs1 == b.rs1 && a.rs2 == b.rs2 && a.rs3 == b.rs3 && a.rm == b.rm &&
          a.csr == b.csr && a.imm == b.imm && a.raw == b.raw && a.unit == b.unit && a.dst == b.dst &&
          std::memcmp(a.src, b.src, sizeof a.src) == 0 && a.mem_bytes == b.mem_bytes && a.is_load == b.is_load &&
-         a.is_store == b.is_store && a.is_control == b.is_control;
+         a.is_store == b.is_store && a.is_control == b.is_control && a.group == b.group;
 }
 
 bool writes_fcsr(Op op) {
@@ -192,9 +215,9 @@ void check_outcome(const Inst& inst, const ThreadState& start, const uint8_t* me
   check(writes_fcsr(inst.op) || o.t.fcsr == start.fcsr,
         [&] { return what() + ": fcsr changed by a non-F, non-CSR op"; });
   for (unsigned r = 0; r < 64; ++r) {
-    if (r == inst.dst) continue;
+    if (in_group(inst.dst, inst.group, r)) continue;
     check(reg(o.t, r) == reg(start, r),
-          [&] { return what() + ": wrote register " + std::to_string(r) + " that is not Inst::dst"; });
+          [&] { return what() + ": wrote register " + std::to_string(r) + " that is not in Inst::dst's group"; });
   }
 }
 
@@ -247,7 +270,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // A register the scoreboard does not list as a source cannot change the
   // outcome (else the SM would issue before that register is ready).
   bool is_src = false;
-  for (uint8_t s : inst.src) is_src = is_src || s == perturb_reg;
+  for (unsigned k = 0; k < 3; ++k) is_src = is_src || in_group(inst.src[k], k == 0 ? 1 : inst.group, perturb_reg);
   if (!is_src) {
     ThreadState start2 = start;
     set_reg(start2, perturb_reg, reg(start, perturb_reg) ^ delta);
@@ -259,7 +282,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       return what() + ": register " + std::to_string(perturb_reg) + ", not in Inst::src, changed memory or a CSR";
     });
     ThreadState expect = tracked.t;
-    const bool written = tracked.r.trap == Trap::kNone && inst.dst == perturb_reg;
+    const bool written = tracked.r.trap == Trap::kNone && in_group(inst.dst, inst.group, perturb_reg);
     if (!written) set_reg(expect, perturb_reg, reg(start2, perturb_reg));
     check(same_state(o2.t, expect), [&] {
       return what() + ": register " + std::to_string(perturb_reg) + ", not in Inst::src, changed the result";

@@ -66,7 +66,7 @@ TEST(Decode, ReservedEncodingsAreIllegal) {
       enc::r(0x0B, 2, 0, 0, 0, 0),                  // custom-0 funct3 2
       enc::i(0x2B, 3, 10, 11, 0),                   // ldg funct3 3
       enc::r(0x2B, 6, 3, 10, 11, 12),               // atom funct7 3
-      enc::r4(0x2B, 7, 10, 11, 12, 13) | 1u << 25,  // atom.cas with funct2 1
+      enc::r4(0x2B, 7, 10, 11, 12, 13) | 2u << 25,  // atom.cas with funct2 2
       enc::r(0x5B, 0, 0, 0, 0, 0),                  // custom-2
       enc::r(0x7B, 0, 0, 0, 0, 0),                  // custom-3
   };

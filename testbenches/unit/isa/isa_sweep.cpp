@@ -101,15 +101,51 @@ constexpr Pattern kPatterns[] = {
     {0x0000502b, 0x0000707f, Op::kLdgHu, false},   {0x0000602b, 0xfe00707f, Op::kAtomFadd, false},
     {0x0200602b, 0xfe00707f, Op::kAtomInc, false}, {0x0400602b, 0xfe00707f, Op::kAtomDec, false},
     {0x0000702b, 0x0600707f, Op::kAtomCas, false},
+    // Wide memory (custom-2, 0x5B): .insn i 0x5B, 0..3 and .insn s 0x5B, 4..7;
+    // 64-bit atomics: .insn r 0x2B, 3, 0/1 and .insn r4 0x2B, 7, 1 (register
+    // groups checked by group_ok)
+    {0x0000005b, 0x0000707f, Op::kLdV2, false},    {0x0000105b, 0x0000707f, Op::kLdV4, false},
+    {0x0000205b, 0x0000707f, Op::kFldV2, false},   {0x0000305b, 0x0000707f, Op::kFldV4, false},
+    {0x0000405b, 0x0000707f, Op::kStV2, false},    {0x0000505b, 0x0000707f, Op::kStV4, false},
+    {0x0000605b, 0x0000707f, Op::kFstV2, false},   {0x0000705b, 0x0000707f, Op::kFstV4, false},
+    {0x0000302b, 0xfe00707f, Op::kAtomAdd64, false}, {0x0200302b, 0xfe00707f, Op::kAtomExch64, false},
+    {0x0200702b, 0x0600707f, Op::kAtomCas64, false},
 };
 // clang-format on
+
+// Register groups (docs/firmware-abi.md): an x group neither starts at x0
+// nor runs past x31, an f group does not run past f31.
+bool group_ok(uint32_t w, Op op) {
+  const uint32_t rd = (w >> 7) & 31, rs2 = (w >> 20) & 31, rs3 = w >> 27, f3 = (w >> 12) & 7;
+  const auto x_ok = [](uint32_t r, uint32_t n) { return r >= 1 && r + n <= 32; };
+  switch (op) {
+    case Op::kLdV2:
+    case Op::kLdV4:
+    case Op::kFldV2:
+    case Op::kFldV4:
+    case Op::kStV2:
+    case Op::kStV4:
+    case Op::kFstV2:
+    case Op::kFstV4: {
+      const uint32_t n = (f3 & 1) ? 4 : 2, reg = (f3 & 4) ? rs2 : rd;
+      return (f3 & 2) ? reg + n <= 32 : x_ok(reg, n);
+    }
+    case Op::kAtomAdd64:
+    case Op::kAtomExch64:
+      return x_ok(rd, 2) && x_ok(rs2, 2);
+    case Op::kAtomCas64:
+      return x_ok(rd, 2) && x_ok(rs2, 2) && x_ok(rs3, 2);
+    default:
+      return true;
+  }
+}
 
 Op expected_op(uint32_t w) {
   for (const Pattern& p : kPatterns) {
     if ((w & p.mask) != p.match) continue;
     const uint32_t rm = (w >> 12) & 7;
     if (p.needs_rm && (rm == 5 || rm == 6)) return Op::kIllegal;
-    return p.op;
+    return group_ok(w, p.op) ? p.op : Op::kIllegal;
   }
   return Op::kIllegal;
 }
@@ -126,7 +162,7 @@ struct Table {
       if ((w & p.mask) != p.match) continue;
       const uint32_t rm = (w >> 12) & 7;
       if (p.needs_rm && (rm == 5 || rm == 6)) return Op::kIllegal;
-      return p.op;
+      return group_ok(w, p.op) ? p.op : Op::kIllegal;
     }
     return Op::kIllegal;
   }
@@ -146,7 +182,10 @@ std::string check_word(const Table& table, uint32_t w, bool* is_legal) {
     if (!valid_reg(s)) return "a src is x0 or out of range";
   const bool memory = i.is_load || i.is_store;
   if (memory != (i.mem_bytes != 0)) return "mem_bytes set without a memory access, or missing";
-  if (i.mem_bytes != 0 && i.mem_bytes != 1 && i.mem_bytes != 2 && i.mem_bytes != 4) return "mem_bytes not 1, 2 or 4";
+  if (i.mem_bytes != 0 && i.mem_bytes != 1 && i.mem_bytes != 2 && i.mem_bytes != 4 && i.mem_bytes != 8 &&
+      i.mem_bytes != 16)
+    return "mem_bytes not 1, 2, 4, 8 or 16";
+  if (i.group != 1 && i.mem_bytes != 4 * i.group) return "a register group that does not match the access size";
   if (memory && i.unit != Unit::kLdst) return "memory access outside the LD/ST unit";
   const std::string text = disassemble(i, 0x80000000u);
   if (i.op == Op::kIllegal) {
