@@ -420,4 +420,6 @@ TESSERA_INLINE unsigned tessera_bus_invalidations(void) { return TESSERA_MMIO(TE
 /* Ends the simulation with this exit status (like returning from main). */
 __attribute__((noreturn)) void tessera_exit(int status);
 
+#include "tessera_warp.h"
+
 #endif /* TESSERA_H */
