@@ -52,12 +52,12 @@ uint32_t member_mask(const Inst& inst, const ThreadState& t) {
   }
 }
 
-MemberCheck check_members(const Inst& inst, const ThreadState* lanes, uint32_t active, uint32_t live) {
+MemberCheck check_members(const LaneInsts& insts, const ThreadState* lanes, uint32_t active, uint32_t live) {
   MemberCheck c;
-  if (inst.op == Op::kActivemask) return c;  // no mask operand
   for (uint32_t m = active; m; m &= m - 1) {
     const auto lane = static_cast<unsigned>(__builtin_ctz(m));
-    const uint32_t mask = member_mask(inst, lanes[lane]);
+    if (insts[lane]->op == Op::kActivemask) continue;  // no mask operand
+    const uint32_t mask = member_mask(*insts[lane], lanes[lane]);
     const bool self_missing = !(mask >> lane & 1);
     const uint32_t missing = mask & live & ~active;
     if (!self_missing && missing == 0) continue;
@@ -71,16 +71,18 @@ MemberCheck check_members(const Inst& inst, const ThreadState* lanes, uint32_t a
   return c;
 }
 
-void execute_warp_collective(const Inst& inst, ThreadState* lanes, uint32_t active) {
+void execute_warp_collective(const LaneInsts& insts, ThreadState* lanes, uint32_t active) {
   // Every operand is read before any lane's rd is written (rd may be rs1).
-  std::array<uint32_t, kWarpLanes> result{};
+  std::array<uint32_t, kWarpLanes> result{}, value{};
   uint32_t pred = 0;  // active lanes whose rs1 is non-zero (votes)
   for (uint32_t m = active; m; m &= m - 1) {
     const auto lane = static_cast<unsigned>(__builtin_ctz(m));
-    if (lanes[lane].x[inst.rs1] != 0) pred |= 1u << lane;
+    value[lane] = lanes[lane].x[insts[lane]->rs1];
+    if (value[lane] != 0) pred |= 1u << lane;
   }
   for (uint32_t m = active; m; m &= m - 1) {
     const auto lane = static_cast<unsigned>(__builtin_ctz(m));
+    const Inst& inst = *insts[lane];
     const ThreadState& t = lanes[lane];
     const uint32_t members = member_mask(inst, t) & active;
     switch (inst.op) {
@@ -90,7 +92,7 @@ void execute_warp_collective(const Inst& inst, ThreadState* lanes, uint32_t acti
       case Op::kShflXor: {
         const ShflSource s = shfl_source(inst.op, lane, t.x[inst.rs2]);
         const bool readable = s.in_range && (members >> s.lane & 1);
-        result[lane] = lanes[readable ? s.lane : lane].x[inst.rs1];
+        result[lane] = value[readable ? s.lane : lane];
         break;
       }
       case Op::kVoteBallot:
@@ -112,7 +114,7 @@ void execute_warp_collective(const Inst& inst, ThreadState* lanes, uint32_t acti
   for (uint32_t m = active; m; m &= m - 1) {
     const auto lane = static_cast<unsigned>(__builtin_ctz(m));
     ThreadState& t = lanes[lane];
-    if (inst.rd != 0) t.x[inst.rd] = result[lane];
+    if (insts[lane]->rd != 0) t.x[insts[lane]->rd] = result[lane];
     t.pc += 4;
   }
 }

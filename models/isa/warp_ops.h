@@ -6,6 +6,7 @@
 // logic, no SystemC.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "isa/isa.h"
@@ -34,6 +35,16 @@ ShflSource shfl_source(Op op, unsigned lane, uint32_t operand);
 // The member mask a lane gives a shuffle (rs3) or vote (rs2).
 uint32_t member_mask(const Inst& inst, const ThreadState& t);
 
+// The instruction each lane executes. Lanes of one collective normally share
+// one; copies of a call that the compiler placed at several pcs (with their
+// own registers) run together as one collective when they have the same op.
+using LaneInsts = std::array<const Inst*, kWarpLanes>;
+inline LaneInsts same_inst(const Inst& inst) {
+  LaneInsts a;
+  a.fill(&inst);
+  return a;
+}
+
 // CUDA's contract for the *_sync collectives: each calling lane is in its own
 // mask, and every lane its mask names that exists and has not exited
 // (`live`) executes the same instruction with it (is `active`). The first
@@ -45,7 +56,10 @@ struct MemberCheck {
   bool self_missing = false;   // it is not in its own mask
   uint32_t not_converged = 0;  // live lanes its mask names that are not active
 };
-MemberCheck check_members(const Inst& inst, const ThreadState* lanes, uint32_t active, uint32_t live);
+MemberCheck check_members(const LaneInsts& insts, const ThreadState* lanes, uint32_t active, uint32_t live);
+inline MemberCheck check_members(const Inst& inst, const ThreadState* lanes, uint32_t active, uint32_t live) {
+  return check_members(same_inst(inst), lanes, active, live);
+}
 
 // Executes a collective (is_warp_collective) for the `active` lanes of
 // `lanes` (kWarpLanes states): every active lane's rd is written from the
@@ -56,6 +70,9 @@ MemberCheck check_members(const Inst& inst, const ThreadState* lanes, uint32_t a
 //   vote.ballot: bit j set for each active lane j in the caller's mask with
 //     rs1 != 0; vote.any: that ballot != 0; vote.all: every active lane of
 //     the mask has rs1 != 0 (1 or 0); activemask: the active lanes.
-void execute_warp_collective(const Inst& inst, ThreadState* lanes, uint32_t active);
+void execute_warp_collective(const LaneInsts& insts, ThreadState* lanes, uint32_t active);
+inline void execute_warp_collective(const Inst& inst, ThreadState* lanes, uint32_t active) {
+  execute_warp_collective(same_inst(inst), lanes, active);
+}
 
 }  // namespace tessera::isa

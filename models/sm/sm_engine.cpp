@@ -278,26 +278,53 @@ bool SmEngine::execute_warp_op(unsigned slot, const Inst& inst, uint64_t now) {
   Block& blk = slots_[w.block_slot];
   const uint32_t mask = w.mask;
   bool barrier = false, syncwarp = false;
+  uint32_t group = mask;  // the lanes that execute it
   if (isa::is_warp_collective(inst.op)) {
-    const isa::MemberCheck c = isa::check_members(inst, w.threads.data(), mask, w.existing & ~w.exited);
+    w.at_collective &= ~mask;
+    const uint32_t live = w.existing & ~w.exited;
+    isa::LaneInsts insts = isa::same_inst(inst);
+    isa::MemberCheck c = isa::check_members(insts, w.threads.data(), mask, live);
+    if (!c.ok && !c.self_missing) {
+      if ((w.runnable() & ~mask) != 0) {
+        // Named lanes are elsewhere and others can still run: wait for them
+        // here (the attempt takes this cycle's issue slot, nothing executes).
+        w.at_collective |= mask;
+        w.reconverge();
+        return true;
+      }
+      // No other lane can run: lanes parked at a copy of this call at
+      // another pc (same op; the compiler may duplicate a call) join.
+      for (uint32_t m = w.at_collective; m; m &= m - 1) {
+        const auto lane = static_cast<unsigned>(__builtin_ctz(m));
+        const Inst* other = program_.find(w.threads[lane].pc);
+        if (!other || other->op != inst.op) continue;
+        insts[lane] = other;
+        group |= 1u << lane;
+      }
+      if (group != mask) c = isa::check_members(insts, w.threads.data(), group, live);
+    }
     if (!c.ok) {
       const auto& tid = w.tid[c.lane];
       const std::string why =
           c.self_missing
               ? fmt::format("lane {} is not in its own member mask 0x{:08x}", c.lane, c.mask)
               : fmt::format(
-                    "lane {}'s member mask 0x{:08x} names lanes 0x{:08x} that do not execute it with the active "
-                    "lanes 0x{:08x} (diverged, or waiting at a barrier): CUDA requires every non-exited lane of "
-                    "the mask to execute the same *_sync call",
-                    c.lane, c.mask, c.not_converged, mask);
+                    "lane {}'s member mask 0x{:08x} names lanes 0x{:08x} that never execute it with the lanes "
+                    "0x{:08x}: they wait at a barrier, a __syncwarp or another *_sync call (CUDA requires every "
+                    "non-exited lane of the mask to execute the same *_sync call)",
+                    c.lane, c.mask, c.not_converged, group);
       run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
                 fmt::format("{}: {} ({}) at pc 0x{:08x}, warp slot {} (block ({},{},{}) warp {}), thread ({},{},{})",
                             name_, isa::op_name(inst.op), why, w.pc, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2],
                             w.warp_in_block, tid[0], tid[1], tid[2]));
       return false;
     }
-    isa::execute_warp_collective(inst, w.threads.data(), mask);
-    if (inst.dst != isa::kNoReg) w.ready[inst.dst] = now + p_.alu_latency;
+    w.at_collective &= ~group;
+    isa::execute_warp_collective(insts, w.threads.data(), group);
+    for (uint32_t m = group; m; m &= m - 1) {
+      const uint8_t dst = insts[static_cast<unsigned>(__builtin_ctz(m))]->dst;
+      if (dst != isa::kNoReg) w.ready[dst] = now + p_.alu_latency;
+    }
   } else {
     for (uint32_t m = mask; m; m &= m - 1) {
       const auto lane = static_cast<unsigned>(__builtin_ctz(m));
@@ -330,7 +357,7 @@ bool SmEngine::execute_warp_op(unsigned slot, const Inst& inst, uint64_t now) {
       w.release_syncwarp_if_complete();
     }
   }
-  count_issue(w, inst, mask, now);
+  count_issue(w, inst, group, now);
   w.reconverge();
   if (barrier) release_barrier_if_complete(w.block_slot, blk, warps_, now + p_.alu_latency);
   return true;
@@ -615,10 +642,10 @@ std::string SmEngine::dump_state() const {
     const Block& blk = slots_[w.block_slot];
     const Inst* inst = program_.find(w.pc);
     const uint32_t barrier_pc = w.at_barrier ? w.threads[static_cast<unsigned>(__builtin_ctz(w.at_barrier))].pc - 4 : 0;
-    const std::string syncwarp = w.at_syncwarp
-                                     ? fmt::format(", at syncwarp 0x{:08x} waiting for 0x{:08x}", w.at_syncwarp,
-                                                   w.syncwarp_need & w.existing & ~w.exited & ~w.at_syncwarp)
-                                     : "";
+    std::string syncwarp = w.at_syncwarp ? fmt::format(", at syncwarp 0x{:08x} waiting for 0x{:08x}", w.at_syncwarp,
+                                                       w.syncwarp_need & w.existing & ~w.exited & ~w.at_syncwarp)
+                                         : "";
+    if (w.at_collective) syncwarp += fmt::format(", parked at a *_sync call 0x{:08x}", w.at_collective);
     out += fmt::format(
         "  {} warp slot {:2}: block ({},{},{}) warp {}, threads 0x{:08x}, exited 0x{:08x}, at barrier 0x{:08x}{}{}, "
         "next pc 0x{:08x} for 0x{:08x}{}, memory groups in flight {}\n",

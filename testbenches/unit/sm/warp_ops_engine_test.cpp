@@ -126,11 +126,49 @@ TEST(WarpOpsTiming, BlockReductionsReturnCountAndOr) {
   }
 }
 
-// if (lane < 16) shfl with mask 0xffffffff: lanes 16..31 are live but not
-// there: CUDA leaves it undefined; Tessera stops with the lanes named.
-TEST(WarpOpsSimt, ShuffleWithDivergedMaskLanesIsReported) {
+// if (lane < 16) shfl(0xffffffff) else exit: lanes 0..15 reach the shuffle
+// first (lower pc) and park, since lanes 16..31 are named and can still run;
+// those exit, and an exited lane is not waited for: the shuffle runs for
+// lanes 0..15 (source lane 0).
+TEST(WarpOpsSimt, ShuffleWaitsUntilNamedLanesExit) {
   SmHarness h(
       {csrr(5, csr::kLaneid), slti(6, 5, 16), addi(13, 0, -1), beq(6, 0, 8), shfl(kShflIdx, 10, 5, 0, 13), kExit});
+  h.launch(32, 0);
+  h.run(1, 60);
+  EXPECT_FALSE(h.run_control().stopped()) << h.run_control().message();
+  EXPECT_EQ(h.blocks_finished(), 1u);
+  EXPECT_LT(h.issue_cycle(20), h.sm().last_cycle());
+}
+
+// if (lane >= 16) { x7 = 9; jump back to the shuffle } shfl: lanes 0..15
+// reach the shuffle first and park; lanes 16..31 come back to the same pc,
+// and all 32 execute it together: every lane reads lane 0's laneid.
+TEST(WarpOpsSimt, ShuffleConvergesLanesArrivingFromAnotherPath) {
+  SmHarness h({csrr(5, csr::kLaneid), addi(13, 0, -1), slti(6, 5, 16), beq(6, 0, 16), shfl(kShflIdx, 10, 5, 0, 13),
+               addi(11, 10, 1), kExit, addi(7, 0, 9), jal0(-16)});
+  h.launch(32, 0);
+  for (unsigned l = 0; l < 32; ++l) h.sm().warp(0).threads[l].x[10] = 1000;
+  h.run(1, 80);
+  ASSERT_FALSE(h.run_control().stopped()) << h.run_control().message();
+  ASSERT_EQ(h.blocks_finished(), 1u);
+  std::vector<unsigned> lanes_at_shfl;
+  for (const Issue& i : h.issues())
+    if (i.pc == 16) lanes_at_shfl.push_back(i.lanes);
+  EXPECT_EQ(lanes_at_shfl, (std::vector<unsigned>{16, 32}));  // the parked attempt, then all together
+  const auto& t = h.sm().warps()[0].threads;
+  for (unsigned l = 0; l < 32; ++l) {
+    EXPECT_EQ(t[l].x[11], 1u) << l;
+    EXPECT_EQ(t[l].x[7], l >= 16 ? 9u : 0u) << l;
+  }
+  EXPECT_EQ(h.sm().warp_insts(), 4u + 2 + 1 + 1 + 1);  // csrr addi slti beq; addi jal; shfl; addi; exit
+}
+
+// if (lane < 16) shfl(0xffffffff) else bar.sync: lanes 16..31 wait at the
+// block barrier, which needs lanes 0..15 too: CUDA leaves it undefined (a
+// hang); Tessera stops with the lanes named.
+TEST(WarpOpsSimt, ShuffleWhoseLanesWaitAtABarrierIsReported) {
+  SmHarness h({csrr(5, csr::kLaneid), slti(6, 5, 16), addi(13, 0, -1), beq(6, 0, 12), shfl(kShflIdx, 10, 5, 0, 13),
+               kExit, kBarSync, kExit});
   h.launch(32, 0);
   h.run(1, 60);
   ASSERT_TRUE(h.run_control().stopped());
@@ -138,4 +176,23 @@ TEST(WarpOpsSimt, ShuffleWithDivergedMaskLanesIsReported) {
   EXPECT_NE(m.find("shfl.idx"), std::string::npos) << m;
   EXPECT_NE(m.find("0xffff0000"), std::string::npos) << m;
   EXPECT_NE(m.find("pc 0x80000010"), std::string::npos) << m;
+}
+
+// if (lane < 16) { ballot at +16 } else { ballot at +24 (another register) }:
+// two copies of one call, as a compiler may make them. Lanes 0..15 park at
+// +16; lanes 16..31 reach +24 and, no other lane being able to run, the
+// lanes parked at the same op join them: one ballot for all 32 lanes, each
+// copy writing its own destination.
+TEST(WarpOpsSimt, CopiesOfOneVoteAtTwoPcsRunTogether) {
+  SmHarness h({csrr(5, csr::kLaneid), addi(13, 0, -1), slti(6, 5, 16), beq(6, 0, 12), ballot(10, 6, 13), jal0(8),
+               ballot(11, 6, 13), kExit});
+  h.launch(32, 0);
+  h.run(1, 80);
+  ASSERT_FALSE(h.run_control().stopped()) << h.run_control().message();
+  ASSERT_EQ(h.blocks_finished(), 1u);
+  const auto& t = h.sm().warps()[0].threads;
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(t[l].x[l < 16 ? 10 : 11], 0x0000FFFFu) << l;
+  unsigned ballots = 0;
+  for (const Issue& i : h.issues()) ballots += (i.pc == 16 || i.pc == 24) ? 1 : 0;
+  EXPECT_EQ(ballots, 2u);  // the parked attempt at +16, then the joint one at +24
 }
