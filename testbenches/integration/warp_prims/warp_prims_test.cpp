@@ -97,7 +97,8 @@ TEST_P(WarpPrograms, PassItsOwnCheck) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SmOneAndChip, WarpPrograms,
-                         ::testing::Combine(::testing::Values("warp_semantics", "warp_reduce", "ballot_compact"),
+                         ::testing::Combine(::testing::Values("warp_semantics", "warp_semantics_O0", "warp_reduce",
+                                                              "ballot_compact"),
                                             ::testing::Values("sm1", "chip")),
                          [](const ::testing::TestParamInfo<WarpPrograms::ParamType>& p) {
                            return std::string(std::get<0>(p.param)) + "_on_" + std::get<1>(p.param);
