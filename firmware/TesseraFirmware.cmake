@@ -40,6 +40,7 @@ set(TESSERA_FIRMWARE_RUNTIME_FILES
   "${TESSERA_FIRMWARE_DIR}/runtime/runtime.c"
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera.h"
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera_vec.h"
+  "${TESSERA_FIRMWARE_DIR}/runtime/tessera_warp.h"
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera.ld"
   "${TESSERA_FIRMWARE_CC}"
   CACHE INTERNAL "Files every firmware program depends on")

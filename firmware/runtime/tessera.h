@@ -757,5 +757,6 @@ TESSERA_INLINE unsigned tessera_bus_invalidations(void) { return TESSERA_MMIO(TE
 __attribute__((noreturn)) void tessera_exit(int status);
 
 #include "tessera_vec.h"
+#include "tessera_warp.h"
 
 #endif /* TESSERA_H */

@@ -1,6 +1,8 @@
 // Instruction decoder: a switch on the major opcode, then on funct3/funct7.
 // Encodings per the unprivileged spec 20191213 chapter 24 ("RV32/64G
 // Instruction Set Listings") and docs/firmware-abi.md for the custom ones.
+#include <iterator>
+
 #include "isa/isa.h"
 
 namespace tessera::isa {
@@ -312,6 +314,47 @@ void decode_op_fp(Inst& i, uint32_t f3, uint32_t f7) {
   if (two_src) i.src[1] = freg(i.rs2);
 }
 
+// custom-0 funct3 2 and 3: the warp-level SIMT instructions
+// (docs/firmware-abi.md, "Warp-level instructions").
+//   funct3 2, R4: shfl.{idx,up,down,xor} rd, rs1 (value), rs2 (lane operand
+//     and segment mask), rs3 (member mask); funct2 selects the mode.
+//   funct3 3, R: funct7 selects vote.ballot/any/all rd, rs1 (predicate), rs2
+//     (member mask); activemask rd; syncwarp rs1 (mask); bar.red.popc/and/or
+//     rd, rs1 (predicate); membar.cta. Unused register fields must be zero.
+void decode_warp(Inst& i, uint32_t f3, uint32_t f7) {
+  if (f3 == 2) {
+    static constexpr Op kShfl[4] = {Op::kShflIdx, Op::kShflUp, Op::kShflDown, Op::kShflXor};
+    i.op = kShfl[(i.raw >> 25) & 3];
+    i.unit = Unit::kLdst;  // the shuffle crossbar beside the LD/ST lanes
+    dst_x(i);
+    i.src[0] = xreg(i.rs1);
+    i.src[1] = xreg(i.rs2);
+    i.src[2] = xreg(i.rs3);
+    return;
+  }
+  // Which of rd, rs1, rs2 each form uses; the others must be x0.
+  struct Form {
+    Op op;
+    bool rd, rs1, rs2;
+    Unit unit;
+  };
+  static constexpr Form kForms[] = {
+      {Op::kVoteBallot, true, true, true, Unit::kSp},     {Op::kVoteAny, true, true, true, Unit::kSp},
+      {Op::kVoteAll, true, true, true, Unit::kSp},        {Op::kActivemask, true, false, false, Unit::kSp},
+      {Op::kSyncwarp, false, true, false, Unit::kCtrl},   {Op::kBarRedPopc, true, true, false, Unit::kCtrl},
+      {Op::kBarRedAnd, true, true, false, Unit::kCtrl},   {Op::kBarRedOr, true, true, false, Unit::kCtrl},
+      {Op::kMembarCta, false, false, false, Unit::kLdst},
+  };
+  if (f7 >= std::size(kForms)) return void(illegal(i));
+  const Form& form = kForms[f7];
+  if ((!form.rd && i.rd != 0) || (!form.rs1 && i.rs1 != 0) || (!form.rs2 && i.rs2 != 0)) return void(illegal(i));
+  i.op = form.op;
+  i.unit = form.unit;
+  if (form.rd) dst_x(i);
+  if (form.rs1) i.src[0] = xreg(i.rs1);
+  if (form.rs2) i.src[1] = xreg(i.rs2);
+}
+
 // custom-0: SFU functions, bar.sync and exit.
 void decode_custom0(Inst& i, uint32_t f3, uint32_t f7) {
   if (f3 == 0) {
@@ -325,6 +368,8 @@ void decode_custom0(Inst& i, uint32_t f3, uint32_t f7) {
     if (f7 > 1 || i.rd != 0 || i.rs1 != 0 || i.rs2 != 0) return void(illegal(i));
     i.op = f7 == 0 ? Op::kBarSync : Op::kExit;
     i.unit = Unit::kCtrl;
+  } else if (f3 == 2 || f3 == 3) {
+    decode_warp(i, f3, f7);
   } else {
     illegal(i);
   }

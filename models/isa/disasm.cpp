@@ -316,6 +316,31 @@ std::string disassemble(const Inst& i, uint32_t pc) {
     case Op::kAtomCas64:
       std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s,(%s)", name, x(i.rd), x(i.rs2), x(i.rs3), x(i.rs1));
       break;
+    // Warp-level SIMT instructions.
+    case Op::kShflIdx:
+    case Op::kShflUp:
+    case Op::kShflDown:
+    case Op::kShflXor:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s,%s", name, x(i.rd), x(i.rs1), x(i.rs2), x(i.rs3));
+      break;
+    case Op::kVoteBallot:
+    case Op::kVoteAny:
+    case Op::kVoteAll:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s", name, x(i.rd), x(i.rs1), x(i.rs2));
+      break;
+    case Op::kActivemask:
+      std::snprintf(buf, sizeof buf, "%s\t%s", name, x(i.rd));
+      break;
+    case Op::kSyncwarp:
+      std::snprintf(buf, sizeof buf, "%s\t%s", name, x(i.rs1));
+      break;
+    case Op::kBarRedPopc:
+    case Op::kBarRedAnd:
+    case Op::kBarRedOr:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%s", name, x(i.rd), x(i.rs1));
+      break;
+    case Op::kMembarCta:
+      return name;
     case Op::kCount:
       std::snprintf(buf, sizeof buf, "illegal\t0x%08x", i.raw);
       break;

@@ -129,6 +129,20 @@ constexpr const char* kNames[kOpCount] = {
     "atom.add64",
     "atom.exch64",
     "atom.cas64",
+    // warp-level SIMT instructions
+    "shfl.idx",
+    "shfl.up",
+    "shfl.down",
+    "shfl.xor",
+    "vote.ballot",
+    "vote.any",
+    "vote.all",
+    "activemask",
+    "syncwarp",
+    "bar.red.popc",
+    "bar.red.and",
+    "bar.red.or",
+    "membar.cta",
 };
 // Every entry filled: the last one must be the last Op's name.
 static_assert(kNames[kOpCount - 1] != nullptr, "op name table shorter than Op");

@@ -143,6 +143,21 @@ enum class Op : uint16_t {
   kAtomAdd64,
   kAtomExch64,
   kAtomCas64,
+  // Tessera custom-0 (opcode 0x0B) funct3 2 and 3: warp-level SIMT
+  // instructions, executed across a warp's lanes by the SM (sm/warp_ops.h).
+  kShflIdx,
+  kShflUp,
+  kShflDown,
+  kShflXor,
+  kVoteBallot,
+  kVoteAny,
+  kVoteAll,
+  kActivemask,
+  kSyncwarp,
+  kBarRedPopc,
+  kBarRedAnd,
+  kBarRedOr,
+  kMembarCta,
   kCount  // number of opcodes, not an instruction
 };
 

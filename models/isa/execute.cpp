@@ -660,6 +660,21 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       break;
     }
 
+    // Warp-level instructions need the warp's other lanes: the SM executes
+    // them (isa/warp_ops.h); one thread alone (a control core) cannot.
+    case Op::kShflIdx:
+    case Op::kShflUp:
+    case Op::kShflDown:
+    case Op::kShflXor:
+    case Op::kVoteBallot:
+    case Op::kVoteAny:
+    case Op::kVoteAll:
+    case Op::kActivemask:
+    case Op::kSyncwarp:
+    case Op::kBarRedPopc:
+    case Op::kBarRedAnd:
+    case Op::kBarRedOr:
+    case Op::kMembarCta:
     case Op::kIllegal:
     case Op::kCount:
       return trap(Trap::kIllegalInstruction);

@@ -23,6 +23,7 @@ struct Block {
   std::vector<unsigned> warps;  // slots given at start (reused after they retire)
   unsigned live_warps = 0;
   unsigned threads = 0, waiting = 0, exited = 0;  // barrier: threads waiting, threads that exited
+  unsigned red_arrived = 0, red_true = 0;         // bar.red: threads arrived with a predicate, true ones
 };
 
 class BlockSlots {

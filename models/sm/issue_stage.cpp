@@ -150,7 +150,7 @@ bool IssueStage::cycle(uint64_t now, SmEngine& engine, uint64_t& next_wake) {
   for (uint16_t slot : order_) {
     Warp& w = engine.warp(slot);
     if (w.mask == 0) {  // every thread waits at the barrier or has exited
-      const Stall s = w.at_barrier ? Stall::kBarrier : Stall::kMemory;
+      const Stall s = (w.at_barrier | w.at_syncwarp) ? Stall::kBarrier : Stall::kMemory;
       if (stall_rank(s) > stall_rank(reason)) reason = s;
       continue;
     }

@@ -7,6 +7,7 @@
 
 #include "isa/encoding.h"
 #include "isa/trap_report.h"
+#include "isa/warp_ops.h"
 #include "sm/shared_banks.h"
 
 namespace tessera::sm {
@@ -201,6 +202,7 @@ unsigned SmEngine::latency(const Inst& inst) const {
 }
 
 bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
+  if (isa::is_warp_op(inst.op)) return execute_warp_op(slot, inst, now);
   Warp& w = warps_[slot];
   Block& blk = slots_[w.block_slot];
   lanes_.begin(inst, slot, w, blk, now);
@@ -226,23 +228,7 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
     }
   }
 
-  ++warp_insts_;
-  thread_insts_ += lanes_in(mask);
-  switch (inst.unit) {
-    case isa::Unit::kSp:
-      ++unit_insts_[IssueStage::kUnitSp];
-      break;
-    case isa::Unit::kSfu:
-      ++unit_insts_[IssueStage::kUnitSfu];
-      break;
-    case isa::Unit::kLdst:
-      ++unit_insts_[IssueStage::kUnitLdst];
-      break;
-    case isa::Unit::kCtrl:
-      ++ctrl_insts_;
-      break;
-  }
-  partitions_[w.partition].occupy(inst.unit, now);
+  count_issue(w, inst, mask, now);
 
   // When the destination becomes readable.
   AccessRecord& rec = lanes_.record();
@@ -261,9 +247,124 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
   if (rec.shared()) ++shared_accesses_;
   if (rec.local) ++local_accesses_;
 
+  if (exited) w.release_syncwarp_if_complete();  // an exited lane is not waited for
   w.reconverge();
-  if (barrier || exited) release_barrier_if_complete(w.block_slot, blk, warps_);
+  if (barrier || exited) release_barrier_if_complete(w.block_slot, blk, warps_, now + p_.alu_latency);
   if (exited) maybe_retire(slot);
+  return true;
+}
+
+void SmEngine::count_issue(const Warp& w, const Inst& inst, uint32_t mask, uint64_t now) {
+  ++warp_insts_;
+  thread_insts_ += lanes_in(mask);
+  switch (inst.unit) {
+    case isa::Unit::kSp:
+      ++unit_insts_[IssueStage::kUnitSp];
+      break;
+    case isa::Unit::kSfu:
+      ++unit_insts_[IssueStage::kUnitSfu];
+      break;
+    case isa::Unit::kLdst:
+      ++unit_insts_[IssueStage::kUnitLdst];
+      break;
+    case isa::Unit::kCtrl:
+      ++ctrl_insts_;
+      break;
+  }
+  partitions_[w.partition].occupy(inst.unit, now);
+}
+
+bool SmEngine::execute_warp_op(unsigned slot, const Inst& inst, uint64_t now) {
+  // Timing (docs/architecture.md, "Warp-level instructions"): shuffles
+  // occupy the LD/ST lanes' slot (32 / ldst_lanes cycles), votes and
+  // activemask the SP lanes; their result, like bar.red's after the
+  // barrier's release, is readable sm.alu_latency cycles later.
+  Warp& w = warps_[slot];
+  Block& blk = slots_[w.block_slot];
+  const uint32_t mask = w.mask;
+  bool barrier = false, syncwarp = false;
+  uint32_t group = mask;  // the lanes that execute it
+  if (isa::is_warp_collective(inst.op)) {
+    w.at_collective &= ~mask;
+    const uint32_t live = w.existing & ~w.exited;
+    isa::LaneInsts insts = isa::same_inst(inst);
+    isa::MemberCheck c = isa::check_members(insts, w.threads.data(), mask, live);
+    if (!c.ok && !c.self_missing) {
+      if ((w.runnable() & ~mask) != 0) {
+        // Named lanes are elsewhere and others can still run: wait for them
+        // here (the attempt takes this cycle's issue slot, nothing executes).
+        w.at_collective |= mask;
+        w.reconverge();
+        return true;
+      }
+      // No other lane can run: lanes parked at a copy of this call at
+      // another pc (same op; the compiler may duplicate a call) join.
+      for (uint32_t m = w.at_collective; m; m &= m - 1) {
+        const auto lane = static_cast<unsigned>(__builtin_ctz(m));
+        const Inst* other = program_.find(w.threads[lane].pc);
+        if (!other || other->op != inst.op) continue;
+        insts[lane] = other;
+        group |= 1u << lane;
+      }
+      if (group != mask) c = isa::check_members(insts, w.threads.data(), group, live);
+    }
+    if (!c.ok) {
+      const auto& tid = w.tid[c.lane];
+      const std::string why =
+          c.self_missing
+              ? fmt::format("lane {} is not in its own member mask 0x{:08x}", c.lane, c.mask)
+              : fmt::format(
+                    "lane {}'s member mask 0x{:08x} names lanes 0x{:08x} that never execute it with the lanes "
+                    "0x{:08x}: they wait at a barrier, a __syncwarp or another *_sync call (CUDA requires every "
+                    "non-exited lane of the mask to execute the same *_sync call)",
+                    c.lane, c.mask, c.not_converged, group);
+      run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+                fmt::format("{}: {} ({}) at pc 0x{:08x}, warp slot {} (block ({},{},{}) warp {}), thread ({},{},{})",
+                            name_, isa::op_name(inst.op), why, w.pc, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2],
+                            w.warp_in_block, tid[0], tid[1], tid[2]));
+      return false;
+    }
+    w.at_collective &= ~group;
+    isa::execute_warp_collective(insts, w.threads.data(), group);
+    for (uint32_t m = group; m; m &= m - 1) {
+      const uint8_t dst = insts[static_cast<unsigned>(__builtin_ctz(m))]->dst;
+      if (dst != isa::kNoReg) w.ready[dst] = now + p_.alu_latency;
+    }
+  } else {
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const auto lane = static_cast<unsigned>(__builtin_ctz(m));
+      isa::ThreadState& t = w.threads[lane];
+      t.pc += 4;
+      switch (inst.op) {
+        case isa::Op::kSyncwarp:
+          // The caller always takes part, whether or not its mask names it.
+          w.syncwarp_need |= t.x[inst.rs1] | 1u << lane;
+          syncwarp = true;
+          break;
+        case isa::Op::kBarRedPopc:
+        case isa::Op::kBarRedAnd:
+        case isa::Op::kBarRedOr:
+          w.at_barrier |= 1u << lane;
+          w.bar_op[lane] = static_cast<uint8_t>(
+              kBarRedPopc + (static_cast<unsigned>(inst.op) - static_cast<unsigned>(isa::Op::kBarRedPopc)));
+          w.bar_rd[lane] = inst.rd;
+          ++blk.waiting;
+          ++blk.red_arrived;
+          blk.red_true += t.x[inst.rs1] != 0 ? 1 : 0;
+          barrier = true;
+          break;
+        default:  // membar.cta: each SM thread's accesses are performed in order, at issue
+          break;
+      }
+    }
+    if (syncwarp) {
+      w.at_syncwarp |= mask;
+      w.release_syncwarp_if_complete();
+    }
+  }
+  count_issue(w, inst, group, now);
+  w.reconverge();
+  if (barrier) release_barrier_if_complete(w.block_slot, blk, warps_, now + p_.alu_latency);
   return true;
 }
 
@@ -568,11 +669,15 @@ std::string SmEngine::dump_state() const {
     const Block& blk = slots_[w.block_slot];
     const Inst* inst = program_.find(w.pc);
     const uint32_t barrier_pc = w.at_barrier ? w.threads[static_cast<unsigned>(__builtin_ctz(w.at_barrier))].pc - 4 : 0;
+    std::string syncwarp = w.at_syncwarp ? fmt::format(", at syncwarp 0x{:08x} waiting for 0x{:08x}", w.at_syncwarp,
+                                                       w.syncwarp_need & w.existing & ~w.exited & ~w.at_syncwarp)
+                                         : "";
+    if (w.at_collective) syncwarp += fmt::format(", parked at a *_sync call 0x{:08x}", w.at_collective);
     out += fmt::format(
-        "  {} warp slot {:2}: block ({},{},{}) warp {}, threads 0x{:08x}, exited 0x{:08x}, at barrier 0x{:08x}{}, "
+        "  {} warp slot {:2}: block ({},{},{}) warp {}, threads 0x{:08x}, exited 0x{:08x}, at barrier 0x{:08x}{}{}, "
         "next pc 0x{:08x} for 0x{:08x}{}, memory groups in flight {}\n",
         name_, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block, w.existing, w.exited, w.at_barrier,
-        w.at_barrier ? fmt::format(" (bar.sync at 0x{:08x})", barrier_pc) : "", w.pc, w.mask,
+        w.at_barrier ? fmt::format(" (bar.sync at 0x{:08x})", barrier_pc) : "", syncwarp, w.pc, w.mask,
         (w.mask && inst) ? " (" + isa::disassemble(*inst, w.pc) + ")" : "", w.outstanding);
   }
   for (const Block& b : slots_.blocks()) {

@@ -185,6 +185,10 @@ class SmEngine {
   static constexpr uint32_t kFillTag = 0x80000000u;
 
   void account_skipped(uint64_t upto);
+  // The warp-level instructions (isa/warp_ops.h): shuffles, votes,
+  // activemask, syncwarp, bar.red, membar.cta.
+  bool execute_warp_op(unsigned slot, const isa::Inst& inst, uint64_t now);
+  void count_issue(const Warp& w, const isa::Inst& inst, uint32_t mask, uint64_t now);
   unsigned latency(const isa::Inst& inst) const;
   void issue_shared(unsigned slot, Warp& w, const isa::Inst& inst, uint64_t now);
   // rtl and lockstep: one cycle of the bank unit's pins, and its answer.

@@ -9,6 +9,8 @@ void Warp::start(unsigned block, unsigned index, unsigned part, const KernelLaun
   warp_in_block = index;
   partition = part;
   existing = exited = at_barrier = 0;
+  at_syncwarp = syncwarp_need = at_collective = 0;
+  bar_op.fill(kBarRedNone);
   outstanding = 0;
   first_issue = first;
   ready.fill(0);
@@ -31,9 +33,12 @@ void Warp::start(unsigned block, unsigned index, unsigned part, const KernelLaun
 void Warp::reconverge() {
   // Locals, not members, in the loop: the compiler cannot keep a member in a
   // register while it loads the threads' PCs (same type, may alias).
-  const uint32_t runnable = existing & ~exited & ~at_barrier;
+  const uint32_t free_lanes = runnable();
+  // Parked lanes run again only with others that reach their pc, or when no
+  // other lane can run (the collective then decides: run or report).
+  const uint32_t candidates = free_lanes ? free_lanes : at_collective;
   uint32_t best = ~0u, best_mask = 0;
-  for (uint32_t m = runnable; m; m &= m - 1) {
+  for (uint32_t m = candidates; m; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
     const uint32_t lane_pc = threads[lane].pc;
     if (lane_pc < best) {
@@ -43,19 +48,47 @@ void Warp::reconverge() {
       best_mask |= 1u << lane;
     }
   }
+  if (free_lanes) {
+    for (uint32_t m = at_collective; m; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+      if (threads[lane].pc == best) best_mask |= 1u << lane;
+    }
+  }
   mask = best_mask;
-  if (runnable) pc = best;
+  if (candidates) pc = best;
 }
 
-void release_barrier_if_complete(unsigned slot, Block& b, std::vector<Warp>& warps) {
+bool Warp::release_syncwarp_if_complete() {
+  if (at_syncwarp == 0) return false;
+  // Named lanes that exited (or never existed) are not waited for.
+  if ((syncwarp_need & existing & ~exited & ~at_syncwarp) != 0) return false;
+  at_syncwarp = syncwarp_need = at_collective = 0;
+  return true;
+}
+
+void release_barrier_if_complete(unsigned slot, Block& b, std::vector<Warp>& warps, uint64_t ready_at) {
   if (b.waiting == 0 || b.waiting != b.threads) return;
   b.waiting = 0;
+  // __syncthreads_count/_and/_or over the predicates of the threads that
+  // arrived through bar.red (every thread, when the block uses one form).
+  const uint32_t results[4] = {0, b.red_true, b.red_true == b.red_arrived ? 1u : 0u, b.red_true != 0 ? 1u : 0u};
   for (unsigned s : b.warps) {
     Warp& w = warps[s];
     if (!w.resident || w.block_slot != slot) continue;
+    for (uint32_t m = w.at_barrier; m; m &= m - 1) {
+      const auto lane = static_cast<unsigned>(__builtin_ctz(m));
+      const uint8_t op = w.bar_op[lane];
+      if (op == kBarRedNone) continue;
+      w.bar_op[lane] = kBarRedNone;
+      const uint8_t rd = w.bar_rd[lane];
+      if (rd == 0) continue;
+      w.threads[lane].x[rd] = results[op];
+      w.ready[rd] = ready_at;
+    }
     w.at_barrier = 0;
     w.reconverge();
   }
+  b.red_true = b.red_arrived = 0;
 }
 
 }  // namespace tessera::sm

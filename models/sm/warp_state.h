@@ -27,6 +27,16 @@ struct Warp {
   uint32_t pc = 0;    // the PC the warp issues next (minimum over runnable threads)
   uint32_t mask = 0;  // threads at that PC
   uint32_t existing = 0, exited = 0, at_barrier = 0;
+  // __syncwarp: lanes waiting at a syncwarp, and the lanes their masks name
+  // (released together when every named lane still live waits too).
+  uint32_t at_syncwarp = 0, syncwarp_need = 0;
+  // Lanes parked at a shuffle or vote whose mask names lanes that are not
+  // there yet (their pc is the collective's): they rejoin the lanes that
+  // reach the same pc, as CUDA's *_sync calls converge the named lanes.
+  uint32_t at_collective = 0;
+  // A lane waiting at the block barrier through bar.red.*: its reduction
+  // (kBarRed*, 0 for bar.sync) and the register that receives the result.
+  std::array<uint8_t, kWarpSize> bar_op{}, bar_rd{};
   unsigned outstanding = 0;          // global-memory groups in flight
   uint64_t serial = 0;               // which warp the slot holds (the engine numbers the warps it starts)
   uint64_t first_issue = 0;          // placed in cycle c, a warp issues from c + 1
@@ -39,16 +49,29 @@ struct Warp {
   // and sp set, able to issue from cycle `first_issue`.
   void start(unsigned block_slot, unsigned warp_in_block, unsigned partition, const KernelLaunch& k,
              uint64_t threads_in_block, uint32_t stack_top, uint64_t first_issue);
-  // Minimum-PC reconvergence: sets pc and mask from the runnable threads
-  // (mask 0: every thread waits at the barrier or has exited).
+  // Minimum-PC reconvergence: sets pc and mask from the runnable threads,
+  // with the lanes parked at a collective at that pc; when only parked lanes
+  // remain, those at the lowest pc (mask 0: every thread waits at a barrier
+  // or has exited).
   void reconverge();
+  // Threads that can run on their own: not exited, waiting or parked.
+  uint32_t runnable() const { return existing & ~exited & ~at_barrier & ~at_syncwarp & ~at_collective; }
   bool done() const { return exited == existing && outstanding == 0; }
+  // Releases the lanes waiting at __syncwarp when every lane their masks
+  // name has arrived or exited (call reconverge() after). Returns whether
+  // it released them.
+  bool release_syncwarp_if_complete();
 };
+
+// bar.red reductions a lane may wait with (Warp::bar_op).
+enum BarRed : uint8_t { kBarRedNone, kBarRedPopc, kBarRedAnd, kBarRedOr };
 
 // Releases the barrier of the block in `slot` if every thread of it has
 // arrived: its warps' waiting threads run on. A thread that exited never
 // arrives, so the others wait for ever and the watchdog reports the deadlock
 // (CUDA: __syncthreads() in code not all threads reach may hang).
-void release_barrier_if_complete(unsigned slot, Block& b, std::vector<Warp>& warps);
+// Lanes that arrived through bar.red.* receive the block's reduction of the
+// predicates in their destination register, readable from cycle `ready_at`.
+void release_barrier_if_complete(unsigned slot, Block& b, std::vector<Warp>& warps, uint64_t ready_at = 0);
 
 }  // namespace tessera::sm

@@ -16,6 +16,8 @@ namespace {
 const char* const kPrograms[] = {
     "vecadd", "saxpy", "sinx", "matrixadd", "conv1d", "divergent", "atomic_counter", "histogram", "reduction", "sgemm",
     "ldg_lut", "particles_global_lock", "particles_cell_locks", "particles_partial_grids", "particles_sort",
+    // warp-level primitives (testbenches/integration/warp_prims)
+    "warp_reduce", "ballot_compact",
     // firmware/microbench: latency microbenchmarks that also check where their pointer chases end
     "smem_latency", "mem_latency",
     // CUDA-style: captured launch arguments in a loop, dim3 {16, 16}, kernel printf

@@ -63,7 +63,7 @@ TEST(Decode, ReservedEncodingsAreIllegal) {
       enc::r(0x0B, 0, 0, 10, 11, 1),                // sfu with rs2 != 0
       enc::r(0x0B, 1, 2, 0, 0, 0),                  // custom-0 funct3 1, funct7 2
       enc::r(0x0B, 1, 0, 1, 0, 0),                  // bar.sync with rd != 0
-      enc::r(0x0B, 2, 0, 0, 0, 0),                  // custom-0 funct3 2
+      enc::r(0x0B, 3, 9, 0, 0, 0),                  // custom-0 funct3 3, funct7 9
       enc::i(0x2B, 3, 10, 11, 0),                   // ldg funct3 3
       enc::r(0x2B, 6, 3, 10, 11, 12),               // atom funct7 3
       enc::r4(0x2B, 7, 10, 11, 12, 13) | 2u << 25,  // atom.cas with funct2 2

@@ -110,6 +110,14 @@ constexpr Pattern kPatterns[] = {
     {0x0000605b, 0x0000707f, Op::kFstV2, false},   {0x0000705b, 0x0000707f, Op::kFstV4, false},
     {0x0000302b, 0xfe00707f, Op::kAtomAdd64, false}, {0x0200302b, 0xfe00707f, Op::kAtomExch64, false},
     {0x0200702b, 0x0600707f, Op::kAtomCas64, false},
+    // Tessera custom-0 warp-level: .insn r4 0x0B, 2, f2 (shfl) and .insn r 0x0B, 3, f7
+    {0x0000200b, 0x0600707f, Op::kShflIdx, false},    {0x0200200b, 0x0600707f, Op::kShflUp, false},
+    {0x0400200b, 0x0600707f, Op::kShflDown, false},   {0x0600200b, 0x0600707f, Op::kShflXor, false},
+    {0x0000300b, 0xfe00707f, Op::kVoteBallot, false}, {0x0200300b, 0xfe00707f, Op::kVoteAny, false},
+    {0x0400300b, 0xfe00707f, Op::kVoteAll, false},    {0x0600300b, 0xfffff07f, Op::kActivemask, false},
+    {0x0800300b, 0xfff07fff, Op::kSyncwarp, false},   {0x0a00300b, 0xfff0707f, Op::kBarRedPopc, false},
+    {0x0c00300b, 0xfff0707f, Op::kBarRedAnd, false},  {0x0e00300b, 0xfff0707f, Op::kBarRedOr, false},
+    {0x1000300b, 0xffffffff, Op::kMembarCta, false},
 };
 // clang-format on
 
