@@ -91,7 +91,7 @@ int main(void) {
   tessera_launch_ref(kernel_recurse, 1, 32, 0, out);
   tessera_wait();
 #elif defined(HOSTILE_KERNEL_BIG_FRAME)
-  tessera_launch(kernel_big_frame, 1, 32, 0, out);
+  tessera_launch_ref(kernel_big_frame, 1, 32, 0, out);
   tessera_wait();
 #elif defined(HOSTILE_HOST_SPIN)
   static volatile int never_set;
