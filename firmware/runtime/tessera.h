@@ -163,10 +163,11 @@ TESSERA_INLINE dim3 tessera_grid_dim(void) {
 extern char __tessera_shared_start[];
 extern char __tessera_shared_end[];
 
-/* The dynamic shared area requested by tessera_launch(), 16-byte aligned. */
-TESSERA_INLINE void* tessera_dynamic_shared(void) {
-  return (void*)(((uintptr_t)__tessera_shared_end + 15u) & ~(uintptr_t)15u);
-}
+/* The dynamic shared area requested by tessera_launch(): 128-byte aligned,
+ * after every static __shared__ variable (tessera.ld). `extern __shared__
+ * float s[];` names it too (tessera-cc binds such declarations to it). */
+extern char __tessera_dynamic_shared[];
+TESSERA_INLINE void* tessera_dynamic_shared(void) { return (void*)__tessera_dynamic_shared; }
 
 /* bar.sync: every thread of the block waits here; also a compiler barrier. */
 TESSERA_INLINE void __syncthreads(void) { __asm__ volatile(".insn r 0x0B, 1, 0, x0, x0, x0" ::: "memory"); }
@@ -419,5 +420,7 @@ TESSERA_INLINE unsigned tessera_bus_invalidations(void) { return TESSERA_MMIO(TE
 
 /* Ends the simulation with this exit status (like returning from main). */
 __attribute__((noreturn)) void tessera_exit(int status);
+
+#include "tessera_kernel.h"
 
 #endif /* TESSERA_H */
