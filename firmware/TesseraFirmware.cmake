@@ -4,7 +4,8 @@
 #                        [OUTPUT_DIR dir] [CFLAGS opt ...] [DEPENDS file ...])
 #
 # which builds ${OUTPUT_DIR or CMAKE_BINARY_DIR/firmware}/NAME.elf with
-# firmware/tessera-cc, as target fw_NAME (part of ALL and of the aggregate
+# firmware/tessera-cc (its kernel record made by the tessera-kinfo target,
+# which every firmware program depends on), as target fw_NAME (part of ALL and of the aggregate
 # target tessera_firmware). The ELF path is the target property
 # TESSERA_FIRMWARE_ELF: $<TARGET_PROPERTY:fw_NAME,TESSERA_FIRMWARE_ELF>.
 #
@@ -41,6 +42,7 @@ set(TESSERA_FIRMWARE_RUNTIME_FILES
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera.h"
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera_vec.h"
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera_warp.h"
+  "${TESSERA_FIRMWARE_DIR}/runtime/tessera_kernel.h"
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera.ld"
   "${TESSERA_FIRMWARE_CC}"
   CACHE INTERNAL "Files every firmware program depends on")
@@ -86,8 +88,9 @@ function(tessera_add_firmware NAME)
     OUTPUT "${elf}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${FW_OUTPUT_DIR}"
     COMMAND "${CMAKE_COMMAND}" -E env "TESSERA_CC=${TESSERA_RISCV_GCC}"
+            "TESSERA_KINFO=$<TARGET_FILE:tessera-kinfo>"
             "${TESSERA_FIRMWARE_CC}" ${flags} ${sources} -o "${elf}"
-    DEPENDS ${sources} ${headers} ${FW_DEPENDS} ${TESSERA_FIRMWARE_RUNTIME_FILES}
+    DEPENDS ${sources} ${headers} ${FW_DEPENDS} ${TESSERA_FIRMWARE_RUNTIME_FILES} tessera-kinfo
     WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"
     COMMENT "Building firmware ${NAME}.elf"
     VERBATIM)

@@ -381,6 +381,7 @@ class BlockDispatcher : public Component {
     dispatcher_ = std::make_unique<gpu::Dispatcher>(inst.name.c_str(), params_, ctx.sm_clock, ctx.run, ctx.stats, sms);
     dispatcher_->set_waveform(ctx.wave);
     dispatcher_->set_timeline(ctx.timeline);
+    dispatcher_->set_program(&ctx.image);
   }
   gpu::Dispatcher& dispatcher() { return *dispatcher_; }
   TargetSocket* target_socket(const std::string& socket) override {

@@ -11,15 +11,11 @@
 
 /* ---- kernel launch ------------------------------------------------------ */
 
-static unsigned round_up16(unsigned n) { return (n + 15u) & ~15u; }
-
 void tessera_launch_dim3(tessera_kernel_fn kernel, dim3 grid, dim3 block, unsigned dynamic_shared_bytes,
                          const void* args) {
-  unsigned static_bytes = (unsigned)(__tessera_shared_end - __tessera_shared_start);
-  /* The dynamic area starts at the static end rounded up to 16 bytes
-   * (tessera_dynamic_shared()). */
-  unsigned shared_bytes = static_bytes;
-  if (dynamic_shared_bytes != 0) shared_bytes = round_up16(static_bytes) + round_up16(dynamic_shared_bytes);
+  /* DISP_SHARED_BYTES is the dynamic area only: the dispatcher adds the
+   * kernel's static window from the kernel record (docs/firmware-abi.md). */
+  unsigned shared_bytes = dynamic_shared_bytes;
 
   /* The kernel must see every store made before the launch. */
   __asm__ volatile("fence rw, rw" ::: "memory");

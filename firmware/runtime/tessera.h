@@ -52,20 +52,17 @@
 
 #define TESSERA_INLINE static inline __attribute__((always_inline))
 
-/* A kernel: TESSERA_KERNEL void name(void *args). noinline keeps it a real
- * function whose address the dispatcher jumps to; used keeps it when only
- * its address is taken. */
-#define TESSERA_KERNEL __attribute__((noinline, used))
+/* TESSERA_KERNEL and __global__ (kernels), __launch_bounds__, TESSERA_MAXRREG. */
+#include "tessera_kernel.h"
 
 typedef void (*tessera_kernel_fn)(void* args);
 
-/* CUDA's function qualifiers. __global__ is TESSERA_KERNEL. __device__ makes
+/* CUDA's function qualifiers (__global__ is TESSERA_KERNEL). __device__ makes
  * a function (or variable) static to its file, as CUDA without relocatable
  * device code: the compiler inlines it where it pays; it runs on both core
  * types, as every function does. __host__ is empty. __forceinline__ and
  * __noinline__ add to __device__ (`__device__ __forceinline__ float f(...)`).
  * __restrict__ is GCC's own keyword. */
-#define __global__ TESSERA_KERNEL
 #define __device__ static __attribute__((unused))
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
@@ -190,10 +187,11 @@ TESSERA_INLINE dim3 tessera_grid_dim(void) {
 extern char __tessera_shared_start[];
 extern char __tessera_shared_end[];
 
-/* The dynamic shared area requested by tessera_launch(), 16-byte aligned. */
-TESSERA_INLINE void* tessera_dynamic_shared(void) {
-  return (void*)(((uintptr_t)__tessera_shared_end + 15u) & ~(uintptr_t)15u);
-}
+/* The dynamic shared area requested by tessera_launch(): 128-byte aligned,
+ * after every static __shared__ variable (tessera.ld). `extern __shared__
+ * float s[];` names it too (tessera-cc binds such declarations to it). */
+extern char __tessera_dynamic_shared[];
+TESSERA_INLINE void* tessera_dynamic_shared(void) { return (void*)__tessera_dynamic_shared; }
 
 /* bar.sync: every thread of the block waits here; also a compiler barrier. */
 TESSERA_INLINE void __syncthreads(void) { __asm__ volatile(".insn r 0x0B, 1, 0, x0, x0, x0" ::: "memory"); }

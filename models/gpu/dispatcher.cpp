@@ -39,6 +39,36 @@ void Dispatcher::set_waveform(sim::Waveform* wave) {
     sm_blocks_id_.push_back(wave_->add_signal(fmt::format("{}.sm{}", scope, s->id()), "blocks", 8));
 }
 
+void Dispatcher::set_program(const isa::ElfImage* image) { image_ = image; }
+
+sm::KernelLaunch Dispatcher::resolve(const sm::KernelLaunch& written, const isa::ElfImage* image,
+                                     unsigned regs_per_thread_default) {
+  sm::KernelLaunch k = written;
+  k.dynamic_bytes = written.shared_bytes;
+  k.record = image != nullptr && image->has_kernel_record ? image->kernels.find(k.kernel) : nullptr;
+  // The static window: the kernel's, else every __shared__ variable.
+  uint32_t start = isa::kSharedWindowBase, end = isa::kSharedWindowBase;
+  if (image != nullptr) {
+    start = image->symbol("__tessera_shared_start").value_or(start);
+    end = std::max(start, image->symbol("__tessera_shared_end").value_or(start));
+  }
+  if (k.record != nullptr) {
+    k.static_lo = k.record->shared_lo;
+    k.static_bytes = k.record->shared_bytes;
+  } else {
+    k.static_lo = start;
+    k.static_bytes = end - start;
+  }
+  const auto align128 = [](uint64_t v) { return (v + 127) & ~uint64_t{127}; };
+  k.dynamic_at = static_cast<uint32_t>(align128(end));
+  if (image != nullptr) k.dynamic_at = image->symbol("__tessera_dynamic_shared").value_or(k.dynamic_at);
+  const uint64_t offset = k.dynamic_bytes != 0 ? align128(k.static_bytes) : k.static_bytes;
+  k.dynamic_offset = static_cast<uint32_t>(offset);
+  k.shared_bytes = static_cast<uint32_t>(std::min<uint64_t>(offset + k.dynamic_bytes, UINT32_MAX));
+  if (k.regs_per_thread == 0) k.regs_per_thread = k.record != nullptr ? k.record->registers : regs_per_thread_default;
+  return k;
+}
+
 void Dispatcher::trace_waves() {
   static const uint64_t ticks_per_ps = sc_core::sc_time(1, sc_core::SC_PS).value();
   const uint64_t t = sc_core::sc_time_stamp().value() / ticks_per_ps;
@@ -76,8 +106,7 @@ void Dispatcher::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     if (is_field) {
       *fields[(offset - reg::kStart) / 4] = value;
     } else if (offset == reg::kLaunch) {
-      sm::KernelLaunch k = next_;
-      if (k.regs_per_thread == 0) k.regs_per_thread = p_.regs_per_thread_default;
+      sm::KernelLaunch k = resolve(next_, image_, p_.regs_per_thread_default);
       k.id = static_cast<uint32_t>(kernels_ + queue_.size() + (running_ ? 1 : 0));
       if (!validate(k)) {
         gp.set_response_status(tlm::TLM_OK_RESPONSE);  // the run stops; the report says why
@@ -114,9 +143,18 @@ bool Dispatcher::validate(const sm::KernelLaunch& k) {
                       threads == UINT64_MAX ? std::string("more than 2^64") : std::to_string(threads),
                       per_block ? "sm.max_threads_per_block" : "sm.max_threads",
                       per_block ? p_.max_threads_per_block : p_.max_threads);
+  } else if (k.record != nullptr && k.record->max_threads != 0 && threads > k.record->max_threads) {
+    why = fmt::format("block ({},{},{}) has {} threads; the kernel's __launch_bounds__ allows {}", k.block.x, k.block.y,
+                      k.block.z, threads, k.record->max_threads);
   } else if (k.shared_bytes > p_.shared_bytes) {
-    why = fmt::format("{} bytes of shared memory per block; an SM has sm.shared_bytes={}", k.shared_bytes,
-                      p_.shared_bytes);
+    why = fmt::format(
+        "{} bytes of shared memory per block ({} of static __shared__ variables, {} dynamic); an SM has "
+        "sm.shared_bytes={}",
+        k.shared_bytes, k.static_bytes, k.dynamic_bytes, p_.shared_bytes);
+  } else if (k.record != nullptr && f.registers > p_.registers) {
+    why = fmt::format(
+        "its record charges {} registers per thread; x {} threads that is {} registers; an SM has sm.registers={}",
+        k.regs_per_thread, threads, f.registers, p_.registers);
   } else if (f.registers > p_.registers) {
     why = fmt::format("{} registers per thread x {} threads need {} registers; an SM has sm.registers={}",
                       k.regs_per_thread, threads, f.registers, p_.registers);
@@ -127,7 +165,9 @@ bool Dispatcher::validate(const sm::KernelLaunch& k) {
   }
   if (why.empty()) return true;
   run_.stop(sim::ExitKind::kBadLaunch, sim::kStatusBadLaunch,
-            fmt::format("{}: bad kernel launch (kernel 0x{:08x}): {}", name(), k.kernel, why));
+            k.record != nullptr ? fmt::format("{}: bad kernel launch (kernel '{}' at 0x{:08x}): {}", name(),
+                                              k.record->name, k.kernel, why)
+                                : fmt::format("{}: bad kernel launch (kernel 0x{:08x}): {}", name(), k.kernel, why));
   return false;
 }
 
@@ -151,8 +191,9 @@ void Dispatcher::launch(const sm::KernelLaunch& k) {
       timeline_->begin(t, fmt::format("kernel {}", k.id), sim::Timeline::cycle_ps(clock_, kernel_start_cycle_),
                        fmt::format(R"({{"pc":"0x{:08x}","grid":[{},{},{}],"block":[{},{},{}]}})", k.kernel, k.grid.x,
                                    k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z));
-  log_.info("kernel {} at 0x{:08x}: grid ({},{},{}) block ({},{},{}) shared {} B", k.id, k.kernel, k.grid.x, k.grid.y,
-            k.grid.z, k.block.x, k.block.y, k.block.z, k.shared_bytes);
+  log_.info("kernel {} '{}' at 0x{:08x}: grid ({},{},{}) block ({},{},{}) shared {} B, {} registers per thread", k.id,
+            k.record != nullptr ? k.record->name : std::string("?"), k.kernel, k.grid.x, k.grid.y, k.grid.z, k.block.x,
+            k.block.y, k.block.z, k.shared_bytes, k.regs_per_thread);
   request_placement();
 }
 

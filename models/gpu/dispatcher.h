@@ -15,6 +15,7 @@
 #include <systemc>
 #include <vector>
 
+#include "isa/elf_loader.h"
 #include "sim/clock.h"
 #include "sim/config.h"
 #include "sim/in_flight.h"
@@ -44,6 +45,16 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   // Waveform (docs/waveforms.md): kernel_running, blocks_pending and per SM
   // smN.blocks under chip.<name>. Call during elaboration.
   void set_waveform(sim::Waveform* wave);
+  // The program: its kernel record (registers per thread, static shared
+  // window) and shared-memory layout. The image must outlive the dispatcher.
+  // Without it every kernel is charged sm.regs_per_thread_default registers
+  // and all of the shared window's static variables.
+  void set_program(const isa::ElfImage* image);
+  // The launch as the dispatcher places it: DISP_SHARED_BYTES is the dynamic
+  // area; the record (or the whole .shared section) gives the static window
+  // and, when DISP_REGS is 0, the registers per thread. Pure.
+  static sm::KernelLaunch resolve(const sm::KernelLaunch& written, const isa::ElfImage* image,
+                                  unsigned regs_per_thread_default);
 
   bool busy() const { return running_ || !queue_.empty(); }
   uint64_t kernel_cycles() const { return kernel_cycles_; }
@@ -73,6 +84,7 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   std::vector<sm::Sm*> sms_;
   sim::Log log_;
   std::function<void()> on_done_;
+  const isa::ElfImage* image_ = nullptr;
 
   sm::KernelLaunch next_;  // what the registers hold
   std::deque<sm::KernelLaunch> queue_;

@@ -147,6 +147,25 @@ ElfImage load_elf(const std::string& path) {
     }
   }
 
+  // The kernel record: a non-allocated section of JSON text.
+  size_t shstrndx = 0;
+  if (elf_getshdrstrndx(e, &shstrndx) == 0) {
+    for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn != nullptr; scn = elf_nextscn(e, scn)) {
+      GElf_Shdr sh;
+      if (gelf_getshdr(scn, &sh) == nullptr || sh.sh_type != SHT_PROGBITS) continue;
+      const char* name = elf_strptr(e, shstrndx, sh.sh_name);
+      if (name == nullptr || std::strcmp(name, ".tessera.kernels") != 0) continue;
+      if (sh.sh_offset > file_size || sh.sh_size > file_size - sh.sh_offset)
+        file.fail("section .tessera.kernels extends past the end of the file");
+      try {
+        image.kernels = kernels_from_json(std::string(raw + sh.sh_offset, sh.sh_size));
+      } catch (const KernelRecordError& err) {
+        file.fail(err.what());
+      }
+      image.has_kernel_record = true;
+    }
+  }
+
   uint64_t name_bytes = 0;
   for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn != nullptr; scn = elf_nextscn(e, scn)) {
     GElf_Shdr sh;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "isa/kernel_record.h"
+
 namespace tessera::isa {
 
 // A PT_LOAD segment: bytes holds the file contents (p_filesz); the rest up to
@@ -24,6 +26,9 @@ struct ElfImage {
   std::vector<ElfSegment> segments;
   // Function, object and untyped global symbols of .symtab, by name.
   std::map<std::string, uint32_t> symbols;
+  // The kernel record (section .tessera.kernels), when the ELF has one.
+  bool has_kernel_record = false;
+  KernelTable kernels;
 
   std::optional<uint32_t> symbol(const std::string& name) const {
     const auto it = symbols.find(name);

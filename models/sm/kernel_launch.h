@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "isa/kernel_record.h"
+
 namespace tessera::sm {
 
 struct Dim3 {
@@ -26,9 +28,30 @@ struct KernelLaunch {
   uint32_t kernel = 0;    // passed in a1
   uint32_t args = 0;      // passed in a0
   Dim3 grid, block;
-  uint32_t shared_bytes = 0;     // per block
+  uint32_t shared_bytes = 0;     // per block: the static window, then the dynamic area
   uint32_t regs_per_thread = 0;  // for occupancy
   uint32_t id = 0;               // launch number
+  // Shared memory as threads address it (docs/firmware-abi.md, "Memory
+  // map"): the static window [static_lo, static_lo + static_bytes) is the
+  // block's bytes [0, static_bytes); the dynamic area [dynamic_at,
+  // dynamic_at + dynamic_bytes) is its bytes [dynamic_offset, ...).
+  uint32_t static_lo = isa::kSharedWindowBase, static_bytes = 0;
+  uint32_t dynamic_at = isa::kSharedWindowBase, dynamic_bytes = 0, dynamic_offset = 0;
+  const isa::KernelRecord* record = nullptr;  // the kernel's record, when the ELF has one
+
+  // The block's byte offset of a shared access of `bytes` at `addr`, or false
+  // when it is outside both segments.
+  bool shared_offset(uint32_t addr, unsigned bytes, uint32_t* offset) const {
+    if (addr - static_lo < static_bytes && addr - static_lo + bytes <= static_bytes) {
+      *offset = addr - static_lo;
+      return true;
+    }
+    if (addr - dynamic_at < dynamic_bytes && addr - dynamic_at + bytes <= dynamic_bytes) {
+      *offset = dynamic_offset + (addr - dynamic_at);
+      return true;
+    }
+    return false;
+  }
 };
 
 // Resources one block takes on an SM.

@@ -22,8 +22,8 @@ LaneMemory::LaneMemory(const Context& ctx)
       local_(0, uint64_t{ctx.params.max_warps} * kWarpSize * ctx.params.local_bytes) {}
 
 MemStatus LaneMemory::load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) {
-  if (in_shared(addr, bytes)) {
-    const uint32_t offset = block_->shared_base + (addr - kSharedWindow);
+  uint32_t offset = 0;
+  if (in_shared(addr, bytes, &offset)) {
     note_shared(offset);
     if (!defer_shared_) {
       *value = shared_.load(offset, bytes);
@@ -65,10 +65,10 @@ MemStatus LaneMemory::load(uint32_t addr, unsigned bytes, uint32_t* value, bool 
 }
 
 MemStatus LaneMemory::store(uint32_t addr, unsigned bytes, uint32_t value) {
-  if (in_shared(addr, bytes)) {
+  uint32_t offset = 0;
+  if (in_shared(addr, bytes, &offset)) {
     // An atomic's store follows its load on the same word: one bank access.
-    if (!(rec_.shared_mask & (1u << lane_))) note_shared(block_->shared_base + (addr - kSharedWindow));
-    const uint32_t offset = block_->shared_base + (addr - kSharedWindow);
+    if (!(rec_.shared_mask & (1u << lane_))) note_shared(offset);
     if (defer_shared_ && inst_->is_load) {
       // An atomic: its operands were recorded by its load; the engine notes
       // its progress when the unit answers.
@@ -91,9 +91,9 @@ MemStatus LaneMemory::store(uint32_t addr, unsigned bytes, uint32_t value) {
   }
   if (addr - kLocalWindow < p_.local_bytes) {
     rec_.local = true;
-    const uint32_t offset = (slot_ * kWarpSize + lane_) * p_.local_bytes + (addr - kLocalWindow);
+    const uint32_t local_offset = (slot_ * kWarpSize + lane_) * p_.local_bytes + (addr - kLocalWindow);
     run_.note_change();  // local memory takes no atomics
-    local_.store(offset, bytes, value);
+    local_.store(local_offset, bytes, value);
     return MemStatus::kOk;
   }
   if (!global_.contains(addr, bytes)) return access_fault(FaultWhy::kUnmapped, addr);
@@ -208,8 +208,9 @@ MemStatus LaneMemory::load_reserved(uint32_t addr, uint32_t* value) {
   // This lane's address decides where it reserves: the lanes of one LR may
   // address shared and global memory (an LR on local memory faulted above).
   const uint32_t owner = thread_owner(sm_id_, slot_, lane_);
-  if (rec_.shared_mask & (1u << lane_)) {
-    reserve_shared(owner, block_->shared_base + (addr - kSharedWindow));
+  uint32_t offset = 0;
+  if ((rec_.shared_mask & (1u << lane_)) && in_shared(addr, 4, &offset)) {
+    reserve_shared(owner, offset);
   } else {
     global_.reserve(owner, addr);
   }
@@ -218,8 +219,9 @@ MemStatus LaneMemory::load_reserved(uint32_t addr, uint32_t* value) {
 
 MemStatus LaneMemory::store_conditional(uint32_t addr, uint32_t value, bool* success) {
   const uint32_t owner = thread_owner(sm_id_, slot_, lane_);
-  if (addr - kSharedWindow < block_->use.shared_bytes) {
-    *success = take_shared_reservation(owner, block_->shared_base + (addr - kSharedWindow));
+  uint32_t offset = 0;
+  if (in_shared(addr, 4, &offset)) {
+    *success = take_shared_reservation(owner, offset);
   } else if (global_.contains(addr, 4)) {
     *success = global_.take_reservation(owner, addr);
   } else if (addr - kLocalWindow < p_.local_bytes) {

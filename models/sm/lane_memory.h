@@ -116,8 +116,11 @@ class LaneMemory final : public isa::ExecEnv {
   }
 
  private:
-  bool in_shared(uint32_t addr, unsigned bytes) const {
-    return addr - kSharedWindow < block_->use.shared_bytes && addr - kSharedWindow + bytes <= block_->use.shared_bytes;
+  // The SM's shared-memory offset of an access, or false outside the block's segments.
+  bool in_shared(uint32_t addr, unsigned bytes, uint32_t* sm_offset) const {
+    if (!block_->launch.shared_offset(addr, bytes, sm_offset)) return false;
+    *sm_offset += block_->shared_base;
+    return true;
   }
   void note_shared(uint32_t sm_offset) {
     rec_.shared_mask |= 1u << lane_;

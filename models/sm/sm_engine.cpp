@@ -631,8 +631,11 @@ void SmEngine::fault(const Warp& w, unsigned slot, unsigned lane, const Inst& in
     case FaultWhy::kUnmapped:
       break;
     case FaultWhy::kSharedWindow:
-      what += fmt::format(" (the shared-memory window 0x{:08x}: this block has {} bytes of shared memory)",
-                          kSharedWindow, blk.use.shared_bytes);
+      what += fmt::format(
+          " (the shared-memory window 0x{:08x}: this block's static shared variables are [0x{:08x}, 0x{:08x}) "
+          "and its dynamic area [0x{:08x}, 0x{:08x}); {} bytes of shared memory in all)",
+          kSharedWindow, blk.launch.static_lo, uint64_t{blk.launch.static_lo} + blk.launch.static_bytes,
+          blk.launch.dynamic_at, uint64_t{blk.launch.dynamic_at} + blk.launch.dynamic_bytes, blk.use.shared_bytes);
       break;
     case FaultWhy::kStackOverflow:
       what = fmt::format(

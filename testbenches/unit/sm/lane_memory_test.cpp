@@ -65,5 +65,7 @@ TEST(LaneMemory, StoreIntoTheCodeIsRefused) {
 
 TEST(LaneMemory, SharedWindowBeyondTheBlocksAllocationNamesItsSize) {
   expect_store_fault(kSharedWindow >> 12,
-                     "(the shared-memory window 0x20000000: this block has 0 bytes of shared memory)");
+                     "(the shared-memory window 0x20000000: this block's static shared variables are "
+                     "[0x20000000, 0x20000000) and its dynamic area [0x20000000, 0x20000000); 0 bytes of shared "
+                     "memory in all)");
 }

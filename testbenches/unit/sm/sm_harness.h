@@ -92,6 +92,7 @@ class SmHarness : public SmEngine::Port {
     k.grid = {1, 1, 1};
     k.block = {threads, 1, 1};
     k.shared_bytes = shared_bytes;
+    k.static_bytes = shared_bytes;  // the static window [0x20000000, + shared_bytes)
     k.regs_per_thread = 32;
     k.id = 1;
     ASSERT_TRUE(engine_->can_accept(k));
