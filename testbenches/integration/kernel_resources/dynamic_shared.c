@@ -35,7 +35,7 @@ int main(void) {
     printf("FAIL the dynamic area is not tessera_dynamic_shared(), 128-aligned, after the static variables\n");
     bad = 1;
   }
-  tessera_launch(file_scope, 4, 64, 64 * sizeof(float), out);
+  tessera_launch_ref(file_scope, 4, 64, 64 * sizeof(float), out);
   tessera_wait();
   for (unsigned b = 0; b < 4; ++b)
     for (unsigned t = 0; t < 64; ++t) {
@@ -45,7 +45,7 @@ int main(void) {
         bad = 1;
       }
     }
-  tessera_launch(block_scope, 4, 64, 2 * 64 * sizeof(unsigned), out);
+  tessera_launch_ref(block_scope, 4, 64, 2 * 64 * sizeof(unsigned), out);
   tessera_wait();
   for (unsigned b = 0; b < 4; ++b)
     for (unsigned t = 0; t < 64; ++t) {

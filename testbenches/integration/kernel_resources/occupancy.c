@@ -67,7 +67,7 @@ static unsigned out[1024];
 static unsigned run(tessera_kernel_fn k, unsigned blocks, unsigned threads, const char* name) {
   live = 0;
   peak = 0;
-  tessera_launch(k, blocks, threads, 0, out);
+  tessera_launch_ref(k, blocks, threads, 0, out);
   tessera_wait();
   printf("RESULT %s %u\n", name, peak);
   return peak;

@@ -15,9 +15,9 @@ __global__ void __launch_bounds__(128) small_blocks(void* arg) { ((unsigned*)arg
 
 int main(void) {
 #if defined(REGS)
-  tessera_launch(fat_kernel, 1, 1024, 0, out);
+  tessera_launch_ref(fat_kernel, 1, 1024, 0, out);
 #else
-  tessera_launch(small_blocks, 1, 256, 0, out);
+  tessera_launch_ref(small_blocks, 1, 256, 0, out);
 #endif
   tessera_wait();
   printf("FAIL the launch ran\n");

@@ -84,7 +84,7 @@ int main(void) {
   uint2* u = (uint2*)&gbuf[64];
   for (unsigned k = 0; k < 32; ++k) u[k] = make_uint2(2 * k, 2 * k + 1);
   for (unsigned k = 0; k < 32; ++k) gbuf[k] = make_float4(k, k + 0.25f, k + 0.5f, k + 0.75f);
-  tessera_launch(global_coalescing, 1, 32, 0, gbuf);
+  tessera_launch_ref(global_coalescing, 1, 32, 0, gbuf);
   tessera_wait();
   unsigned copy_errors = 0;
   for (unsigned k = 0; k < 32; ++k)

@@ -8,7 +8,7 @@ static float data[256];
 
 int main(void) {
   for (unsigned i = 0; i < 256; ++i) data[i] = (float)i;
-  tessera_launch(scale_kernel, 2, 128, 0, data);
+  tessera_launch_ref(scale_kernel, 2, 128, 0, data);
   tessera_wait();
   int bad = 0;
   for (unsigned i = 0; i < 256; ++i)
