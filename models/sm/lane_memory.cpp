@@ -112,9 +112,9 @@ MemStatus LaneMemory::store(uint32_t addr, unsigned bytes, uint32_t value) {
 MemStatus LaneMemory::load_wide(uint32_t addr, unsigned bytes, uint32_t* words) {
   const unsigned n = bytes / 4;
   const bool atomic = inst_->is_store;
-  if (in_shared(addr, bytes)) {
+  uint32_t offset = 0;
+  if (in_shared(addr, bytes, &offset)) {
     if (defer_shared_) return access_fault(FaultWhy::kWideSharedRtl, addr);
-    const uint32_t offset = block_->shared_base + (addr - kSharedWindow);
     note_shared(offset);
     for (unsigned k = 0; k < n; ++k) words[k] = shared_.load(offset + 4 * k, 4);
     return MemStatus::kOk;
@@ -147,9 +147,9 @@ MemStatus LaneMemory::load_wide(uint32_t addr, unsigned bytes, uint32_t* words) 
 
 MemStatus LaneMemory::store_wide(uint32_t addr, unsigned bytes, const uint32_t* words) {
   const unsigned n = bytes / 4;
-  if (in_shared(addr, bytes)) {
+  uint32_t offset = 0;
+  if (in_shared(addr, bytes, &offset)) {
     if (defer_shared_) return access_fault(FaultWhy::kWideSharedRtl, addr);
-    const uint32_t offset = block_->shared_base + (addr - kSharedWindow);
     // An atomic's store follows its load on the same words: one bank access.
     if (!(rec_.shared_mask & (1u << lane_))) note_shared(offset);
     for (unsigned k = 0; k < n; ++k) {

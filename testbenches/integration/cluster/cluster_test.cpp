@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "host_time.h"
 #include "tessera_run.h"
 
 using tessera::test::read_file;
@@ -168,10 +169,7 @@ TEST(ClusterLaunch, KernelsSeeCoreWritesAndCoresSeeKernelWrites) {
 }
 
 nlohmann::json without_host_time(nlohmann::json j) {
-  j["summary"].erase("host_seconds");
-  j["summary"].erase("warp_insts_per_host_second");
-  j["summary"].erase("host_seconds_in_kernels");
-  j["summary"].erase("kernel_warp_insts_per_host_second");
+  j = tessera::test::without_host_time(std::move(j));
   j.erase("config");
   return j;
 }

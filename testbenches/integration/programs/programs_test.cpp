@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "host_time.h"
 #include "tessera_run.h"
 
 using tessera::test::read_file;
@@ -87,13 +88,7 @@ TEST(L2Statistics, HitRateDoesNotDependOnMemoryLatency) {
   EXPECT_GT(merged[1], merged[0]);  // the longer latency leaves more sectors in flight
 }
 
-nlohmann::json without_host_time(nlohmann::json j) {
-  j["summary"].erase("host_seconds");
-  j["summary"].erase("warp_insts_per_host_second");
-  j["summary"].erase("host_seconds_in_kernels");
-  j["summary"].erase("kernel_warp_insts_per_host_second");
-  return j;
-}
+using tessera::test::without_host_time;
 
 TEST(Determinism, SameInputsGiveBitIdenticalStatistics) {
   for (const char* program : {"conv1d", "atomic_counter"}) {

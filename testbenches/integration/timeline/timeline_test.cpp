@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "host_time.h"
 #include "tessera_run.h"
 #include "timeline_schema.h"
 
@@ -59,13 +60,7 @@ TimelineRun run(const std::string& plat, const std::string& program, std::vector
 }
 
 // The statistics without the host's timing.
-nlohmann::json simulated(nlohmann::json stats) {
-  stats["summary"].erase("host_seconds");
-  stats["summary"].erase("warp_insts_per_host_second");
-  stats["summary"].erase("host_seconds_in_kernels");
-  stats["summary"].erase("kernel_warp_insts_per_host_second");
-  return stats;
-}
+nlohmann::json simulated(nlohmann::json stats) { return tessera::test::without_host_time(std::move(stats)); }
 
 uint64_t cycles(const TimelineRun& r, double us) {
   return static_cast<uint64_t>(std::llround(us * 1e6 / r.sm_period_ps));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "host_time.h"
 #include "tessera_run.h"
 
 namespace {
@@ -214,10 +215,7 @@ TEST(FlightRecorderClean, ALockstepMismatchWritesTheLastCyclesToo) {
 
 // The statistics of a run, without the host's own timing.
 nlohmann::json stats_without_host_time(const std::string& path) {
-  nlohmann::json j = nlohmann::json::parse(tessera::test::read_file(path));
-  j["summary"].erase("host_seconds");
-  j["summary"].erase("warp_insts_per_host_second");
-  return j;
+  return tessera::test::without_host_time(nlohmann::json::parse(tessera::test::read_file(path)));
 }
 
 class TracingChangesNothing : public ::testing::TestWithParam<std::string> {};

@@ -103,11 +103,15 @@ const Changes& signal(const std::map<std::string, Changes>& w, const std::string
 }
 
 // reduction: a first launch of 32 blocks of 256 threads (8 warps each) with
-// __syncthreads between the tree's steps. A block takes 8 x 64 x 32 = 16384
-// registers, so 65536 / 16384 = 4 blocks fit (threads 1024 <= 2048, warps 32
-// <= 64, blocks 4 <= 32): 32 resident warps at most.
+// __syncthreads between the tree's steps. Its kernel record charges 9
+// registers per thread (tessera-cc -v), 9 x 32 = 288 rounded up to the
+// 256-register granule = 512 per warp, 4096 per block; with the register
+// file cut to 16384 (kRegisterLimited), 16384 / 4096 = 4 blocks fit (threads
+// 1024 <= 2048, warps 32 <= 64, blocks 4 <= 32): 32 resident warps at most.
+const std::vector<std::string> kRegisterLimited = {"--set", "sm.registers=16384"};
+
 TEST(WavesSm, ReductionFillsTheSmToItsRegisterLimitAndEmptiesIt) {
-  const auto w = trace("sm1", "reduction", {"sm0"});
+  const auto w = trace("sm1", "reduction", {"sm0"}, kRegisterLimited);
   const Changes& warps = signal(w, "chip.sm0.resident_warps");
   const Changes& blocks = signal(w, "chip.sm0.resident_blocks");
   EXPECT_EQ(max_of(warps), 32u);
@@ -121,7 +125,7 @@ TEST(WavesSm, ReductionFillsTheSmToItsRegisterLimitAndEmptiesIt) {
 }
 
 TEST(WavesSm, ReductionWarpsWaitAtTheBarrier) {
-  const auto w = trace("sm1", "reduction", {"sm0"});
+  const auto w = trace("sm1", "reduction", {"sm0"}, kRegisterLimited);
   const Changes& barrier = signal(w, "chip.sm0.barrier_warps");
   const Changes& warps = signal(w, "chip.sm0.resident_warps");
   EXPECT_GT(max_of(barrier), 0u);
@@ -217,7 +221,7 @@ TEST(WavesSm, SkippingIdleCyclesGivesTheWaveformOfTicking) {
 
 // The dispatcher on the 4-SM chip: reduction's launches of 32 and 1 blocks.
 TEST(WavesDispatcher, BlocksPlacedOnEverySmAddUpToTheGrids) {
-  const auto w = trace("chip", "reduction", {"dispatcher", "sm*"});
+  const auto w = trace("chip", "reduction", {"dispatcher", "sm*"}, kRegisterLimited);
   uint64_t placed = 0;
   for (unsigned sm = 0; sm < 4; ++sm) {
     const Changes& blocks = signal(w, "chip.dispatcher.sm" + std::to_string(sm) + ".blocks");
