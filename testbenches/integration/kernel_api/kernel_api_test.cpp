@@ -218,6 +218,16 @@ TEST_P(KernelApi, ExampleProgramPrintsOneLinePerTileFromItsBlock) {
   EXPECT_EQ(n, 16u) << r.out;
 }
 
+// atomicAdd/Sub/Exch/CAS/Max on uint64_t and int64_t through the generic
+// names: 512 threads, sums past 2^32 (the program derives each expected value
+// from the thread count and checks it).
+TEST_P(KernelApi, SixtyFourBitAtomicsThroughTheGenericNames) {
+  const auto r = run_tessera({"run", platform(GetParam()), fw("atomics64")});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("atomicAdd u64 0x2000001fd00 (want 0x2000001fd00)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("atomics64: ok"), std::string::npos) << r.out;
+}
+
 INSTANTIATE_TEST_SUITE_P(Platforms, KernelApi, ::testing::Values("sm1", "chip"));
 
 namespace {
