@@ -20,7 +20,11 @@ using tessera::test::run_tessera;
 
 namespace {
 
-std::string fw(const std::string& name) { return std::string(FW_DIR) + "/wp_" + name + ".elf"; }
+// The programs of firmware/programs are built there; the others here.
+std::string fw(const std::string& name) {
+  if (name == "warp_reduce" || name == "ballot_compact") return std::string(PROGRAMS_DIR) + "/" + name + ".elf";
+  return std::string(FW_DIR) + "/wp_" + name + ".elf";
+}
 std::string platform(const std::string& name) { return std::string(PLATFORM_DIR) + "/" + name + ".yaml"; }
 
 std::map<std::string, std::vector<long long>> timing(std::vector<std::string> extra = {}) {
