@@ -36,7 +36,10 @@ BankAccess arbitrate_banks(const std::array<uint32_t, 32>& words, uint32_t mask,
   return r;
 }
 
-const char* const kDefaultConflictCycles = "1,3,7,15,31";
+// Mei and Chu's GTX 980 (Maxwell) shared-memory latencies under 2, 4, 8, 16
+// and 32-way conflicts (30, 34, 42, 58 and 90 cycles, docs/validation.md)
+// less the conflict-free 28: two cycles per further pass.
+const char* const kDefaultConflictCycles = "2,6,14,30,62";
 
 unsigned ConflictCurve::extra(unsigned passes) const {
   if (passes <= 1) return 0;
@@ -52,7 +55,7 @@ unsigned ConflictCurve::extra(unsigned passes) const {
 }
 
 ConflictCurve parse_conflict_curve(const std::string& text) {
-  const std::string want = "five cycle counts for 2, 4, 8, 16 and 32-way conflicts, e.g. \"1,3,7,15,31\"";
+  const std::string want = "five cycle counts for 2, 4, 8, 16 and 32-way conflicts, e.g. \"2,6,14,30,62\"";
   ConflictCurve c;
   size_t at = 0;
   for (unsigned i = 0; i < c.cycles.size(); ++i) {

@@ -31,12 +31,13 @@ BankAccess arbitrate_banks(const std::array<uint32_t, 32>& words, uint32_t mask,
 struct ConflictCurve {
   static constexpr std::array<unsigned, 5> kPoints{2, 4, 8, 16, 32};
   // Cycles added at 2, 4, 8, 16 and 32 passes.
-  std::array<unsigned, 5> cycles{1, 3, 7, 15, 31};
+  std::array<unsigned, 5> cycles{2, 6, 14, 30, 62};
 
   unsigned extra(unsigned passes) const;
 };
 
-// The default curve's text ("1,3,7,15,31"); see ConflictCurve.
+// The default curve's text ("2,6,14,30,62", calibrated to Mei and Chu's GTX 980
+// measurements, docs/validation.md); see ConflictCurve.
 extern const char* const kDefaultConflictCycles;
 
 // Parses "c2,c4,c8,c16,c32" (cycles, comma-separated). Throws

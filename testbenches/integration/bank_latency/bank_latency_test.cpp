@@ -15,6 +15,11 @@
 //   issues when the 256th load's value is readable, R + 4 + 256 L(k), and the
 //   second clock read dual-issues with it. So t1 - t0 = 256 L(k) + 4, with
 //   L(k) = sm.shared_latency (28) + the curve's cycles for k passes.
+//
+// The default curve is calibrated to Mei and Chu's GTX 980 (Maxwell)
+// measurements of the same chase (docs/validation.md, "Shared-memory bank
+// conflicts"): 28.03, 30.02, 34.02, 42.03, 58.03 and 90.03 cycles per load at
+// 1, 2, 4, 8, 16 and 32 ways.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -36,6 +41,9 @@ constexpr unsigned kSteps = 256;         // CHASE_STEPS
 constexpr unsigned kWindow = 4;          // the opening store's LD/ST occupancy (above)
 constexpr unsigned kSharedLatency = 28;  // sm.shared_latency
 const unsigned kWays[] = {1, 2, 4, 8, 16, 32};
+// Published cycles per load at those ways (Mei and Chu, GTX 980; the Maxwell
+// column of their released latency.txt at strides 0, 2, 4, 8, 16 and 32 words).
+const double kPublished[] = {28.034375, 30.015625, 34.015625, 42.025, 58.025, 90.025};
 
 std::string platform(const std::string& name) { return std::string(PLATFORM_DIR) + "/" + name + ".yaml"; }
 std::string program() { return std::string(PROGRAMS_DIR) + "/smem_latency.elf"; }
@@ -70,11 +78,13 @@ std::string parse_error(const std::string& text) {
 
 }  // namespace
 
-TEST(ConflictCurve, DefaultAddsOneCyclePerFurtherPass) {
+TEST(ConflictCurve, DefaultAddsTwoCyclesPerFurtherPass) {
   const ConflictCurve c = parse_conflict_curve(tessera::sm::kDefaultConflictCycles);
-  for (unsigned n = 1; n <= 32; ++n) EXPECT_EQ(c.extra(n), n - 1) << n << " passes";
+  for (unsigned n = 1; n <= 32; ++n) EXPECT_EQ(c.extra(n), 2 * (n - 1)) << n << " passes";
   EXPECT_EQ(c.extra(0), 0u);
-  EXPECT_EQ(c.extra(64), 63u);  // the 16-to-32 slope continues
+  EXPECT_EQ(c.extra(64), 126u);  // the 16-to-32 slope (2 per pass) continues
+  // The struct's own default is the key's default.
+  EXPECT_EQ(ConflictCurve{}.cycles, c.cycles);
 }
 
 TEST(ConflictCurve, LinearBetweenTheGivenPointsRoundedDownAndBeyond) {
@@ -109,22 +119,39 @@ TEST(BankLatency, MicrobenchmarkFollowsTheDefaultCurveExactly) {
   const auto cycles = window_cycles();
   const ConflictCurve c = parse_conflict_curve(tessera::sm::kDefaultConflictCycles);
   for (unsigned k : kWays) EXPECT_EQ(cycles.at(k), expected_window(c.extra(k))) << k << "-way";
-  // By hand: 1-way 256 * 28 + 4, 32-way 256 * 59 + 4.
-  EXPECT_EQ(cycles.at(1), 7172u);
-  EXPECT_EQ(cycles.at(32), 15108u);
+  // By hand, 256 * (28 + 2 (k - 1)) + 4: 1-way 256 * 28 + 4, 2-way 256 * 30 +
+  // 4, 4-way 256 * 34 + 4, 8-way 256 * 42 + 4, 16-way 256 * 58 + 4, 32-way
+  // 256 * 90 + 4.
+  const unsigned long by_hand[] = {7172, 7684, 8708, 10756, 14852, 23044};
+  for (unsigned i = 0; i < 6; ++i) EXPECT_EQ(cycles.at(kWays[i]), by_hand[i]) << kWays[i] << "-way";
 }
 
-// Another curve through the key, in the C++ model and with the RTL bank unit
-// in lockstep: the extra latency follows the key in both, and the bank
-// array's occupancy (one pass per cycle) is unchanged.
+// Each simulated per-load latency within 10% of the published one (Mei and
+// Chu's GTX 980 figures; docs/validation.md).
+TEST(BankLatency, DefaultCurveIsWithinTenPercentOfPublishedMaxwell) {
+  const auto cycles = window_cycles();
+  for (unsigned i = 0; i < 6; ++i) {
+    const double per_load = static_cast<double>(cycles.at(kWays[i])) / kSteps;
+    EXPECT_NEAR(per_load, kPublished[i], 0.1 * kPublished[i]) << kWays[i] << "-way";
+  }
+}
+
+// Another curve through the key (the former default, one cycle per further
+// pass), in the C++ model and with the RTL bank unit in lockstep: the extra
+// latency follows the key in both, and the bank array's occupancy (one pass
+// per cycle) is unchanged.
 TEST(BankLatency, ConfiguredCurveAppliesInModelAndLockstep) {
-  const std::string curve = "sm.shared_conflict_cycles=2,6,14,30,62";
-  const unsigned added[] = {0, 2, 6, 14, 30, 62};
+  const std::string curve = "sm.shared_conflict_cycles=1,3,7,15,31";
+  const unsigned added[] = {0, 1, 3, 7, 15, 31};
   for (const std::string impl : {"model", "lockstep"}) {
     const auto cycles = window_cycles({"--set", curve, "--set", "sm.shared_impl=" + impl});
     for (unsigned i = 0; i < 6; ++i)
       EXPECT_EQ(cycles.at(kWays[i]), expected_window(added[i])) << kWays[i] << "-way, " << impl;
   }
+  // The default curve in lockstep too.
+  const auto lockstep = window_cycles({"--set", "sm.shared_impl=lockstep"});
+  const ConflictCurve c = parse_conflict_curve(tessera::sm::kDefaultConflictCycles);
+  for (unsigned k : kWays) EXPECT_EQ(lockstep.at(k), expected_window(c.extra(k))) << k << "-way, lockstep";
 }
 
 TEST(BankLatency, ImpossibleCurveIsAConfigurationError) {

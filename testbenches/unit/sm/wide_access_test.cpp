@@ -2,7 +2,8 @@
 // instruction moving 8 or 16 bytes per lane. Expected cycles derived by hand
 // (docs/architecture.md "The SM", docs/firmware-abi.md "Wide memory
 // instructions") with the default parameters: alu latency 6; shared latency
-// 28 plus one cycle per pass after the first; shared atomic latency 36 and 2
+// 28 plus the default conflict curve, two cycles per pass after the first
+// (sm.shared_conflict_cycles 2,6,14,30,62); shared atomic latency 36 and 2
 // cycles per atomic pass; 32 banks of 4 bytes, so a 64-bit access is served
 // as two half-warps and a 128-bit access as four quarter-warps, each at
 // least one pass (CUDA C Programming Guide, "Shared Memory", 64-bit and
@@ -45,28 +46,28 @@ constexpr uint32_t kShared = kSharedWindow >> 12;
 
 // ld.v2 of consecutive 8-byte elements (tid * 8): each half-warp's 16 lanes
 // cover 32 distinct banks once, so 2 passes; the addi reading x11, the second
-// register of the group, issues at 19 + 28 + 1 = 48.
+// register of the group, issues at 19 + 28 + 2 = 49.
 TEST(WideShared, ConsecutiveLdV2TakesTwoHalfWarpPasses) {
   SmHarness h(with(lane_address(kShared, 3), {ld_v2(10, 6, 0), addi(8, 11, 0), kExit}));
   h.launch(32, 0, 256);
   for (uint32_t k = 0; k < 64; ++k) h.sm().lane_memory().shared_memory().set_word(k, 1000 + k);
   h.run(1, 80);
   EXPECT_EQ(h.issue_cycle(16), 19u);
-  EXPECT_EQ(h.issue_cycle(20), 48u);
+  EXPECT_EQ(h.issue_cycle(20), 49u);
   EXPECT_EQ(h.sm().warps()[0].threads[5].x[10], 1010u);
   EXPECT_EQ(h.sm().warps()[0].threads[5].x[11], 1011u);
   EXPECT_EQ(h.sm().stats().to_json()["shared_conflict_passes"].get<uint64_t>(), 1u);
 }
 
 // ld.v4 of consecutive 16-byte elements: four quarter-warps of 8 lanes,
-// each 32 banks once: 4 passes, readable at 19 + 28 + 3 = 50 (the addi reads
+// each 32 banks once: 4 passes, readable at 19 + 28 + 6 = 53 (the addi reads
 // x13, the last register of the group).
 TEST(WideShared, ConsecutiveLdV4TakesFourQuarterWarpPasses) {
   SmHarness h(with(lane_address(kShared, 4), {ld_v4(10, 6, 0), addi(8, 13, 0), kExit}));
   h.launch(32, 0, 512);
   for (uint32_t k = 0; k < 128; ++k) h.sm().lane_memory().shared_memory().set_word(k, 2000 + k);
   h.run(1, 80);
-  EXPECT_EQ(h.issue_cycle(20), 50u);
+  EXPECT_EQ(h.issue_cycle(20), 53u);
   const auto& t = h.sm().warps()[0].threads[31];
   EXPECT_EQ(t.x[10], 2124u);
   EXPECT_EQ(t.x[13], 2127u);
@@ -74,35 +75,35 @@ TEST(WideShared, ConsecutiveLdV4TakesFourQuarterWarpPasses) {
 
 // ld.v2 with a 16-byte stride: lane i reads words 4i, 4i+1. In each
 // half-warp lanes i and i+8 meet in the same two banks on different words:
-// 2 passes per half-warp, 4 in all: readable at 19 + 28 + 3 = 50.
+// 2 passes per half-warp, 4 in all: readable at 19 + 28 + 6 = 53.
 TEST(WideShared, StridedLdV2ConflictsAreCountedPerHalfWarp) {
   SmHarness h(with(lane_address(kShared, 4), {ld_v2(10, 6, 0), addi(8, 11, 0), kExit}));
   h.launch(32, 0, 512);
   h.run(1, 80);
-  EXPECT_EQ(h.issue_cycle(20), 50u);
+  EXPECT_EQ(h.issue_cycle(20), 53u);
   EXPECT_EQ(h.sm().stats().to_json()["shared_conflict_passes"].get<uint64_t>(), 3u);
 }
 
 // ld.v4 with a 32-byte stride: in each quarter-warp lanes i and i+4 meet in
-// the same four banks: 2 passes per quarter, 8 in all: 19 + 28 + 7 = 54.
+// the same four banks: 2 passes per quarter, 8 in all: 19 + 28 + 14 = 61.
 TEST(WideShared, StridedLdV4ConflictsAreCountedPerQuarterWarp) {
   SmHarness h(with(lane_address(kShared, 5), {ld_v4(10, 6, 0), addi(8, 13, 0), kExit}));
   h.launch(32, 0, 1024);
   h.run(1, 80);
-  EXPECT_EQ(h.issue_cycle(20), 54u);
+  EXPECT_EQ(h.issue_cycle(20), 61u);
 }
 
 // Every lane reads the same 8 bytes: one broadcast pass for each half-warp
 // (the half-warps are separate requests), 2 passes, where a whole-warp
 // arbiter would see 2 words in 2 banks and take one. lui x6 issues in 1
-// (readable at 7), ld.v2 in 7, readable at 7 + 28 + 1 = 36.
+// (readable at 7), ld.v2 in 7, readable at 7 + 28 + 2 = 37.
 TEST(WideShared, SameAddressLdV2IsOneBroadcastPassPerHalfWarp) {
   SmHarness h({lui(6, kShared), ld_v2(10, 6, 8), addi(8, 11, 0), kExit});
   h.launch(32, 0, 256);
   h.sm().lane_memory().shared_memory().set_word(3, 77);
   h.run(1, 80);
   EXPECT_EQ(h.issue_cycle(4), 7u);
-  EXPECT_EQ(h.issue_cycle(8), 36u);
+  EXPECT_EQ(h.issue_cycle(8), 37u);
   EXPECT_EQ(h.sm().warps()[0].threads[30].x[11], 77u);
 }
 
