@@ -63,25 +63,25 @@ class Reader {
  public:
   explicit Reader(const std::string& path) : path_(path) {
     if (elf_version(EV_CURRENT) == EV_NONE) fail(std::string("libelf initialisation failed: ") + elf_errmsg(-1));
-    fd_ = ::open(path.c_str(), O_RDONLY);
-    if (fd_ < 0) fail(std::string("cannot open: ") + std::strerror(errno));
-    elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
-    if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) fail("is not an ELF file");
+    handle_.fd = ::open(path.c_str(), O_RDONLY);
+    if (handle_.fd < 0) fail(std::string("cannot open: ") + std::strerror(errno));
+    handle_.elf = elf_begin(handle_.fd, ELF_C_READ, nullptr);
+    if (handle_.elf == nullptr || elf_kind(handle_.elf) != ELF_K_ELF) fail("is not an ELF file");
     GElf_Ehdr eh;
-    if (gelf_getehdr(elf_, &eh) == nullptr || gelf_getclass(elf_) != ELFCLASS32 || eh.e_machine != EM_RISCV ||
-        eh.e_type != ET_EXEC)
+    if (gelf_getehdr(handle_.elf, &eh) == nullptr || gelf_getclass(handle_.elf) != ELFCLASS32 ||
+        eh.e_machine != EM_RISCV || eh.e_type != ET_EXEC)
       fail("is not a 32-bit RISC-V executable");
     size_t shstrndx = 0;
-    if (elf_getshdrstrndx(elf_, &shstrndx) != 0) fail("has no section name table");
+    if (elf_getshdrstrndx(handle_.elf, &shstrndx) != 0) fail("has no section name table");
     size_t count = 0;
-    elf_getshdrnum(elf_, &count);
+    elf_getshdrnum(handle_.elf, &count);
     sections_.resize(count);
-    for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn != nullptr; scn = elf_nextscn(elf_, scn)) {
+    for (Elf_Scn* scn = elf_nextscn(handle_.elf, nullptr); scn != nullptr; scn = elf_nextscn(handle_.elf, scn)) {
       GElf_Shdr sh;
       if (gelf_getshdr(scn, &sh) == nullptr) continue;
       const size_t index = elf_ndxscn(scn);
       Section& s = sections_[index];
-      const char* name = elf_strptr(elf_, shstrndx, sh.sh_name);
+      const char* name = elf_strptr(handle_.elf, shstrndx, sh.sh_name);
       s.name = name ? name : "";
       s.addr = static_cast<uint32_t>(sh.sh_addr);
       s.size = static_cast<uint32_t>(sh.sh_size);
@@ -91,7 +91,7 @@ class Reader {
       if (data != nullptr && data->d_size >= sh.sh_size) s.bytes = static_cast<const uint8_t*>(data->d_buf);
       if (sh.sh_type == SHT_SYMTAB) read_symbols(scn, sh);
     }
-    for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn != nullptr; scn = elf_nextscn(elf_, scn)) {
+    for (Elf_Scn* scn = elf_nextscn(handle_.elf, nullptr); scn != nullptr; scn = elf_nextscn(handle_.elf, scn)) {
       GElf_Shdr sh;
       if (gelf_getshdr(scn, &sh) == nullptr || sh.sh_type != SHT_RELA) continue;
       if (sh.sh_info >= sections_.size() || !(sections_[sh.sh_info].flags & SHF_ALLOC)) continue;
@@ -114,10 +114,6 @@ class Reader {
     }
     std::sort(relocs_.begin(), relocs_.end(), [](const Reloc& a, const Reloc& b) { return a.offset < b.offset; });
     std::sort(data_refs_.begin(), data_refs_.end());
-  }
-  ~Reader() {
-    if (elf_ != nullptr) elf_end(elf_);
-    if (fd_ >= 0) ::close(fd_);
   }
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
@@ -164,7 +160,7 @@ class Reader {
       GElf_Sym sym;
       if (gelf_getsym(data, static_cast<int>(k), &sym) == nullptr) continue;
       Symbol& s = symbols_[k];
-      const char* name = elf_strptr(elf_, sh.sh_link, sym.st_name);
+      const char* name = elf_strptr(handle_.elf, sh.sh_link, sym.st_name);
       s.name = name ? name : "";
       s.value = static_cast<uint32_t>(sym.st_value);
       s.size = static_cast<uint32_t>(sym.st_size);
@@ -175,8 +171,16 @@ class Reader {
   }
 
   std::string path_;
-  int fd_ = -1;
-  Elf* elf_ = nullptr;
+  // Closed by its destructor, which runs also when the constructor throws
+  // (a destructor of Reader itself would not).
+  struct Handle {
+    int fd = -1;
+    Elf* elf = nullptr;
+    ~Handle() {
+      if (elf != nullptr) elf_end(elf);
+      if (fd >= 0) ::close(fd);
+    }
+  } handle_;
   std::vector<Section> sections_;
   std::vector<Symbol> symbols_;
   std::vector<Reloc> relocs_;
