@@ -96,6 +96,10 @@ const Op* CacheController::port_op(ControllerPort port) const {
 
 void CacheController::run_port(ControllerPort port) {
   if (ctx_->failed() || this->miss(port).active()) return;
+  if (port == ControllerPort::kTx) return run_tx_port();
+  if (port == ControllerPort::kData && ports[0].busy && !ports[0].performed &&
+      (ports[0].op.tx || is_tx_control(ports[0].op.kind)))
+    return run_tx_data(ports[0].op);
   uint32_t result = 0;
   if (port == ControllerPort::kStoreBuffer) {
     // Stores leave the buffer in order, one per cycle, each performed with
@@ -143,15 +147,19 @@ void CacheController::run_port(ControllerPort port) {
 
 // Performs `op` if the line's state allows it (true); otherwise starts or
 // waits for the bus transaction the table asks for (false).
-bool CacheController::access(ControllerPort port, const Op& op, uint32_t* result) {
+bool CacheController::access(ControllerPort port, const Op& op, uint32_t* result, bool tx, int event_override) {
   const uint64_t line = array.line_of(op.addr);
-  if (op.kind == OpKind::kSc && !(reservation && reservation_line == line)) {
+  if (!ctx_->frozen.empty() && ctx_->commit_token != static_cast<int>(id) &&
+      std::find(ctx_->frozen.begin(), ctx_->frozen.end(), line) != ctx_->frozen.end())
+    return false;  // half published by a commit: wait for its end
+  if (!tx && op.kind == OpKind::kSc && !(reservation && reservation_line == line)) {
     *result = 1;  // reservation lost: SC fails without writing
     return true;
   }
   const int way = array.find(line);
   const State state = way < 0 ? State::kI : array.line(way).state;
-  const Event event = writes(op.kind) ? Event::kPrWr : Event::kPrRd;
+  const Event event =
+      event_override >= 0 ? static_cast<Event>(event_override) : writes(op.kind) ? Event::kPrWr : Event::kPrRd;
   const int row = table().first_row(state, event);
   if (row < 0) {
     ctx_->protocol_error(line, fmt::format("{} has no row for ({}, {})", table().name(), mem::state_name(state),
@@ -170,6 +178,7 @@ bool CacheController::access(ControllerPort port, const Op& op, uint32_t* result
       note(line);
     }
     ++counters.hits;
+    if (tx) return tx_perform(way, op, result);
     perform(way, op, result);
     return true;
   }
@@ -247,9 +256,13 @@ bool CacheController::start_miss(ControllerPort port, uint64_t line, Event event
 void CacheController::perform(int way, const Op& op, uint32_t* result) {
   auto& l = array.line(way);
   l.last_use = ++lru_clock;
+  if (op.intent) {  // a commit's acquisition: the permission is all it wanted
+    ctx_->active = true;
+    return;
+  }
   uint8_t* bytes = array.data(way) + (op.addr - l.line_addr);
   const uint32_t old = read_bytes(bytes, op.size);
-  ctx_->progress();
+  if (!internal_access_) ctx_->progress();
   ctx_->active = true;
   switch (op.kind) {
     case OpKind::kLoad:
@@ -282,13 +295,17 @@ void CacheController::perform(int way, const Op& op, uint32_t* result) {
       break;
     }
     case OpKind::kFence:
+    case OpKind::kTxBegin:
+    case OpKind::kTxCommit:
+    case OpKind::kTxAbort:
+    case OpKind::kTxRollback:
       break;
   }
   ctx_->check_failure();
 }
 
 void CacheController::finish_port(ControllerPort port, uint32_t value, uint32_t latency) {
-  if (port == ControllerPort::kStoreBuffer) return;
+  if (port == ControllerPort::kStoreBuffer || port == ControllerPort::kTx) return;
   auto& p = this->port(port);
   p.performed = true;
   ctx_->completions.push_back(PortCompletion{ctx_->now + latency, id, port, value});
@@ -324,7 +341,10 @@ std::string CacheController::apply_snoop(uint64_t line, int row, BusOp op, bool*
     std::string error = snooped(line, table());
     if (!error.empty()) return error;
   }
-  if (rw.next == State::kI) ++counters.invalidations;
+  if (rw.next == State::kI) {
+    ++counters.invalidations;
+    l.pinned = false;  // a transaction keeps its sets (TxLine) when a line is taken without a conflict
+  }
   *update = rw.actions & mem::kApplyUpdate;
   // Another core's write (invalidation or update) ends a reservation.
   if (reservation && reservation_line == line && (rw.next == State::kI || op == BusOp::kBusUpd)) reservation = false;
@@ -393,7 +413,26 @@ void CacheController::complete_without_data(ControllerPort port, int row) {
 }
 
 Op CacheController::perform_ordered_write(ControllerPort port, int* way) {
+  if (port == ControllerPort::kTx) {
+    Op performed;
+    tx_port_ordered_write(way, &performed);
+    return performed;
+  }
   const Op* op = port_op(port);
+  if (op && op->tx) {
+    // A transactional write whose permission was just ordered: it goes to
+    // the write buffer; the sharers of an update keep the committed bytes.
+    uint32_t result = 0;
+    *way = array.find(array.line_of(op->addr));
+    const Op performed = *op;
+    if (tx_perform(*way, performed, &result)) {
+      if (tx.wait_log)
+        tx.saved_result = result;
+      else
+        finish_quietly(port, result, ctx_->hit_latency);
+    }
+    return performed;
+  }
   Op drained;
   if (!op) {
     const auto& s = store_buffer.front();
@@ -473,6 +512,12 @@ std::string CacheController::describe_in_flight() const {
                          transient_name(m.state), m.granted() ? fmt::format(" (tag {})", m.tag) : "", m.since);
     else if (ports[p].busy && !ports[p].performed)
       out += fmt::format("{}: {} port access at {:#x} waiting\n", who, p == 2 ? "fetch" : "data", ports[p].op.addr);
+  }
+  if (tx.phase != TxPhase::kIdle) {
+    static constexpr const char* kPhase[] = {"idle", "running", "acquiring its write set", "publishing",
+                                             "rolling back", "aborted"};
+    out += fmt::format("{}: transaction begun at cycle {} {}, {} lines in its sets, {} queued transaction-port ops\n",
+                       who, tx.begin_cycle, kPhase[static_cast<size_t>(tx.phase)], tx.lines.size(), tx.ops.size());
   }
   if (!store_buffer.empty()) out += fmt::format("{}: {} buffered stores\n", who, store_buffer.size());
   for (const auto& w : wb)

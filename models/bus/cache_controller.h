@@ -21,6 +21,7 @@
 
 #include "bus/bridge.h"
 #include "bus/bus_response.h"
+#include "bus/htm.h"
 #include "bus/op.h"
 #include "bus/transient.h"
 #include "mem/cache_array.h"
@@ -41,9 +42,11 @@ struct AgentCounters {
 };
 
 // The ports a controller serves: the core's data port and its store
-// buffer's head (L1D), the fetch port (L1I).
-enum class ControllerPort : uint8_t { kData, kStoreBuffer, kFetch };
-inline constexpr size_t kControllerPorts = 3;
+// buffer's head (L1D), the fetch port (L1I), and the transaction port (L1D):
+// a running transaction's undo-log stores, an eager abort's walk over the
+// log, a commit's acquisitions and publishing stores.
+enum class ControllerPort : uint8_t { kData, kStoreBuffer, kFetch, kTx };
+inline constexpr size_t kControllerPorts = 4;
 
 // A port's operation completes at `at` with `value`.
 struct PortCompletion {
@@ -52,6 +55,8 @@ struct PortCompletion {
   ControllerPort port;
   uint32_t value;
 };
+
+class CacheController;
 
 // What the controllers of one cluster share with it: the protocol, the
 // parameters a controller needs, the checker, the cluster's clock and
@@ -69,6 +74,17 @@ struct ControllerContext {
   uint64_t* value_changes = nullptr;          // stores, SCs and AMOs that changed the word
   uint64_t* sb_forwards = nullptr;            // loads served by the store buffer
   std::vector<PortCompletion> completions;
+  // HTM: the parameters, the cluster's commit token (the agent publishing a
+  // commit, -1: none) and the aborts since the last progress (the watchdog
+  // tells a livelock from a deadlock by it).
+  const HtmParams* htm = nullptr;
+  int commit_token = -1;
+  uint64_t aborts_since_progress = 0;
+  // Lines the commit token's holder has published into: other caches wait
+  // to access them until its commit ends (an update protocol leaves copies
+  // that must not show half a commit).
+  std::vector<uint64_t> frozen;
+  std::vector<std::unique_ptr<CacheController>>* agents = nullptr;
   // Told (agent, line) after a line of an L1D changed its stable or
   // transient state (the waveform's line_state); empty when not traced.
   std::function<void(uint32_t, uint64_t)> on_line;
@@ -79,7 +95,10 @@ struct ControllerContext {
   std::string failure_text;
 
   bool failed() const { return static_cast<bool>(failure); }
-  void progress() { last_progress = now; }
+  void progress() {
+    last_progress = now;
+    aborts_since_progress = 0;
+  }
   void count_row(int row) { ++(*row_hits)[static_cast<size_t>(row)]; }
   void fail(mem::CoherenceFailure f);
   void protocol_error(uint64_t line, const std::string& what);
@@ -119,6 +138,37 @@ class CacheController {
     uint64_t since = 0;
     uint64_t retry_at = 0;
     bool granted() const { return tag >= 0; }
+  };
+
+  // A transaction of this L1D's core (bus/htm.h).
+  struct Tx {
+    TxPhase phase = TxPhase::kIdle;
+    uint64_t begin_cycle = 0;
+    uint64_t timestamp = 0;  // older-wins: the first attempt's begin, kept across aborts until a commit
+    bool keep_timestamp = false;
+    uint64_t commit_started = 0;
+    uint32_t status = 0;  // the abort status tx.begin returns
+    uint32_t log_base = 0, log_size = 0, log_used = 0;
+    uint32_t log_stores_done = 0;  // undo-log words written (two per entry)
+    std::vector<TxLine> lines;
+    std::deque<Op> ops;  // the transaction port's queue
+    bool wait_log = false;  // the core's store waits for its undo-log entries
+    uint32_t saved_result = 0;
+    uint64_t port_cycle = ~uint64_t{0};  // the cycle the transaction port last worked
+    bool stalled = false;  // requester-stalls: NACKed by a transaction since `stalled_since`
+    uint64_t stalled_since = 0;
+    uint64_t walk_started = 0;
+    // Eager + optimistic: readers whose lines this transaction's writes
+    // took; they abort if it commits. (agent, its transaction's begin cycle)
+    std::vector<std::pair<uint32_t, uint64_t>> deferred;
+    HtmCounters counters;
+
+    bool running() const { return phase == TxPhase::kActive || phase == TxPhase::kAcquiring; }
+    TxLine* find(uint64_t line) {
+      for (auto& l : lines)
+        if (l.line == line) return &l;
+      return nullptr;
+    }
   };
 
   // `ctx` may be null for a controller only snooped (tests); run_port,
@@ -201,6 +251,22 @@ class CacheController {
   // through the bridge and the cache is emptied. Returns the lines written.
   uint32_t write_back_and_invalidate(Bridge& bridge);
 
+  // HTM. The transaction aborts (reason, code for explicit aborts): with
+  // lazy versioning it is gone at once, with eager versioning it walks its
+  // undo log back first (TxPhase::kRollingBack). Its core's operation in
+  // flight is withdrawn and completes without effect. No effect unless the
+  // transaction is running.
+  void tx_abort(TxReason reason, uint8_t code = 0);
+  // The word mask of [addr, addr+size) in its line (every word with line
+  // granularity).
+  uint64_t tx_words(uint64_t addr, uint32_t size) const;
+  // The words the port's current request covers (conflict detection).
+  uint64_t request_words(ControllerPort port) const;
+  // A transaction port's acquisition or publishing, an eager walk: the
+  // write that was ordered on the bus is performed (or, for an
+  // acquisition, only its permission taken) and the queue moves on.
+  bool tx_port_ordered_write(int* way, Op* performed);
+
   // One line per outstanding request, buffered store group, write-back and
   // queued response ("cluster.core0.l1d: BusUpgr 0x40 in SM_A ...").
   std::string describe_in_flight() const;
@@ -217,14 +283,30 @@ class CacheController {
   uint64_t reservation_line = 0;
   uint64_t lru_clock = 0;
   AgentCounters counters;
+  Tx tx;
 
  private:
   // Tells ctx_->on_line that `line` changed state (an L1D's, when traced).
   void note(uint64_t line) const {
     if (ctx_->on_line && id % 2 == 0) ctx_->on_line(id, line);
   }
-  bool access(ControllerPort port, const Op& op, uint32_t* result);
+  // Performs `op` if the line's state allows it (true); else starts or waits
+  // for the bus transaction the table asks for (false). `tx`: the
+  // transactional path (tx_perform instead of perform); `event` overrides
+  // the event (a transactional store that only needs the line present).
+  bool access(ControllerPort port, const Op& op, uint32_t* result, bool tx = false, int event = -1);
   bool start_miss(ControllerPort port, uint64_t line, mem::Event event);
+  // HTM (cache_controller_htm.cpp).
+  void run_tx_data(const Op& op);
+  void run_tx_port();
+  bool tx_access(ControllerPort port, const Op& op, uint32_t* result);
+  bool tx_perform(int way, const Op& op, uint32_t* result);
+  void tx_begin_commit();
+  void tx_finish_commit();
+  void tx_release();
+  void withdraw_miss(ControllerPort port);
+  void finish_quietly(ControllerPort port, uint32_t value, uint32_t latency);
+  bool internal_access_ = false;  // a transaction port's log or walk access: not progress
   const mem::ProtocolTable& table() const { return *ctx_->table; }
 
   ControllerContext* ctx_;

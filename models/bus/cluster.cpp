@@ -67,6 +67,8 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
   ctx_.row_hits = &row_hits_;
   ctx_.value_changes = &counters_.value_changes;
   ctx_.sb_forwards = &counters_.sb_forwards;
+  ctx_.htm = &params_.htm;
+  ctx_.agents = &agents_;
   for (uint32_t a = 0; a < agents; ++a)
     agents_.push_back(std::make_unique<Agent>(a, a % 2 ? params.l1i : params.l1d, params.store_buffer_entries, &ctx_));
   register_stats(stats_parent);
@@ -104,6 +106,53 @@ void Cluster::register_stats(sim::StatGroup* parent) {
     g->add_counter("grant_wait_max", &a->counters.grant_wait_max, "longest wait for a request grant, cycles");
     agent_stats_.push_back(std::move(g));
   }
+  // HTM, per core and summed over the cluster.
+  for (uint32_t c = 0; c < params_.cores; ++c) {
+    HtmCounters& k = agents_[l1d_agent(c)]->tx.counters;
+    auto g = std::make_unique<sim::StatGroup>("htm", core_stats_[c].get());
+    g->add_counter("started", &k.started, "transactions begun (each retry counts)");
+    g->add_counter("committed", &k.committed, "transactions committed");
+    for (size_t r = 1; r < static_cast<size_t>(TxReason::kCount); ++r)
+      g->add_counter(fmt::format("aborts_{}", tx_reason_name(static_cast<TxReason>(r))), &k.aborts[r],
+                     "transactions aborted for this reason");
+    g->add_counter("committed_cycles", &k.committed_cycles, "cycles from begin to commit of committed transactions");
+    g->add_counter("aborted_cycles", &k.aborted_cycles, "cycles from begin to abort of aborted transactions (wasted)");
+    g->add_counter("rollback_cycles", &k.rollback_cycles, "cycles walking the undo log back after aborts (eager)");
+    g->add_counter("undo_log_bytes", &k.undo_log_bytes, "bytes written to the undo log (eager)");
+    g->add_counter("commit_bus_transactions", &k.commit_bus_transactions,
+                   "bus transactions ordered while committing (acquiring and publishing the write set)");
+    g->add_counter("conflict_nacks", &k.conflict_nacks, "this core's requests refused by another's transaction");
+    g->add_counter("fallback_locks", &k.fallback_locks, "fallback-lock acquisitions reported by firmware (CSR txfallback)");
+    htm_stats_.push_back(std::move(g));
+  }
+  auto total = std::make_unique<sim::StatGroup>("htm", stats_.get());
+  auto sum = [this](std::function<uint64_t(const HtmCounters&)> get) {
+    return [this, get = std::move(get)]() {
+      uint64_t n = 0;
+      for (uint32_t c = 0; c < params_.cores; ++c) n += get(agents_[l1d_agent(c)]->tx.counters);
+      return static_cast<double>(n);
+    };
+  };
+  total->add_formula("started", sum([](const HtmCounters& k) { return k.started; }), "transactions begun, all cores");
+  total->add_formula("committed", sum([](const HtmCounters& k) { return k.committed; }),
+                     "transactions committed, all cores");
+  total->add_formula("aborted", sum([](const HtmCounters& k) {
+                       uint64_t n = 0;
+                       for (uint64_t a : k.aborts) n += a;
+                       return n;
+                     }),
+                     "transactions aborted, all cores");
+  for (size_t r = 1; r < static_cast<size_t>(TxReason::kCount); ++r)
+    total->add_formula(fmt::format("aborts_{}", tx_reason_name(static_cast<TxReason>(r))),
+                       sum([r](const HtmCounters& k) { return k.aborts[r]; }),
+                       "transactions aborted for this reason, all cores");
+  total->add_formula("aborted_cycles", sum([](const HtmCounters& k) { return k.aborted_cycles; }),
+                     "wasted cycles in aborted transactions, all cores");
+  total->add_formula("commit_bus_transactions", sum([](const HtmCounters& k) { return k.commit_bus_transactions; }),
+                     "bus transactions ordered while committing, all cores");
+  total->add_formula("fallback_locks", sum([](const HtmCounters& k) { return k.fallback_locks; }),
+                     "fallback-lock acquisitions, all cores");
+  htm_stats_.push_back(std::move(total));
 }
 
 // ---------------------------------------------------------------------------
@@ -113,7 +162,7 @@ void Cluster::validate(const Op& op, uint32_t core) const {
   if (core >= params_.cores)
     throw std::invalid_argument(fmt::format("core {} does not exist (the cluster has {})", core, params_.cores));
   const bool word_only = op.kind == OpKind::kAmo || op.kind == OpKind::kLr || op.kind == OpKind::kSc;
-  if (op.kind == OpKind::kFence) return;
+  if (op.kind == OpKind::kFence || is_tx_control(op.kind)) return;
   if ((op.size != 1 && op.size != 2 && op.size != 4) || (word_only && op.size != 4))
     throw std::invalid_argument(fmt::format("core {}: access size {} at {:#x} is not {}", core, op.size, op.addr,
                                             word_only ? "4 (AMO/LR/SC are word-sized)" : "1, 2 or 4"));
@@ -140,6 +189,9 @@ void Cluster::issue(uint32_t core, const Op& op, DoneFn on_done) {
   p.busy = true;
   p.performed = false;
   p.op = op;
+  // Everything a core issues between its transaction's begin and the end of
+  // its rollback belongs to the transaction.
+  p.op.tx = !fetch && !is_tx_control(op.kind) && a.tx.phase != TxPhase::kIdle;
   p.done = std::move(on_done);
   ctx_.active = true;
 }
@@ -149,6 +201,7 @@ void Cluster::run_cores() {
     agents_[l1d_agent(c)]->run_port(Port::kData);
     agents_[l1d_agent(c)]->run_port(Port::kStoreBuffer);
     agents_[l1i_agent(c)]->run_port(Port::kFetch);
+    agents_[l1d_agent(c)]->run_port(Port::kTx);
   }
 }
 
@@ -201,9 +254,18 @@ void Cluster::tick() {
       for (const auto& m : a->misses)
         if (m.active() && std::find(lines.begin(), lines.end(), m.line) == lines.end()) lines.push_back(m.line);
     for (uint64_t line : lines) outstanding += fmt::format("\n  line {:#x}: {}", line, describe_line(line));
-    fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kDeadlock, ctx_.now, 0,
-                                     fmt::format("no access performed for {} cycles", deadlock_window_),
-                                     std::move(outstanding)));
+    if (ctx_.aborts_since_progress > 0)
+      fail(mem::CoherenceFailure::make(
+          mem::CoherenceFailure::Kind::kLivelock, ctx_.now, 0,
+          fmt::format("transactions aborted {} times and none committed, and no other access was performed, for {} "
+                      "cycles (htm.policy={} does not guarantee progress{})",
+                      ctx_.aborts_since_progress, deadlock_window_, policy_name(params_.htm.policy),
+                      params_.htm.policy == Policy::kRequesterWins ? "; older-wins does" : ""),
+          std::move(outstanding)));
+    else
+      fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kDeadlock, ctx_.now, 0,
+                                       fmt::format("no access performed for {} cycles", deadlock_window_),
+                                       std::move(outstanding)));
   }
   for (auto& [fn, value] : callbacks)
     if (fn) fn(value);
@@ -251,6 +313,11 @@ uint64_t Cluster::next_event_cycle() const {
         if (!w.granted() && line_free(w.line)) consider(std::max(w.retry_at, bus_.request_free_at()));
     }
   }
+  // A transaction port with work of its own (a walk, a commit) runs every cycle.
+  for (uint32_t c = 0; c < params_.cores; ++c) {
+    const Agent& a = *agents_[l1d_agent(c)];
+    if (!a.tx.ops.empty() && !a.misses[static_cast<size_t>(Port::kTx)].active()) consider(soon);
+  }
   if (!idle()) consider(ctx_.last_progress + deadlock_window_ + 1);
   return t;
 }
@@ -260,6 +327,9 @@ bool Cluster::idle() const {
   if (!bus_.table_empty()) return false;
   for (const auto& a : agents_) {
     if (!a->store_buffer.empty() || !a->wb.empty() || !a->responses.empty()) return false;
+    if (!a->tx.ops.empty() || a->tx.phase == TxPhase::kAcquiring || a->tx.phase == TxPhase::kPublishing ||
+        a->tx.phase == TxPhase::kRollingBack)
+      return false;
     for (size_t p = 0; p < kPorts; ++p)
       if (a->ports[p].busy || a->misses[p].active()) return false;
   }
@@ -436,6 +506,26 @@ void Cluster::resolve(uint32_t tag) {
     return;
   }
 
+  // Transactions the request conflicts with (bus/htm.h): the contention
+  // manager may abort them, make the requester wait, or abort the requester.
+  TxReason requester_reason = TxReason::kNone;
+  switch (contend(t, &requester_reason)) {
+    case Contention::kProceed:
+      break;
+    case Contention::kNack: {
+      ++r.tx.counters.conflict_nacks;
+      auto& m = r.miss(t.port);
+      m.tag = -1;
+      return nack(&m.retry_at);
+    }
+    case Contention::kAbortRequester: {
+      r.miss(t.port).tag = -1;
+      free_tag(tag);
+      r.tx_abort(requester_reason);
+      return;
+    }
+  }
+
   // Snoop every other cache and write-back buffer: first decide, then apply
   // (a NACK must leave every cache as it was).
   SnoopResult snooped = snoop(agents_, t, table_);
@@ -505,6 +595,8 @@ void Cluster::resolve(uint32_t tag) {
   t.resolved = true;
   ++counters_.bus_ops[static_cast<size_t>(t.op)];
   ++r.counters.bus_transactions;
+  if (t.port == Port::kTx && (r.tx.phase == TxPhase::kAcquiring || r.tx.phase == TxPhase::kPublishing))
+    ++r.tx.counters.commit_bus_transactions;
   trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1, 0, shared, dirty);
   if (checker_) checker_->on_ordered(ctx_.now, t.op, t.agent, t.line, shared);
   if (ordered->actions & kWaitData) {
@@ -533,6 +625,65 @@ void Cluster::resolve(uint32_t tag) {
   }
   if (checker_) checker_->check_line(ctx_.now, line);
   check_failure();
+}
+
+Cluster::Contention Cluster::contend(const Txn& t, TxReason* requester_reason) {
+  Agent& r = *agents_[t.agent];
+  // The requester as the contention manager sees it: a committer, a running
+  // transaction's own access, or anything else (plain accesses, instruction
+  // fetches, undo-log traffic).
+  const bool committing = r.tx.phase == TxPhase::kAcquiring || r.tx.phase == TxPhase::kPublishing;
+  const Role role = committing                                                  ? Role::kCommitter
+                    : r.tx.phase == TxPhase::kActive && t.port == Port::kData ? Role::kActive
+                                                                                : Role::kPlain;
+  const bool exclusive = t.op != BusOp::kBusRd;
+  const uint64_t words = r.request_words(t.port);
+  const bool stall_expired = r.tx.stalled && ctx_.now - r.tx.stalled_since >= params_.htm.stall_timeout;
+  bool nack = false;
+  for (uint32_t c = 0; c < params_.cores; ++c) {
+    Agent& h = *agents_[l1d_agent(c)];
+    if (&h == &r || h.tx.phase == TxPhase::kIdle || h.tx.phase == TxPhase::kAborted) continue;
+    const TxLine* tl = h.tx.find(t.line);
+    if (!tl) continue;
+    const bool hits_read = (tl->rmask & words) != 0, hits_write = (tl->wmask & words) != 0;
+    ConflictInput in{};
+    in.detection = params_.htm.detection;
+    in.policy = params_.htm.policy;
+    in.versioning = params_.htm.versioning;
+    in.holder = h.tx.phase;
+    in.requester = role;
+    in.type = conflict_type(exclusive, hits_read, hits_write);
+    in.requester_older = r.tx.phase != TxPhase::kIdle && std::make_pair(r.tx.timestamp, r.id) <
+                                                             std::make_pair(h.tx.timestamp, h.id);
+    in.requester_commits_first = committing && h.tx.phase == TxPhase::kAcquiring &&
+                                 std::make_pair(r.tx.commit_started, r.id) < std::make_pair(h.tx.commit_started, h.id);
+    in.stall_expired = stall_expired;
+    in.hits_write = hits_write;
+    switch (decide(in)) {
+      case Decision::kNone:
+        break;
+      case Decision::kAbortHolder:
+        h.tx_abort(in.type);
+        // An eager writer restores its lines before anyone reads them.
+        if (h.tx.phase == TxPhase::kRollingBack && hits_write) nack = true;
+        break;
+      case Decision::kNackRequester:
+        nack = true;
+        break;
+      case Decision::kAbortRequester:
+        *requester_reason = in.type;
+        return Contention::kAbortRequester;
+      case Decision::kDeferred:
+        r.tx.deferred.emplace_back(h.id, h.tx.begin_cycle);
+        break;
+    }
+  }
+  if (!nack) return Contention::kProceed;
+  if (role == Role::kActive && !r.tx.stalled) {
+    r.tx.stalled = true;
+    r.tx.stalled_since = ctx_.now;
+  }
+  return Contention::kNack;
 }
 
 void Cluster::free_tag(uint32_t tag) {
@@ -613,6 +764,15 @@ bool Cluster::granted(uint32_t agent, uint64_t addr) const {
   const auto* w = a.find_wb(line);
   return w && w->granted();
 }
+
+bool Cluster::tx_abort_pending(uint32_t core) const {
+  const TxPhase p = agents_.at(l1d_agent(core))->tx.phase;
+  return p == TxPhase::kRollingBack || p == TxPhase::kAborted;
+}
+
+bool Cluster::tx_running(uint32_t core) const { return agents_.at(l1d_agent(core))->tx.running(); }
+
+uint32_t Cluster::tx_status(uint32_t core) const { return agents_.at(l1d_agent(core))->tx.status; }
 
 const AgentCounters& Cluster::agent_counters(uint32_t agent) const { return agents_.at(agent)->counters; }
 

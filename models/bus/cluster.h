@@ -87,6 +87,7 @@ struct ClusterParams {
   bool skip_idle = true;
   uint64_t deadlock_cycles = 100000;
   bool check = true;  // run the coherence checker on every access
+  HtmParams htm;
   // On the chip only (for_chip): the bridge's path to global memory and the
   // kernel-launch coherence points.
   uint32_t memory_latency = 120;
@@ -174,6 +175,16 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   // idle() (std::logic_error otherwise). Returns the lines written back.
   uint32_t write_back_and_invalidate_all();
 
+  // HTM (bus/htm.h, docs/htm.md): a core's transaction has aborted (its
+  // operations complete without effect) and it must issue kTxRollback and
+  // restore its register checkpoint; the status its tx.begin then returns.
+  bool tx_abort_pending(uint32_t core) const;
+  bool tx_running(uint32_t core) const;
+  uint32_t tx_status(uint32_t core) const;
+  const HtmCounters& htm_counters(uint32_t core) const { return agents_.at(l1d_agent(core))->tx.counters; }
+  // Firmware counts its fallback-lock acquisitions here (CSR txfallback).
+  uint64_t& fallback_locks(uint32_t core) { return agents_.at(l1d_agent(core))->tx.counters.fallback_locks; }
+
   // A coherence violation, protocol error or deadlock stops the cluster.
   bool failed() const { return ctx_.failed(); }
   const mem::CoherenceFailure& failure_info() const { return ctx_.failure; }
@@ -229,6 +240,10 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   void start_response();
   void resolve_snoops();
   void resolve(uint32_t tag);
+  // The contention manager at a snoop: aborts the holders it decides
+  // against; returns whether the requester waits (NACK) or aborts.
+  enum class Contention { kProceed, kNack, kAbortRequester };
+  Contention contend(const Txn& t, TxReason* requester_reason);
   void grant_request();
   void run_cores();
   void free_tag(uint32_t tag);
@@ -278,6 +293,7 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   std::unique_ptr<sim::StatGroup> bus_stats_, bridge_stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> core_stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> agent_stats_;
+  std::vector<std::unique_ptr<sim::StatGroup>> htm_stats_;
 };
 
 }  // namespace tessera::bus

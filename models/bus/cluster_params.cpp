@@ -57,6 +57,7 @@ ClusterParams ClusterParams::from_config(sim::Config& cfg) {
       cfg.get_int("cluster.deadlock_cycles", 100000, 100, 1000000000,
                   "cycles without any access performed that count as deadlock (at least 8 memory read latencies)"));
   p.check = cfg.get_bool("cluster.check", true, "check coherence and values on every access");
+  p.htm = HtmParams::from_config(cfg, p.l1d.line_bytes);
   return p;
 }
 

@@ -34,7 +34,9 @@ struct Options {
 };
 
 int failure_status(mem::CoherenceFailure::Kind kind) {
-  return kind == mem::CoherenceFailure::Kind::kDeadlock ? sim::kStatusDeadlock : 1;
+  return kind == mem::CoherenceFailure::Kind::kDeadlock || kind == mem::CoherenceFailure::Kind::kLivelock
+             ? sim::kStatusDeadlock
+             : 1;
 }
 
 sim::Config make_config(const Options& o) {

@@ -49,11 +49,18 @@ int CacheArray::victim(uint64_t line_addr) const {
   int best = -1;
   for (size_t w = 0; w < geometry_.ways; ++w) {
     const Line& l = lines_[base + w];
-    if (l.reserved) continue;
+    if (l.reserved || l.pinned) continue;
     if (l.state == State::kI) return static_cast<int>(base + w);
     if (best < 0 || l.last_use < lines_[static_cast<size_t>(best)].last_use) best = static_cast<int>(base + w);
   }
   return best;
+}
+
+bool CacheArray::pinned_set(uint64_t line_addr) const {
+  const size_t base = static_cast<size_t>(set_of(line_addr)) * geometry_.ways;
+  for (size_t w = 0; w < geometry_.ways; ++w)
+    if (!lines_[base + w].pinned) return false;
+  return true;
 }
 
 }  // namespace tessera::mem

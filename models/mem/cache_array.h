@@ -30,6 +30,7 @@ class CacheArray {
     uint64_t line_addr = 0;  // address of the line's first byte
     uint64_t last_use = 0;   // LRU stamp
     bool reserved = false;   // way held for an outstanding fill of line_addr
+    bool pinned = false;     // in a running transaction's read or write set: never a victim
   };
 
   explicit CacheArray(const CacheGeometry& geometry);
@@ -45,8 +46,10 @@ class CacheArray {
   // State of the line, kI when absent.
   State state_of(uint64_t line_addr) const;
   // A way of the line's set to refill: an unused one, else the least
-  // recently used one not reserved; -1 when every way is reserved.
+  // recently used one neither reserved nor pinned; -1 when there is none.
+  // pinned_set(): every way of the set is pinned (a transaction's capacity).
   int victim(uint64_t line_addr) const;
+  bool pinned_set(uint64_t line_addr) const;
 
   Line& line(int way_index) { return lines_[static_cast<size_t>(way_index)]; }
   const Line& line(int way_index) const { return lines_[static_cast<size_t>(way_index)]; }

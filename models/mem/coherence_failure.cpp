@@ -16,6 +16,8 @@ const char* failure_kind_name(CoherenceFailure::Kind kind) {
       return "bus deadlock";
     case CoherenceFailure::Kind::kStalled:
       return "stalled";
+    case CoherenceFailure::Kind::kLivelock:
+      return "transactional livelock";
   }
   return "?";
 }
@@ -30,6 +32,8 @@ std::string CoherenceFailure::text() const {
                          details);
     case Kind::kDeadlock:
       return fmt::format("bus deadlock at cycle {}: {}; outstanding:{}", cycle, what, details);
+    case Kind::kLivelock:
+      return fmt::format("livelock at cycle {}: {}; outstanding:{}", cycle, what, details);
     case Kind::kStalled:
       return what;
   }

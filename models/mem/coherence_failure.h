@@ -18,6 +18,7 @@ struct CoherenceFailure {
     kProtocolError,  // a controller met a (state, event) its table has no row for
     kDeadlock,       // the bus watchdog: work outstanding, nothing performed for too long
     kStalled,        // a driver stopped with operations that never completed
+    kLivelock,       // the bus watchdog: transactions kept aborting, none committed
   };
 
   Kind kind = Kind::kNone;
