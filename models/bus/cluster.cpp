@@ -239,14 +239,21 @@ void Cluster::tick() {
     for (const auto& a : agents_) {
       for (size_t p = 0; p < kPorts; ++p) {
         if (a->ports[p].busy)
-          outstanding += fmt::format(" {}:{}@{:#x}", agent_name(a->id), p == 2 ? "fetch" : "data", a->ports[p].op.addr);
+          outstanding += fmt::format(" {}:{}@{:#x}", agent_name(a->id), p == 2 ? "fetch" : p == 3 ? "tx" : "data",
+                                     a->ports[p].op.addr);
         if (a->misses[p].active())
-          outstanding += fmt::format(" {}:miss@{:#x} {}{}", agent_name(a->id), a->misses[p].line,
+          outstanding += fmt::format(" {}:{}miss@{:#x} {}{}", agent_name(a->id), p == 3 ? "tx-" : "", a->misses[p].line,
                                      transient_name(a->misses[p].state), a->misses[p].granted() ? "(granted)" : "");
       }
       if (!a->store_buffer.empty())
         outstanding += fmt::format(" {}:{} buffered stores", agent_name(a->id), a->store_buffer.size());
       for (const auto& w : a->wb) outstanding += fmt::format(" {}:wb@{:#x}", agent_name(a->id), w.line);
+      if (a->tx.phase != TxPhase::kIdle) {
+        static constexpr const char* kPhase[] = {"idle", "running", "acquiring", "publishing", "rolling back",
+                                                 "aborted"};
+        outstanding += fmt::format(" {}:transaction {}", agent_name(a->id), kPhase[static_cast<size_t>(a->tx.phase)]);
+        if (!a->tx.ops.empty()) outstanding += fmt::format(" ({} queued)", a->tx.ops.size());
+      }
     }
     // The states of every line someone is waiting for.
     std::vector<uint64_t> lines;
@@ -435,6 +442,7 @@ void Cluster::grant_request() {
     if (pr.port >= 0 || pr.wb >= 0) candidates.push_back({a->id, pr.since});
   }
   if (candidates.empty()) return;
+  prioritise_transactions(candidates, presented);
   const uint32_t winner = bus_.pick_request(candidates);
   Agent& a = *agents_[winner];
   const Presented& pr = presented[winner];
@@ -469,6 +477,30 @@ void Cluster::grant_request() {
   counters_.max_grant_wait = std::max(counters_.max_grant_wait, wait);
   a.counters.grant_wait_max = std::max(a.counters.grant_wait_max, wait);
   trace(BusEvent::kGrant, t.op, winner, tag, t.line, -1, ctx_.now + occupancy);
+}
+
+// Requests a transaction needs to finish go first, or NACKed requests
+// retrying for the lines it holds could keep the bus from it for ever: a
+// commit's acquisitions, then (older-wins) the oldest running
+// transaction's access. Among equals the arbiter decides.
+void Cluster::prioritise_transactions(std::vector<Candidate>& candidates, const std::vector<Presented>& presented) const {
+  auto rank = [&](uint32_t agent) -> uint64_t {
+    const Agent& a = *agents_[agent];
+    const int port = presented[agent].port;
+    if (port == static_cast<int>(Port::kTx) &&
+        (a.tx.phase == TxPhase::kAcquiring || a.tx.phase == TxPhase::kPublishing))
+      return 0;
+    if (port == static_cast<int>(Port::kData) && a.tx.phase == TxPhase::kActive &&
+        params_.htm.policy == Policy::kOlderWins)
+      return 1 + a.tx.timestamp * 64 + a.id;  // older first
+    return ~uint64_t{0};
+  };
+  uint64_t best = ~uint64_t{0};
+  for (const auto& c : candidates) best = std::min(best, rank(c.agent));
+  if (best == ~uint64_t{0}) return;
+  candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                  [&](const Candidate& c) { return rank(c.agent) != best; }),
+                   candidates.end());
 }
 
 void Cluster::resolve_snoops() {

@@ -277,6 +277,7 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
     uint64_t since = 0;
   };
   std::vector<Presented> presented_scratch_;
+  void prioritise_transactions(std::vector<Candidate>& candidates, const std::vector<Presented>& presented) const;
   std::vector<Candidate> candidate_scratch_;
   std::unique_ptr<mem::CoherenceChecker> checker_;
   std::function<void(const BusEvent&)> trace_;

@@ -31,6 +31,7 @@ struct Options {
   bool quiet = false;
   bool list = false;
   bool tables = false;
+  bool htm = false;
 };
 
 int failure_status(mem::CoherenceFailure::Kind kind) {
@@ -43,6 +44,7 @@ sim::Config make_config(const Options& o) {
   sim::Config cfg;
   cfg.set("cluster.protocol", o.protocol, "--protocol");
   cfg.set("cluster.cores", std::to_string(o.cores), "--cores");
+  if (o.htm) cfg.set("coherence_test.tx_pct", "40", "--htm");
   for (const auto& s : o.sets) cfg.set_override(s);
   return cfg;
 }
@@ -116,6 +118,18 @@ int run_tester(const Options& o, const ClusterParams& params, const TesterParams
     fmt::print("  NACKs                {}\n", k.nacks);
     fmt::print("  wb-buffer snoop hits {}\n", k.wb_snoop_hits);
     fmt::print("  checker checks       {}\n", c.checker_checks());
+    if (tester_params.tx_pct > 0) {
+      fmt::print("  HTM                  {} {} {}\n", versioning_name(params.htm.versioning),
+                 detection_name(params.htm.detection), policy_name(params.htm.policy));
+      std::string reasons;
+      for (size_t reason = 1; reason < static_cast<size_t>(TxReason::kCount); ++reason) {
+        uint64_t n = 0;
+        for (uint32_t core = 0; core < params.cores; ++core) n += c.htm_counters(core).aborts[reason];
+        if (n) reasons += fmt::format(" {}={}", tx_reason_name(static_cast<TxReason>(reason)), n);
+      }
+      fmt::print("  transactions         {} committed, {} aborted{}{}\n", r.tx_committed, r.tx_aborted,
+                 reasons.empty() ? "" : ":", reasons);
+    }
     fmt::print("  host seconds         {:.3f}\n", r.host_seconds);
     fmt::print("  ops/s                {:.0f}\n", ops_per_second);
   }
@@ -137,6 +151,8 @@ int run_tester(const Options& o, const ClusterParams& params, const TesterParams
     j["cache_to_cache"] = k.cache_to_cache;
     j["nacks"] = k.nacks;
     j["wb_snoop_hits"] = k.wb_snoop_hits;
+    j["tx_committed"] = r.tx_committed;
+    j["tx_aborted"] = r.tx_aborted;
     json_out.write(j.dump(2) + "\n");
     json_out.close();
   }
@@ -164,6 +180,9 @@ sim::ToolCommand add_coherence_command(CLI::App& app) {
   cmd->add_option("--json", o->json_path, "write the summary as JSON");
   cmd->add_option("--stats", o->stats_path, "write the cluster's hierarchical statistics as JSON");
   cmd->add_flag("--tables", o->tables, "print every protocol table as Markdown and exit");
+  cmd->add_flag("--htm", o->htm,
+                "mix transactions into the random operations (coherence_test.tx_pct=40; the corner from "
+                "--set htm.versioning=... htm.detection=... htm.policy=...)");
   cmd->add_flag("-q,--quiet", o->quiet, "print nothing but errors");
   cmd->add_flag("--list", o->list, "list the cluster and tester parameters and exit");
   return sim::ToolCommand{cmd, [o]() -> int {

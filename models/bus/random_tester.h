@@ -25,6 +25,12 @@ struct TesterParams {
   // port beside the data operations.
   uint32_t load_pct = 40, store_pct = 30, amo_pct = 10, lrsc_pct = 10;
   uint32_t fetch_pct = 10;
+  // Transactions (--htm): the chance in percent that a core's next data
+  // operation begins a transaction of 1..tx_max_ops loads, stores and AMOs
+  // (then a commit); an aborted transaction rolls back and runs again
+  // (with a random back-off) until it commits.
+  uint32_t tx_pct = 0;
+  uint32_t tx_max_ops = 4;
   static TesterParams from_config(sim::Config& cfg);
 };
 
@@ -34,6 +40,7 @@ struct TesterResult {
   mem::CoherenceFailure::Kind failure_kind = mem::CoherenceFailure::Kind::kNone;
   uint64_t ops = 0;
   uint64_t cycles = 0;
+  uint64_t tx_committed = 0, tx_aborted = 0;
   double host_seconds = 0;
 };
 
@@ -52,6 +59,8 @@ class RandomTester {
   struct CoreState;
   uint64_t random(uint64_t n);  // uniform in [0, n)
   void issue_data(uint32_t core);
+  void issue_tx(uint32_t core);
+  static constexpr uint32_t kLogBytes = 4096;  // each core's undo log
   void issue_fetch(uint32_t core);
   uint64_t pick_addr(uint32_t size);
 
@@ -59,11 +68,13 @@ class RandomTester {
   TesterParams params_;
   uint64_t stride_;
   uint64_t memory_bytes_;
+  uint64_t log_base_ = 0;
   std::unique_ptr<mem::SimpleMemory> memory_;
   std::unique_ptr<Cluster> cluster_;
   std::vector<CoreState> cores_;
   uint64_t rng_state_;
   uint64_t issued_ = 0, completed_ = 0;
+  uint64_t tx_committed_ = 0, tx_aborted_ = 0;
 };
 
 }  // namespace tessera::bus

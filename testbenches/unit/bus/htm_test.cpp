@@ -11,7 +11,9 @@
 // begin and a lazy rollback's restore take 1 and htm.abort_cycles (2)
 // cycles; a commit whose write set is held completes the cycle after it
 // starts (lazy: one more cycle per further written line).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <deque>
 
 #include <functional>
 #include <vector>
@@ -392,4 +394,28 @@ TEST(HtmEager, SameFinalMemoryAsLazyInEveryLectureCase) {
 }
 
 }  // namespace
+}  // namespace tessera::bus::test
+#include "bus/random_tester.h"
+namespace tessera::bus::test {
+TEST(HtmDebug, LazyOptimistic) {
+  if (!getenv("HTM_DEBUG")) GTEST_SKIP();
+  ClusterParams c;
+  c.cores = 4;
+  c.htm.versioning = Versioning::kLazy;
+  c.htm.detection = Detection::kOptimistic;
+  c.htm.policy = Policy::kCommitterWins;
+  TesterParams t;
+  t.tx_pct = 40;
+  t.ops = 100000;
+  RandomTester rt(c, t);
+  std::deque<std::string> last;
+  rt.cluster().set_bus_trace([&](const BusEvent& e) {
+    static const char* k[] = {"grant", "nack", "ordered", "response", "data"};
+    last.push_back(fmt::format("{} {} {} agent {} tag {} line {:#x}", e.cycle, k[e.kind], mem::bus_op_name(e.op), e.agent, e.tag, e.line));
+    if (last.size() > 60) last.pop_front();
+  });
+  auto r = rt.run();
+  for (auto& l : last) fprintf(stderr, "%s\n", l.c_str());
+  fprintf(stderr, "%s\n", r.failure.c_str());
+}
 }  // namespace tessera::bus::test
