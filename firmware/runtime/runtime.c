@@ -281,10 +281,10 @@ tessera_tx_counters_t __tessera_tx_counters[16];
  * (512 entries of 8 bytes) each. Section .tessera_txlog sits after __bss_end
  * (tessera.ld): never loaded nor zeroed, a log is written before it is read. */
 #define TESSERA_TX_LOG_BYTES 4096u
-__attribute__((section(".tessera_txlog"), aligned(64))) static char tessera_tx_log[16][TESSERA_TX_LOG_BYTES];
+__attribute__((section(".tessera_txlog"), aligned(64))) char __tessera_tx_log[16][TESSERA_TX_LOG_BYTES];
 
 void __tessera_tx_log_setup(void) {
-  char* base = tessera_tx_log[tessera_hart_id() & 15u];
+  char* base = __tessera_tx_log[tessera_hart_id() & 15u];
   __asm__ volatile("csrw 0x8C0, %0" : : "r"(base));
   __asm__ volatile("csrw 0x8C1, %0" : : "r"(TESSERA_TX_LOG_BYTES));
 }
