@@ -270,3 +270,21 @@ FILE* const stderr = &tessera_console;
 /* The function, for code that calls clock() without the tessera.h macro
  * (the parentheses keep the macro from expanding). */
 clock_t(clock)(void) { return (clock_t)tessera_clock(); }
+
+/* ---- transactional memory (tessera_htm.h) --------------------------------- */
+
+/* TESSERA_ATOMIC's per-core counters. With the linker's --gc-sections these
+ * and the undo logs below are linked only into programs that use them. */
+tessera_tx_counters_t __tessera_tx_counters[16];
+
+/* The undo logs of the 16 control cores (cluster.cores is at most 16), 4 KiB
+ * (512 entries of 8 bytes) each. Section .tessera_txlog sits after __bss_end
+ * (tessera.ld): never loaded nor zeroed, a log is written before it is read. */
+#define TESSERA_TX_LOG_BYTES 4096u
+__attribute__((section(".tessera_txlog"), aligned(64))) char __tessera_tx_log[16][TESSERA_TX_LOG_BYTES];
+
+void __tessera_tx_log_setup(void) {
+  char* base = __tessera_tx_log[tessera_hart_id() & 15u];
+  __asm__ volatile("csrw 0x8C0, %0" : : "r"(base));
+  __asm__ volatile("csrw 0x8C1, %0" : : "r"(TESSERA_TX_LOG_BYTES));
+}

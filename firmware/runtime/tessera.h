@@ -754,6 +754,7 @@ TESSERA_INLINE unsigned tessera_bus_invalidations(void) { return TESSERA_MMIO(TE
 /* Ends the simulation with this exit status (like returning from main). */
 __attribute__((noreturn)) void tessera_exit(int status);
 
+#include "tessera_htm.h"
 #include "tessera_vec.h"
 #include "tessera_warp.h"
 

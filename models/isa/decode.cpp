@@ -461,6 +461,35 @@ void decode_custom1(Inst& i, uint32_t f3, uint32_t f7) {
   i.src[1] = xreg(i.rs2);
 }
 
+// custom-3 (0x7B): hardware transactions (docs/firmware-abi.md,
+// "Transactional memory (control cores)").
+//   funct3 0, R: tx.begin rd    funct3 1, R: tx.end    funct3 3, R: tx.test rd
+//   funct3 2, I: tx.abort code (imm 0..255)
+// Every unused field (funct7, rs1, rs2, rd of tx.end and tx.abort) must be
+// zero; funct3 4..7 are reserved.
+void decode_custom3(Inst& i, uint32_t f3, uint32_t f7) {
+  i.unit = Unit::kCtrl;
+  switch (f3) {
+    case 0:
+    case 3:
+      if (f7 != 0 || i.rs1 != 0 || i.rs2 != 0) return void(illegal(i));
+      i.op = f3 == 0 ? Op::kTxBegin : Op::kTxTest;
+      dst_x(i);
+      return;
+    case 1:
+      if (f7 != 0 || i.rd != 0 || i.rs1 != 0 || i.rs2 != 0) return void(illegal(i));
+      i.op = Op::kTxEnd;
+      return;
+    case 2:
+      i.imm = imm_i(i.raw);
+      if (i.rd != 0 || i.rs1 != 0 || i.imm < 0 || i.imm > 255) return void(illegal(i));
+      i.op = Op::kTxAbort;
+      return;
+    default:
+      return void(illegal(i));
+  }
+}
+
 }  // namespace
 
 Inst decode(uint32_t raw) {
@@ -556,6 +585,9 @@ Inst decode(uint32_t raw) {
       break;
     case 0x5B:
       decode_custom2(i, f3);
+      break;
+    case 0x7B:
+      decode_custom3(i, f3, f7);
       break;
     default:
       return illegal(i);

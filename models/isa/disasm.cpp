@@ -27,20 +27,76 @@ struct CsrName {
   const char* name;
 };
 constexpr CsrName kCsrNames[] = {
-    {0x000, "ustatus"},       {0x001, "fflags"},     {0x002, "frm"},       {0x003, "fcsr"},     {0x004, "uie"},
-    {0x005, "utvec"},         {0x040, "uscratch"},   {0x041, "uepc"},      {0x042, "ucause"},   {0x043, "utval"},
-    {0x044, "uip"},           {0x100, "sstatus"},    {0x102, "sedeleg"},   {0x103, "sideleg"},  {0x104, "sie"},
-    {0x105, "stvec"},         {0x106, "scounteren"}, {0x140, "sscratch"},  {0x141, "sepc"},     {0x142, "scause"},
-    {0x143, "stval"},         {0x144, "sip"},        {0x180, "satp"},      {0x300, "mstatus"},  {0x301, "misa"},
-    {0x302, "medeleg"},       {0x303, "mideleg"},    {0x304, "mie"},       {0x305, "mtvec"},    {0x306, "mcounteren"},
-    {0x320, "mcountinhibit"}, {0x340, "mscratch"},   {0x341, "mepc"},      {0x342, "mcause"},   {0x343, "mtval"},
-    {0x344, "mip"},           {0x3A0, "pmpcfg0"},    {0x3A1, "pmpcfg1"},   {0x3A2, "pmpcfg2"},  {0x3A3, "pmpcfg3"},
-    {0x7A0, "tselect"},       {0x7A1, "tdata1"},     {0x7A2, "tdata2"},    {0x7A3, "tdata3"},   {0x7A4, "tinfo"},
-    {0x7A5, "tcontrol"},      {0x7A8, "mcontext"},   {0x7AA, "mscontext"}, {0x7B0, "dcsr"},     {0x7B1, "dpc"},
-    {0x7B2, "dscratch0"},     {0x7B3, "dscratch1"},  {0xB00, "mcycle"},    {0xB02, "minstret"}, {0xB80, "mcycleh"},
-    {0xB82, "minstreth"},     {0xC00, "cycle"},      {0xC01, "time"},      {0xC02, "instret"},  {0xC80, "cycleh"},
-    {0xC81, "timeh"},         {0xC82, "instreth"},   {0xF11, "mvendorid"}, {0xF12, "marchid"},  {0xF13, "mimpid"},
+    {0x000, "ustatus"},
+    {0x001, "fflags"},
+    {0x002, "frm"},
+    {0x003, "fcsr"},
+    {0x004, "uie"},
+    {0x005, "utvec"},
+    {0x040, "uscratch"},
+    {0x041, "uepc"},
+    {0x042, "ucause"},
+    {0x043, "utval"},
+    {0x044, "uip"},
+    {0x100, "sstatus"},
+    {0x102, "sedeleg"},
+    {0x103, "sideleg"},
+    {0x104, "sie"},
+    {0x105, "stvec"},
+    {0x106, "scounteren"},
+    {0x140, "sscratch"},
+    {0x141, "sepc"},
+    {0x142, "scause"},
+    {0x143, "stval"},
+    {0x144, "sip"},
+    {0x180, "satp"},
+    {0x300, "mstatus"},
+    {0x301, "misa"},
+    {0x302, "medeleg"},
+    {0x303, "mideleg"},
+    {0x304, "mie"},
+    {0x305, "mtvec"},
+    {0x306, "mcounteren"},
+    {0x320, "mcountinhibit"},
+    {0x340, "mscratch"},
+    {0x341, "mepc"},
+    {0x342, "mcause"},
+    {0x343, "mtval"},
+    {0x344, "mip"},
+    {0x3A0, "pmpcfg0"},
+    {0x3A1, "pmpcfg1"},
+    {0x3A2, "pmpcfg2"},
+    {0x3A3, "pmpcfg3"},
+    {0x7A0, "tselect"},
+    {0x7A1, "tdata1"},
+    {0x7A2, "tdata2"},
+    {0x7A3, "tdata3"},
+    {0x7A4, "tinfo"},
+    {0x7A5, "tcontrol"},
+    {0x7A8, "mcontext"},
+    {0x7AA, "mscontext"},
+    {0x7B0, "dcsr"},
+    {0x7B1, "dpc"},
+    {0x7B2, "dscratch0"},
+    {0x7B3, "dscratch1"},
+    {0xB00, "mcycle"},
+    {0xB02, "minstret"},
+    {0xB80, "mcycleh"},
+    {0xB82, "minstreth"},
+    {0xC00, "cycle"},
+    {0xC01, "time"},
+    {0xC02, "instret"},
+    {0xC80, "cycleh"},
+    {0xC81, "timeh"},
+    {0xC82, "instreth"},
+    {0xF11, "mvendorid"},
+    {0xF12, "marchid"},
+    {0xF13, "mimpid"},
     {0xF14, "mhartid"},
+    // Tessera's own (docs/firmware-abi.md): objdump prints these as numbers.
+    {0x8C0, "txlogbase"},
+    {0x8C1, "txlogsize"},
+    {0x8C2, "txfallback"},
 };
 
 // Writes the CSR's name (or hex number) into buf.
@@ -340,7 +396,15 @@ std::string disassemble(const Inst& i, uint32_t pc) {
       std::snprintf(buf, sizeof buf, "%s\t%s,%s", name, x(i.rd), x(i.rs1));
       break;
     case Op::kMembarCta:
+    case Op::kTxEnd:
       return name;
+    case Op::kTxBegin:
+    case Op::kTxTest:
+      std::snprintf(buf, sizeof buf, "%s\t%s", name, x(i.rd));
+      break;
+    case Op::kTxAbort:
+      std::snprintf(buf, sizeof buf, "%s\t%d", name, i.imm);
+      break;
     case Op::kCount:
       std::snprintf(buf, sizeof buf, "illegal\t0x%08x", i.raw);
       break;

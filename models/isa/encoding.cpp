@@ -143,6 +143,11 @@ constexpr const char* kNames[kOpCount] = {
     "bar.red.and",
     "bar.red.or",
     "membar.cta",
+    // hardware transactions
+    "tx.begin",
+    "tx.end",
+    "tx.abort",
+    "tx.test",
 };
 // Every entry filled: the last one must be the last Op's name.
 static_assert(kNames[kOpCount - 1] != nullptr, "op name table shorter than Op");

@@ -158,6 +158,12 @@ enum class Op : uint16_t {
   kBarRedAnd,
   kBarRedOr,
   kMembarCta,
+  // Tessera custom-3 (opcode 0x7B): hardware transactions, control cores only
+  // (docs/firmware-abi.md, "Transactional memory (control cores)").
+  kTxBegin,
+  kTxEnd,
+  kTxAbort,  // imm = the abort code, 0..255
+  kTxTest,
   kCount  // number of opcodes, not an instruction
 };
 
@@ -191,6 +197,10 @@ inline constexpr uint16_t kCtaidX = 0xCC6, kCtaidY = 0xCC7, kCtaidZ = 0xCC8;
 inline constexpr uint16_t kNctaidX = 0xCC9, kNctaidY = 0xCCA, kNctaidZ = 0xCCB;
 inline constexpr uint16_t kLaneid = 0xCCC, kWarpid = 0xCCD, kSmid = 0xCCE, kNsmid = 0xCCF;
 inline constexpr uint16_t kSharedBytes = 0xCD0;
+// Tessera transactional-memory CSRs of the control cores, read/write
+// (docs/firmware-abi.md, "Transactional memory (control cores)").
+inline constexpr uint16_t kTxLogBase = 0x8C0, kTxLogSize = 0x8C1, kTxFallback = 0x8C2;
+inline constexpr bool is_tx_csr(uint16_t csr) { return csr >= kTxLogBase && csr <= kTxFallback; }
 
 // The counters every thread reads the same way (Zicntr, mhartid): cycle and
 // time are the cycle count, instret the instructions retired, each 64 bits

@@ -35,9 +35,35 @@ const char* trap_name(Trap trap) {
       return "wfi";
     case Trap::kInstructionMisaligned:
       return "instruction address misaligned";
+    case Trap::kTransactional:
+      return "transactional instruction";
   }
   return "unknown trap";
 }
+
+namespace tx {
+const char* abort_reason_name(AbortReason r) {
+  switch (r) {
+    case AbortReason::kExplicit:
+      return "explicit";
+    case AbortReason::kConflictRw:
+      return "conflict_rw";
+    case AbortReason::kConflictWr:
+      return "conflict_wr";
+    case AbortReason::kConflictWw:
+      return "conflict_ww";
+    case AbortReason::kCapacity:
+      return "capacity";
+    case AbortReason::kMmio:
+      return "mmio";
+    case AbortReason::kNesting:
+      return "nesting";
+    case AbortReason::kLogOverflow:
+      return "log_overflow";
+  }
+  return "unknown";
+}
+}  // namespace tx
 
 namespace {
 
@@ -49,6 +75,9 @@ inline Trap load_trap(MemStatus s) {
 inline Trap store_trap(MemStatus s) {
   return s == MemStatus::kMisaligned ? Trap::kStoreMisaligned : Trap::kStoreAccessFault;
 }
+// A CSR the environment refuses: the transactional ones exist on the control
+// cores only, so refusing them says where they live.
+inline Trap csr_trap(uint16_t c) { return csr::is_tx_csr(c) ? Trap::kTransactional : Trap::kIllegalInstruction; }
 
 inline uint32_t sign_extend(uint32_t v, unsigned bytes) {
   if (bytes == 1) return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v)));
@@ -406,7 +435,7 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       if (is_fp_csr(in.csr)) {
         old = fp_csr_read(in.csr, t.fcsr);
       } else if (do_read && !env.csr_read(in.csr, &old)) {
-        return trap(Trap::kIllegalInstruction);
+        return trap(csr_trap(in.csr));
       }
       if (do_write) {
         uint32_t v = src;
@@ -415,7 +444,7 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
         if (is_fp_csr(in.csr)) {
           t.fcsr = fp_csr_write(in.csr, t.fcsr, v);
         } else if (!env.csr_write(in.csr, v)) {
-          return trap(Trap::kIllegalInstruction);
+          return trap(csr_trap(in.csr));
         }
       }
       rd_val = old;
@@ -678,6 +707,14 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
     case Op::kIllegal:
     case Op::kCount:
       return trap(Trap::kIllegalInstruction);
+
+    // Transactions live in the cluster's L1 caches: the control-core shell
+    // executes tx.* itself and never passes them here.
+    case Op::kTxBegin:
+    case Op::kTxEnd:
+    case Op::kTxAbort:
+    case Op::kTxTest:
+      return trap(Trap::kTransactional);
   }
 
   if (has_rd && in.rd != 0) t.x[in.rd] = rd_val;

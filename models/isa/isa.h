@@ -52,6 +52,47 @@ uint64_t atomic_new_value64(Op op, uint64_t old, uint64_t v, uint64_t swap);
 // The wide memory instructions and 64-bit atomics move register groups.
 inline bool is_wide_memory(Op op) { return op >= Op::kLdV2 && op <= Op::kFstV4; }
 inline bool is_atomic64(Op op) { return op >= Op::kAtomAdd64 && op <= Op::kAtomCas64; }
+// The hardware-transaction instructions (tx.begin, tx.end, tx.abort, tx.test):
+// the control cores execute them in the cluster; the executor below refuses
+// them (Trap::kTransactional).
+inline bool is_tx_op(Op op) { return op >= Op::kTxBegin && op <= Op::kTxTest; }
+
+// Hardware transactions (docs/firmware-abi.md, "Transactional memory (control
+// cores)"): the abort status tx.begin writes to rd after an abort, and the
+// undo-log entry size.
+namespace tx {
+enum class AbortReason : uint8_t {
+  kExplicit = 1,     // tx.abort
+  kConflictRw = 2,   // another core's read hit this transaction's write set
+  kConflictWr = 3,   // another core's write hit its read set
+  kConflictWw = 4,   // another core's write hit its write set
+  kCapacity = 5,     // a transactional line left the L1
+  kMmio = 6,         // an MMIO access or wfi inside the transaction
+  kNesting = 7,      // tx.begin deeper than htm.max_depth
+  kLogOverflow = 8,  // the next undo-log entry would pass txlogbase + txlogsize
+};
+inline constexpr unsigned kReasons = 8;
+inline constexpr uint32_t kRetryBit = 1u << 16;  // retrying may succeed
+inline constexpr unsigned kLogEntryBytes = 8;    // word-aligned address, then the old word
+
+// Only conflicts may go away on a retry.
+constexpr bool retry_may_succeed(AbortReason r) {
+  return r == AbortReason::kConflictRw || r == AbortReason::kConflictWr || r == AbortReason::kConflictWw;
+}
+// Bits 7:0 the reason, 15:8 the tx.abort code (explicit aborts only), bit 16
+// the retry hint. Never 0: tx.begin's 0 means "started".
+constexpr uint32_t abort_status(AbortReason r, uint8_t code = 0) {
+  const uint32_t c = r == AbortReason::kExplicit ? uint32_t{code} << 8 : 0u;
+  return static_cast<uint32_t>(r) | c | (retry_may_succeed(r) ? kRetryBit : 0u);
+}
+// The reason of a status, or 0 for a status no abort produces.
+constexpr unsigned status_reason(uint32_t status) {
+  const unsigned r = status & 0xFFu;
+  return r >= 1 && r <= kReasons ? r : 0u;
+}
+// Short names for statistics and reports: "explicit", "conflict_rw", ...
+const char* abort_reason_name(AbortReason r);
+}  // namespace tx
 
 // Decodes one 32-bit instruction word. Unknown or reserved encodings give
 // op == Op::kIllegal (never throws).
@@ -124,6 +165,10 @@ enum class Trap : uint8_t {
   // A taken branch or jump to an address that is not a multiple of 4 (no C
   // extension; spec 2.2); fault_addr is the target. Added after the others.
   kInstructionMisaligned,
+  // tx.* (or a transactional CSR the environment does not have) outside a
+  // control core: transactions live in the cluster's L1 caches. Added after
+  // the others.
+  kTransactional,
 };
 
 const char* trap_name(Trap trap);

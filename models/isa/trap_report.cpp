@@ -21,6 +21,8 @@ std::string describe_trap(const Inst& inst, const ExecResult& r, uint32_t pc, bo
                          r.trap == Trap::kLoadAccessFault ? "load" : "store", r.fault_addr, text);
     case Trap::kInstructionMisaligned:
       return fmt::format("jump to misaligned address 0x{:08x} ({})", r.fault_addr, text);
+    case Trap::kTransactional:
+      return fmt::format("{}: transactions run on the control cores only (HTM lives in the cluster's L1 caches)", text);
     default:
       return fmt::format("{} is not supported {} ({})", trap_name(r.trap), unsupported_where, text);
   }

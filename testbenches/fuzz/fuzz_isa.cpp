@@ -194,6 +194,7 @@ void check_outcome(const Inst& inst, const ThreadState& start, const uint8_t* me
     case Trap::kInstructionMisaligned:
     case Trap::kEcall:
     case Trap::kEbreak:
+    case Trap::kTransactional:
       check(same_state(o.t, start) && mem_same, [&] { return what() + ": a trap changed registers, pc or memory"; });
       return;
     case Trap::kBarrier:

@@ -68,7 +68,7 @@ TEST(Decode, ReservedEncodingsAreIllegal) {
       enc::r(0x2B, 6, 3, 10, 11, 12),               // atom funct7 3
       enc::r4(0x2B, 7, 10, 11, 12, 13) | 2u << 25,  // atom.cas with funct2 2
       enc::r(0x5B, 0, 0, 0, 0, 0),                  // custom-2
-      enc::r(0x7B, 0, 0, 0, 0, 0),                  // custom-3
+      enc::r(0x7B, 4, 0, 0, 0, 0),                  // custom-3 funct3 4 (reserved)
   };
   for (uint32_t w : illegal) {
     const Inst inst = decode(w);

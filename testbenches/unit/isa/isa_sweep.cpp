@@ -118,6 +118,10 @@ constexpr Pattern kPatterns[] = {
     {0x0800300b, 0xfff07fff, Op::kSyncwarp, false},   {0x0a00300b, 0xfff0707f, Op::kBarRedPopc, false},
     {0x0c00300b, 0xfff0707f, Op::kBarRedAnd, false},  {0x0e00300b, 0xfff0707f, Op::kBarRedOr, false},
     {0x1000300b, 0xffffffff, Op::kMembarCta, false},
+    // Tessera custom-3 (0x7B) transactions: .insn r 0x7B, 0/1/3, 0 and
+    // .insn i 0x7B, 2, x0, x0, code (code 0..255: imm bits 11:8 zero)
+    {0x0000007b, 0xfffff07f, Op::kTxBegin, false},    {0x0000107b, 0xffffffff, Op::kTxEnd, false},
+    {0x0000207b, 0xf00fffff, Op::kTxAbort, false},    {0x0000307b, 0xfffff07f, Op::kTxTest, false},
 };
 // clang-format on
 
