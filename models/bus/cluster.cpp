@@ -479,20 +479,17 @@ void Cluster::grant_request() {
   trace(BusEvent::kGrant, t.op, winner, tag, t.line, -1, ctx_.now + occupancy);
 }
 
-// Requests a transaction needs to finish go first, or NACKed requests
-// retrying for the lines it holds could keep the bus from it for ever: a
-// commit's acquisitions, then (older-wins) the oldest running
-// transaction's access. Among equals the arbiter decides.
+// A commit's acquisitions go first: requests NACKed for the lines a
+// committer holds retry all the time and could keep the bus from it for
+// ever. A commit is short, so nothing else starves. Among equals the
+// arbiter decides.
 void Cluster::prioritise_transactions(std::vector<Candidate>& candidates, const std::vector<Presented>& presented) const {
-  auto rank = [&](uint32_t agent) -> uint64_t {
+  auto rank = [&](uint32_t agent) -> uint64_t {  // 0: a commit's request
     const Agent& a = *agents_[agent];
     const int port = presented[agent].port;
     if (port == static_cast<int>(Port::kTx) &&
         (a.tx.phase == TxPhase::kAcquiring || a.tx.phase == TxPhase::kPublishing))
       return 0;
-    if (port == static_cast<int>(Port::kData) && a.tx.phase == TxPhase::kActive &&
-        params_.htm.policy == Policy::kOlderWins)
-      return 1 + a.tx.timestamp * 64 + a.id;  // older first
     return ~uint64_t{0};
   };
   uint64_t best = ~uint64_t{0};

@@ -74,6 +74,7 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
     g->add_counter("memory_wait_cycles", &hart->memory_wait_cycles,
                    "Cycles from issuing a data access to its completion, summed");
     g->add_counter("wfi_cycles", &hart->wfi_cycles, "Cycles asleep in wfi");
+    hart->fallback_locks = &engine_->fallback_locks(h);
     harts_.push_back(std::move(hart));
   }
   completed_.assign(harts_.size(), std::nullopt);
@@ -280,6 +281,23 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       return fault(h, isa::Inst{}, r);
     }
     if (waves_) waves_->pc(id, h.state.pc, t);
+    if (h.tx_depth > 0 && engine_->tx_abort_pending(id)) {
+      // The transaction aborted: whatever ran since is discarded; the engine
+      // rolls back (an eager walk takes time), then the checkpoint returns.
+      if (t != now) return;
+      completed_[id].reset();
+      issue_tx(h, bus::OpKind::kTxRollback, t, 0, [this, &h](uint32_t) {
+        const uint32_t status = engine_->tx_status(h.id());
+        h.state = h.tx_checkpoint;
+        if (h.tx_rd != 0) h.state.x[h.tx_rd] = status;
+        h.tx_depth = 0;
+      });
+      return;
+    }
+    if (isa::is_tx_op(inst->op) && !completed_[id]) {
+      if (run_tx_instruction(h, *inst, t, now)) return;
+      continue;
+    }
     if (completed_[id]) {
       // The data access finished in the engine: retire the instruction.
       const uint32_t result = *completed_[id];
@@ -321,6 +339,11 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
     const MemClass mc = classify(*inst);
     const bool mmio_access = mc == MemClass::kAccess && is_mmio(access_address(*inst, h.state));
     if (mc == MemClass::kAccess && refuse_access(h, *inst, access_address(*inst, h.state), mmio_access)) return;
+    if ((mmio_access || inst->op == isa::Op::kWfi) && h.tx_depth > 0) {
+      // A transaction cannot do I/O or sleep: it aborts, the access never happens.
+      if (t != now) return;
+      return abort_transaction(h, isa::tx::abort_status(isa::tx::AbortReason::kMmio), t);
+    }
     if (mmio_access || inst->op == isa::Op::kWfi) {
       // Synchronise: MMIO and wfi happen exactly at SystemC time.
       if (t != now || t != sc_now) return;
@@ -407,6 +430,91 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
         break;
     }
     h.ready_at = t + cost;
+  }
+}
+
+void ControlCluster::issue_tx(Hart& h, bus::OpKind kind, uint64_t t, uint32_t value,
+                              std::function<void(uint32_t)> done) {
+  bus::Op op;
+  op.kind = kind;
+  op.value = value;
+  if (kind == bus::OpKind::kTxBegin) {
+    op.addr = h.tx_log_base;
+    op.value = h.tx_log_size;
+  }
+  issued_at_[h.id()] = t;
+  set_mode(h, Hart::Mode::kWaitMemory, t);
+  engine_->issue(h.id(), op, [this, &h, done = std::move(done)](uint32_t v) {
+    done(v);
+    resume(h);
+  });
+}
+
+void ControlCluster::abort_transaction(Hart& h, uint32_t status, uint64_t t) {
+  issue_tx(h, bus::OpKind::kTxAbort, t, status, [](uint32_t) {});
+}
+
+bool ControlCluster::run_tx_instruction(Hart& h, const isa::Inst& inst, uint64_t t, uint64_t now) {
+  const uint32_t pc = h.state.pc;
+  auto retire_local = [&](uint32_t rd_value, bool write_rd) {
+    if (write_rd && inst.rd != 0) h.state.x[inst.rd] = rd_value;
+    h.state.pc = pc + 4;
+    retired(h, t);
+    h.ready_at = t + 1;
+    return false;
+  };
+  switch (inst.op) {
+    case isa::Op::kTxTest:
+      return retire_local(h.tx_depth, true);
+    case isa::Op::kTxBegin:
+      if (h.tx_depth > 0) {
+        if (h.tx_depth >= engine_->params().htm.max_depth) {
+          if (t != now) return true;
+          abort_transaction(h, isa::tx::abort_status(isa::tx::AbortReason::kNesting), t);
+          return true;
+        }
+        ++h.tx_depth;
+        return retire_local(0, true);
+      }
+      if (t != now) return true;  // the engine begins it at its own time
+      if (draining_) {
+        h.ready_at = t + 1;
+        return true;
+      }
+      issue_tx(h, bus::OpKind::kTxBegin, t, 0, [this, &h, pc, rd = inst.rd](uint32_t) {
+        if (rd != 0) h.state.x[rd] = 0;
+        h.state.pc = pc + 4;
+        h.tx_checkpoint = h.state;
+        h.tx_rd = rd;
+        h.tx_depth = 1;
+        retired(h, engine_->now());
+      });
+      return true;
+    case isa::Op::kTxEnd:
+      if (h.tx_depth == 0) {
+        run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+                  fmt::format("{}.core{}: tx.end outside a transaction at pc 0x{:08x}", name(), h.id(), pc));
+        return true;
+      }
+      if (h.tx_depth > 1) {
+        --h.tx_depth;
+        return retire_local(0, false);
+      }
+      if (t != now) return true;
+      issue_tx(h, bus::OpKind::kTxCommit, t, 0, [this, &h, pc](uint32_t failed) {
+        if (failed) return;  // aborted: the rollback comes next
+        h.tx_depth = 0;
+        h.state.pc = pc + 4;
+        retired(h, engine_->now());
+      });
+      return true;
+    case isa::Op::kTxAbort:
+      if (h.tx_depth == 0) return retire_local(0, false);  // nothing to abort
+      if (t != now) return true;
+      abort_transaction(h, isa::tx::abort_status(isa::tx::AbortReason::kExplicit, static_cast<uint8_t>(inst.imm)), t);
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -127,6 +127,14 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   }
   static unsigned stall_code(Hart::Mode mode);
   void run_hart(Hart& h, uint64_t engine_now, uint64_t sc_now, uint64_t horizon);
+  // HTM (docs/htm.md). A tx.* instruction at time t (engine time now):
+  // true when the hart must stop running for now (it issued to the engine,
+  // waits for it, or faulted).
+  bool run_tx_instruction(Hart& h, const isa::Inst& inst, uint64_t t, uint64_t now);
+  // Ends the core's transaction with `status` (MMIO, nesting): issues the abort.
+  void abort_transaction(Hart& h, uint32_t status, uint64_t t);
+  // Issues a transaction-control operation; `done` runs when it completes.
+  void issue_tx(Hart& h, bus::OpKind kind, uint64_t t, uint32_t value, std::function<void(uint32_t)> done);
   void resume(Hart& h);
   bool needs_coherence_point(const isa::Inst& inst, const Hart& h) const;
   void coherence_point(Hart& h, uint64_t now);

@@ -188,9 +188,36 @@ MemStatus Hart::store_conditional(uint32_t, uint32_t, bool* success) {
 }
 
 bool Hart::csr_read(uint16_t csr, uint32_t* value) {
+  switch (csr) {
+    case isa::csr::kTxLogBase:
+      *value = tx_log_base;
+      return true;
+    case isa::csr::kTxLogSize:
+      *value = tx_log_size;
+      return true;
+    case isa::csr::kTxFallback:
+      *value = fallback_locks ? static_cast<uint32_t>(*fallback_locks) : 0;
+      return true;
+    default:
+      break;
+  }
   return isa::csr::read_counter(csr, ready_at, instructions, id_, value);
 }
 
-bool Hart::csr_write(uint16_t, uint32_t) { return false; }
+bool Hart::csr_write(uint16_t csr, uint32_t value) {
+  switch (csr) {
+    case isa::csr::kTxLogBase:
+      tx_log_base = value;
+      return true;
+    case isa::csr::kTxLogSize:
+      tx_log_size = value;
+      return true;
+    case isa::csr::kTxFallback:
+      if (fallback_locks) ++*fallback_locks;
+      return true;
+    default:
+      return false;
+  }
+}
 
 }  // namespace tessera::cpu

@@ -63,6 +63,15 @@ class Hart final : public isa::ExecEnv {
   // Executes `inst` directly: MMIO and CSRs work, global memory faults.
   isa::ExecResult execute_direct(const isa::Inst& inst);
 
+  // HTM (docs/htm.md): the nesting depth, the register checkpoint of the
+  // outermost tx.begin (with the pc after it) and its rd, and the undo-log
+  // CSRs. fallback_locks: the engine's counter CSR txfallback adds to.
+  unsigned tx_depth = 0;
+  isa::ThreadState tx_checkpoint;
+  uint8_t tx_rd = 0;
+  uint32_t tx_log_base = 0, tx_log_size = 0;
+  uint64_t* fallback_locks = nullptr;
+
   // Statistics (instret reads `instructions`).
   uint64_t instructions = 0, loads = 0, stores = 0, atomics = 0, fences = 0, fetches = 0, mmio_accesses = 0;
   uint64_t memory_wait_cycles = 0, wfi_cycles = 0;
