@@ -291,8 +291,8 @@ void HtmChecker::debug_write(uint64_t addr, uint32_t size, uint32_t value) {
 
 // Which uncommitted write the read returned, if any: a transaction (open on
 // another core, or aborted) whose writes hold the read's value in every byte
-// where it differs from the shadow.
-std::string HtmChecker::explain(uint32_t reader, uint64_t addr, uint32_t size, uint32_t actual,
+// where it differs from the shadow; failing that, an older visible value.
+std::string HtmChecker::explain(uint32_t reader, uint32_t index, uint64_t addr, uint32_t size, uint32_t actual,
                                 uint32_t expected) const {
   uint32_t diff = 0;  // the read's bytes that differ from the shadow
   for (uint32_t i = 0; i < size; ++i)
@@ -317,7 +317,7 @@ std::string HtmChecker::explain(uint32_t reader, uint64_t addr, uint32_t size, u
   }
 
   auto it = ghosts_.find(addr & ~uint64_t{3});
-  if (it == ghosts_.end()) return "";
+  if (it == ghosts_.end()) return stale(index, addr, size, actual);
   const GhostWord& word = it->second;
   for (uint32_t k = 0; k < kGhosts; ++k) {  // the most recent first
     const Ghost& cand = word.ghosts[(word.next + kGhosts - 1 - k) % kGhosts];
@@ -336,6 +336,22 @@ std::string HtmChecker::explain(uint32_t reader, uint64_t addr, uint32_t size, u
     if (all)
       return fmt::format(", the value written by core {}'s aborted transaction begun at cycle {}", cand.core,
                          cand.begin_cycle);
+  }
+  return stale(index, addr, size, actual);
+}
+
+// An older visible value the read returned (a conflict that went unnoticed):
+// the newest write in the block's history that covers the read and holds it.
+std::string HtmChecker::stale(uint32_t index, uint64_t addr, uint32_t size, uint32_t actual) const {
+  for (uint32_t k = 1; k <= kHistory; ++k) {
+    const Event& e = history_[static_cast<size_t>(index) * kHistory + (history_at_[index] + kHistory - k) % kHistory];
+    if ((e.op != Op::kWrite && e.op != Op::kCommitWrite) || e.size == 0 || addr < e.addr ||
+        addr + size > e.addr + e.size)
+      continue;
+    const uint32_t shifted = e.value >> (8 * (addr - e.addr));
+    if ((size == 4 ? shifted : shifted & ((1u << (8 * size)) - 1)) == actual)
+      return fmt::format(", a stale value (written at cycle {} by core {}{})", e.cycle, e.core,
+                         e.op == Op::kCommitWrite ? "'s commit" : "");
   }
   return "";
 }
@@ -365,7 +381,8 @@ void HtmChecker::fail_value(uint64_t cycle, uint32_t core, const Access& read, u
   f.in_transaction = in_tx;
   f.begin_cycle = in_tx ? cores_[core].begin_cycle : 0;
   f.read_cycle = read.cycle;
-  const std::string why = explain(in_tx ? core : ~0u, read.addr, read.size, read.value, expected);
+  const std::string why =
+      explain(in_tx ? core : ~0u, block_index(read.addr), read.addr, read.size, read.value, expected);
   if (in_tx)
     f.what = fmt::format(
         "core {}'s transaction begun at cycle {} read {:#x} at {:#x} (size {}, cycle {}){}; in commit order the value "

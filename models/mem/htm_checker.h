@@ -14,7 +14,8 @@
 //  isolated      no aborted transaction's write is ever visible. Writes of
 //                aborted (and still open) transactions are remembered per
 //                word, so a read that disagrees with the shadow and returns
-//                such a value is reported as reading it.
+//                such a value is reported as reading it; a read of an older
+//                committed value (a missed conflict) names that write.
 // The reads of a transaction that aborts are not checked: an aborted
 // transaction has no effect to serialise.
 // The first violation is kept with its cycle, core, address, the expected
@@ -143,7 +144,9 @@ class HtmChecker {
   void record(uint32_t index, uint64_t cycle, uint32_t core, Op op, uint64_t addr, uint32_t size, uint32_t value);
   void grow();
 
-  std::string explain(uint32_t reader, uint64_t addr, uint32_t size, uint32_t actual, uint32_t expected) const;
+  std::string explain(uint32_t reader, uint32_t index, uint64_t addr, uint32_t size, uint32_t actual,
+                      uint32_t expected) const;
+  std::string stale(uint32_t index, uint64_t addr, uint32_t size, uint32_t actual) const;
   std::string history_of(uint64_t addr, uint32_t size);
   void fail_value(uint64_t cycle, uint32_t core, const Access& read, uint32_t expected, bool in_tx);
   void fail_misuse(uint64_t cycle, uint32_t core, std::string what);
