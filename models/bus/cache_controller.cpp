@@ -54,6 +54,7 @@ void ControllerContext::protocol_error(uint64_t line, const std::string& what) {
 
 void ControllerContext::check_failure() {
   if (checker && checker->failed() && !failed()) fail(checker->failure());
+  if (htm_checker && htm_checker->failed() && !failed()) fail(htm_checker->coherence_failure());
 }
 
 std::string CacheController::name() const { return fmt::format("{}{}", id % 2 ? "l1i" : "l1d", id / 2); }
@@ -300,6 +301,17 @@ void CacheController::perform(int way, const Op& op, uint32_t* result) {
     case OpKind::kTxAbort:
     case OpKind::kTxRollback:
       break;
+  }
+  // The HTM checker sees every plain data access as it is performed; a
+  // commit's publishing is its commit, undo-log traffic is not program data.
+  if (ctx_->htm_checker && !tx_port_access_ && id % 2 == 0) {
+    const uint32_t core = id / 2;
+    if (op.kind == OpKind::kLoad || op.kind == OpKind::kLr || op.kind == OpKind::kAmo)
+      ctx_->htm_checker->read(ctx_->now, core, op.addr, op.size, old);
+    if (op.kind == OpKind::kStore || op.kind == OpKind::kSc)
+      ctx_->htm_checker->write(ctx_->now, core, op.addr, op.size, read_bytes(bytes, op.size));
+    if (op.kind == OpKind::kAmo)
+      ctx_->htm_checker->write(ctx_->now, core, op.addr, op.size, amo_result(op.amo, old, op.value));
   }
   ctx_->check_failure();
 }

@@ -28,6 +28,7 @@
 #include "mem/coherence_checker.h"
 #include "mem/coherence_failure.h"
 #include "mem/coherence_protocol.h"
+#include "mem/htm_checker.h"
 #include "mem/store_buffer.h"
 
 namespace tessera::bus {
@@ -66,6 +67,7 @@ struct ControllerContext {
   const mem::ProtocolTable* table = nullptr;
   const mem::CacheView* view = nullptr;      // describes a line in a failure report
   mem::CoherenceChecker* checker = nullptr;  // null when not checking
+  mem::HtmChecker* htm_checker = nullptr;    // null when not checking
   uint32_t line_bytes = 64;
   uint32_t hit_latency = 1;
   uint32_t wb_buffer_entries = 2;
@@ -299,6 +301,7 @@ class CacheController {
   // HTM (cache_controller_htm.cpp).
   void run_tx_data(const Op& op);
   void run_tx_port();
+  void run_tx_port_ops();
   bool tx_access(ControllerPort port, const Op& op, uint32_t* result);
   bool tx_perform(int way, const Op& op, uint32_t* result);
   void tx_begin_commit();
@@ -307,6 +310,7 @@ class CacheController {
   void withdraw_miss(ControllerPort port);
   void finish_quietly(ControllerPort port, uint32_t value, uint32_t latency);
   bool internal_access_ = false;  // a transaction port's log or walk access: not progress
+  bool tx_port_access_ = false;   // any transaction-port access: not in the HTM checker's history
   const mem::ProtocolTable& table() const { return *ctx_->table; }
 
   ControllerContext* ctx_;

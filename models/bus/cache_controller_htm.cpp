@@ -91,6 +91,7 @@ void CacheController::run_tx_data(const Op& op) {
       tx.deferred.clear();
       tx.stalled = tx.wait_log = false;
       ++tx.counters.started;
+      if (ctx_->htm_checker) ctx_->htm_checker->begin(ctx_->now, id / 2);
       finish_quietly(ControllerPort::kData, 0, 1);
       return;
     }
@@ -196,7 +197,10 @@ bool CacheController::tx_perform(int way, const Op& op, uint32_t* result) {
     bytes[i] = tl->written[offset + i] ? tl->data[offset + i] : array.data(way)[offset + i];
   const uint32_t value = read_le(bytes, op.size);
   const uint64_t words = tx_words(op.addr, op.size);
-  if (reads) tl->rmask |= words;
+  if (reads) {
+    tl->rmask |= words;
+    if (ctx_->htm_checker) ctx_->htm_checker->tx_read(ctx_->now, id / 2, op.addr, op.size, value);
+  }
   if (writes_word) {
     const uint32_t updated =
         op.kind == OpKind::kAmo ? isa::atomic_new_value(kAmoOps[static_cast<size_t>(op.amo)], value, op.value, 0)
@@ -206,7 +210,9 @@ bool CacheController::tx_perform(int way, const Op& op, uint32_t* result) {
       tl->written[offset + i] = 1;
     }
     tl->wmask |= words;
+    if (ctx_->htm_checker) ctx_->htm_checker->tx_write(ctx_->now, id / 2, op.addr, op.size, read_le(&tl->data[offset], op.size));
   }
+  ctx_->check_failure();
   *result = op.kind == OpKind::kStore || op.kind == OpKind::kSc ? 0 : value;
   l.pinned = true;
   tx.stalled = false;
@@ -216,6 +222,12 @@ bool CacheController::tx_perform(int way, const Op& op, uint32_t* result) {
 
 void CacheController::run_tx_port() {
   if (tx.port_cycle == ctx_->now) return;
+  tx_port_access_ = true;
+  run_tx_port_ops();
+  tx_port_access_ = false;
+}
+
+void CacheController::run_tx_port_ops() {
   const HtmParams& htm = *ctx_->htm;
   uint32_t result = 0;
   switch (tx.phase) {
@@ -316,8 +328,9 @@ bool CacheController::tx_port_ordered_write(int* way, Op* performed) {
   const Op o = tx.ops.front();
   uint32_t result = 0;
   internal_access_ = tx.phase != TxPhase::kPublishing;
+  tx_port_access_ = true;
   perform(*way, o, &result);
-  internal_access_ = false;
+  internal_access_ = tx_port_access_ = false;
   tx.ops.pop_front();
   if (tx.phase == TxPhase::kActive) ++tx.log_stores_done;
   if (tx.phase == TxPhase::kPublishing &&
@@ -347,6 +360,10 @@ void CacheController::tx_finish_commit() {
   }
   ++tx.counters.committed;
   tx.counters.committed_cycles += ctx_->now - tx.begin_cycle;
+  if (ctx_->htm_checker) {
+    ctx_->htm_checker->commit(ctx_->now, id / 2);
+    ctx_->check_failure();
+  }
   tx_release();
   tx.phase = TxPhase::kIdle;
   tx.keep_timestamp = false;
@@ -375,6 +392,7 @@ void CacheController::tx_abort(TxReason reason, uint8_t code) {
   tx.counters.aborted_cycles += ctx_->now - tx.begin_cycle;
   tx.keep_timestamp = true;
   ++ctx_->aborts_since_progress;
+  if (ctx_->htm_checker) ctx_->htm_checker->abort(ctx_->now, id / 2);
   tx.ops.clear();
   tx.wait_log = false;
   if (miss(ControllerPort::kTx).active() && !miss(ControllerPort::kTx).granted()) withdraw_miss(ControllerPort::kTx);

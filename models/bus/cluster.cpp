@@ -68,6 +68,11 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
   ctx_.value_changes = &counters_.value_changes;
   ctx_.sb_forwards = &counters_.sb_forwards;
   ctx_.htm = &params_.htm;
+  if (params.check) {
+    htm_checker_ = std::make_unique<mem::HtmChecker>(
+        params.cores, line_bytes_, [this](uint64_t line, uint8_t* out) { memory_.read_line(line, out, line_bytes_); });
+    ctx_.htm_checker = htm_checker_.get();
+  }
   ctx_.agents = &agents_;
   for (uint32_t a = 0; a < agents; ++a)
     agents_.push_back(std::make_unique<Agent>(a, a % 2 ? params.l1i : params.l1d, params.store_buffer_entries, &ctx_));
@@ -842,6 +847,7 @@ uint32_t Cluster::write_back_and_invalidate_all() {
   uint32_t written = 0;
   for (auto& a : agents_) written += a->write_back_and_invalidate(bridge_);
   if (checker_) checker_->forget_all();
+  if (htm_checker_) htm_checker_->forget_all(ctx_.now);
   return written;
 }
 
@@ -878,6 +884,7 @@ void Cluster::debug_write(uint64_t addr, uint32_t size, uint32_t value) {
       if (w.line == line) write_bytes(w.data.data() + (addr - line), size, value);
   }
   if (checker_) checker_->on_debug_write(addr, size, value);
+  if (htm_checker_) htm_checker_->debug_write(addr, size, value);
 }
 
 }  // namespace tessera::bus

@@ -201,6 +201,8 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   const ClusterCounters& counters() const { return counters_; }
   const AgentCounters& agent_counters(uint32_t agent) const;
   uint64_t checker_checks() const;
+  // Events the HTM (serialisability) checker has checked.
+  uint64_t htm_checker_events() const { return htm_checker_ ? htm_checker_->events() : 0; }
   // Agents: core c's L1D is agent 2c, its L1I agent 2c+1.
   static uint32_t l1d_agent(uint32_t core) { return 2 * core; }
   static uint32_t l1i_agent(uint32_t core) { return 2 * core + 1; }
@@ -280,6 +282,7 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   void prioritise_transactions(std::vector<Candidate>& candidates, const std::vector<Presented>& presented) const;
   std::vector<Candidate> candidate_scratch_;
   std::unique_ptr<mem::CoherenceChecker> checker_;
+  std::unique_ptr<mem::HtmChecker> htm_checker_;
   std::function<void(const BusEvent&)> trace_;
   sim::Timeline* timeline_ = nullptr;
   int timeline_track_ = -1;

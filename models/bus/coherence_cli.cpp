@@ -129,6 +129,8 @@ int run_tester(const Options& o, const ClusterParams& params, const TesterParams
       }
       fmt::print("  transactions         {} committed, {} aborted{}{}\n", r.tx_committed, r.tx_aborted,
                  reasons.empty() ? "" : ":", reasons);
+      fmt::print("  HTM checker events   {} (serialisable in commit order, no aborted write seen)\n",
+                 c.htm_checker_events());
     }
     fmt::print("  host seconds         {:.3f}\n", r.host_seconds);
     fmt::print("  ops/s                {:.0f}\n", ops_per_second);
