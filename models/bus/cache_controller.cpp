@@ -263,7 +263,10 @@ void CacheController::perform(int way, const Op& op, uint32_t* result) {
   }
   uint8_t* bytes = array.data(way) + (op.addr - l.line_addr);
   const uint32_t old = read_bytes(bytes, op.size);
-  if (!internal_access_) ctx_->progress();
+  if (!internal_access_) {
+    ctx_->progress();
+    ctx_->useful();
+  }
   ctx_->active = true;
   switch (op.kind) {
     case OpKind::kLoad:

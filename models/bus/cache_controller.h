@@ -81,7 +81,10 @@ struct ControllerContext {
   // tells a livelock from a deadlock by it).
   const HtmParams* htm = nullptr;
   int commit_token = -1;
-  uint64_t aborts_since_progress = 0;
+  // The livelock watchdog: transactions aborted since the last commit or
+  // plain access performed (last_useful).
+  uint64_t aborts_since_useful = 0;
+  uint64_t last_useful = 0;
   // Lines the commit token's holder has published into: other caches wait
   // to access them until its commit ends (an update protocol leaves copies
   // that must not show half a commit).
@@ -97,9 +100,10 @@ struct ControllerContext {
   std::string failure_text;
 
   bool failed() const { return static_cast<bool>(failure); }
-  void progress() {
-    last_progress = now;
-    aborts_since_progress = 0;
+  void progress() { last_progress = now; }
+  void useful() {
+    last_useful = now;
+    aborts_since_useful = 0;
   }
   void count_row(int row) { ++(*row_hits)[static_cast<size_t>(row)]; }
   void fail(mem::CoherenceFailure f);

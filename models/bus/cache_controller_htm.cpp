@@ -371,6 +371,7 @@ void CacheController::tx_finish_commit() {
     ctx_->commit_token = -1;
     ctx_->frozen.clear();
   }
+  ctx_->useful();
   finish_port(ControllerPort::kData, 0, 1);  // a commit is progress
 }
 
@@ -391,7 +392,7 @@ void CacheController::tx_abort(TxReason reason, uint8_t code) {
   ++tx.counters.aborts[static_cast<size_t>(reason)];
   tx.counters.aborted_cycles += ctx_->now - tx.begin_cycle;
   tx.keep_timestamp = true;
-  ++ctx_->aborts_since_progress;
+  ++ctx_->aborts_since_useful;
   if (ctx_->htm_checker) ctx_->htm_checker->abort(ctx_->now, id / 2);
   tx.ops.clear();
   tx.wait_log = false;

@@ -190,7 +190,12 @@ void Cluster::issue(uint32_t core, const Op& op, DoneFn on_done) {
   if (p.busy) throw std::logic_error(fmt::format("core {}: {} port is busy", core, fetch ? "fetch" : "data"));
   // The watchdog measures time without progress while work is outstanding:
   // after an idle stretch (cores asleep during a kernel) it starts now.
-  if (idle()) ctx_.last_progress = ctx_.now;
+  // Transactions that keep aborting are no progress, even with idle moments
+  // between their attempts (the watchdog reports the livelock).
+  if (idle()) {
+    ctx_.last_progress = ctx_.now;
+    if (ctx_.aborts_since_useful == 0) ctx_.last_useful = ctx_.now;
+  }
   p.busy = true;
   p.performed = false;
   p.op = op;
@@ -239,6 +244,19 @@ void Cluster::tick() {
   resolve_snoops();
   grant_request();
   run_cores();
+  if (!failed() && ctx_.aborts_since_useful > 0 && ctx_.now > ctx_.last_useful + deadlock_window_) {
+    std::string running;
+    for (uint32_t c = 0; c < params_.cores; ++c)
+      if (agents_[l1d_agent(c)]->tx.phase != TxPhase::kIdle)
+        running += fmt::format(" core{} (begun at cycle {})", c, agents_[l1d_agent(c)]->tx.begin_cycle);
+    fail(mem::CoherenceFailure::make(
+        mem::CoherenceFailure::Kind::kLivelock, ctx_.now, 0,
+        fmt::format("transactions aborted {} times and none committed, and no plain access was performed, in {} "
+                    "cycles (htm.policy={} does not guarantee progress{})",
+                    ctx_.aborts_since_useful, deadlock_window_, policy_name(params_.htm.policy),
+                    params_.htm.policy == Policy::kRequesterWins ? "; older-wins does" : ""),
+        running.empty() ? " none" : running));
+  }
   if (!failed() && !idle() && ctx_.now > ctx_.last_progress + deadlock_window_) {
     std::string outstanding;
     for (const auto& a : agents_) {
@@ -266,18 +284,9 @@ void Cluster::tick() {
       for (const auto& m : a->misses)
         if (m.active() && std::find(lines.begin(), lines.end(), m.line) == lines.end()) lines.push_back(m.line);
     for (uint64_t line : lines) outstanding += fmt::format("\n  line {:#x}: {}", line, describe_line(line));
-    if (ctx_.aborts_since_progress > 0)
-      fail(mem::CoherenceFailure::make(
-          mem::CoherenceFailure::Kind::kLivelock, ctx_.now, 0,
-          fmt::format("transactions aborted {} times and none committed, and no other access was performed, for {} "
-                      "cycles (htm.policy={} does not guarantee progress{})",
-                      ctx_.aborts_since_progress, deadlock_window_, policy_name(params_.htm.policy),
-                      params_.htm.policy == Policy::kRequesterWins ? "; older-wins does" : ""),
-          std::move(outstanding)));
-    else
-      fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kDeadlock, ctx_.now, 0,
-                                       fmt::format("no access performed for {} cycles", deadlock_window_),
-                                       std::move(outstanding)));
+    fail(mem::CoherenceFailure::make(mem::CoherenceFailure::Kind::kDeadlock, ctx_.now, 0,
+                                     fmt::format("no access performed for {} cycles", deadlock_window_),
+                                     std::move(outstanding)));
   }
   for (auto& [fn, value] : callbacks)
     if (fn) fn(value);
@@ -331,6 +340,7 @@ uint64_t Cluster::next_event_cycle() const {
     if (!a.tx.ops.empty() && !a.misses[static_cast<size_t>(Port::kTx)].active()) consider(soon);
   }
   if (!idle()) consider(ctx_.last_progress + deadlock_window_ + 1);
+  if (ctx_.aborts_since_useful > 0) consider(ctx_.last_useful + deadlock_window_ + 1);
   return t;
 }
 

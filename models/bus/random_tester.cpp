@@ -41,6 +41,9 @@ TesterParams TesterParams::from_config(sim::Config& cfg) {
       "coherence_test.tx_pct", 0, 0, 100, "with --htm: chance in percent that a data op begins a transaction"));
   p.tx_max_ops = static_cast<uint32_t>(
       cfg.get_int("coherence_test.tx_max_ops", 4, 1, 64, "with --htm: most accesses in one transaction"));
+  p.tx_backoff = static_cast<uint32_t>(cfg.get_int(
+      "coherence_test.tx_backoff", 4, 0, 1000,
+      "with --htm: base of the random back-off before an aborted transaction runs again (0: at once)"));
   if (p.load_pct + p.store_pct + p.amo_pct + p.lrsc_pct > 100)
     throw sim::ConfigError("coherence_test.load_pct: load + store + amo + lrsc percentages exceed 100");
   return p;
@@ -129,7 +132,9 @@ void RandomTester::issue_tx(uint32_t core) {
         s.rollback = false;
         s.in_tx = false;
         s.retry = true;
-        wait = random((params_.think_cycles + 4) << std::min<uint32_t>(++s.attempts, 6));
+        ++s.attempts;
+        wait = params_.tx_backoff ? random((params_.think_cycles + params_.tx_backoff) << std::min<uint32_t>(s.attempts, 6))
+                                  : 0;
         break;
       default:
         wait = 0;

@@ -31,6 +31,7 @@ struct TesterParams {
   // (with a random back-off) until it commits.
   uint32_t tx_pct = 0;
   uint32_t tx_max_ops = 4;
+  uint32_t tx_backoff = 4;  // base of the random back-off before a retry (0: retry at once)
   static TesterParams from_config(sim::Config& cfg);
 };
 

@@ -33,7 +33,7 @@ std::string CoherenceFailure::text() const {
     case Kind::kDeadlock:
       return fmt::format("bus deadlock at cycle {}: {}; outstanding:{}", cycle, what, details);
     case Kind::kLivelock:
-      return fmt::format("livelock at cycle {}: {}; outstanding:{}", cycle, what, details);
+      return fmt::format("livelock at cycle {}: {}; transactions running:{}", cycle, what, details);
     case Kind::kStalled:
       return what;
   }
