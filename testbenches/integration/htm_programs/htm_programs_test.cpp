@@ -3,11 +3,12 @@
 //
 // The cluster does not execute tx.* yet, so these tests run the lock-only
 // builds (htm_*_locks.elf, built with -DHTM_NO_TX: the coarse and fine
-// variants). Once it does, switch to the full builds (htm_*.elf):
-//  - HtmPrograms.*: kLockOnly = false (then the tx variant's lines are
-//    expected too, with commits + fallbacks == ops per run);
-//  - HtmStudy.RunsATinyStudy...: drop --lock-only and --corners none (the four
-//    corners), expecting three variants per corner.
+// variants). Once it does, set kLockOnly = false: then
+//  - HtmPrograms.* and HtmProgramCores.* run the full builds (htm_*.elf) and
+//    expect the tx variant's lines too, with commits + fallbacks == ops;
+//  - HtmStudy.RunsATinyStudy... runs the full builds on the four corners and
+//    expects three variants per corner.
+// HtmProgramBuilds.* and HtmStudy.AFailedRun... stay as they are.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
