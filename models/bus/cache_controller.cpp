@@ -159,8 +159,9 @@ bool CacheController::access(ControllerPort port, const Op& op, uint32_t* result
   }
   const int way = array.find(line);
   const State state = way < 0 ? State::kI : array.line(way).state;
-  const Event event =
-      event_override >= 0 ? static_cast<Event>(event_override) : writes(op.kind) ? Event::kPrWr : Event::kPrRd;
+  const Event event = event_override >= 0 ? static_cast<Event>(event_override)
+                      : writes(op.kind)   ? Event::kPrWr
+                                          : Event::kPrRd;
   const int row = table().first_row(state, event);
   if (row < 0) {
     ctx_->protocol_error(line, fmt::format("{} has no row for ({}, {})", table().name(), mem::state_name(state),
@@ -437,9 +438,15 @@ Op CacheController::perform_ordered_write(ControllerPort port, int* way) {
   if (op && op->tx) {
     // A transactional write whose permission was just ordered: it goes to
     // the write buffer; the sharers of an update keep the committed bytes.
+    // If its transaction aborted meanwhile it has no effect.
     uint32_t result = 0;
     *way = array.find(array.line_of(op->addr));
-    const Op performed = *op;
+    Op performed = *op;
+    if (tx.phase != TxPhase::kActive) {
+      finish_quietly(port, 0, 1);
+      performed.size = 0;
+      return performed;
+    }
     if (tx_perform(*way, performed, &result)) {
       if (tx.wait_log)
         tx.saved_result = result;
@@ -529,8 +536,8 @@ std::string CacheController::describe_in_flight() const {
       out += fmt::format("{}: {} port access at {:#x} waiting\n", who, p == 2 ? "fetch" : "data", ports[p].op.addr);
   }
   if (tx.phase != TxPhase::kIdle) {
-    static constexpr const char* kPhase[] = {"idle", "running", "acquiring its write set", "publishing",
-                                             "rolling back", "aborted"};
+    static constexpr const char* kPhase[] = {"idle",       "running",      "acquiring its write set",
+                                             "publishing", "rolling back", "aborted"};
     out += fmt::format("{}: transaction begun at cycle {} {}, {} lines in its sets, {} queued transaction-port ops\n",
                        who, tx.begin_cycle, kPhase[static_cast<size_t>(tx.phase)], tx.lines.size(), tx.ops.size());
   }

@@ -157,11 +157,11 @@ class CacheController {
     uint32_t log_base = 0, log_size = 0, log_used = 0;
     uint32_t log_stores_done = 0;  // undo-log words written (two per entry)
     std::vector<TxLine> lines;
-    std::deque<Op> ops;  // the transaction port's queue
+    std::deque<Op> ops;     // the transaction port's queue
     bool wait_log = false;  // the core's store waits for its undo-log entries
     uint32_t saved_result = 0;
     uint64_t port_cycle = ~uint64_t{0};  // the cycle the transaction port last worked
-    bool stalled = false;  // requester-stalls: NACKed by a transaction since `stalled_since`
+    bool stalled = false;                // requester-stalls: NACKed by a transaction since `stalled_since`
     uint64_t stalled_since = 0;
     uint64_t walk_started = 0;
     // Eager + optimistic: readers whose lines this transaction's writes

@@ -98,7 +98,7 @@ void CacheController::run_tx_data(const Op& op) {
     case OpKind::kTxCommit:
       if (tx.phase == TxPhase::kActive && !tx.wait_log) return tx_begin_commit();
       if (tx.phase == TxPhase::kActive || tx.phase == TxPhase::kAcquiring || tx.phase == TxPhase::kPublishing)
-        return;  // under way
+        return;                                     // under way
       finish_quietly(ControllerPort::kData, 1, 1);  // it had aborted
       return;
     case OpKind::kTxAbort:
@@ -165,7 +165,8 @@ bool CacheController::tx_perform(int way, const Op& op, uint32_t* result) {
   const uint32_t offset = static_cast<uint32_t>(op.addr - line);
   TxLine* tl = tx.find(line);
   if (!tl) {
-    tx.lines.push_back(TxLine{line, 0, 0, 0, std::vector<uint8_t>(ctx_->line_bytes), std::vector<uint8_t>(ctx_->line_bytes)});
+    tx.lines.push_back(
+        TxLine{line, 0, 0, 0, std::vector<uint8_t>(ctx_->line_bytes), std::vector<uint8_t>(ctx_->line_bytes)});
     tl = &tx.lines.back();
   }
   const bool reads = op.kind == OpKind::kLoad || op.kind == OpKind::kLr || op.kind == OpKind::kAmo;
@@ -202,15 +203,16 @@ bool CacheController::tx_perform(int way, const Op& op, uint32_t* result) {
     if (ctx_->htm_checker) ctx_->htm_checker->tx_read(ctx_->now, id / 2, op.addr, op.size, value);
   }
   if (writes_word) {
-    const uint32_t updated =
-        op.kind == OpKind::kAmo ? isa::atomic_new_value(kAmoOps[static_cast<size_t>(op.amo)], value, op.value, 0)
-                                : op.value;
+    const uint32_t updated = op.kind == OpKind::kAmo
+                                 ? isa::atomic_new_value(kAmoOps[static_cast<size_t>(op.amo)], value, op.value, 0)
+                                 : op.value;
     for (uint32_t i = 0; i < op.size; ++i) {
       tl->data[offset + i] = static_cast<uint8_t>(updated >> (8 * i));
       tl->written[offset + i] = 1;
     }
     tl->wmask |= words;
-    if (ctx_->htm_checker) ctx_->htm_checker->tx_write(ctx_->now, id / 2, op.addr, op.size, read_le(&tl->data[offset], op.size));
+    if (ctx_->htm_checker)
+      ctx_->htm_checker->tx_write(ctx_->now, id / 2, op.addr, op.size, read_le(&tl->data[offset], op.size));
   }
   ctx_->check_failure();
   *result = op.kind == OpKind::kStore || op.kind == OpKind::kSc ? 0 : value;

@@ -127,7 +127,8 @@ void Cluster::register_stats(sim::StatGroup* parent) {
     g->add_counter("commit_bus_transactions", &k.commit_bus_transactions,
                    "bus transactions ordered while committing (acquiring and publishing the write set)");
     g->add_counter("conflict_nacks", &k.conflict_nacks, "this core's requests refused by another's transaction");
-    g->add_counter("fallback_locks", &k.fallback_locks, "fallback-lock acquisitions reported by firmware (CSR txfallback)");
+    g->add_counter("fallback_locks", &k.fallback_locks,
+                   "fallback-lock acquisitions reported by firmware (CSR txfallback)");
     htm_stats_.push_back(std::move(g));
   }
   auto total = std::make_unique<sim::StatGroup>("htm", stats_.get());
@@ -262,7 +263,10 @@ void Cluster::tick() {
     for (const auto& a : agents_) {
       for (size_t p = 0; p < kPorts; ++p) {
         if (a->ports[p].busy)
-          outstanding += fmt::format(" {}:{}@{:#x}", agent_name(a->id), p == 2 ? "fetch" : p == 3 ? "tx" : "data",
+          outstanding += fmt::format(" {}:{}@{:#x}", agent_name(a->id),
+                                     p == 2   ? "fetch"
+                                     : p == 3 ? "tx"
+                                              : "data",
                                      a->ports[p].op.addr);
         if (a->misses[p].active())
           outstanding += fmt::format(" {}:{}miss@{:#x} {}{}", agent_name(a->id), p == 3 ? "tx-" : "", a->misses[p].line,
@@ -272,8 +276,8 @@ void Cluster::tick() {
         outstanding += fmt::format(" {}:{} buffered stores", agent_name(a->id), a->store_buffer.size());
       for (const auto& w : a->wb) outstanding += fmt::format(" {}:wb@{:#x}", agent_name(a->id), w.line);
       if (a->tx.phase != TxPhase::kIdle) {
-        static constexpr const char* kPhase[] = {"idle", "running", "acquiring", "publishing", "rolling back",
-                                                 "aborted"};
+        static constexpr const char* kPhase[] = {"idle",       "running",      "acquiring",
+                                                 "publishing", "rolling back", "aborted"};
         outstanding += fmt::format(" {}:transaction {}", agent_name(a->id), kPhase[static_cast<size_t>(a->tx.phase)]);
         if (!a->tx.ops.empty()) outstanding += fmt::format(" ({} queued)", a->tx.ops.size());
       }
@@ -498,7 +502,8 @@ void Cluster::grant_request() {
 // committer holds retry all the time and could keep the bus from it for
 // ever. A commit is short, so nothing else starves. Among equals the
 // arbiter decides.
-void Cluster::prioritise_transactions(std::vector<Candidate>& candidates, const std::vector<Presented>& presented) const {
+void Cluster::prioritise_transactions(std::vector<Candidate>& candidates,
+                                      const std::vector<Presented>& presented) const {
   auto rank = [&](uint32_t agent) -> uint64_t {  // 0: a commit's request
     const Agent& a = *agents_[agent];
     const int port = presented[agent].port;
@@ -510,9 +515,9 @@ void Cluster::prioritise_transactions(std::vector<Candidate>& candidates, const 
   uint64_t best = ~uint64_t{0};
   for (const auto& c : candidates) best = std::min(best, rank(c.agent));
   if (best == ~uint64_t{0}) return;
-  candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
-                                  [&](const Candidate& c) { return rank(c.agent) != best; }),
-                   candidates.end());
+  candidates.erase(
+      std::remove_if(candidates.begin(), candidates.end(), [&](const Candidate& c) { return rank(c.agent) != best; }),
+      candidates.end());
 }
 
 void Cluster::resolve_snoops() {
@@ -677,9 +682,9 @@ Cluster::Contention Cluster::contend(const Txn& t, TxReason* requester_reason) {
   // transaction's own access, or anything else (plain accesses, instruction
   // fetches, undo-log traffic).
   const bool committing = r.tx.phase == TxPhase::kAcquiring || r.tx.phase == TxPhase::kPublishing;
-  const Role role = committing                                                  ? Role::kCommitter
+  const Role role = committing                                                ? Role::kCommitter
                     : r.tx.phase == TxPhase::kActive && t.port == Port::kData ? Role::kActive
-                                                                                : Role::kPlain;
+                                                                              : Role::kPlain;
   const bool exclusive = t.op != BusOp::kBusRd;
   const uint64_t words = r.request_words(t.port);
   const bool stall_expired = r.tx.stalled && ctx_.now - r.tx.stalled_since >= params_.htm.stall_timeout;
@@ -697,8 +702,8 @@ Cluster::Contention Cluster::contend(const Txn& t, TxReason* requester_reason) {
     in.holder = h.tx.phase;
     in.requester = role;
     in.type = conflict_type(exclusive, hits_read, hits_write);
-    in.requester_older = r.tx.phase != TxPhase::kIdle && std::make_pair(r.tx.timestamp, r.id) <
-                                                             std::make_pair(h.tx.timestamp, h.id);
+    in.requester_older =
+        r.tx.phase != TxPhase::kIdle && std::make_pair(r.tx.timestamp, r.id) < std::make_pair(h.tx.timestamp, h.id);
     in.requester_commits_first = committing && h.tx.phase == TxPhase::kAcquiring &&
                                  std::make_pair(r.tx.commit_started, r.id) < std::make_pair(h.tx.commit_started, h.id);
     in.stall_expired = stall_expired;

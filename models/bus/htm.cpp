@@ -8,19 +8,19 @@ namespace tessera::bus {
 
 HtmParams HtmParams::from_config(sim::Config& cfg, uint32_t line_bytes) {
   HtmParams p;
-  p.versioning = cfg.get_enum("htm.versioning", "lazy", {"eager", "lazy"},
-                              "HTM data versioning: eager (undo log in memory) or lazy (write buffer in the L1)") ==
-                         "eager"
-                     ? Versioning::kEager
-                     : Versioning::kLazy;
+  p.versioning =
+      cfg.get_enum("htm.versioning", "lazy", {"eager", "lazy"},
+                   "HTM data versioning: eager (undo log in memory) or lazy (write buffer in the L1)") == "eager"
+          ? Versioning::kEager
+          : Versioning::kLazy;
   p.detection =
       cfg.get_enum("htm.detection", "pessimistic", {"pessimistic", "optimistic"},
                    "HTM conflict detection: pessimistic (on every snoop) or optimistic (at commit)") == "optimistic"
           ? Detection::kOptimistic
           : Detection::kPessimistic;
-  const std::string policy =
-      cfg.get_enum("htm.policy", "auto", {"auto", "requester-wins", "requester-stalls", "older-wins", "committer-wins"},
-                   "HTM contention manager (auto: older-wins for pessimistic, committer-wins for optimistic detection)");
+  const std::string policy = cfg.get_enum(
+      "htm.policy", "auto", {"auto", "requester-wins", "requester-stalls", "older-wins", "committer-wins"},
+      "HTM contention manager (auto: older-wins for pessimistic, committer-wins for optimistic detection)");
   if (policy == "auto")
     p.policy = p.detection == Detection::kOptimistic ? Policy::kCommitterWins : Policy::kOlderWins;
   else if (policy == "requester-wins")
@@ -36,18 +36,19 @@ HtmParams HtmParams::from_config(sim::Config& cfg, uint32_t line_bytes) {
         "htm.policy: {} does not apply to {} detection (committer-wins is the policy of optimistic detection; "
         "requester-wins, requester-stalls and older-wins are for pessimistic detection)",
         policy, detection_name(p.detection)));
-  p.word_granularity = cfg.get_enum("htm.granularity", "line", {"line", "word"},
-                                    "granularity of the HTM read/write bits: per cache line or per 32-bit word") ==
-                       "word";
+  p.word_granularity =
+      cfg.get_enum("htm.granularity", "line", {"line", "word"},
+                   "granularity of the HTM read/write bits: per cache line or per 32-bit word") == "word";
   if (p.word_granularity && line_bytes > 256)
-    throw sim::ConfigError(fmt::format(
-        "htm.granularity: word granularity keeps one bit per word and supports lines up to 256 bytes "
-        "(cluster.l1d.line_bytes is {})",
-        line_bytes));
+    throw sim::ConfigError(
+        fmt::format("htm.granularity: word granularity keeps one bit per word and supports lines up to 256 bytes "
+                    "(cluster.l1d.line_bytes is {})",
+                    line_bytes));
   p.max_depth = static_cast<uint32_t>(
       cfg.get_int("htm.max_depth", 8, 1, 255, "deepest (flattened) nesting of transactions; deeper aborts"));
-  p.stall_timeout = static_cast<uint32_t>(cfg.get_int(
-      "htm.stall_timeout", 256, 1, 1000000, "requester-stalls: cycles a NACKed transactional request waits, then aborts"));
+  p.stall_timeout =
+      static_cast<uint32_t>(cfg.get_int("htm.stall_timeout", 256, 1, 1000000,
+                                        "requester-stalls: cycles a NACKed transactional request waits, then aborts"));
   p.abort_cycles = static_cast<uint32_t>(cfg.get_int(
       "htm.abort_cycles", 2, 1, 1000, "cycles of a lazy abort (flash-clear of the R/W bits and write buffer)"));
   return p;
@@ -113,8 +114,10 @@ Decision decide(const ConflictInput& in) {
     case TxPhase::kAborted:
       return Decision::kNone;
     case TxPhase::kPublishing:
+      // Until its commit ends, what it read and wrote must not change.
+      return Decision::kNackRequester;
     case TxPhase::kRollingBack:
-      // Its write set holds values being published or restored: wait.
+      // Its write set holds values being restored: wait.
       return in.hits_write ? Decision::kNackRequester : Decision::kNone;
     case TxPhase::kAcquiring:
       // A committer holds what it has: the first to begin committing wins.

@@ -62,13 +62,13 @@ const char* policy_name(Policy p);
 enum class TxReason : uint8_t {
   kNone = 0,
   kExplicit = 1,
-  kConflictRW = 2,  // a shared request hit a written word
-  kConflictWR = 3,  // an exclusive request hit a read word
-  kConflictWW = 4,  // an exclusive request hit a written word
-  kCapacity = 5,    // a transactional line had to leave the L1
-  kMmio = 6,        // MMIO or wfi inside a transaction
-  kNesting = 7,     // deeper than htm.max_depth
-  kLogOverflow = 8, // the undo log is full
+  kConflictRW = 2,   // a shared request hit a written word
+  kConflictWR = 3,   // an exclusive request hit a read word
+  kConflictWW = 4,   // an exclusive request hit a written word
+  kCapacity = 5,     // a transactional line had to leave the L1
+  kMmio = 6,         // MMIO or wfi inside a transaction
+  kNesting = 7,      // deeper than htm.max_depth
+  kLogOverflow = 8,  // the undo log is full
   kCount
 };
 inline constexpr uint32_t kTxRetryBit = 1u << 16;
@@ -84,8 +84,8 @@ struct HtmCounters {
   uint64_t aborted_cycles = 0;    // begin to abort: wasted work
   uint64_t undo_log_bytes = 0;
   uint64_t commit_bus_transactions = 0;
-  uint64_t conflict_nacks = 0;  // this core's requests refused by a transaction
-  uint64_t fallback_locks = 0;  // written by firmware through CSR txfallback
+  uint64_t conflict_nacks = 0;   // this core's requests refused by a transaction
+  uint64_t fallback_locks = 0;   // written by firmware through CSR txfallback
   uint64_t rollback_cycles = 0;  // eager: walking the undo log back
 };
 
@@ -94,8 +94,8 @@ struct HtmCounters {
 struct TxLine {
   uint64_t line = 0;
   uint64_t rmask = 0, wmask = 0;
-  uint64_t logged = 0;         // eager: words whose old value is in the undo log
-  std::vector<uint8_t> data;   // new values (bytes where `written` is set)
+  uint64_t logged = 0;        // eager: words whose old value is in the undo log
+  std::vector<uint8_t> data;  // new values (bytes where `written` is set)
   std::vector<uint8_t> written;
 };
 
@@ -103,10 +103,10 @@ struct TxLine {
 enum class TxPhase : uint8_t {
   kIdle,
   kActive,
-  kAcquiring,   // committing: gaining exclusive ownership of the write set
-  kPublishing,  // committing: holding the commit token, writing the buffer into the lines
-  kRollingBack, // eager abort: walking the undo log back
-  kAborted,     // aborted and clean; waits for its core to restore the checkpoint
+  kAcquiring,    // committing: gaining exclusive ownership of the write set
+  kPublishing,   // committing: holding the commit token, writing the buffer into the lines
+  kRollingBack,  // eager abort: walking the undo log back
+  kAborted,      // aborted and clean; waits for its core to restore the checkpoint
 };
 
 // Who sent a snooped request, as the contention manager sees it.
@@ -114,11 +114,11 @@ enum class Role : uint8_t { kPlain, kActive, kCommitter };
 
 // What the contention manager decides for one holder hit by a request.
 enum class Decision : uint8_t {
-  kNone,             // no conflict
-  kAbortHolder,      // the holder aborts (lazy: at once; eager: the requester then waits for its walk)
-  kNackRequester,    // the requester retries later
-  kAbortRequester,   // requester-stalls timeout: the requester aborts
-  kDeferred,         // eager + optimistic: the holder aborts if the requester commits
+  kNone,            // no conflict
+  kAbortHolder,     // the holder aborts (lazy: at once; eager: the requester then waits for its walk)
+  kNackRequester,   // the requester retries later
+  kAbortRequester,  // requester-stalls timeout: the requester aborts
+  kDeferred,        // eager + optimistic: the holder aborts if the requester commits
 };
 
 // The conflict type of a request (exclusive or shared) hitting a holder's
@@ -132,11 +132,11 @@ struct ConflictInput {
   Versioning versioning;
   TxPhase holder;
   Role requester;
-  TxReason type;                // conflict_type(); kNone: no conflict
-  bool requester_older;         // by timestamp (older-wins, eager-optimistic writes)
-  bool requester_commits_first; // both committing: the requester began committing first
-  bool stall_expired;           // requester-stalls: the requester has waited htm.stall_timeout
-  bool hits_write;              // the request hits a word the holder wrote
+  TxReason type;                 // conflict_type(); kNone: no conflict
+  bool requester_older;          // by timestamp (older-wins, eager-optimistic writes)
+  bool requester_commits_first;  // both committing: the requester began committing first
+  bool stall_expired;            // requester-stalls: the requester has waited htm.stall_timeout
+  bool hits_write;               // the request hits a word the holder wrote
 };
 
 // The contention manager (docs/htm.md, "Conflicts"): pure, tested directly.

@@ -12,7 +12,19 @@ namespace tessera::bus {
 // transaction had aborted), abort (value: the abort status) and rollback
 // (completes once the aborted transaction's state is gone: its core then
 // restores its register checkpoint).
-enum class OpKind : uint8_t { kLoad, kStore, kAmo, kLr, kSc, kFence, kIfetch, kTxBegin, kTxCommit, kTxAbort, kTxRollback };
+enum class OpKind : uint8_t {
+  kLoad,
+  kStore,
+  kAmo,
+  kLr,
+  kSc,
+  kFence,
+  kIfetch,
+  kTxBegin,
+  kTxCommit,
+  kTxAbort,
+  kTxRollback
+};
 // RISC-V A-extension AMOs (RV32: 32-bit).
 enum class AmoKind : uint8_t { kSwap, kAdd, kXor, kAnd, kOr, kMin, kMax, kMinu, kMaxu };
 

@@ -37,13 +37,13 @@ TesterParams TesterParams::from_config(sim::Config& cfg) {
       static_cast<uint32_t>(cfg.get_int("coherence_test.lrsc_pct", 10, 0, 100, "LR/SC pairs, percent of data ops"));
   p.fetch_pct = static_cast<uint32_t>(
       cfg.get_int("coherence_test.fetch_pct", 10, 0, 100, "chance in percent that a free fetch port fetches"));
-  p.tx_pct = static_cast<uint32_t>(cfg.get_int(
-      "coherence_test.tx_pct", 0, 0, 100, "with --htm: chance in percent that a data op begins a transaction"));
+  p.tx_pct = static_cast<uint32_t>(cfg.get_int("coherence_test.tx_pct", 0, 0, 100,
+                                               "with --htm: chance in percent that a data op begins a transaction"));
   p.tx_max_ops = static_cast<uint32_t>(
       cfg.get_int("coherence_test.tx_max_ops", 4, 1, 64, "with --htm: most accesses in one transaction"));
-  p.tx_backoff = static_cast<uint32_t>(cfg.get_int(
-      "coherence_test.tx_backoff", 4, 0, 1000,
-      "with --htm: base of the random back-off before an aborted transaction runs again (0: at once)"));
+  p.tx_backoff = static_cast<uint32_t>(
+      cfg.get_int("coherence_test.tx_backoff", 4, 0, 1000,
+                  "with --htm: base of the random back-off before an aborted transaction runs again (0: at once)"));
   if (p.load_pct + p.store_pct + p.amo_pct + p.lrsc_pct > 100)
     throw sim::ConfigError("coherence_test.load_pct: load + store + amo + lrsc percentages exceed 100");
   return p;
@@ -101,7 +101,8 @@ void RandomTester::issue_tx(uint32_t core) {
     else if (r < 85)
       op = Op{OpKind::kStore, pick_addr(size), size, static_cast<uint32_t>(random(1ull << 32)), AmoKind::kAdd};
     else
-      op = Op{OpKind::kAmo, pick_addr(4), 4, static_cast<uint32_t>(random(1ull << 32)), static_cast<AmoKind>(random(9))};
+      op =
+          Op{OpKind::kAmo, pick_addr(4), 4, static_cast<uint32_t>(random(1ull << 32)), static_cast<AmoKind>(random(9))};
     --cs.tx_left;
   }
   ++issued_;
@@ -133,8 +134,9 @@ void RandomTester::issue_tx(uint32_t core) {
         s.in_tx = false;
         s.retry = true;
         ++s.attempts;
-        wait = params_.tx_backoff ? random((params_.think_cycles + params_.tx_backoff) << std::min<uint32_t>(s.attempts, 6))
-                                  : 0;
+        wait = params_.tx_backoff
+                   ? random((params_.think_cycles + params_.tx_backoff) << std::min<uint32_t>(s.attempts, 6))
+                   : 0;
         break;
       default:
         wait = 0;
@@ -211,7 +213,8 @@ TesterResult RandomTester::run(const std::function<void(uint64_t, uint64_t)>& pr
           cores_[core].next_fetch = now + 1 + random(params_.think_cycles + 1);
       }
     }
-    const bool open_tx = std::any_of(cores_.begin(), cores_.end(), [](const CoreState& s) { return s.in_tx || s.rollback; });
+    const bool open_tx =
+        std::any_of(cores_.begin(), cores_.end(), [](const CoreState& s) { return s.in_tx || s.rollback; });
     if (completed_ >= params_.ops && c.idle() && !open_tx) break;
     uint64_t next = c.next_event_cycle();
     if (issued_ < params_.ops || open_tx)

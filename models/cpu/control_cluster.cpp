@@ -182,7 +182,8 @@ void ControlCluster::wake_sleepers(uint64_t at) {
 void ControlCluster::stop_on_engine_failure() {
   const std::string& f = engine_->failure();
   const auto kind = engine_->failure_info().kind;
-  const bool deadlock = kind == mem::CoherenceFailure::Kind::kDeadlock || kind == mem::CoherenceFailure::Kind::kLivelock;
+  const bool deadlock =
+      kind == mem::CoherenceFailure::Kind::kDeadlock || kind == mem::CoherenceFailure::Kind::kLivelock;
   run_.stop(deadlock ? sim::ExitKind::kDeadlock : sim::ExitKind::kGuestFault,
             deadlock ? sim::kStatusDeadlock : sim::kStatusGuestFault, fmt::format("{}: {}", name(), f));
 }

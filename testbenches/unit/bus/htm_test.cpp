@@ -196,6 +196,10 @@ TEST(HtmPolicy, CommittersHoldTheirWriteSets) {
   in.holder = TxPhase::kRollingBack;
   in.hits_write = false;
   EXPECT_EQ(decide(in), Decision::kNone);
+  // A publishing committer's reads count until its commit ends.
+  in.holder = TxPhase::kPublishing;
+  in.type = TxReason::kConflictWR;
+  EXPECT_EQ(decide(in), Decision::kNackRequester);
 }
 
 // ---------------------------------------------------------------------------
@@ -244,8 +248,8 @@ TEST(HtmPessimistic, Case2ReaderStallsOnAWriteUntilTheWriterCommits) {
   // tick's snoop (NACKed): the first snoop after it is T+106; C0 (now M,
   // committed) supplies at T+107, 2 beats, filled T+109, done T+110.
   EXPECT_EQ(r.script(1).done[1], T + 110);
-  EXPECT_EQ(r.script(1).values[1], 8u);  // the committed value, never the old one with C0 running
-  EXPECT_EQ(r.script(1).values[2], 0u);  // and C1 commits
+  EXPECT_EQ(r.script(1).values[1], 8u);                      // the committed value, never the old one with C0 running
+  EXPECT_EQ(r.script(1).values[2], 0u);                      // and C1 commits
   EXPECT_EQ(h.cluster.htm_counters(1).conflict_nacks, 11u);  // T+40 .. T+100 every 6 cycles
   EXPECT_EQ(h.cluster.htm_counters(1).aborts[static_cast<size_t>(TxReason::kConflictRW)], 0u);
 }
