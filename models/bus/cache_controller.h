@@ -175,6 +175,7 @@ class CacheController {
         if (l.line == line) return &l;
       return nullptr;
     }
+    const TxLine* find(uint64_t line) const { return const_cast<Tx*>(this)->find(line); }
   };
 
   // `ctx` may be null for a controller only snooped (tests); run_port,

@@ -396,6 +396,8 @@ void CacheController::tx_abort(TxReason reason, uint8_t code) {
   tx.keep_timestamp = true;
   ++ctx_->aborts_since_useful;
   if (ctx_->htm_checker) ctx_->htm_checker->abort(ctx_->now, id / 2);
+  const auto deferred = std::move(tx.deferred);
+  tx.deferred.clear();
   tx.ops.clear();
   tx.wait_log = false;
   if (miss(ControllerPort::kTx).active() && !miss(ControllerPort::kTx).granted()) withdraw_miss(ControllerPort::kTx);
@@ -420,6 +422,12 @@ void CacheController::tx_abort(TxReason reason, uint8_t code) {
     tx.phase = TxPhase::kAborted;
   }
   ctx_->active = true;
+  // Readers whose lines this transaction's writes took cannot see what
+  // happens to those lines next: they abort with it.
+  for (const auto& [agent, begun] : deferred) {
+    CacheController& v = *(*ctx_->agents)[agent];
+    if (v.tx.running() && v.tx.begin_cycle == begun) v.tx_abort(TxReason::kConflictWR);
+  }
 }
 
 }  // namespace tessera::bus

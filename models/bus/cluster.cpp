@@ -580,7 +580,15 @@ void Cluster::resolve(uint32_t tag) {
   SnoopResult snooped = snoop(agents_, t, table_);
   if (!snooped.error.empty()) return protocol_error(t.line, snooped.error);
   const std::vector<int>& rows = snooped.rows;
-  const bool shared = snooped.shared;
+  // Sticky sharing: a line in a running transaction's sets whose copy was
+  // taken (eager versioning with optimistic detection) is still read by it,
+  // so a reader may not get it exclusive and later write it silently.
+  bool shared = snooped.shared;
+  if (!shared && t.op == BusOp::kBusRd)
+    for (uint32_t c = 0; c < params_.cores && !shared; ++c) {
+      const Agent& h = *agents_[l1d_agent(c)];
+      shared = &h != &r && h.tx.running() && h.tx.find(t.line) != nullptr;
+    }
   const int supplier = snooped.supplier, wb_holder = snooped.wb_holder;
   const bool flush = snooped.flush;
   const bool needs_data = t.op == BusOp::kBusRd || t.op == BusOp::kBusRdX;
@@ -694,7 +702,12 @@ Cluster::Contention Cluster::contend(const Txn& t, TxReason* requester_reason) {
     if (&h == &r || h.tx.phase == TxPhase::kIdle || h.tx.phase == TxPhase::kAborted) continue;
     const TxLine* tl = h.tx.find(t.line);
     if (!tl) continue;
-    const bool hits_read = (tl->rmask & words) != 0, hits_write = (tl->wmask & words) != 0;
+    // An invalidating request takes the whole line: were it allowed past the
+    // holder's other words, the requester could later write the words the
+    // holder read without a bus transaction. A read or an update (Dragon)
+    // concerns only its own words.
+    const uint64_t reach = t.op == BusOp::kBusRdX || t.op == BusOp::kBusUpgr ? ~uint64_t{0} : words;
+    const bool hits_read = (tl->rmask & reach) != 0, hits_write = (tl->wmask & reach) != 0;
     ConflictInput in{};
     in.detection = params_.htm.detection;
     in.policy = params_.htm.policy;
