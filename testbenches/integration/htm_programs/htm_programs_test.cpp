@@ -1,14 +1,11 @@
 // The transactional-memory programs (firmware/cluster/htm_*.c, htm_bench.h)
 // on the chip platform, and the study script tools/htm-study.
 //
-// The cluster does not execute tx.* yet, so these tests run the lock-only
-// builds (htm_*_locks.elf, built with -DHTM_NO_TX: the coarse and fine
-// variants). Once it does, set kLockOnly = false: then
-//  - HtmPrograms.* and HtmProgramCores.* run the full builds (htm_*.elf) and
-//    expect the tx variant's lines too, with commits + fallbacks == ops;
-//  - HtmStudy.RunsATinyStudy... runs the full builds on the four corners and
-//    expects three variants per corner.
-// HtmProgramBuilds.* and HtmStudy.AFailedRun... stay as they are.
+// HtmPrograms.* and HtmProgramCores.* run the full builds (htm_*.elf: the
+// coarse-lock, fine-lock and transactional variants) and expect the tx
+// variant's lines with commits + fallbacks == ops; HtmStudy.RunsATinyStudy...
+// runs them on the four corners. HtmProgramBuilds.* checks that the lock-only
+// builds (htm_*_locks.elf, -DHTM_NO_TX) hold no transactional instruction.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -31,7 +28,7 @@ using tessera::test::temp_path;
 
 namespace {
 
-constexpr bool kLockOnly = true;  // see the top of this file
+constexpr bool kLockOnly = false;  // see the top of this file
 
 std::string elf(const std::string& program, bool lock_only = kLockOnly) {
   return std::string(HTM_FW_DIR) + "/htm_" + program + (lock_only ? "_locks" : "") + ".elf";

@@ -544,7 +544,7 @@ TEST(HtmCheckerRandom, SerialHistoriesPassAndOneWrongReadFails) {
 // The random tester runs 1,000,000 operations through the checker for each
 // of 40 configurations; this measures the checker alone on such a history
 // (8 cores, 4 KiB of shared data in 64-byte blocks, transactions of up to 8
-// accesses, 15% aborted). The figure is recorded in docs/htm-checker.md.
+// accesses, 15% aborted). The figure is recorded in docs/htm.md.
 TEST(HtmCheckerSpeed, MillionEvents) {
   const History h = random_history(42, 8, 230000, 0x80000000, 4096, 8);
   ASSERT_GE(h.events.size(), 1000000u);
