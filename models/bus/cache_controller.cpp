@@ -337,6 +337,7 @@ void CacheController::fill(ControllerPort port, int row, const uint8_t* data) {
   l.reserved = false;
   l.last_use = ++lru_clock;
   ctx_->count_row(row);
+  if (ctx_->htm_checker && id % 2 == 0) ctx_->htm_checker->seed(m.line, data);
   if (ctx_->checker) {
     ctx_->checker->on_fill(ctx_->now, id, m.line, data);
     ctx_->checker->check_line(ctx_->now, m.line);

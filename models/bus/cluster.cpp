@@ -69,8 +69,8 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
   ctx_.sb_forwards = &counters_.sb_forwards;
   ctx_.htm = &params_.htm;
   if (params.check) {
-    htm_checker_ = std::make_unique<mem::HtmChecker>(params.cores, line_bytes_,
-                                                     [this](uint64_t line, uint8_t* out) { coherent_line(line, out); });
+    htm_checker_ = std::make_unique<mem::HtmChecker>(
+        params.cores, line_bytes_, [this](uint64_t line, uint8_t* out) { memory_.read_line(line, out, line_bytes_); });
     ctx_.htm_checker = htm_checker_.get();
   }
   ctx_.agents = &agents_;
@@ -881,25 +881,6 @@ uint32_t Cluster::write_back_and_invalidate_all() {
 
 // ---------------------------------------------------------------------------
 // Functional access
-
-// The line as the cluster holds it: a valid cached copy or a write-back
-// buffer entry, else memory. The HTM checker starts a line's history from
-// it: the SMs may have written memory since the line was filled.
-void Cluster::coherent_line(uint64_t line, uint8_t* out) const {
-  for (const auto& a : agents_) {
-    const int way = a->array.find(line);
-    if (way >= 0 && a->array.line(way).state != State::kI) {
-      std::memcpy(out, a->array.data(way), line_bytes_);
-      return;
-    }
-    for (const auto& w : a->wb)
-      if (w.line == line) {
-        std::memcpy(out, w.data.data(), line_bytes_);
-        return;
-      }
-  }
-  memory_.read_line(line, out, line_bytes_);
-}
 
 uint32_t Cluster::debug_read(uint64_t addr, uint32_t size) const {
   const uint64_t line = addr & ~static_cast<uint64_t>(line_bytes_ - 1);

@@ -238,7 +238,6 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   const uint8_t* line_data(uint32_t agent, uint64_t line) const override;
 
   void validate(const Op& op, uint32_t core) const;
-  void coherent_line(uint64_t line, uint8_t* out) const;
   void deliver_responses();
   void start_response();
   void resolve_snoops();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <stdexcept>
 
 namespace tessera::mem {
@@ -103,7 +104,10 @@ uint32_t HtmChecker::block_index(uint64_t addr) {
   keys_[h] = key;
   slots_[h] = index;
   shadow_.resize(static_cast<size_t>(blocks_) * block_bytes_);
-  initial_(key << block_shift_, bytes(index));
+  if (seed_)
+    std::memcpy(bytes(index), seed_, block_bytes_);
+  else
+    initial_(key << block_shift_, bytes(index));
   history_.resize(static_cast<size_t>(blocks_) * kHistory);
   history_at_.push_back(0);
   last_key_ = key;
@@ -128,6 +132,13 @@ void HtmChecker::record(uint32_t index, uint64_t cycle, uint32_t core, Op op, ui
   history_[static_cast<size_t>(index) * kHistory + at] =
       Event{cycle, addr, value, static_cast<uint16_t>(core), static_cast<uint8_t>(size), op};
   at = (at + 1) % kHistory;
+}
+
+void HtmChecker::seed(uint64_t block_addr, const uint8_t* data) {
+  if (failed()) return;
+  seed_ = data;
+  block_index(block_addr);
+  seed_ = nullptr;
 }
 
 void HtmChecker::forget_all(uint64_t cycle) {

@@ -82,6 +82,11 @@ class HtmChecker {
   // A loader's functional write, outside the history: applied to the shadow
   // if the block is known (otherwise memory holds it when first needed).
   void debug_write(uint64_t addr, uint32_t size, uint32_t value);
+  // A cache was filled with `data` (block_bytes): the block's shadow starts
+  // from it if no event has touched the block yet. Memory may have changed
+  // behind the history since (the SMs write it between kernel launches), so
+  // the fill, not a later read of memory, is the truth the history starts from.
+  void seed(uint64_t block_addr, const uint8_t* data);
   // Memory may have changed outside the history (a loader, the SMs between
   // kernel launches): forget every shadow block, memory is the truth again.
   // Misuse while a transaction is open.
@@ -166,6 +171,7 @@ class HtmChecker {
   std::vector<uint8_t> shadow_;
   std::vector<Event> history_;        // kHistory per block, a ring
   std::vector<uint32_t> history_at_;  // the ring's next entry per block
+  const uint8_t* seed_ = nullptr;     // block_index creates a new block from these bytes
   uint64_t last_key_ = ~uint64_t{0};
   uint32_t last_index_ = 0;
 
