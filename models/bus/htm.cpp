@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/isa.h"
 #include "sim/config.h"
 
 namespace tessera::bus {
@@ -70,36 +71,25 @@ const char* policy_name(Policy p) {
   return "?";
 }
 
+// The reasons and the status word are the ISA's (isa::tx, docs/firmware-abi.md).
+static_assert(static_cast<int>(TxReason::kExplicit) == static_cast<int>(isa::tx::AbortReason::kExplicit) &&
+                  static_cast<int>(TxReason::kConflictRW) == static_cast<int>(isa::tx::AbortReason::kConflictRw) &&
+                  static_cast<int>(TxReason::kConflictWR) == static_cast<int>(isa::tx::AbortReason::kConflictWr) &&
+                  static_cast<int>(TxReason::kConflictWW) == static_cast<int>(isa::tx::AbortReason::kConflictWw) &&
+                  static_cast<int>(TxReason::kCapacity) == static_cast<int>(isa::tx::AbortReason::kCapacity) &&
+                  static_cast<int>(TxReason::kMmio) == static_cast<int>(isa::tx::AbortReason::kMmio) &&
+                  static_cast<int>(TxReason::kNesting) == static_cast<int>(isa::tx::AbortReason::kNesting) &&
+                  static_cast<int>(TxReason::kLogOverflow) == static_cast<int>(isa::tx::AbortReason::kLogOverflow) &&
+                  static_cast<unsigned>(TxReason::kCount) == isa::tx::kReasons + 1 && kTxRetryBit == isa::tx::kRetryBit,
+              "bus::TxReason follows isa::tx::AbortReason");
+
 const char* tx_reason_name(TxReason r) {
-  switch (r) {
-    case TxReason::kNone:
-      return "none";
-    case TxReason::kExplicit:
-      return "explicit";
-    case TxReason::kConflictRW:
-      return "conflict_rw";
-    case TxReason::kConflictWR:
-      return "conflict_wr";
-    case TxReason::kConflictWW:
-      return "conflict_ww";
-    case TxReason::kCapacity:
-      return "capacity";
-    case TxReason::kMmio:
-      return "mmio";
-    case TxReason::kNesting:
-      return "nesting";
-    case TxReason::kLogOverflow:
-      return "log_overflow";
-    case TxReason::kCount:
-      break;
-  }
-  return "?";
+  if (r == TxReason::kNone || r == TxReason::kCount) return "none";
+  return isa::tx::abort_reason_name(static_cast<isa::tx::AbortReason>(r));
 }
 
 uint32_t tx_status(TxReason reason, uint8_t code) {
-  const bool conflict =
-      reason == TxReason::kConflictRW || reason == TxReason::kConflictWR || reason == TxReason::kConflictWW;
-  return static_cast<uint32_t>(reason) | (static_cast<uint32_t>(code) << 8) | (conflict ? kTxRetryBit : 0);
+  return isa::tx::abort_status(static_cast<isa::tx::AbortReason>(reason), code);
 }
 
 TxReason conflict_type(bool exclusive, bool hits_read, bool hits_write) {
