@@ -324,10 +324,18 @@ TEST(HtmOptimistic, Case2TheReaderRunsOnAndTheCommitterAbortsIt) {
 
 TEST(HtmOptimistic, Case3TwoWritersTheFirstToCommitWins) {
   Harness h(htm_params(Versioning::kLazy, Detection::kOptimistic, Policy::kCommitterWins));
+  const uint64_t T = h.cluster.now();
   Script c0{{begin_op(), store_op(A, 1), commit_op()}, {0, 0, 60}};
   Script c1{{begin_op(), store_op(A, 2), commit_op()}, {0, 0, 200}};
   Runner r(h, {c0, c1});
   r.run(10);
+  // Both stores only need A present: C0's BusRd is done at T+39; C1's waits
+  // for it (granted T+38, snooped T+40, memory answers: done T+73). C0's
+  // commit at T+99 upgrades A (made T+100, granted T+101, snooped T+103):
+  // it hits C1's write set, C1 aborts (write-write), C0 publishes: T+104.
+  EXPECT_EQ(r.script(0).done, (std::vector<uint64_t>{T + 2, T + 39, T + 104}));
+  // C1's commit, issued at T+273, fails at T+275; its rollback (2 cycles) ends at T+278.
+  EXPECT_EQ(r.script(1).done, (std::vector<uint64_t>{T + 12, T + 73, T + 275, T + 278}));
   EXPECT_EQ(r.script(0).values.back(), 0u);
   EXPECT_EQ(r.script(1).values[2], 1u);
   EXPECT_EQ(h.cluster.htm_counters(1).aborts[static_cast<size_t>(TxReason::kConflictWW)], 1u);
