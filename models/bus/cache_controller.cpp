@@ -148,12 +148,13 @@ void CacheController::run_port(ControllerPort port) {
 
 // Performs `op` if the line's state allows it (true); otherwise starts or
 // waits for the bus transaction the table asks for (false).
-bool CacheController::access(ControllerPort port, const Op& op, uint32_t* result, bool tx, int event_override) {
+bool CacheController::access(ControllerPort port, const Op& op, uint32_t* result, bool transactional,
+                             int event_override) {
   const uint64_t line = array.line_of(op.addr);
   if (!ctx_->frozen.empty() && ctx_->commit_token != static_cast<int>(id) &&
       std::find(ctx_->frozen.begin(), ctx_->frozen.end(), line) != ctx_->frozen.end())
     return false;  // half published by a commit: wait for its end
-  if (!tx && op.kind == OpKind::kSc && !(reservation && reservation_line == line)) {
+  if (!transactional && op.kind == OpKind::kSc && !(reservation && reservation_line == line)) {
     *result = 1;  // reservation lost: SC fails without writing
     return true;
   }
@@ -180,7 +181,7 @@ bool CacheController::access(ControllerPort port, const Op& op, uint32_t* result
       note(line);
     }
     ++counters.hits;
-    if (tx) return tx_perform(way, op, result);
+    if (transactional) return tx_perform(way, op, result);
     perform(way, op, result);
     return true;
   }

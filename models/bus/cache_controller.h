@@ -298,10 +298,10 @@ class CacheController {
     if (ctx_->on_line && id % 2 == 0) ctx_->on_line(id, line);
   }
   // Performs `op` if the line's state allows it (true); else starts or waits
-  // for the bus transaction the table asks for (false). `tx`: the
+  // for the bus transaction the table asks for (false). `transactional`: the
   // transactional path (tx_perform instead of perform); `event` overrides
   // the event (a transactional store that only needs the line present).
-  bool access(ControllerPort port, const Op& op, uint32_t* result, bool tx = false, int event = -1);
+  bool access(ControllerPort port, const Op& op, uint32_t* result, bool transactional = false, int event = -1);
   bool start_miss(ControllerPort port, uint64_t line, mem::Event event);
   // HTM (cache_controller_htm.cpp).
   void run_tx_data(const Op& op);
