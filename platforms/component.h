@@ -98,10 +98,11 @@ struct BuildContext {
   // Objects several instances share (the global atomic unit), by key; they
   // outlive every component.
   std::map<std::string, std::shared_ptr<void>>& shared;
-  std::map<std::string, Component*> built;   // by instance name
-  SystemRegs* regs = nullptr;                // set by the MMIO component: the console
-  std::map<std::string, unsigned> counters;  // next index of a numbered model ("sm")
-  sim::Timeline* timeline = nullptr;         // --timeline; null when off
+  std::map<std::string, Component*> built;      // by instance name
+  SystemRegs* regs = nullptr;                   // set by the MMIO component: the console
+  std::map<std::string, unsigned> counters;     // next index of a numbered model ("sm")
+  sim::Timeline* timeline = nullptr;            // --timeline; null when off
+  uint32_t program_argc = 0, program_argv = 0;  // main's arguments (Platform::write_program_arguments)
 
   Component* find(const std::string& instance) const {
     const auto it = built.find(instance);

@@ -442,7 +442,9 @@ class ControlCores : public Component {
                                       gpu::reg::kLaunch,
                                       gpu::reg::kStatus,
                                       stack_guards(ctx.image),
-                                      ctx.wave};
+                                      ctx.wave,
+                                      ctx.program_argc,
+                                      ctx.program_argv};
     cluster_ = std::make_unique<cpu::ControlCluster>(inst.name.c_str(), cctx);
     cluster_->set_timeline(ctx.timeline);
   }

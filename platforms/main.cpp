@@ -161,6 +161,7 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("platform", platform_arg, "Platform netlist (a .yaml file, or a name such as sm1 or chip)")
       ->required();
   run_cmd->add_option("program", elf, "Firmware ELF built by firmware/tessera-cc")->required();
+  run_cmd->add_option("args", options.program_args, "Arguments of the program's main(), after '--' (argv[1..])");
   run_cmd->add_option("--set", sets, "Override a parameter: key=value (repeatable)");
   run_cmd->add_option("--stats", stats_path, "Write hierarchical statistics as JSON");
   std::string trace_window;

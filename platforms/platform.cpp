@@ -58,7 +58,12 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
       cfg.get_int("memory.size_mb", 256, 64, 2048, "Global memory at 0x8000_0000, MiB (programs need at least 64)"));
   global_ = std::make_unique<sim::BackingMemory>(kGlobalBase, size_mb << 20);
 
-  if (!elf_path.empty()) load_program(elf_path);
+  if (!elf_path.empty()) {
+    load_program(elf_path);
+    write_program_arguments(elf_path);
+  } else if (!options.program_args.empty()) {
+    throw sim::ConfigError("program arguments given without a program");
+  }
   if (!image_) image_ = std::make_unique<isa::ElfImage>();
   program_ = std::make_unique<isa::DecodedProgram>(*image_);
 
@@ -93,6 +98,8 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
                    nullptr,
                    {},
                    nullptr};
+  ctx.program_argc = program_argc_;
+  ctx.program_argv = program_argv_;
   if (!options.timeline.path.empty()) {
     sim::TimelineOptions timeline = options.timeline;
     timeline.inputs = options.inputs;
@@ -151,6 +158,41 @@ void Platform::load_program(const std::string& path) {
   if (const auto top = image_->symbol("__stack_top"); top && !global_->contains(*top - 4, 4))
     throw sim::ConfigError(
         fmt::format("{}: the stack top 0x{:08x} is outside global memory (memory.size_mb)", path, *top));
+}
+
+void Platform::write_program_arguments(const std::string& path) {
+  const auto block = image_->symbol("__tessera_args"), block_size = image_->symbol("__tessera_args_size");
+  if (!block || !block_size) {
+    if (options_.program_args.empty()) return;  // an ELF linked otherwise: main(0, 0) as ever
+    throw sim::ConfigError(
+        fmt::format("{}: the program has no argument block (__tessera_args), so it cannot take the {} argument{} "
+                    "given after '--'; link it with firmware/tessera-cc",
+                    path, options_.program_args.size(), options_.program_args.size() == 1 ? "" : "s"));
+  }
+  // argv[0] is the program's file name, as a shell would give it.
+  std::vector<std::string> argv{std::filesystem::path(path).filename().string()};
+  argv.insert(argv.end(), options_.program_args.begin(), options_.program_args.end());
+  const uint32_t pointers = 4 * static_cast<uint32_t>(argv.size() + 1);
+  uint64_t bytes = pointers;
+  for (const auto& a : argv) bytes += a.size() + 1;
+  if (bytes > *block_size)
+    throw sim::ConfigError(
+        fmt::format("{}: the program's arguments take {} bytes (pointers and strings); its argument "
+                    "block (__tessera_args_size) holds {}",
+                    path, bytes, *block_size));
+  if (!global_->contains(*block, *block_size))
+    throw sim::ConfigError(fmt::format("{}: the argument block at 0x{:08x} lies outside global memory", path, *block));
+  uint32_t str = *block + pointers;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const uint32_t ptr = str;
+    global_->write(*block + 4 * static_cast<uint32_t>(i), &ptr, 4);
+    global_->write(str, argv[i].c_str(), argv[i].size() + 1);
+    str += static_cast<uint32_t>(argv[i].size() + 1);
+  }
+  const uint32_t null = 0;
+  global_->write(*block + 4 * static_cast<uint32_t>(argv.size()), &null, 4);
+  program_argc_ = static_cast<uint32_t>(argv.size());
+  program_argv_ = *block;
 }
 
 void Platform::roi(bool begin) {

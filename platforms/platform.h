@@ -28,10 +28,11 @@ namespace tessera::platform {
 inline constexpr uint32_t kGlobalBase = 0x80000000;
 
 struct RunOptions {
-  sim::TraceOptions trace;          // --vcd, --trace-*, --flight-recorder
-  sim::TimelineOptions timeline;    // --timeline, --timeline-*: path "" writes none
-  uint64_t max_cycles = 0;          // 0: no limit
-  std::vector<std::string> inputs;  // files the run reads (ELF, netlist): never overwritten by an output
+  sim::TraceOptions trace;                // --vcd, --trace-*, --flight-recorder
+  sim::TimelineOptions timeline;          // --timeline, --timeline-*: path "" writes none
+  uint64_t max_cycles = 0;                // 0: no limit
+  std::vector<std::string> inputs;        // files the run reads (ELF, netlist): never overwritten by an output
+  std::vector<std::string> program_args;  // main's argv[1..] (`tessera run PLATFORM ELF -- ARG...`)
   bool echo_console = true;
 };
 
@@ -71,6 +72,8 @@ class Platform {
 
  private:
   void load_program(const std::string& path);
+  // main's argc and argv in the ELF's argument block (__tessera_args).
+  void write_program_arguments(const std::string& path);
   void roi(bool begin);
   // What every model holds in flight (sim::InFlightReporter, or the model's
   // own dump), for deadlock and watchdog reports.
@@ -98,6 +101,7 @@ class Platform {
   SystemRegs* regs_ = nullptr;
   double host_seconds_ = 0;
   std::string output_error_;
+  uint32_t program_argc_ = 0, program_argv_ = 0;  // core 0's s0 and s1 at start (crt0 passes them to main)
   bool roi_active_ = false, roi_used_ = false;
   uint64_t roi_start_[3] = {0, 0, 0}, roi_total_[3] = {0, 0, 0};  // cycles, warp insts, thread insts
 };

@@ -10,7 +10,17 @@
  *
  * The two barriers' own traffic is included (a few transactions per core
  * per run, small against cores * ACQUIRES hand-offs).
+ *
+ * Arguments (`tessera run chip lock_bench.elf -- LOCK [CORES]`) pick one
+ * lock (tas, ttas, tas_backoff, ticket, array; "all" for every one) and
+ * one core count (default: 1..cluster.cores), so that a design-space sweep
+ * runs one configuration per point. Each measured run is a region of
+ * interest (tessera_roi_begin/end), so roi.sim_cycles is its cycles.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cluster.h"
 #include "sync.h"
 
@@ -42,14 +52,51 @@ static void bench_worker(void* arg) {
   central_barrier(&barrier, cores, &sense);
 }
 
-int main(void) {
+/* argv[1]: a lock name or "all"; argv[2]: a core count. Returns 0 when
+ * the arguments are good (and sets the ranges), else prints why. */
+static int parse_args(int argc, char** argv, unsigned max_cores, unsigned* kind_lo, unsigned* kind_hi,
+                      unsigned* cores_lo, unsigned* cores_hi) {
+  *kind_lo = SYNC_TAS;
+  *kind_hi = SYNC_LOCK_KINDS - 1u;
+  *cores_lo = 1;
+  *cores_hi = max_cores;
+  if (argc > 3) {
+    printf("usage: lock_bench [LOCK|all [CORES]]\n");
+    return 1;
+  }
+  if (argc > 1 && strcmp(argv[1], "all") != 0) {
+    unsigned k = 0;
+    while (k < SYNC_LOCK_KINDS && strcmp(argv[1], sync_lock_names[k]) != 0) ++k;
+    if (k == SYNC_LOCK_KINDS) {
+      printf("lock_bench: unknown lock '%s' (tas, ttas, tas_backoff, ticket, array or all)\n", argv[1]);
+      return 1;
+    }
+    *kind_lo = *kind_hi = k;
+  }
+  if (argc > 2) {
+    char* end = 0;
+    const unsigned long n = strtoul(argv[2], &end, 10);
+    if (*argv[2] == '\0' || *end != '\0' || n < 1 || n > max_cores) {
+      printf("lock_bench: CORES must be 1..%u (cluster.cores), not '%s'\n", max_cores, argv[2]);
+      return 1;
+    }
+    *cores_lo = *cores_hi = (unsigned)n;
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
   const unsigned max_cores = tessera_num_cores();
+  unsigned kind_lo, kind_hi, cores_lo, cores_hi;
+  if (parse_args(argc, argv, max_cores, &kind_lo, &kind_hi, &cores_lo, &cores_hi) != 0) return 2;
   int ok = 1;
-  for (cores = 1; cores <= max_cores; ++cores) {
-    for (unsigned kind = SYNC_TAS; kind < SYNC_LOCK_KINDS; ++kind) {
+  for (cores = cores_lo; cores <= cores_hi; ++cores) {
+    for (unsigned kind = kind_lo; kind <= kind_hi; ++kind) {
       counter = 0;
       any_lock_init(&lock, (enum sync_lock_kind)kind);
+      tessera_roi_begin();
       run_on_cores(cores, bench_worker, 0);
+      tessera_roi_end();
       /* Read after the end barrier, as core 0 leaves it. */
       const unsigned long long cycles = now_cycles() - start_cycle;
       const unsigned long long txn = tessera_bus_transactions() - start_txn;
@@ -66,6 +113,6 @@ int main(void) {
       }
     }
   }
-  if (ok) printf("PASS lock benchmark (1..%u cores, %u acquires per core)\n", max_cores, ACQUIRES);
+  if (ok) printf("PASS lock benchmark (%u..%u cores, %u acquires per core)\n", cores_lo, cores_hi, ACQUIRES);
   return ok ? 0 : 1;
 }

@@ -1,7 +1,12 @@
 /*
  * Tessera start-up code (docs/firmware-abi.md).
  *
- * _start                  control core: C environment, main(0, 0), EXIT.
+ * _start                  control core: C environment, main(argc, argv), EXIT.
+ *                         The simulator starts core 0 with s0 = argc and
+ *                         s1 = argv (docs/firmware-abi.md, "Program
+ *                         arguments"; both 0 for an ELF without the
+ *                         argument block), which the C set-up below keeps:
+ *                         __libc_init_array preserves callee-saved registers.
  * __tessera_kernel_entry  every SM thread of a launch: a0 = args, a1 = kernel,
  *                         sp = top of its local memory (set by the SM).
  * __tessera_hart_entry    a control core started by tessera_core_start():
@@ -59,8 +64,8 @@ _start:
 	/* Constructors (picolibc walks __preinit_array and __init_array). */
 	call	__libc_init_array
 
-	li	a0, 0
-	li	a1, 0
+	mv	a0, s0
+	mv	a1, s1
 	call	main
 
 	/* main's return value is the exit status of the simulation. */

@@ -86,6 +86,8 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   boot.mode = Hart::Mode::kRunning;
   boot.state.pc = ctx.entry;
   boot.state.x[2] = ctx.stack_top;
+  boot.state.x[8] = ctx.argc;
+  boot.state.x[9] = ctx.argv;
 
   if (ctx.wave) {
     waves_ = std::make_unique<ClusterWaves>(*ctx.wave, sim::wave_scope(sc_module::name()), params.cores);

@@ -90,6 +90,8 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
     uint32_t status_offset;
     std::vector<StackGuard> stack_guards;
     sim::Waveform* wave = nullptr;  // null when nothing is traced
+    // Core 0's s0 and s1 at start: main's argc and argv (crt0 passes them on).
+    uint32_t argc = 0, argv = 0;
   };
 
   ControlCluster(const sc_core::sc_module_name& name, const Context& ctx);
