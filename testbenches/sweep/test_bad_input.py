@@ -39,7 +39,7 @@ class BadInput(SweepCase):
     def test_value_not_among_the_choices(self):
         s = good()
         s["parameters"]["sm.scheduler"] = ["gto", "fifo"]
-        self.refused(s, "parameters", "fifo")
+        self.refused(s, "parameters.sm.scheduler", "'fifo' is not one of lrr|gto|two_level")
 
     def test_integer_parameter_given_a_fraction(self):
         s = good()
