@@ -294,8 +294,7 @@ class Loader:
         exist only when another selects its subsystem)."""
         combos = {}
         for p in points:
-            structural = tuple((k, set_value(v)) for k, v in p["params"].items()
-                               if isinstance(v, (str, bool)))
+            structural = structural_values(p)
             combos.setdefault((p["platform"], structural), []).append(p)
         for (pkey, structural), pts in combos.items():
             path = self.files[pkey]
@@ -322,16 +321,19 @@ class Loader:
                         raise self.err(f"parameters.{k}", msg)
 
     def validate_metrics(self, points, metric_exprs):
-        """Probe each platform x program once (`--max-cycles 1`, which writes
-        every counter) and check each metric's stats paths."""
+        """Probe each platform x program, and each platform with each distinct
+        combination of non-numeric values (a subsystem they select has its
+        own counters), once (`--max-cycles 1`, which writes every counter) and
+        check each metric's stats paths against them."""
         leaves = set()
         seen = set()
         with tempfile.TemporaryDirectory(prefix="tessera-sweep-probe-") as tmp:
             for p in points:
                 pair = (p["platform"], p["program"])
-                if pair in seen:
+                combo = (p["platform"], structural_values(p))
+                if pair in seen and combo in seen:
                     continue
-                seen.add(pair)
+                seen.update((pair, combo))
                 stats = os.path.join(tmp, f"{len(seen)}.json")
                 args = ["run", self.files[p["platform"]], self.files[p["program"]], "--max-cycles", "1",
                         "--stats", stats, "-q"]
@@ -351,6 +353,12 @@ class Loader:
                 if n.startswith(ALWAYS_ALLOWED) or n in leaves:
                     continue
                 raise self.err(f"metrics.{col}", f"'{n}' is not a statistic of these runs{nearest_path(n, leaves)}")
+
+
+def structural_values(point):
+    """The point's non-numeric parameter values: the ones that may select a
+    subsystem (and so decide which other parameters and counters exist)."""
+    return tuple((k, set_value(v)) for k, v in point["params"].items() if isinstance(v, (str, bool)))
 
 
 def check_value(v, rng, typ):
