@@ -147,16 +147,21 @@ class Loader:
             raise self.err(key, f"expected a program name, an ELF path or {{name, elf, args}}, got {item!r}")
         if not isinstance(name, str) or not isinstance(elf, str):
             raise self.err(key, "name and elf must be strings")
-        if os.sep in elf:
-            path = elf if os.path.isabs(elf) else os.path.join(self.dir, elf)
+        # A path relative to the spec, else a program of the build's firmware
+        # folder next to the tessera binary ("sgemm", "htm/htm_bank").
+        fname = elf if elf.endswith(".elf") else elf + ".elf"
+        fw = os.path.join(os.path.dirname(self.tessera), "firmware")
+        if os.path.isabs(elf):
+            path = candidates = elf
         else:
-            fname = elf if elf.endswith(".elf") else elf + ".elf"
-            fw = os.path.join(os.path.dirname(self.tessera), "firmware")
-            path = os.path.join(fw, fname)
-            if not os.path.isfile(path) and os.path.isfile(os.path.join(self.dir, fname)):
-                path = os.path.join(self.dir, fname)
+            candidates = [os.path.join(self.dir, elf), os.path.join(fw, fname), os.path.join(self.dir, fname)]
+            if os.sep not in elf:
+                candidates = candidates[1:] + candidates[:1]
+            path = next((c for c in candidates if os.path.isfile(c)), candidates[0])
         if not os.path.isfile(path):
-            raise self.err(key, f"firmware '{elf}' does not exist ({os.path.abspath(path)})")
+            looked = ", ".join(os.path.abspath(c) for c in dict.fromkeys(
+                [candidates] if isinstance(candidates, str) else candidates))
+            raise self.err(key, f"firmware '{elf}' does not exist (looked for {looked})")
         return name, os.path.abspath(path), [a if isinstance(a, str) else set_value(a) for a in args]
 
     # ------------------------------------------------------------ load
