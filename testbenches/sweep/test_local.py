@@ -166,6 +166,31 @@ class FailedPoints(SweepCase):
         self.assertIn("deadlock", rows["bad_input_barrier_deadlock"]["message"])
         self.assertIn("2 ok, 1 failed, 1 fault, 1 timeout of 5", r.stderr)
 
+    def test_run_points_killed_leaves_the_point_unfinished(self):
+        spec = self.write_spec({"name": "killed", "platforms": ["sm1"], "programs": [bad_input_elf("long_running")],
+                                "parameters": {"watchdog.cycles": [1000000000]}, "timeout": 60})
+        out = os.path.join(self.tmp, "K")
+        proc = subprocess.Popen([self.tessera, "sweep", spec, "-o", out, "-q"], cwd=self.tmp,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        while not os.path.exists(os.path.join(out, "sweep.json")):
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+        self.assertFalse(os.path.exists(os.path.join(out, "points", "00000", "status.json")))
+        tool = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                            "tools", "tessera-sweep")
+        worker = subprocess.Popen([tool, "run-points", out, "--ids", "0"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        while not os.path.exists(os.path.join(out, "points", "00000", "cmd.txt")):
+            time.sleep(0.01)
+        time.sleep(0.3)
+        worker.send_signal(signal.SIGTERM)
+        worker.communicate(timeout=30)
+        self.assertEqual(worker.returncode, 143)
+        self.assertFalse(os.path.exists(os.path.join(out, "points", "00000", "status.json")))
+        self.assertEqual(subprocess.run(["pgrep", "-f", os.path.join(out, "points")], capture_output=True).stdout,
+                         b"")
+
 
 if __name__ == "__main__":
     unittest.main()
