@@ -103,6 +103,21 @@ class SlurmPieces(unittest.TestCase):
         self.assertEqual(slurm.parse_scontrol_tasks(text), {0: ("COMPLETED", "0:0"), 1: ("FAILED", "2:0")})
 
 
+class SlurmHarness(unittest.TestCase):
+    """The harness refuses, saying why, where the daemons cannot start (here: not root)."""
+
+    def test_not_root_fails_with_the_reason(self):
+        if os.geteuid() != 0:
+            argv = ["/usr/bin/python3", os.path.join(HERE, "slurm_cluster.py")]
+        else:  # drop to an unprivileged user to see the refusal
+            argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3",
+                    os.path.join(HERE, "slurm_cluster.py")]
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd="/")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("needs root", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+
+
 class SlurmUnreachable(unittest.TestCase):
     """A controller that does not answer is refused before any point runs, naming the command."""
 
