@@ -33,8 +33,14 @@ TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYTHON = "/usr/bin/python3"
 
 
-class SlurmError(Exception):
-    """A refusal or failure with a message for the user (no traceback)."""
+try:
+    from tessera_sweep import SweepError as _Base
+except ImportError:  # imported on its own (unit tests of the pure parts)
+    _Base = Exception
+
+
+class SlurmError(_Base):
+    """A refusal or failure for the user: `tessera sweep: error: ...`, exit status 2."""
 
 
 def add_arguments(parser):
@@ -228,6 +234,7 @@ class _Progress:
 
     def scan(self):
         import json
+
         for pid in sorted(self.pending_ids):
             path = os.path.join(point_dir(self.out_dir, pid), "status.json")
             if not os.path.exists(path):
@@ -398,25 +405,22 @@ class Executor:
         return self.finish(all_ids, t0)
 
     def finish(self, all_ids, t0):
-        import json
         from tessera_sweep import results
-        results.write_csv(self.out)
+        results.write_csv(self.out, self.sweep)
         counts = {}
         host = 0.0
         for pid in all_ids:
-            path = os.path.join(point_dir(self.out, pid), "status.json")
-            if not os.path.exists(path):
+            st = results.load_status(self.out, pid)
+            if not st:
                 counts["unfinished"] = counts.get("unfinished", 0) + 1
                 continue
-            with open(path) as f:
-                st = json.load(f)
             counts[st.get("status", "?")] = counts.get(st.get("status", "?"), 0) + 1
             host += float(st.get("host_seconds") or 0)
-        parts = [f"{counts.get(k, 0)} {k}" for k in ("ok", "failed", "fault", "timeout")]
-        if counts.get("unfinished"):
-            parts.append(f"{counts['unfinished']} unfinished")
-        self.log(f"{len(all_ids)} points: {', '.join(parts)}; wall {time.monotonic() - t0:.1f} s, "
-                 f"tessera host time {host:.1f} s; results in {os.path.join(self.out, 'results.csv')}")
+        unfinished = f", {counts['unfinished']} unfinished" if counts.get("unfinished") else ""
+        self.log(f"tessera sweep: {self.sweep.get('name', 'sweep')}: {counts.get('ok', 0)} ok, "
+                 f"{counts.get('failed', 0)} failed, {counts.get('fault', 0)} fault, {counts.get('timeout', 0)} timeout"
+                 f"{unfinished} of {len(all_ids)}; Slurm wall {time.monotonic() - t0:.1f} s, tessera host time "
+                 f"{host:.1f} s; results in {os.path.join(self.out, 'results.csv')}")
         return 0 if not counts.get("unfinished") else 1
 
     def cancel(self):
@@ -429,7 +433,8 @@ class Executor:
 
 
 def run(out_dir, sweep, args):
-    """Run the sweep's unfinished points as Slurm job arrays; the process exit status."""
+    """Run the sweep's unfinished points as Slurm job arrays; the process exit status
+    (0 all finished, 1 some unfinished after the retries, 130 interrupted; SlurmError: refused)."""
     ex = Executor(out_dir, sweep, args)
 
     def interrupt(signum, frame):
@@ -438,18 +443,18 @@ def run(out_dir, sweep, args):
     old = signal.signal(signal.SIGTERM, interrupt)
     try:
         return ex.run()
-    except SlurmError as e:
+    except SlurmError:
         ex.cancel()
-        print(f"tessera-sweep: {e}", file=sys.stderr)
-        return 2
+        raise
     except KeyboardInterrupt:
-        print(file=sys.stderr)
+        ex.stream.write("\n")
         ex.cancel()
         from tessera_sweep import results
-        results.write_csv(ex.out)
+        results.write_csv(ex.out, sweep)
         done = sum(1 for p in sweep["points"] if is_finished(ex.out, p["id"]))
-        print(f"tessera-sweep: interrupted with {done} of {len(sweep['points'])} points finished "
-              f"(results.csv written); `tessera sweep SPEC -o {ex.out} --resume` finishes it", file=sys.stderr)
+        spec = getattr(args, "spec", "SPEC")
+        ex.log(f"tessera sweep: interrupted: {done} of {len(sweep['points'])} points finished (results.csv written); "
+               f"`tessera sweep {spec} -o {out_dir} --resume` finishes the sweep")
         return 130
     finally:
         signal.signal(signal.SIGTERM, old)
