@@ -212,6 +212,51 @@ class SlurmCluster(unittest.TestCase):
             self.assertIn(os.path.join(out, "stage", "tessera"), f.read())
         self.assertIn("12 ok", r.stderr)
 
+    def start_and_cancel_last_task(self, out, retries):
+        """Runs tasks one at a time and cancels the last (pending) task: its 3 points stay unfinished."""
+        p = subprocess.Popen(["/usr/bin/python3", SWEEP_TOOL, "--tessera", TESSERA, SPEC, "-o", out, "--executor",
+                              "slurm", "--chunk-size", "3", "--max-running", "1", "--retries", str(retries), "--poll",
+                              "0.5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=self.cluster.env())
+        jobs = os.path.join(out, "slurm", "jobs.txt")
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not os.path.exists(jobs):
+            time.sleep(0.05)
+        with open(jobs) as f:
+            job = f.readline().split()[1]
+        c = subprocess.run(["scancel", f"{job}_3"], capture_output=True, text=True, env=self.cluster.env())
+        self.assertEqual(c.returncode, 0, c.stderr)
+        _, err = p.communicate(timeout=300)
+        return p.returncode, err, job
+
+    def test_a_chunk_whose_task_was_cancelled_is_resubmitted(self):
+        out = os.path.join(self.tmp.name, "retried")
+        rc, err, job = self.start_and_cancel_last_task(out, retries=2)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("3 points of job", err)
+        # A pending task cancelled leaves no job record (scontrol), and there is no accounting (sacct).
+        self.assertIn("task 3: no record left (cancelled before it started", err)
+        self.assertIn("resubmitting 1 chunks (retry 1 of 2)", err)
+        with open(os.path.join(out, "slurm", "chunks-1.txt")) as f:
+            self.assertEqual(f.read(), "9,10,11\n")
+        with open(os.path.join(out, "slurm", "jobs.txt")) as f:
+            jobs = [line.split() for line in f]
+        self.assertEqual([(j[0], j[2]) for j in jobs], [("0", "4"), ("1", "1")])
+        self.assert_same_results(out)
+
+    def test_points_left_after_the_retries_are_reported_unfinished(self):
+        out = os.path.join(self.tmp.name, "no_retry")
+        rc, err, job = self.start_and_cancel_last_task(out, retries=0)
+        self.assertEqual(rc, 1, err)
+        self.assertIn("3 points did not finish after 0 retries", err)
+        self.assertIn("--resume", err)
+        self.assertIn("9 ok, 0 failed, 0 fault, 0 timeout, 3 unfinished of 12", err)
+        rows = read_csv(os.path.join(out, "results.csv"))
+        self.assertEqual([row["id"] for row in rows], [str(i) for i in range(9)])
+        r = self.slurm_sweep(out, ["--resume"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assert_same_results(out)
+
     def test_interrupted_slurm_sweep_is_cancelled_and_resumed(self):
         out = os.path.join(self.tmp.name, "interrupted")
         # One point per task, at most one task at a time: the sweep is still running when interrupted.

@@ -386,12 +386,14 @@ class Executor:
             progress.scan()
             progress.show(self.job, {}, force=True)
             progress.end_line()
-            left = [c for c in (self.unfinished(c) for c in chunks) if c]
-            if not left:
+            left_tasks = [(i, u) for i, u in enumerate(self.unfinished(c) for c in chunks) if u]
+            if not left_tasks:
                 break
+            left = [u for _, u in left_tasks]
             states = _task_states(self.job)
-            detail = "; ".join(f"task {i}: {s[0]} exit {s[1]}" for i, s in sorted(states.items())
-                               if s[0] != "COMPLETED") or "task states unknown (no accounting)"
+            detail = "; ".join(
+                f"task {i}: {states[i][0]}, exit {states[i][1]}" if i in states else
+                f"task {i}: no record left (cancelled before it started, or purged)" for i, _ in left_tasks)
             npts = sum(map(len, left))
             if attempt < a.retries:
                 self.log(f"{npts} points of job {self.job} did not finish ({detail}); resubmitting "
