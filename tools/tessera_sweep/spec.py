@@ -33,6 +33,21 @@ def nearest(name, candidates):
     return f" (nearest: {m[0]})" if m else ""
 
 
+def nearest_path(name, paths):
+    """The nearest stats path, looked for first under the deepest existing
+    parent of name (chip.sm0.l1.hitz -> a chip.sm0.* counter)."""
+    parts = name.split(".")
+    for depth in range(len(parts) - 1, 0, -1):
+        prefix = ".".join(parts[:depth]) + "."
+        under = [p for p in paths if p.startswith(prefix)]
+        if under:
+            m = difflib.get_close_matches(name, under, n=1, cutoff=0.3)
+            if m:
+                return f" (nearest: {m[0]})"
+            break
+    return nearest(name, paths)
+
+
 def _safe(text):
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
 
@@ -249,7 +264,9 @@ class Loader:
         try:
             sampled = space.sample(axes, spec.get("sampling", "grid"), constraints)
         except SweepError as ex:
-            raise self.err("sampling" if "sampling" in str(ex) else "constraints", str(ex)) from None
+            if str(ex).startswith("sampling: "):
+                raise self.err("sampling", str(ex)[len("sampling: "):]) from None
+            raise self.err("constraints", str(ex)) from None
         if not sampled:
             raise self.err("constraints", "the parameter space is empty: the constraints exclude every point")
         param_points = space.with_repeats(sampled, rep)
@@ -291,6 +308,9 @@ class Loader:
                     hint = nearest(m.group(1), base if isinstance(base, dict) else {})
                     raise self.err(f"parameters.{m.group(1)}", f"unknown parameter '{m.group(1)}' on platform "
                                    f"{os.path.basename(path)}{hint}")
+                m = re.match(r"--set ([^:\s]+): (.*)", listing)
+                if m:
+                    raise self.err(f"parameters.{m.group(1)}", f"{m.group(2)} (platform {os.path.basename(path)})")
                 raise self.err("parameters", f"platform {os.path.basename(path)}: {listing}")
             for p in pts:
                 for k, v in p["params"].items():
@@ -330,7 +350,7 @@ class Loader:
             for n in sorted(e.names):
                 if n.startswith(ALWAYS_ALLOWED) or n in leaves:
                     continue
-                raise self.err(f"metrics.{col}", f"'{n}' is not a statistic of these runs{nearest(n, leaves)}")
+                raise self.err(f"metrics.{col}", f"'{n}' is not a statistic of these runs{nearest_path(n, leaves)}")
 
 
 def check_value(v, rng, typ):
