@@ -26,10 +26,23 @@ import slurm_cluster  # noqa: E402
 
 TESSERA = os.environ.get("TESSERA_BIN", os.path.join(SOURCE, "build", "tessera"))
 SWEEP_TOOL = os.path.join(TOOLS, "tessera-sweep")
-# The core's 12-point acceptance spec when it exists; else this directory's own.
-SPEC_CANDIDATES = [os.path.join(SOURCE, "testbenches", "sweep", "twelve_points.yaml"),
-                   os.path.join(HERE, "twelve_points.yaml")]
-SPEC = next(p for p in SPEC_CANDIDATES if os.path.exists(p))
+
+
+def twelve_point_spec(directory):
+    """The 12-point spec of the local executor's acceptance test (testbenches/sweep/test_local.py:
+    vecadd and saxpy on sm1 x 6 memory latencies), written to directory; this directory's own
+    twelve_points.yaml (the same points) when that test is not in the tree."""
+    sweep_tests = os.path.join(SOURCE, "testbenches", "sweep")
+    if os.path.exists(os.path.join(sweep_tests, "test_local.py")):
+        import yaml
+        sys.path.insert(0, sweep_tests)
+        os.environ.setdefault("TESSERA_FIRMWARE", os.path.join(os.path.dirname(TESSERA), "firmware"))
+        from test_local import twelve_points
+        path = os.path.join(directory, "twelve.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(twelve_points(), f, sort_keys=False)
+        return path
+    return os.path.join(HERE, "twelve_points.yaml")
 
 
 def sweep(args, env=None, timeout=500):
@@ -131,7 +144,8 @@ class SlurmUnreachable(unittest.TestCase):
                         "NodeName=localhost CPUs=1 State=UNKNOWN\nPartitionName=debug Nodes=localhost Default=YES\n")
             env = dict(os.environ, SLURM_CONF=conf)
             out = os.path.join(d, "out")
-            r = sweep([SPEC, "-o", out, "--executor", "slurm", "--chunk-size", "3"], env=env, timeout=120)
+            r = sweep([twelve_point_spec(d), "-o", out, "--executor", "slurm", "--chunk-size", "3"], env=env,
+                      timeout=120)
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn("`sinfo", r.stderr)
             self.assertIn("failed with exit status", r.stderr)
@@ -158,8 +172,9 @@ class SlurmCluster(unittest.TestCase):
             raise
         print(f"\nlocal Slurm started in {time.monotonic() - t0:.2f} s", file=sys.stderr)
         cls.local_dir = os.path.join(cls.tmp.name, "local")
+        cls.spec = twelve_point_spec(cls.tmp.name)
         t0 = time.monotonic()
-        r = sweep([SPEC, "-o", cls.local_dir, "-j", "2"])
+        r = sweep([cls.spec, "-o", cls.local_dir, "-j", "2"])
         print(f"12-point local sweep: {time.monotonic() - t0:.2f} s", file=sys.stderr)
         if r.returncode != 0:
             cls.cluster.stop()
@@ -171,7 +186,7 @@ class SlurmCluster(unittest.TestCase):
         cls.tmp.cleanup()
 
     def slurm_sweep(self, out, extra=(), **kw):
-        return sweep([SPEC, "-o", out, "--executor", "slurm", "--chunk-size", "3", "--poll", "0.5"] + list(extra),
+        return sweep([self.spec, "-o", out, "--executor", "slurm", "--chunk-size", "3", "--poll", "0.5"] + list(extra),
                      env=self.cluster.env(), **kw)
 
     def assert_same_results(self, out):
@@ -214,7 +229,7 @@ class SlurmCluster(unittest.TestCase):
 
     def start_and_cancel_last_task(self, out, retries):
         """Runs tasks one at a time and cancels the last (pending) task: its 3 points stay unfinished."""
-        p = subprocess.Popen(["/usr/bin/python3", SWEEP_TOOL, "--tessera", TESSERA, SPEC, "-o", out, "--executor",
+        p = subprocess.Popen(["/usr/bin/python3", SWEEP_TOOL, "--tessera", TESSERA, self.spec, "-o", out, "--executor",
                               "slurm", "--chunk-size", "3", "--max-running", "1", "--retries", str(retries), "--poll",
                               "0.5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=self.cluster.env())
@@ -260,7 +275,7 @@ class SlurmCluster(unittest.TestCase):
     def test_interrupted_slurm_sweep_is_cancelled_and_resumed(self):
         out = os.path.join(self.tmp.name, "interrupted")
         # One point per task, at most one task at a time: the sweep is still running when interrupted.
-        p = subprocess.Popen(["/usr/bin/python3", SWEEP_TOOL, "--tessera", TESSERA, SPEC, "-o", out, "--executor",
+        p = subprocess.Popen(["/usr/bin/python3", SWEEP_TOOL, "--tessera", TESSERA, self.spec, "-o", out, "--executor",
                               "slurm", "--chunk-size", "1", "--max-running", "1", "--poll", "0.5"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.cluster.env())
         deadline = time.monotonic() + 120
