@@ -154,6 +154,19 @@ class SlurmUnreachable(unittest.TestCase):
             self.assertEqual(glob.glob(os.path.join(out, "points", "*", "stats.json")), [])
             self.assertFalse(os.path.exists(os.path.join(out, "slurm")), "nothing was submitted")
 
+    def test_bad_executor_options_are_refused_before_slurm_is_asked(self):
+        with tempfile.TemporaryDirectory(prefix="tessera-slurm-opts-") as d:
+            env = dict(os.environ, SLURM_CONF=os.path.join(d, "absent.conf"))
+            for opts, message in ((["--chunk-size", "0"], "--chunk-size 0: must be at least 1"),
+                                  (["--max-running", "0"], "--max-running 0: must be at least 1"),
+                                  (["--retries", "-1"], "--retries -1: must be at least 0"),
+                                  (["--poll", "0"], "--poll 0.0: must be more than 0 seconds")):
+                out = os.path.join(d, "out" + opts[0])
+                r = sweep([twelve_point_spec(d), "-o", out, "--executor", "slurm"] + opts, env=env, timeout=60)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(f"tessera sweep: error: {message}", r.stderr)
+                self.assertEqual(glob.glob(os.path.join(out, "points", "*", "status.json")), [])
+
 
 class SlurmCluster(unittest.TestCase):
     """The 12-point sweep as a job array on a real slurmctld + slurmd, against the local executor."""

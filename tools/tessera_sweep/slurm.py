@@ -223,8 +223,8 @@ def stage_files(sweep, stage):
 
 
 class _Progress:
-    def __init__(self, out_dir, ids, stream=sys.stderr):
-        self.out_dir, self.total, self.stream = out_dir, len(ids), stream
+    def __init__(self, out_dir, ids, stream=sys.stderr, quiet=False):
+        self.out_dir, self.total, self.stream, self.quiet = out_dir, len(ids), stream, quiet
         self.pending_ids = set(ids)
         self.ok = self.failed = 0
         self.t0 = time.monotonic()
@@ -261,7 +261,9 @@ class _Progress:
         line = (f"slurm job {job}: {done}/{self.total} points done, {self.failed} failed; "
                 f"tasks {pending} pending, {running} running; {_hms(el)} elapsed{eta}")
         now = time.monotonic()
-        if self.tty:
+        if self.quiet:
+            pass
+        elif self.tty:
             self.stream.write("\r\033[K" + line)
             self.stream.flush()
         elif force or (line != self.last_line and now - self.last_print >= 10):
@@ -270,7 +272,7 @@ class _Progress:
         self.last_line = line
 
     def end_line(self):
-        if self.tty:
+        if self.tty and not self.quiet:
             self.stream.write("\n")
             self.stream.flush()
 
@@ -321,7 +323,7 @@ class Executor:
             f.write("".join(",".join(str(i) for i in c) + "\n" for c in chunks))
         os.replace(chunks_file + ".tmp", chunks_file)
         a = self.args
-        time_limit = a.time or default_time_limit(max(len(c) for c in chunks), self.sweep.get("timeout", 600))
+        time_limit = a.time or default_time_limit(max(len(c) for c in chunks), self.sweep.get("timeout") or 600)
         script = batch_script(name=self.sweep.get("name", "sweep"), out_dir=self.out, stage=self.stage,
                               chunks_file=chunks_file, ntasks=len(chunks), max_running=a.max_running,
                               output_pattern=os.path.join(self.slurm_dir, "task-%A_%a.out"), partition=a.partition,
@@ -361,8 +363,18 @@ class Executor:
                 return
             time.sleep(self.args.poll)
 
+    def check_options(self):
+        a = self.args
+        for opt, value, least in (("--chunk-size", a.chunk_size, 1), ("--max-running", a.max_running, 1),
+                                  ("--retries", a.retries, 0)):
+            if value is not None and value < least:
+                raise SlurmError(f"{opt} {value}: must be at least {least}")
+        if not a.poll > 0:
+            raise SlurmError(f"--poll {a.poll}: must be more than 0 seconds")
+
     def run(self):
         a = self.args
+        self.check_options()
         check_reachable(a.partition)
         all_ids = [p["id"] for p in self.sweep["points"]]
         todo = self.unfinished(all_ids)
@@ -376,7 +388,7 @@ class Executor:
         if os.path.exists(os.path.join(self.slurm_dir, "jobs.txt")):  # a resumed sweep: keep earlier scripts
             with open(os.path.join(self.slurm_dir, "jobs.txt")) as f:
                 n = 1 + max((int(line.split()[0]) for line in f if line.strip()), default=-1)
-        progress = _Progress(self.out, todo, self.stream)
+        progress = _Progress(self.out, todo, self.stream, quiet=getattr(a, "quiet", False))
         t0 = time.monotonic()
         for attempt in range(a.retries + 1):
             self.job = self.submit(n, chunks)
