@@ -190,6 +190,23 @@ def check_reachable(partition=None):
     return r.stdout
 
 
+def check_options(args):
+    for opt, value, least in (("--chunk-size", args.chunk_size, 1), ("--max-running", args.max_running, 1),
+                              ("--retries", args.retries, 0)):
+        if value is not None and value < least:
+            raise SlurmError(f"{opt} {value}: must be at least {least}")
+    if not args.poll > 0:
+        raise SlurmError(f"--poll {args.poll}: must be more than 0 seconds")
+
+
+def preflight(args):
+    """Every refusal of the Slurm executor that needs no sweep directory: the options, then
+    whether the controller answers. run() calls it first; a caller may call it earlier, before
+    it creates the sweep directory, so that a refused sweep leaves nothing behind."""
+    check_options(args)
+    check_reachable(getattr(args, "partition", None))
+
+
 # --- the executor -------------------------------------------------------------------------------
 
 
@@ -363,19 +380,9 @@ class Executor:
                 return
             time.sleep(self.args.poll)
 
-    def check_options(self):
-        a = self.args
-        for opt, value, least in (("--chunk-size", a.chunk_size, 1), ("--max-running", a.max_running, 1),
-                                  ("--retries", a.retries, 0)):
-            if value is not None and value < least:
-                raise SlurmError(f"{opt} {value}: must be at least {least}")
-        if not a.poll > 0:
-            raise SlurmError(f"--poll {a.poll}: must be more than 0 seconds")
-
     def run(self):
         a = self.args
-        self.check_options()
-        check_reachable(a.partition)
+        preflight(a)
         all_ids = [p["id"] for p in self.sweep["points"]]
         todo = self.unfinished(all_ids)
         if not todo:
