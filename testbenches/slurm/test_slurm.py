@@ -240,6 +240,28 @@ class SlurmCluster(unittest.TestCase):
             self.assertIn(os.path.join(out, "stage", "tessera"), f.read())
         self.assertIn("12 ok", r.stderr)
 
+    def test_failed_points_are_recorded_once_and_not_resubmitted(self):
+        # vecadd and saxpy launch 2048 threads = 64 warps: with sm.max_warps=16 tessera refuses the
+        # configuration (exit 2, "failed"); with 64 they run.
+        spec = os.path.join(self.tmp.name, "failing.yaml")
+        with open(spec, "w") as f:
+            f.write("name: failing\nplatforms: [sm1]\nprograms: [vecadd, saxpy]\n"
+                    "parameters: {sm.max_warps: [64, 16]}\nmetrics: {cycles: summary.sim_cycles}\ntimeout: 60\n")
+        out = os.path.join(self.tmp.name, "failing")
+        r = sweep([spec, "-o", out, "--executor", "slurm", "--chunk-size", "2", "--poll", "0.5"],
+                  env=self.cluster.env())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = read_csv(os.path.join(out, "results.csv"))
+        self.assertEqual([(row["id"], row["program"], row["sm.max_warps"], row["status"], row["exit_code"])
+                          for row in rows],
+                         [("0", "vecadd", "64", "ok", "0"), ("1", "vecadd", "16", "failed", "2"),
+                          ("2", "saxpy", "64", "ok", "0"), ("3", "saxpy", "16", "failed", "2")])
+        self.assertIn("sm.max_warps=16", rows[1]["message"])
+        self.assertEqual(rows[1]["cycles"], "")
+        with open(os.path.join(out, "slurm", "jobs.txt")) as f:
+            self.assertEqual(len(f.readlines()), 1, "a failed point is finished: no resubmission")
+        self.assertIn("2 ok, 2 failed, 0 fault, 0 timeout of 4", r.stderr)
+
     def start_and_cancel_last_task(self, out, retries):
         """Runs tasks one at a time and cancels the last (pending) task: its 3 points stay unfinished."""
         p = subprocess.Popen(["/usr/bin/python3", SWEEP_TOOL, "--tessera", TESSERA, self.spec, "-o", out, "--executor",
