@@ -88,7 +88,8 @@ class SlurmPieces(unittest.TestCase):
         lines = s.splitlines()
         self.assertEqual(lines[0], "#!/bin/bash")
         for want in ("#SBATCH --array=0-3%2", "#SBATCH --output=/s/out/slurm/task-%A_%a.out",
-                     "#SBATCH --partition=debug", "#SBATCH --time=30", "#SBATCH --mem=2G", "#SBATCH --job-name=tessera-w"):
+                     "#SBATCH --partition=debug", "#SBATCH --time=30", "#SBATCH --mem=2G",
+                     "#SBATCH --job-name=tessera-w"):
             self.assertIn(want, lines)
         self.assertIn('sed -n "$((SLURM_ARRAY_TASK_ID + 1))p" /s/out/slurm/chunks-0.txt', s)
         self.assertEqual(lines[-1], 'exec /usr/bin/python3 /s/stage/tools/tessera-sweep run-points /s/out '
