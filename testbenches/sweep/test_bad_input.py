@@ -105,3 +105,21 @@ class BadInput(SweepCase):
         start = time.monotonic()
         self.refused(s, "metrics.bogus", "chip.nothing")
         self.assertLess(time.monotonic() - start, 2.0)
+
+
+class Dispatch(SweepCase):
+    def test_sweep_help_is_the_tools_help(self):
+        r = self.sweep("--help")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("usage: tessera sweep SPEC.yaml", r.stdout)
+        self.assertIn("--resume", r.stdout)
+
+    def test_no_spec_is_a_usage_error(self):
+        r = self.sweep()
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("the following arguments are required: spec", r.stderr)
+
+    def test_unknown_executor_is_refused(self):
+        r = self.sweep("x.yaml", "--executor", "cloud")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("invalid choice: 'cloud'", r.stderr)

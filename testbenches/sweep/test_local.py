@@ -96,6 +96,20 @@ class InterruptResume(SweepCase):
         self.assertEqual(sweep["points"][0]["params"], {"memory.latency": 250})
         self.assertEqual(sweep["files"][sweep["points"][0]["program"]], firmware("vecadd"))
 
+    def test_repeats_run_each_point_again(self):
+        spec = self.write_spec(dict(twelve_points(), programs=[firmware("vecadd")],
+                                    parameters={"memory.latency": [100, 300]}, repeats={"count": 2}))
+        out = os.path.join(self.tmp, "R")
+        r = self.sweep(spec, "-o", out, "-q")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = self.read_csv(out)
+        self.assertEqual([(row["memory.latency"], row["repeat"]) for row in rows],
+                         [("100", "0"), ("100", "1"), ("300", "0"), ("300", "1")])
+        # The model is deterministic: a repeat without a seed parameter gives the same cycles.
+        self.assertEqual(rows[0]["cycles"], rows[1]["cycles"])
+        self.assertEqual(rows[2]["cycles"], rows[3]["cycles"])
+        self.assertNotEqual(rows[0]["cycles"], rows[2]["cycles"])
+
     def test_run_points_runs_only_the_ids_given(self):
         spec = self.write_spec(twelve_points())
         out = os.path.join(self.tmp, "D")
@@ -125,7 +139,7 @@ class FailedPoints(SweepCase):
         spec = self.write_spec({
             "name": "failing", "platforms": ["sm1"],
             "programs": [firmware("vecadd"), bad_input_elf("host_illegal"), bad_input_elf("long_running"),
-                         firmware("saxpy")],
+                         bad_input_elf("barrier_deadlock"), firmware("saxpy")],
             # long_running spins; the watchdog would end it after 10 M cycles (~2 s), so push it far out.
             "parameters": {"watchdog.cycles": [1000000000]},
             "metrics": {"cycles": "summary.sim_cycles", "roi_cycles": "roi.sim_cycles"},
@@ -145,7 +159,37 @@ class FailedPoints(SweepCase):
         self.assertIn("3 s timeout", rows["bad_input_long_running"]["message"])
         self.assertGreaterEqual(float(rows["bad_input_long_running"]["host_seconds"]), 3)
         self.assertEqual(rows["bad_input_long_running"]["cycles"], "")
-        self.assertIn("2 ok, 0 failed, 1 fault, 1 timeout of 4", r.stderr)
+        # Threads wait at a barrier that exited threads never reach: tessera
+        # reports the deadlock with status 5.
+        self.assertEqual(rows["bad_input_barrier_deadlock"]["status"], "failed")
+        self.assertEqual(rows["bad_input_barrier_deadlock"]["exit_code"], "5")
+        self.assertIn("deadlock", rows["bad_input_barrier_deadlock"]["message"])
+        self.assertIn("2 ok, 1 failed, 1 fault, 1 timeout of 5", r.stderr)
+
+    def test_run_points_killed_leaves_the_point_unfinished(self):
+        spec = self.write_spec({"name": "killed", "platforms": ["sm1"], "programs": [bad_input_elf("long_running")],
+                                "parameters": {"watchdog.cycles": [1000000000]}, "timeout": 60})
+        out = os.path.join(self.tmp, "K")
+        proc = subprocess.Popen([self.tessera, "sweep", spec, "-o", out, "-q"], cwd=self.tmp,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        while not os.path.exists(os.path.join(out, "sweep.json")):
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+        self.assertFalse(os.path.exists(os.path.join(out, "points", "00000", "status.json")))
+        tool = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                            "tools", "tessera-sweep")
+        worker = subprocess.Popen([tool, "run-points", out, "--ids", "0"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        while not os.path.exists(os.path.join(out, "points", "00000", "cmd.txt")):
+            time.sleep(0.01)
+        time.sleep(0.3)
+        worker.send_signal(signal.SIGTERM)
+        worker.communicate(timeout=30)
+        self.assertEqual(worker.returncode, 143)
+        self.assertFalse(os.path.exists(os.path.join(out, "points", "00000", "status.json")))
+        self.assertEqual(subprocess.run(["pgrep", "-f", os.path.join(out, "points")], capture_output=True).stdout,
+                         b"")
 
 
 if __name__ == "__main__":
