@@ -1,0 +1,481 @@
+"""The Slurm executor: a sweep's unfinished points become one Slurm job array.
+
+Slurm is the scheduler; this module only stages the files, writes the batch
+script, submits it, watches it and resubmits chunks whose points did not
+finish. Each array task runs a chunk of points with
+`tessera-sweep run-points OUT --ids ... --stage STAGE`, exactly as the local
+executor runs one point, and writes OUT/points/<id>/status.json on the shared
+filesystem; those files are the only results, so a sweep interrupted here is
+finished by `--resume` with either executor.
+
+Layout under OUT:
+  stage/                  (or --shared-dir) tessera, files/KEY, tools/ (the sweep tool itself)
+  slurm/chunks-<n>.txt    line i: the comma-separated point ids of array task i of submission n
+  slurm/job-<n>.sh        the sbatch script of submission n (n = 0 first, 1.. resubmissions)
+  slurm/task-<job>_<i>.out the tasks' output
+  slurm/jobs.txt          one line per submission: n, job id, tasks
+"""
+
+import math
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+MAX_TASKS = 100  # default chunking keeps an array at most this many tasks
+ACTIVE_STATES = {"PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "REQUEUED", "RESIZING",
+                 "SIGNALING", "STAGE_OUT", "STOPPED", "RESV_DEL_HOLD", "REQUEUE_FED", "REQUEUE_HOLD"}
+TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PYTHON = "/usr/bin/python3"
+
+
+try:
+    from tessera_sweep import SweepError as _Base
+except ImportError:  # imported on its own (unit tests of the pure parts)
+    _Base = Exception
+
+
+class SlurmError(_Base):
+    """A refusal or failure for the user: `tessera sweep: error: ...`, exit status 2."""
+
+
+def add_arguments(parser):
+    g = parser.add_argument_group("Slurm executor (--executor slurm)")
+    g.add_argument("--partition", help="Slurm partition (sbatch --partition); default: the cluster's default")
+    g.add_argument("--time", help="time limit per array task (sbatch --time, e.g. 30 or 2:00:00); "
+                   "default: chunk size x the spec's timeout + 5 minutes")
+    g.add_argument("--mem", help="memory per array task (sbatch --mem, e.g. 2G); default: the cluster's default")
+    g.add_argument("--chunk-size", type=int, metavar="N",
+                   help=f"points per array task; default: enough that there are at most {MAX_TASKS} tasks")
+    g.add_argument("--max-running", type=int, metavar="M",
+                   help="at most M array tasks run at once (the %%M of sbatch --array)")
+    g.add_argument("--retries", type=int, default=2, metavar="R",
+                   help="resubmit chunks with unfinished points up to R times (default 2)")
+    g.add_argument("--shared-dir", metavar="DIR",
+                   help="where tessera, the firmware and the sweep tool are staged for the nodes; default OUT/stage. "
+                   "OUT and DIR must be on a filesystem every node sees")
+    g.add_argument("--poll", type=float, default=5.0, metavar="S", help="seconds between squeue polls (default 5)")
+
+
+# --- helpers (pure) -----------------------------------------------------------------------------
+
+
+def point_dir(out_dir, pid):
+    return os.path.join(out_dir, "points", f"{pid:05d}")
+
+
+def is_finished(out_dir, pid):
+    return os.path.exists(os.path.join(point_dir(out_dir, pid), "status.json"))
+
+
+def make_chunks(ids, chunk_size=None, max_tasks=MAX_TASKS):
+    """Consecutive chunks of ids; chunk_size None: the smallest size giving at most max_tasks chunks."""
+    ids = list(ids)
+    if not ids:
+        return []
+    if chunk_size is None:
+        chunk_size = max(1, math.ceil(len(ids) / max_tasks))
+    if chunk_size < 1:
+        raise SlurmError(f"--chunk-size must be at least 1 (got {chunk_size})")
+    return [ids[i:i + chunk_size] for i in range(0, len(ids), chunk_size)]
+
+
+def default_time_limit(chunk_len, point_timeout):
+    """Minutes for one task: every point of the chunk at its timeout, plus 5 minutes of slack."""
+    return int(math.ceil(chunk_len * float(point_timeout) / 60.0)) + 5
+
+
+def _sbatch_value(v):
+    v = str(v)
+    if any(c.isspace() or c in "\"'" for c in v):
+        raise SlurmError(f"sbatch option value {v!r} contains a space or quote; use a path without them")
+    return v
+
+
+def batch_script(*, name, out_dir, stage, chunks_file, ntasks, max_running, output_pattern, partition=None,
+                 time_limit=None, mem=None, python=PYTHON):
+    """The sbatch script of one submission (a bash script with #SBATCH lines)."""
+    array = f"0-{ntasks - 1}" + (f"%{max_running}" if max_running else "")
+    lines = ["#!/bin/bash", f"#SBATCH --job-name={_sbatch_value('tessera-' + name)}", f"#SBATCH --array={array}",
+             f"#SBATCH --output={_sbatch_value(output_pattern)}", "#SBATCH --ntasks=1", "#SBATCH --cpus-per-task=1"]
+    if partition:
+        lines.append(f"#SBATCH --partition={_sbatch_value(partition)}")
+    if time_limit:
+        lines.append(f"#SBATCH --time={_sbatch_value(time_limit)}")
+    if mem:
+        lines.append(f"#SBATCH --mem={_sbatch_value(mem)}")
+    worker = os.path.join(stage, "tools", "tessera-sweep")
+    lines += [
+        "# Array task i runs the points on line i+1 of the chunks file, one after another.",
+        "set -euo pipefail",
+        f'ids=$(sed -n "$((SLURM_ARRAY_TASK_ID + 1))p" {shlex.quote(chunks_file)})',
+        'if [ -z "$ids" ]; then echo "no chunk for array task $SLURM_ARRAY_TASK_ID" >&2; exit 2; fi',
+        'echo "array task $SLURM_ARRAY_TASK_ID on $(hostname): points $ids"',
+        f"exec {shlex.quote(python)} {shlex.quote(worker)} run-points {shlex.quote(out_dir)} "
+        f'--ids "$ids" --stage {shlex.quote(stage)}',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def parse_squeue(text):
+    """`squeue -h -r -o "%i %T"` output -> {task index or None: state}."""
+    states = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        m = re.match(r"^\d+_(\d+)$", parts[0])
+        if m:
+            states[int(m.group(1))] = parts[1]
+        else:  # an unsplit pending remainder such as 12_[3-9%2]
+            states.setdefault(None, parts[1])
+            m = re.match(r"^\d+_\[(.*)\]$", parts[0])
+            if m:
+                for idx in _expand_ranges(m.group(1).split("%")[0]):
+                    states[idx] = parts[1]
+    return states
+
+
+def _expand_ranges(text):
+    out = []
+    for part in text.split(","):
+        if "-" in part:
+            a, b = part.split("-", 1)
+            out.extend(range(int(a), int(b) + 1))
+        elif part.strip():
+            out.append(int(part))
+    return out
+
+
+def parse_scontrol_tasks(text):
+    """`scontrol show job -o J` output -> {task index: (state, exit code)} for the array's tasks."""
+    tasks = {}
+    for line in text.splitlines():
+        f = dict(tok.split("=", 1) for tok in line.split() if "=" in tok)
+        if "ArrayTaskId" in f and f["ArrayTaskId"].isdigit():
+            tasks[int(f["ArrayTaskId"])] = (f.get("JobState", "?"), f.get("ExitCode", "?"))
+    return tasks
+
+
+# --- Slurm commands -----------------------------------------------------------------------------
+
+
+def _run(argv, check=True, timeout=60):
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    except FileNotFoundError:
+        raise SlurmError(f"`{argv[0]}` not found: Slurm's client commands are not installed on this machine "
+                         "(Debian: apt-get install slurm-client; tools/tessera-setup installs slurm-wlm)")
+    except subprocess.TimeoutExpired:
+        raise SlurmError(f"`{shlex.join(argv)}` did not answer within {timeout} s")
+    if check and r.returncode != 0:
+        err = (r.stderr.strip() or r.stdout.strip() or "(no output)").splitlines()
+        raise SlurmError(f"`{shlex.join(argv)}` failed with exit status {r.returncode}: {' / '.join(err[-3:])}")
+    return r
+
+
+def check_reachable(partition=None):
+    """Refuse (SlurmError naming the command) when the controller does not answer."""
+    argv = ["sinfo", "-h", "-o", "%P %a"]
+    if partition:
+        argv[1:1] = ["--partition", partition]
+    r = _run(argv, timeout=30)
+    lines = r.stdout.split()
+    if partition and not lines:
+        raise SlurmError(f"`{shlex.join(argv)}`: Slurm has no partition {partition!r}")
+    return r.stdout
+
+
+def check_options(args):
+    for opt, value, least in (("--chunk-size", args.chunk_size, 1), ("--max-running", args.max_running, 1),
+                              ("--retries", args.retries, 0)):
+        if value is not None and value < least:
+            raise SlurmError(f"{opt} {value}: must be at least {least}")
+    if not args.poll > 0:
+        raise SlurmError(f"--poll {args.poll}: must be more than 0 seconds")
+
+
+def preflight(args):
+    """Every refusal of the Slurm executor that needs no sweep directory: the options, then
+    whether the controller answers. run() calls it first; a caller may call it earlier, before
+    it creates the sweep directory, so that a refused sweep leaves nothing behind."""
+    check_options(args)
+    check_reachable(getattr(args, "partition", None))
+
+
+# --- the executor -------------------------------------------------------------------------------
+
+
+def _copy_if_changed(src, dst):
+    if not os.path.exists(src):
+        raise SlurmError(f"cannot stage {src}: it does not exist")
+    try:
+        s = os.stat(src)
+        d = os.stat(dst)
+        if d.st_size == s.st_size and int(d.st_mtime) == int(s.st_mtime):
+            return
+    except OSError:
+        pass
+    tmp = f"{dst}.tmp{os.getpid()}"
+    shutil.copy2(src, tmp)
+    os.replace(tmp, dst)
+
+
+def stage_files(sweep, stage):
+    """tessera, every file of sweep["files"] and the sweep tool into stage (what a node runs)."""
+    os.makedirs(os.path.join(stage, "files"), exist_ok=True)
+    os.makedirs(os.path.join(stage, "tools", "tessera_sweep"), exist_ok=True)
+    _copy_if_changed(sweep["tessera"], os.path.join(stage, "tessera"))
+    for key, path in sorted(sweep.get("files", {}).items()):
+        _copy_if_changed(path, os.path.join(stage, "files", key))
+    _copy_if_changed(os.path.join(TOOLS_DIR, "tessera-sweep"), os.path.join(stage, "tools", "tessera-sweep"))
+    pkg = os.path.join(TOOLS_DIR, "tessera_sweep")
+    for f in sorted(os.listdir(pkg)):
+        if f.endswith(".py"):
+            _copy_if_changed(os.path.join(pkg, f), os.path.join(stage, "tools", "tessera_sweep", f))
+
+
+class _Progress:
+    def __init__(self, out_dir, ids, stream=sys.stderr, quiet=False):
+        self.out_dir, self.total, self.stream, self.quiet = out_dir, len(ids), stream, quiet
+        self.pending_ids = set(ids)
+        self.ok = self.failed = 0
+        self.t0 = time.monotonic()
+        self.tty = stream.isatty()
+        self.last_print = 0.0
+        self.last_line = None
+
+    def scan(self):
+        import json
+
+        for pid in sorted(self.pending_ids):
+            path = os.path.join(point_dir(self.out_dir, pid), "status.json")
+            if not os.path.exists(path):
+                continue
+            try:
+                with open(path) as f:
+                    st = json.load(f)
+            except (OSError, ValueError):
+                continue  # being written on another node's cache; next poll
+            self.pending_ids.discard(pid)
+            if st.get("status") == "ok":
+                self.ok += 1
+            else:
+                self.failed += 1
+
+    def show(self, job, states, force=False):
+        done = self.ok + self.failed
+        pending = sum(1 for k, s in states.items() if k is not None and s == "PENDING")
+        running = sum(1 for k, s in states.items() if k is not None and s in ("RUNNING", "CONFIGURING", "COMPLETING"))
+        el = time.monotonic() - self.t0
+        eta = ""
+        if 0 < done < self.total:
+            eta = f", ETA {_hms(el / done * (self.total - done))}"
+        line = (f"slurm job {job}: {done}/{self.total} points done, {self.failed} failed; "
+                f"tasks {pending} pending, {running} running; {_hms(el)} elapsed{eta}")
+        now = time.monotonic()
+        if self.quiet:
+            pass
+        elif self.tty:
+            self.stream.write("\r\033[K" + line)
+            self.stream.flush()
+        elif force or (line != self.last_line and now - self.last_print >= 10):
+            print(line, file=self.stream, flush=True)
+            self.last_print = now
+        self.last_line = line
+
+    def end_line(self):
+        if self.tty and not self.quiet:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _hms(s):
+    s = int(s)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+def _task_states(job):
+    """Final states of the array's tasks: sacct when accounting works, else scontrol (recent jobs only)."""
+    r = _run(["sacct", "-n", "-P", "-X", "-j", str(job), "-o", "JobID,State,ExitCode"], check=False)
+    tasks = {}
+    if r.returncode == 0 and r.stdout.strip():
+        for line in r.stdout.splitlines():
+            parts = line.split("|")
+            m = re.match(r"^\d+_(\d+)$", parts[0]) if parts else None
+            if m and len(parts) >= 3:
+                tasks[int(m.group(1))] = (parts[1].split()[0], parts[2])
+        if tasks:
+            return tasks
+    r = _run(["scontrol", "show", "job", "-o", str(job)], check=False)
+    if r.returncode == 0:
+        return parse_scontrol_tasks(r.stdout)
+    return {}
+
+
+class Executor:
+    def __init__(self, out_dir, sweep, args, stream=sys.stderr):
+        self.out = os.path.abspath(out_dir)
+        self.sweep = sweep
+        self.args = args
+        self.stream = stream
+        self.stage = os.path.abspath(getattr(args, "shared_dir", None) or os.path.join(self.out, "stage"))
+        self.slurm_dir = os.path.join(self.out, "slurm")
+        self.job = None
+        self.interrupted = False
+
+    def log(self, msg):
+        print(msg, file=self.stream, flush=True)
+
+    def unfinished(self, ids):
+        return [i for i in ids if not is_finished(self.out, i)]
+
+    def submit(self, n, chunks):
+        chunks_file = os.path.join(self.slurm_dir, f"chunks-{n}.txt")
+        with open(chunks_file + ".tmp", "w") as f:
+            f.write("".join(",".join(str(i) for i in c) + "\n" for c in chunks))
+        os.replace(chunks_file + ".tmp", chunks_file)
+        a = self.args
+        time_limit = a.time or default_time_limit(max(len(c) for c in chunks), self.sweep.get("timeout") or 600)
+        script = batch_script(name=self.sweep.get("name", "sweep"), out_dir=self.out, stage=self.stage,
+                              chunks_file=chunks_file, ntasks=len(chunks), max_running=a.max_running,
+                              output_pattern=os.path.join(self.slurm_dir, "task-%A_%a.out"), partition=a.partition,
+                              time_limit=time_limit, mem=a.mem)
+        path = os.path.join(self.slurm_dir, f"job-{n}.sh")
+        with open(path, "w") as f:
+            f.write(script)
+        os.chmod(path, 0o755)
+        r = _run(["sbatch", "--parsable", path])
+        job = r.stdout.strip().split(";")[0]
+        if not job.isdigit():
+            raise SlurmError(f"`sbatch --parsable {path}` printed {r.stdout.strip()!r}, not a job id")
+        with open(os.path.join(self.slurm_dir, "jobs.txt"), "a") as f:
+            f.write(f"{n} {job} {len(chunks)}\n")
+        return job
+
+    def poll(self, job):
+        """{task: state} of the array's tasks still known to squeue; {} when the array is gone."""
+        failures = 0
+        while True:
+            r = _run(["squeue", "-h", "-r", "-j", job, "-o", "%i %T"], check=False)
+            if r.returncode == 0:
+                return {k: s for k, s in parse_squeue(r.stdout).items() if s in ACTIVE_STATES}
+            if "Invalid job id" in r.stderr:
+                return {}  # purged: the array is gone
+            failures += 1
+            if failures >= 10:
+                raise SlurmError(f"`squeue -h -r -j {job}` keeps failing: {r.stderr.strip()}")
+            time.sleep(min(self.args.poll, 5))
+
+    def wait(self, job, progress):
+        while True:
+            states = self.poll(job)
+            progress.scan()
+            progress.show(job, states)
+            if not states:
+                return
+            time.sleep(self.args.poll)
+
+    def run(self):
+        a = self.args
+        preflight(a)
+        all_ids = [p["id"] for p in self.sweep["points"]]
+        todo = self.unfinished(all_ids)
+        if not todo:
+            self.log(f"all {len(all_ids)} points of {self.out} are finished")
+            return self.finish(all_ids, time.monotonic())
+        os.makedirs(self.slurm_dir, exist_ok=True)
+        stage_files(self.sweep, self.stage)
+        chunks = make_chunks(todo, a.chunk_size)
+        n = 0
+        if os.path.exists(os.path.join(self.slurm_dir, "jobs.txt")):  # a resumed sweep: keep earlier scripts
+            with open(os.path.join(self.slurm_dir, "jobs.txt")) as f:
+                n = 1 + max((int(line.split()[0]) for line in f if line.strip()), default=-1)
+        progress = _Progress(self.out, todo, self.stream, quiet=getattr(a, "quiet", False))
+        t0 = time.monotonic()
+        for attempt in range(a.retries + 1):
+            self.job = self.submit(n, chunks)
+            self.log(f"submitted Slurm job {self.job}: {len(chunks)} array tasks, {sum(map(len, chunks))} points, "
+                     f"script {os.path.join(self.slurm_dir, f'job-{n}.sh')}")
+            self.wait(self.job, progress)
+            progress.scan()
+            progress.show(self.job, {}, force=True)
+            progress.end_line()
+            left_tasks = [(i, u) for i, u in enumerate(self.unfinished(c) for c in chunks) if u]
+            if not left_tasks:
+                break
+            left = [u for _, u in left_tasks]
+            states = _task_states(self.job)
+            detail = "; ".join(
+                f"task {i}: {states[i][0]}, exit {states[i][1]}" if i in states else
+                f"task {i}: no record left (cancelled before it started, or purged)" for i, _ in left_tasks)
+            npts = sum(map(len, left))
+            if attempt < a.retries:
+                self.log(f"{npts} points of job {self.job} did not finish ({detail}); resubmitting "
+                         f"{len(left)} chunks (retry {attempt + 1} of {a.retries})")
+            else:
+                self.log(f"{npts} points did not finish after {a.retries} retries ({detail}); their tasks' output "
+                         f"is in {self.slurm_dir}/task-*.out; `--resume` runs them again")
+            chunks = left
+            n += 1
+            self.job = None
+        return self.finish(all_ids, t0)
+
+    def finish(self, all_ids, t0):
+        from tessera_sweep import results
+        results.write_csv(self.out, self.sweep)
+        counts = {}
+        host = 0.0
+        for pid in all_ids:
+            st = results.load_status(self.out, pid)
+            if not st:
+                counts["unfinished"] = counts.get("unfinished", 0) + 1
+                continue
+            counts[st.get("status", "?")] = counts.get(st.get("status", "?"), 0) + 1
+            host += float(st.get("host_seconds") or 0)
+        unfinished = f", {counts['unfinished']} unfinished" if counts.get("unfinished") else ""
+        self.log(f"tessera sweep: {self.sweep.get('name', 'sweep')}: {counts.get('ok', 0)} ok, "
+                 f"{counts.get('failed', 0)} failed, {counts.get('fault', 0)} fault, {counts.get('timeout', 0)} timeout"
+                 f"{unfinished} of {len(all_ids)}; Slurm wall {time.monotonic() - t0:.1f} s, tessera host time "
+                 f"{host:.1f} s; results in {os.path.join(self.out, 'results.csv')}")
+        return 0 if not counts.get("unfinished") else 1
+
+    def cancel(self):
+        if self.job:
+            r = _run(["scancel", self.job], check=False)
+            if r.returncode != 0:
+                self.log(f"`scancel {self.job}` failed: {r.stderr.strip()}; cancel it by hand")
+            else:
+                self.log(f"cancelled Slurm job {self.job}")
+
+
+def run(out_dir, sweep, args):
+    """Run the sweep's unfinished points as Slurm job arrays; the process exit status
+    (0 all finished, 1 some unfinished after the retries, 130 interrupted; SlurmError: refused)."""
+    ex = Executor(out_dir, sweep, args)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        return ex.run()
+    except SlurmError:
+        ex.cancel()
+        raise
+    except KeyboardInterrupt:
+        ex.stream.write("\n")
+        ex.cancel()
+        from tessera_sweep import results
+        results.write_csv(ex.out, sweep)
+        done = sum(1 for p in sweep["points"] if is_finished(ex.out, p["id"]))
+        spec = getattr(args, "spec", "SPEC")
+        ex.log(f"tessera sweep: interrupted: {done} of {len(sweep['points'])} points finished (results.csv written); "
+               f"`tessera sweep {spec} -o {out_dir} --resume` finishes the sweep")
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, old)
