@@ -154,6 +154,7 @@ class SlurmUnreachable(unittest.TestCase):
             self.assertEqual(glob.glob(os.path.join(out, "points", "*", "status.json")), [])
             self.assertEqual(glob.glob(os.path.join(out, "points", "*", "stats.json")), [])
             self.assertFalse(os.path.exists(os.path.join(out, "slurm")), "nothing was submitted")
+            self.assertFalse(os.path.exists(out), "a refused sweep leaves no sweep directory behind")
 
     def test_bad_executor_options_are_refused_before_slurm_is_asked(self):
         with tempfile.TemporaryDirectory(prefix="tessera-slurm-opts-") as d:

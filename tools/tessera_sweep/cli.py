@@ -56,6 +56,13 @@ def cmd_sweep(argv, tessera):
     if args.jobs is not None and args.jobs < 1:
         raise SweepError(f"-j {args.jobs}: need at least one job")
     sweep = spec_mod.load(args.spec, tessera)
+    slurm = None
+    if args.executor == "slurm":
+        slurm = _slurm()
+        if slurm is None:
+            raise SweepError("--executor slurm: the Slurm executor (tessera_sweep/slurm.py) is not installed")
+        slurm.preflight(args)  # an unreachable Slurm is refused before the sweep directory exists
+        args.slurm_preflight_done = True
     out = args.out or os.path.join("sweeps", sweep["name"])
     sweep_json = os.path.join(out, "sweep.json")
     if os.path.exists(sweep_json):
@@ -70,10 +77,7 @@ def cmd_sweep(argv, tessera):
     else:
         os.makedirs(os.path.join(out, "points"), exist_ok=True)
         results.atomic_write(sweep_json, json.dumps(sweep, indent=1) + "\n")
-    if args.executor == "slurm":
-        slurm = _slurm()
-        if slurm is None:
-            raise SweepError("--executor slurm: the Slurm executor (tessera_sweep/slurm.py) is not installed")
+    if slurm is not None:
         return slurm.run(out, sweep, args)
     from . import local
     return local.run(out, sweep, args)

@@ -382,7 +382,8 @@ class Executor:
 
     def run(self):
         a = self.args
-        preflight(a)
+        if not getattr(a, "slurm_preflight_done", False):
+            preflight(a)
         all_ids = [p["id"] for p in self.sweep["points"]]
         todo = self.unfinished(all_ids)
         if not todo:
