@@ -24,6 +24,9 @@ class StatGroup;
 class Waveform;
 class Timeline;
 }  // namespace tessera::sim
+namespace tessera::cpu {
+class ControlCluster;
+}
 namespace tessera::isa {
 struct ElfImage;
 class DecodedProgram;
@@ -102,6 +105,7 @@ struct BuildContext {
   SystemRegs* regs = nullptr;                // set by the MMIO component: the console
   std::map<std::string, unsigned> counters;  // next index of a numbered model ("sm")
   sim::Timeline* timeline = nullptr;         // --timeline; null when off
+  cpu::ControlCluster* cluster = nullptr;    // set by the control cluster: fast-forward, checkpoints
 
   Component* find(const std::string& instance) const {
     const auto it = built.find(instance);

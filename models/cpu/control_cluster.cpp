@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "isa/encoding.h"
 #include "isa/trap_report.h"
@@ -38,7 +39,8 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
       run_(ctx.run),
       launch_offset_(ctx.launch_offset),
       status_offset_(ctx.status_offset),
-      stack_guards_(ctx.stack_guards) {
+      stack_guards_(ctx.stack_guards),
+      roi_offset_(ctx.roi_offset) {
   sim::Config& cfg = ctx.config;
   mul_latency_ =
       static_cast<unsigned>(cfg.get_int("cpu.mul_latency", 2, 0, 100, "Extra cycles of a control-core multiply"));
@@ -103,6 +105,14 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
                                "Kernel-launch coherence points (write back and invalidate every cache)");
   engine_->stats().add_counter("coherence_write_backs", &coherence_write_backs_,
                                "Dirty lines written back at coherence points");
+
+  ff_stats_ = std::make_unique<sim::StatGroup>("fast_forward", &engine_->stats());
+  ff_stats_->add_counter("instructions", &ff_.instructions,
+                         "Control-core instructions executed functionally before the switch (--fast-forward)");
+  for (const auto& h : harts_)
+    ff_stats_->add_counter(fmt::format("core{}_instructions", h->id()), &h->ff_instructions,
+                           "Instructions of this core executed functionally (--fast-forward)");
+  ff_reservation_.assign(harts_.size(), kNoReservation);
 
   SC_HAS_PROCESS(ControlCluster);
   SC_METHOD(step);
@@ -199,6 +209,10 @@ void ControlCluster::step() {
 
 void ControlCluster::step_cores() {
   if (run_.stopped()) return;
+  if (ff_pending_) {
+    fast_forward();
+    if (run_.stopped()) return;
+  }
   const uint64_t sc_now = clock_.now_cycle();
   if (interrupt_pending_ && sc_now >= interrupt_at_) {
     interrupt_pending_ = false;
@@ -282,6 +296,13 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       return fault(h, isa::Inst{}, r);
     }
     if (waves_) waves_->pc(id, h.state.pc, t);
+    if (switch_armed_ && !completed_[id]) {
+      const SwitchReason reason = switch_reason(*inst, h);
+      if (reason != SwitchReason::kNone) {
+        if (detailed_switch(h, reason, t, now, sc_now)) return;
+        continue;
+      }
+    }
     if (h.tx_depth > 0 && engine_->tx_abort_pending(id)) {
       // The transaction aborted: whatever ran since is discarded; the engine
       // rolls back (an eager walk takes time), then the checkpoint returns.

@@ -75,6 +75,7 @@ class Hart final : public isa::ExecEnv {
   // Statistics (instret reads `instructions`).
   uint64_t instructions = 0, loads = 0, stores = 0, atomics = 0, fences = 0, fetches = 0, mmio_accesses = 0;
   uint64_t memory_wait_cycles = 0, wfi_cycles = 0;
+  uint64_t ff_instructions = 0;  // executed functionally (--fast-forward)
 
   isa::MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) override;
   isa::MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) override;
