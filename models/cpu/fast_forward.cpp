@@ -197,10 +197,7 @@ SwitchReason ControlCluster::fast_forward_hart(Hart& h, unsigned batch) {
       }
     }
     const isa::ExecResult r = h.execute_direct(*inst);
-    if (run_.stopped()) {
-      if (r.trap == isa::Trap::kNone) ++h.ff_instructions;
-      return SwitchReason::kNone;
-    }
+    if (run_.stopped()) return SwitchReason::kNone;  // EXIT is not counted, as in a detailed run
     if (r.trap != isa::Trap::kNone) {
       fault(h, *inst, r);
       return SwitchReason::kNone;
