@@ -107,6 +107,11 @@ std::string encode_checkpoint(const Checkpoint& c) {
   w.u32(c.cluster.start_arg);
   w.u32(c.cluster.start_fn);
   w.u32(c.cluster.start_sp);
+  w.u32(static_cast<uint32_t>(c.cluster.device_writes.size()));
+  for (const auto& [offset, value] : c.cluster.device_writes) {
+    w.u32(offset);
+    w.u32(value);
+  }
   w.u32(static_cast<uint32_t>(c.pages.size()));
   std::vector<uint8_t> z(compressBound(Checkpoint::kPageBytes));
   for (const Checkpoint::Page& p : c.pages) {
@@ -157,6 +162,13 @@ Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path) 
   c.cluster.start_arg = r.u32("the cluster registers");
   c.cluster.start_fn = r.u32("the cluster registers");
   c.cluster.start_sp = r.u32("the cluster registers");
+  const uint32_t writes = r.u32("the device registers");
+  if (writes > 4096)
+    throw sim::ConfigError(fmt::format("{}: the checkpoint is corrupt ({} device registers)", path, writes));
+  for (uint32_t k = 0; k < writes; ++k) {
+    const uint32_t offset = r.u32("the device registers");
+    c.cluster.device_writes.emplace_back(offset, r.u32("the device registers"));
+  }
   const uint32_t pages = r.u32("the page count");
   const uint64_t max_pages = c.memory_size / Checkpoint::kPageBytes;
   if (pages > max_pages)

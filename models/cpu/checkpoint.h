@@ -24,6 +24,10 @@ struct HartSnapshot {
 struct ClusterSnapshot {
   std::vector<HartSnapshot> harts;
   uint32_t start_pc = 0, start_arg = 0, start_fn = 0, start_sp = 0;
+  // Device registers written before the switch (MMIO offsets from 0x100:
+  // the dispatcher's kernel, grid, arguments...), the last value of each,
+  // in the order first written: a restore writes them again.
+  std::vector<std::pair<uint32_t, uint32_t>> device_writes;
 };
 
 struct Checkpoint {

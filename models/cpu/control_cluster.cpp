@@ -209,6 +209,21 @@ void ControlCluster::step() {
 
 void ControlCluster::step_cores() {
   if (run_.stopped()) return;
+  if (!replay_writes_.empty()) {
+    // A restored run: the device registers the program wrote before its checkpoint.
+    for (auto& [offset, value] : replay_writes_) {
+      tlm::tlm_generic_payload gp;
+      gp.set_command(tlm::TLM_WRITE_COMMAND);
+      gp.set_address(offset);
+      gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+      gp.set_data_length(4);
+      gp.set_streaming_width(4);
+      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      mmio_socket->b_transport(gp, delay);
+    }
+    replay_writes_.clear();
+  }
   if (ff_pending_) {
     fast_forward();
     if (run_.stopped()) return;
@@ -586,6 +601,14 @@ bool ControlCluster::mmio(Hart& h, bool write, uint32_t addr, unsigned bytes, ui
   mmio_socket->b_transport(gp, delay);
   if (!gp.is_response_ok()) return false;
   if (write && offset == launch_offset_) kernel_may_have_run_ = true;
+  if (write && log_device_writes_ && offset >= kDeviceRegisters) {
+    const auto it = std::find_if(device_writes_.begin(), device_writes_.end(),
+                                 [offset](const auto& w) { return w.first == offset; });
+    if (it == device_writes_.end())
+      device_writes_.emplace_back(offset, *value);
+    else
+      it->second = *value;
+  }
   if (!write && offset == status_offset_ && *value == 0) kernel_may_have_run_ = false;
   return true;
 }

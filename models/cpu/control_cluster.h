@@ -233,6 +233,11 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   static constexpr uint32_t kNoReservation = 1;         // never a word address
   std::vector<std::unique_ptr<isa::ExecEnv>> ff_envs_;  // per hart: FfEnv
   std::unique_ptr<sim::StatGroup> ff_stats_;
+  // Device-register writes before the switch (ClusterSnapshot::device_writes),
+  // logged while log_device_writes_; replay_writes_: a restore's, written at
+  // the first step.
+  bool log_device_writes_ = false;
+  std::vector<std::pair<uint32_t, uint32_t>> device_writes_, replay_writes_;
 
   std::unique_ptr<ClusterWaves> waves_;  // null when the cluster is not traced
   sc_core::sc_event wave_event_;         // the next cycle with changes to release

@@ -66,6 +66,7 @@ class ControlCluster::FfEnv final : public isa::ExecEnv {
 
 void ControlCluster::set_fast_forward(bool on, uint64_t max_instructions) {
   ff_.enabled = ff_pending_ = on;
+  log_device_writes_ = log_device_writes_ || on;
   ff_limit_ = max_instructions;
   ff_envs_.clear();
   for (const auto& h : harts_) ff_envs_.push_back(std::make_unique<FfEnv>(global_, ff_reservation_, h->id()));
@@ -74,6 +75,7 @@ void ControlCluster::set_fast_forward(bool on, uint64_t max_instructions) {
 void ControlCluster::on_switch(std::function<void()> hook, bool detailed) {
   switch_hook_ = std::move(hook);
   switch_armed_ = detailed;
+  log_device_writes_ = log_device_writes_ || detailed;
 }
 
 ClusterSnapshot ControlCluster::snapshot() const {
@@ -84,6 +86,7 @@ ClusterSnapshot ControlCluster::snapshot() const {
   s.start_arg = start_arg_;
   s.start_fn = start_fn_;
   s.start_sp = start_sp_;
+  s.device_writes = device_writes_;
   return s;
 }
 
@@ -100,6 +103,7 @@ void ControlCluster::restore(const ClusterSnapshot& s) {
   start_arg_ = s.start_arg;
   start_fn_ = s.start_fn;
   start_sp_ = s.start_sp;
+  replay_writes_ = s.device_writes;
   if (timeline_)
     for (const auto& h : harts_)
       if (h->mode != Hart::Mode::kParked) timeline_->end(core_tracks_[h->id()], 0);
@@ -151,6 +155,7 @@ void ControlCluster::fast_forward() {
     if (h->mode == Hart::Mode::kRunning) h->ready_at = 0;
   ff_reservation_.assign(harts_.size(), kNoReservation);
   if (switch_hook_) switch_hook_();
+  log_device_writes_ = false;
 }
 
 SwitchReason ControlCluster::fast_forward_hart(Hart& h, unsigned batch) {
@@ -223,6 +228,7 @@ bool ControlCluster::detailed_switch(Hart& h, SwitchReason reason, uint64_t t, u
   engine_->write_back_and_invalidate_all();
   forget_fetch_lines();
   switch_armed_ = false;
+  log_device_writes_ = false;
   ff_.reason = reason;
   ff_.switch_pc = h.state.pc;
   ff_.switch_core = h.id();

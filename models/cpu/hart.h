@@ -22,6 +22,10 @@ namespace tessera::cpu {
 inline constexpr uint32_t kMmioBase = 0x10000000;
 inline constexpr uint32_t kMmioSize = 0x1000;
 
+// MMIO offsets from here on belong to devices (the dispatcher), below to
+// the system registers and the cluster's own.
+inline constexpr uint32_t kDeviceRegisters = 0x100;
+
 inline bool is_mmio(uint32_t addr) { return addr - kMmioBase < kMmioSize; }
 
 // What an instruction needs from the memory system.
