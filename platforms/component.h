@@ -24,6 +24,9 @@ class StatGroup;
 class Waveform;
 class Timeline;
 }  // namespace tessera::sim
+namespace tessera::cpu {
+class ControlCluster;
+}
 namespace tessera::isa {
 struct ElfImage;
 class DecodedProgram;
@@ -103,6 +106,7 @@ struct BuildContext {
   std::map<std::string, unsigned> counters;     // next index of a numbered model ("sm")
   sim::Timeline* timeline = nullptr;            // --timeline; null when off
   uint32_t program_argc = 0, program_argv = 0;  // main's arguments (Platform::write_program_arguments)
+  cpu::ControlCluster* cluster = nullptr;       // set by the control cluster: fast-forward, checkpoints
 
   Component* find(const std::string& instance) const {
     const auto it = built.find(instance);

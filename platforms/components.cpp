@@ -444,9 +444,11 @@ class ControlCores : public Component {
                                       stack_guards(ctx.image),
                                       ctx.wave,
                                       ctx.program_argc,
-                                      ctx.program_argv};
+                                      ctx.program_argv,
+                                      kRoiRegister};
     cluster_ = std::make_unique<cpu::ControlCluster>(inst.name.c_str(), cctx);
     cluster_->set_timeline(ctx.timeline);
+    ctx.cluster = cluster_.get();
   }
   cpu::ControlCluster& cluster() { return *cluster_; }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {

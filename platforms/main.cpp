@@ -230,6 +230,13 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("--max-cycles", options.max_cycles, "Stop after this many SM cycles (exit status 6)")
       ->check(tessera::sim::unsigned_in(1, 1000000000000));
   run_cmd->add_flag("-q,--quiet", quiet, "Do not print the summary");
+  run_cmd->add_flag("--fast-forward", options.fast_forward,
+                    "Run the control cores functionally up to the first ROI begin, kernel launch, tx.* or wfi, then "
+                    "in detail (caches cold, cycle 0)");
+  run_cmd->add_option("--checkpoint-out", options.checkpoint_out,
+                      "Write the cores' registers and memory at that switch point to FILE");
+  run_cmd->add_option("--restore", options.restore,
+                      "Start a detailed run from a checkpoint FILE of --checkpoint-out (the same program)");
 
   bool list = false;
   auto* config_cmd = app.add_subcommand("config", "Show a platform's parameters");

@@ -130,7 +130,70 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
     run_.arm_watchdog(static_cast<uint64_t>(sm_clock_->period().value()) * watchdog_cycles,
                       fmt::format("{} SM cycles (watchdog.cycles)", watchdog_cycles), [this] { return state_dump(); });
 
+  setup_fast_forward(ctx.cluster);
   cfg.check_all_used();
+}
+
+void Platform::setup_fast_forward(cpu::ControlCluster* cluster) {
+  const RunOptions& o = options_;
+  if (!o.fast_forward && o.checkpoint_out.empty() && o.restore.empty()) return;
+  const char* option = o.fast_forward ? "--fast-forward" : !o.restore.empty() ? "--restore" : "--checkpoint-out";
+  if (!cluster) throw sim::ConfigError(fmt::format("{}: the netlist has no control_cluster instance", option));
+  if (program_path_.empty()) throw sim::ConfigError(fmt::format("{} needs a program", option));
+  cluster_ = cluster;
+  if (!o.restore.empty()) {
+    if (o.fast_forward || !o.checkpoint_out.empty())
+      throw sim::ConfigError(
+          "--restore starts a detailed run from a checkpoint: it takes neither --fast-forward nor --checkpoint-out");
+    const cpu::Checkpoint c = cpu::read_checkpoint(o.restore);
+    const uint64_t hash = cpu::file_hash(program_path_);
+    if (c.elf_hash != hash)
+      throw sim::ConfigError(fmt::format(
+          "{}: the checkpoint was written for another program: {} (ELF hash {:016x}), not {} (ELF hash {:016x})",
+          o.restore, c.program, c.elf_hash, program_path_, hash));
+    if (c.memory_base != global_->base() || c.memory_size > global_->size())
+      throw sim::ConfigError(fmt::format(
+          "{}: the checkpoint's memory ({} MiB at 0x{:08x}) does not fit the platform's ({} MiB at 0x{:08x}; "
+          "memory.size_mb)",
+          o.restore, c.memory_size >> 20, c.memory_base, global_->size() >> 20, global_->base()));
+    if (c.cluster.harts.size() != cluster->cores())
+      throw sim::ConfigError(fmt::format("{}: the checkpoint has {} control cores, the platform {} (cluster.cores)",
+                                         o.restore, c.cluster.harts.size(), cluster->cores()));
+    global_->clear();
+    for (const cpu::Checkpoint::Page& p : c.pages) global_->write(p.addr, p.bytes.data(), p.bytes.size());
+    cluster->restore(c.cluster);
+    return;
+  }
+  if (!o.checkpoint_out.empty()) {
+    checkpoint_file_ = sim::OutputFile("--checkpoint-out", o.checkpoint_out, o.inputs);
+    cluster->on_switch([this] { write_checkpoint(); }, !o.fast_forward);
+  }
+  if (o.fast_forward) cluster->set_fast_forward(true, o.max_cycles);
+}
+
+void Platform::write_checkpoint() {
+  cpu::Checkpoint c;
+  c.program = program_path_;
+  c.elf_hash = cpu::file_hash(program_path_);
+  c.platform = cfg_.platform_name();
+  c.memory_base = global_->base();
+  c.memory_size = global_->size();
+  const cpu::FastForwardInfo& ff = cluster_->fast_forward_info();
+  c.reason = cpu::switch_reason_name(ff.reason);
+  c.switch_pc = ff.switch_pc;
+  c.cluster = cluster_->snapshot();
+  for (uint64_t k = 0; k < global_->page_count(); ++k) {
+    const uint8_t* p = global_->page_data(k);
+    if (!p || std::all_of(p, p + sim::BackingMemory::kPageSize, [](uint8_t b) { return b == 0; })) continue;
+    c.pages.push_back({static_cast<uint32_t>(global_->base() + (k << sim::BackingMemory::kPageBits)),
+                       std::vector<uint8_t>(p, p + sim::BackingMemory::kPageSize)});
+  }
+  try {
+    checkpoint_file_.write(cpu::encode_checkpoint(c));
+    checkpoint_file_.close();
+  } catch (const sim::OutputError& e) {
+    output_error_ += (output_error_.empty() ? "" : "; ") + std::string(e.what());
+  }
 }
 
 Platform::~Platform() = default;
@@ -230,6 +293,15 @@ int Platform::run() {
                             state_dump()));
     }
   }
+  if (checkpoint_file_.is_open()) {
+    output_error_ += fmt::format(
+        "{}--checkpoint-out {}: no checkpoint written: the run ended before its first ROI "
+        "begin, kernel launch, tx.* or wfi",
+        output_error_.empty() ? "" : "; ", options_.checkpoint_out);
+    checkpoint_file_ = sim::OutputFile();
+    std::error_code ec;
+    std::filesystem::remove(options_.checkpoint_out, ec);
+  }
   if (wave_) finish_waveform();
   if (timeline_) {
     try {
@@ -300,6 +372,16 @@ nlohmann::json Platform::stats_json() const {
   };
   if (roi_used_)
     j["roi"] = {{"sim_cycles", roi_total_[0]}, {"warp_insts", roi_total_[1]}, {"thread_insts", roi_total_[2]}};
+  if (cluster_ && options_.fast_forward) {
+    const cpu::FastForwardInfo& ff = cluster_->fast_forward_info();
+    j["fast_forward"] = {
+        {"instructions", ff.instructions},
+        {"host_seconds", ff.host_seconds},
+        {"switch", cpu::switch_reason_name(ff.reason)},
+        {"switch_pc", ff.switch_pc},
+        {"mips", ff.host_seconds > 0 ? static_cast<double>(ff.instructions) / ff.host_seconds / 1e6 : 0.0},
+    };
+  }
   j["chip"] = root_.to_json();
   nlohmann::json params = nlohmann::json::object();
   for (const auto& [key, spec] : cfg_.specs()) params[key] = spec.value;
@@ -365,6 +447,18 @@ std::string Platform::summary() const {
                      sum.control_cores, host > 0 ? static_cast<double>(sum.control_insts) / host : 0.0);
   if (roi_used_)
     out += fmt::format("  region of interest   {:>14}  cycles, {} warp insts\n", roi_total_[0], roi_total_[1]);
+  if (cluster_ && options_.fast_forward) {
+    const cpu::FastForwardInfo& ff = cluster_->fast_forward_info();
+    const double mips = ff.host_seconds > 0 ? static_cast<double>(ff.instructions) / ff.host_seconds / 1e6 : 0.0;
+    if (ff.reason == cpu::SwitchReason::kProgramEnd || ff.reason == cpu::SwitchReason::kNone)
+      out += fmt::format("  fast-forward         {:>14}  insts in {:.3f} s ({:.1f} MIPS); {}: nothing was timed\n",
+                         ff.instructions, ff.host_seconds, mips,
+                         ff.reason == cpu::SwitchReason::kProgramEnd ? "the program ended during fast-forward"
+                                                                     : "the run stopped during fast-forward");
+    else
+      out += fmt::format("  fast-forward         {:>14}  insts in {:.3f} s ({:.1f} MIPS); switch: {} at pc 0x{:08x}\n",
+                         ff.instructions, ff.host_seconds, mips, cpu::switch_reason_name(ff.reason), ff.switch_pc);
+  }
   out += fmt::format("  host time            {:>14.3f} s\n", host);
   out += fmt::format("  simulation speed     {:>14.0f} warp insts/s, {:.0f} cycles/s (whole run)\n",
                      host > 0 ? static_cast<double>(warps) / host : 0.0,

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/control_cluster.h"
 #include "isa/decoded_program.h"
 #include "isa/elf_loader.h"
 #include "platforms/component.h"
@@ -18,6 +19,7 @@
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
 #include "sim/config.h"
+#include "sim/output_file.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
 #include "sim/timeline.h"
@@ -34,6 +36,10 @@ struct RunOptions {
   std::vector<std::string> inputs;        // files the run reads (ELF, netlist): never overwritten by an output
   std::vector<std::string> program_args;  // main's argv[1..] (`tessera run PLATFORM ELF -- ARG...`)
   bool echo_console = true;
+  // docs/fast-forward.md: run the control cores functionally up to the first
+  // ROI begin / launch / tx.* / wfi; write the state there; start from one.
+  bool fast_forward = false;
+  std::string checkpoint_out, restore;
 };
 
 // The chip of a platform file without `instances:`: SMs, the crossbar or
@@ -81,6 +87,11 @@ class Platform {
   // Closes the waveform; after a failed run, dumps the flight recorder.
   void finish_waveform();
   RunSummary totals() const;
+  // --fast-forward, --checkpoint-out, --restore (platforms/platform.cpp).
+  void setup_fast_forward(cpu::ControlCluster* cluster);
+  void write_checkpoint();
+  cpu::ControlCluster* cluster_ = nullptr;
+  sim::OutputFile checkpoint_file_;
 
   sim::Config& cfg_;
   RunOptions options_;

@@ -8,7 +8,7 @@
 namespace tessera::platform {
 
 namespace {
-constexpr uint32_t kConsoleTx = 0x000, kExit = 0x004, kRoi = 0x008, kCycleLo = 0x00C, kCycleHi = 0x010;
+constexpr uint32_t kConsoleTx = 0x000, kExit = 0x004, kRoi = kRoiRegister, kCycleLo = 0x00C, kCycleHi = 0x010;
 constexpr uint32_t kDispatcherBase = 0x100;
 }  // namespace
 

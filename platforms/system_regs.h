@@ -15,6 +15,9 @@
 
 namespace tessera::platform {
 
+// The region-of-interest register (a non-zero store begins the region).
+inline constexpr uint32_t kRoiRegister = 0x008;
+
 class SystemRegs : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<SystemRegs> socket;

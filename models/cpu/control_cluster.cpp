@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "isa/encoding.h"
 #include "isa/trap_report.h"
@@ -38,7 +39,8 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
       run_(ctx.run),
       launch_offset_(ctx.launch_offset),
       status_offset_(ctx.status_offset),
-      stack_guards_(ctx.stack_guards) {
+      stack_guards_(ctx.stack_guards),
+      roi_offset_(ctx.roi_offset) {
   sim::Config& cfg = ctx.config;
   mul_latency_ =
       static_cast<unsigned>(cfg.get_int("cpu.mul_latency", 2, 0, 100, "Extra cycles of a control-core multiply"));
@@ -105,6 +107,14 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
                                "Kernel-launch coherence points (write back and invalidate every cache)");
   engine_->stats().add_counter("coherence_write_backs", &coherence_write_backs_,
                                "Dirty lines written back at coherence points");
+
+  ff_stats_ = std::make_unique<sim::StatGroup>("fast_forward", &engine_->stats());
+  ff_stats_->add_counter("instructions", &ff_.instructions,
+                         "Control-core instructions executed functionally before the switch (--fast-forward)");
+  for (const auto& h : harts_)
+    ff_stats_->add_counter(fmt::format("core{}_instructions", h->id()), &h->ff_instructions,
+                           "Instructions of this core executed functionally (--fast-forward)");
+  ff_reservation_.assign(harts_.size(), kNoReservation);
 
   SC_HAS_PROCESS(ControlCluster);
   SC_METHOD(step);
@@ -201,6 +211,25 @@ void ControlCluster::step() {
 
 void ControlCluster::step_cores() {
   if (run_.stopped()) return;
+  if (!replay_writes_.empty()) {
+    // A restored run: the device registers the program wrote before its checkpoint.
+    for (auto& [offset, value] : replay_writes_) {
+      tlm::tlm_generic_payload gp;
+      gp.set_command(tlm::TLM_WRITE_COMMAND);
+      gp.set_address(offset);
+      gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+      gp.set_data_length(4);
+      gp.set_streaming_width(4);
+      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      mmio_socket->b_transport(gp, delay);
+    }
+    replay_writes_.clear();
+  }
+  if (ff_pending_) {
+    fast_forward();
+    if (run_.stopped()) return;
+  }
   const uint64_t sc_now = clock_.now_cycle();
   if (interrupt_pending_ && sc_now >= interrupt_at_) {
     interrupt_pending_ = false;
@@ -284,6 +313,13 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       return fault(h, isa::Inst{}, r);
     }
     if (waves_) waves_->pc(id, h.state.pc, t);
+    if (switch_armed_ && !completed_[id]) {
+      const SwitchReason reason = switch_reason(*inst, h);
+      if (reason != SwitchReason::kNone) {
+        if (detailed_switch(h, reason, t, now, sc_now)) return;
+        continue;
+      }
+    }
     if (h.tx_depth > 0 && engine_->tx_abort_pending(id)) {
       // The transaction aborted: whatever ran since is discarded; the engine
       // rolls back (an eager walk takes time), then the checkpoint returns.
@@ -567,6 +603,14 @@ bool ControlCluster::mmio(Hart& h, bool write, uint32_t addr, unsigned bytes, ui
   mmio_socket->b_transport(gp, delay);
   if (!gp.is_response_ok()) return false;
   if (write && offset == launch_offset_) kernel_may_have_run_ = true;
+  if (write && log_device_writes_ && offset >= kDeviceRegisters) {
+    const auto it = std::find_if(device_writes_.begin(), device_writes_.end(),
+                                 [offset](const auto& w) { return w.first == offset; });
+    if (it == device_writes_.end())
+      device_writes_.emplace_back(offset, *value);
+    else
+      it->second = *value;
+  }
   if (!write && offset == status_offset_ && *value == 0) kernel_may_have_run_ = false;
   return true;
 }

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "bus/cluster.h"
+#include "cpu/checkpoint.h"
 #include "cpu/cluster_waves.h"
 #include "cpu/hart.h"
 #include "isa/decoded_program.h"
@@ -72,6 +73,21 @@ struct StackGuard {
   std::string stack;             // the stack it guards, with its size and the symbol that sets it
 };
 
+// Where a fast-forward ends (docs/fast-forward.md): before the first ROI
+// begin, dispatcher LAUNCH write, tx.* instruction or wfi; or the program
+// ended (or stopped) while running functionally.
+enum class SwitchReason : uint8_t { kNone, kRoiBegin, kLaunch, kTx, kWfi, kProgramEnd };
+const char* switch_reason_name(SwitchReason r);
+
+struct FastForwardInfo {
+  bool enabled = false;
+  uint64_t instructions = 0;  // executed functionally, every core
+  double host_seconds = 0;
+  SwitchReason reason = SwitchReason::kNone;
+  uint32_t switch_pc = 0;
+  unsigned switch_core = 0;
+};
+
 class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
  public:
   tlm_utils::simple_initiator_socket<ControlCluster> mmio_socket;
@@ -92,6 +108,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
     sim::Waveform* wave = nullptr;  // null when nothing is traced
     // Core 0's s0 and s1 at start: main's argc and argv (crt0 passes them on).
     uint32_t argc = 0, argv = 0;
+    // The ROI register's offset (a non-zero store begins the region of
+    // interest): a fast-forward switch point.
+    uint32_t roi_offset = ~0u;
   };
 
   ControlCluster(const sc_core::sc_module_name& name, const Context& ctx);
@@ -113,7 +132,30 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // waits; the gaps are running) and one for the bus.
   void set_timeline(sim::Timeline* t);
 
+  // Fast-forward (docs/fast-forward.md): the first step runs the cores
+  // functionally up to the switch point; max_instructions (0: none) bounds
+  // it (--max-cycles).
+  void set_fast_forward(bool on, uint64_t max_instructions);
+  // Called at the switch point with the memory exact (after a coherence
+  // point in a detailed run): --checkpoint-out. `detailed`: find the switch
+  // point in a detailed run too.
+  void on_switch(std::function<void()> hook, bool detailed);
+  const FastForwardInfo& fast_forward_info() const { return ff_; }
+  // The architectural state of the cores (at a switch point), and its
+  // restoration before a run (--restore): every running core ready at cycle 0.
+  ClusterSnapshot snapshot() const;
+  void restore(const ClusterSnapshot& s);
+
  private:
+  class FfEnv;
+  void fast_forward();
+  // Runs h functionally for at most `batch` instructions; the switch point
+  // it reached (kNone: none yet, or the run stopped).
+  SwitchReason fast_forward_hart(Hart& h, unsigned batch);
+  SwitchReason switch_reason(const isa::Inst& inst, const Hart& h) const;
+  // The detailed run at a switch instruction (--checkpoint-out without
+  // --fast-forward): true when the hart must wait (drain, synchronise).
+  bool detailed_switch(Hart& h, SwitchReason reason, uint64_t t, uint64_t now, uint64_t sc_now);
   void step();
   void step_cores();
   // Waveform (waves_ set): the changes up to now to the waveform, and a
@@ -183,6 +225,21 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   bool kernel_may_have_run_ = false;  // launched since the last coherence point at a status read
 
   uint64_t coherence_points_ = 0, coherence_write_backs_ = 0;
+
+  uint32_t roi_offset_;
+  FastForwardInfo ff_;
+  bool ff_pending_ = false, switch_armed_ = false;
+  uint64_t ff_limit_ = 0;
+  std::function<void()> switch_hook_;
+  std::vector<uint32_t> ff_reservation_;                // per hart: the LR word, or kNoReservation
+  static constexpr uint32_t kNoReservation = 1;         // never a word address
+  std::vector<std::unique_ptr<isa::ExecEnv>> ff_envs_;  // per hart: FfEnv
+  std::unique_ptr<sim::StatGroup> ff_stats_;
+  // Device-register writes before the switch (ClusterSnapshot::device_writes),
+  // logged while log_device_writes_; replay_writes_: a restore's, written at
+  // the first step.
+  bool log_device_writes_ = false;
+  std::vector<std::pair<uint32_t, uint32_t>> device_writes_, replay_writes_;
 
   std::unique_ptr<ClusterWaves> waves_;  // null when the cluster is not traced
   sc_core::sc_event wave_event_;         // the next cycle with changes to release

@@ -22,6 +22,10 @@ namespace tessera::cpu {
 inline constexpr uint32_t kMmioBase = 0x10000000;
 inline constexpr uint32_t kMmioSize = 0x1000;
 
+// MMIO offsets from here on belong to devices (the dispatcher), below to
+// the system registers and the cluster's own.
+inline constexpr uint32_t kDeviceRegisters = 0x100;
+
 inline bool is_mmio(uint32_t addr) { return addr - kMmioBase < kMmioSize; }
 
 // What an instruction needs from the memory system.
@@ -75,6 +79,7 @@ class Hart final : public isa::ExecEnv {
   // Statistics (instret reads `instructions`).
   uint64_t instructions = 0, loads = 0, stores = 0, atomics = 0, fences = 0, fetches = 0, mmio_accesses = 0;
   uint64_t memory_wait_cycles = 0, wfi_cycles = 0;
+  uint64_t ff_instructions = 0;  // executed functionally (--fast-forward)
 
   isa::MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) override;
   isa::MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) override;

@@ -75,4 +75,9 @@ uint64_t BackingMemory::pages_allocated() const {
   return static_cast<uint64_t>(std::count_if(pages_.begin(), pages_.end(), [](const auto& p) { return p != nullptr; }));
 }
 
+void BackingMemory::clear() {
+  for (auto& p : pages_) p.reset();
+  reservations_.clear();
+}
+
 }  // namespace tessera::sim

@@ -47,6 +47,11 @@ class BackingMemory {
   bool take_reservation(uint32_t owner, uint32_t addr);
 
   uint64_t pages_allocated() const;
+  // Checkpoints: the pages (kPageSize bytes each, index 0 at base), null for
+  // one never touched; clear() forgets every page and reservation.
+  uint64_t page_count() const { return pages_.size(); }
+  const uint8_t* page_data(uint64_t index) const { return pages_[index].get(); }
+  void clear();
 
  private:
   uint8_t* page(uint32_t addr) {

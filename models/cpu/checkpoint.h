@@ -1,0 +1,63 @@
+// Checkpoints of the architectural state at the fast-forward switch point
+// (docs/fast-forward.md): every control core's registers and cluster MMIO
+// state, and global memory (its non-zero pages, zlib-compressed), with a
+// header naming the program (and a hash of its ELF), the platform and the
+// memory size. Pure C++ (no SystemC): tests decode checkpoints with it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/isa.h"
+
+namespace tessera::cpu {
+
+// One core: mode (Hart::Mode as a number), registers, the HTM log CSRs.
+struct HartSnapshot {
+  uint32_t mode = 0;
+  isa::ThreadState state;
+  uint32_t tx_log_base = 0, tx_log_size = 0;
+};
+
+// The cluster: every core and the HART_START registers.
+struct ClusterSnapshot {
+  std::vector<HartSnapshot> harts;
+  uint32_t start_pc = 0, start_arg = 0, start_fn = 0, start_sp = 0;
+  // Device registers written before the switch (MMIO offsets from 0x100:
+  // the dispatcher's kernel, grid, arguments...), the last value of each,
+  // in the order first written: a restore writes them again.
+  std::vector<std::pair<uint32_t, uint32_t>> device_writes;
+};
+
+struct Checkpoint {
+  static constexpr uint32_t kVersion = 1;
+  static constexpr uint32_t kPageBytes = 1u << 16;
+  uint32_t version = kVersion;
+  std::string program;  // the ELF's path when written
+  uint64_t elf_hash = 0;
+  std::string platform;
+  uint32_t memory_base = 0;
+  uint64_t memory_size = 0;
+  std::string reason;  // why the run switched: roi-begin, launch, tx, wfi
+  uint32_t switch_pc = 0;
+  ClusterSnapshot cluster;
+  struct Page {
+    uint32_t addr = 0;
+    std::vector<uint8_t> bytes;  // kPageBytes
+  };
+  std::vector<Page> pages;  // the non-zero pages, by address
+};
+
+// FNV-1a (64 bits) of a file's bytes; ConfigError when it cannot be read.
+uint64_t file_hash(const std::string& path);
+uint64_t bytes_hash(const std::string& bytes);
+
+// The file's bytes (pages compressed).
+std::string encode_checkpoint(const Checkpoint& c);
+// ConfigError naming `path` and what is wrong (not a checkpoint, another
+// version, truncated, corrupt pages).
+Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path);
+Checkpoint read_checkpoint(const std::string& path);
+
+}  // namespace tessera::cpu
