@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -144,6 +147,39 @@ int run(const std::string& platform_arg, const std::string& elf, const std::vect
   return status;
 }
 
+// `tessera sweep ...` is the Python tool tools/tessera-sweep: exec it with
+// this binary's absolute path, so the sweep runs the tessera that was asked.
+int exec_sweep(const std::vector<std::string>& args) {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    fmt::print(stderr, "tessera: error: sweep: cannot find this binary's path (/proc/self/exe: {})\n", ec.message());
+    return tessera::sim::kStatusConfigError;
+  }
+  fs::path script = fs::path(TESSERA_TOOLS_DIR) / "tessera-sweep";
+  if (!fs::exists(script)) script = exe.parent_path() / ".." / "tools" / "tessera-sweep";
+  const std::string python = "/usr/bin/python3";
+  if (!fs::exists(script)) {
+    fmt::print(stderr, "tessera: error: sweep: the sweep tool is missing (looked for {} and {})\n",
+               (fs::path(TESSERA_TOOLS_DIR) / "tessera-sweep").string(), script.string());
+    return tessera::sim::kStatusConfigError;
+  }
+  if (access(python.c_str(), X_OK) != 0) {
+    fmt::print(stderr, "tessera: error: sweep: {} is missing (the sweep tool needs Debian's python3 with yaml)\n",
+               python);
+    return tessera::sim::kStatusConfigError;
+  }
+  std::vector<std::string> argv_s{python, script.string(), "--tessera", exe.string()};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv_c;
+  for (auto& a : argv_s) argv_c.push_back(a.data());
+  argv_c.push_back(nullptr);
+  std::fflush(stdout);
+  execv(python.c_str(), argv_c.data());
+  fmt::print(stderr, "tessera: error: sweep: cannot run {}: {}\n", python, std::strerror(errno));
+  return tessera::sim::kStatusConfigError;
+}
+
 }  // namespace
 
 int sc_main(int argc, char** argv) {
@@ -207,6 +243,12 @@ int sc_main(int argc, char** argv) {
   netlist_cmd->add_flag("--types", types, "List the registered component types, their sockets and attributes");
   netlist_cmd->add_option("--set", sets, "Override a parameter: key=value (repeatable)");
 
+  // Everything after `sweep` belongs to the sweep tool (its own --help too).
+  auto* sweep_cmd = app.add_subcommand("sweep", "Run a design-space sweep (tools/tessera-sweep; see --help)");
+  sweep_cmd->set_help_flag();
+  sweep_cmd->allow_extras();
+  sweep_cmd->prefix_command();
+
   // Standalone tools of the subsystems.
   std::vector<tessera::sim::ToolCommand> tools;
   tools.push_back(tessera::bus::add_coherence_command(app));
@@ -220,6 +262,8 @@ int sc_main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : tessera::sim::kStatusConfigError;
   }
+
+  if (sweep_cmd->parsed()) return exec_sweep(sweep_cmd->remaining());
 
   int status = 0;
   try {

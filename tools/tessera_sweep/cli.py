@@ -1,0 +1,113 @@
+"""The command line of `tessera sweep` (tools/tessera-sweep)."""
+import argparse
+import json
+import os
+import sys
+
+from . import STATUS_USAGE, SweepError
+from . import results
+
+USAGE = """tessera sweep SPEC.yaml [-o OUT] [-j N] [--resume] [--executor local|slurm] ...
+       tessera sweep plot OUT ...
+       tessera sweep run-points OUT --ids 0,5,7 [--stage DIR]"""
+
+
+def _slurm():
+    try:
+        from . import slurm
+    except ImportError:
+        return None
+    return slurm
+
+
+def sweep_parser():
+    p = argparse.ArgumentParser(
+        prog="tessera sweep", usage=USAGE,
+        description="Run a design-space sweep: every point of SPEC (platforms x programs x parameter values) is a "
+                    "`tessera run`; results go to OUT/results.csv. See docs/dse.md.")
+    p.add_argument("spec", help="the sweep spec (YAML)")
+    p.add_argument("-o", "--out", help="sweep directory (default sweeps/<name>)")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="points run at once (default: the cores)")
+    p.add_argument("--resume", action="store_true", help="finish an interrupted sweep in OUT")
+    p.add_argument("--executor", choices=["local", "slurm"], default="local", help="where points run")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    slurm = _slurm()
+    if slurm is not None and hasattr(slurm, "add_arguments"):
+        slurm.add_arguments(p)
+    return p
+
+
+def run_points_parser():
+    p = argparse.ArgumentParser(prog="tessera sweep run-points",
+                                description="Run points of a sweep one after another (the Slurm worker)")
+    p.add_argument("out", help="the sweep directory")
+    p.add_argument("--ids", required=True, help="point ids: 0,5,7 or ranges 10-19")
+    p.add_argument("--stage", help="staged copy: DIR/tessera and DIR/files/KEY")
+    return p
+
+
+def _same_spec(a, b):
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def cmd_sweep(argv, tessera):
+    from . import spec as spec_mod
+    args = sweep_parser().parse_args(argv)
+    if args.jobs is not None and args.jobs < 1:
+        raise SweepError(f"-j {args.jobs}: need at least one job")
+    sweep = spec_mod.load(args.spec, tessera)
+    out = args.out or os.path.join("sweeps", sweep["name"])
+    sweep_json = os.path.join(out, "sweep.json")
+    if os.path.exists(sweep_json):
+        if not args.resume:
+            raise SweepError(f"{out} already holds a sweep (sweep.json): add --resume to finish it, or choose "
+                             "another directory with -o")
+        old = results.load_sweep(out)
+        if not _same_spec(old.get("spec"), sweep["spec"]):
+            raise SweepError(f"{args.spec}: the spec changed since {sweep_json} was written; --resume needs the "
+                             "same spec (run the new spec with another -o)")
+        sweep = old
+    else:
+        os.makedirs(os.path.join(out, "points"), exist_ok=True)
+        results.atomic_write(sweep_json, json.dumps(sweep, indent=1) + "\n")
+    if args.executor == "slurm":
+        slurm = _slurm()
+        if slurm is None:
+            raise SweepError("--executor slurm: the Slurm executor (tessera_sweep/slurm.py) is not installed")
+        return slurm.run(out, sweep, args)
+    from . import local
+    return local.run(out, sweep, args)
+
+
+def cmd_run_points(argv):
+    from . import runner
+    args = run_points_parser().parse_args(argv)
+    return runner.run_points(args.out, args.ids, args.stage)
+
+
+def cmd_plot(argv):
+    try:
+        from . import plot
+    except ImportError as e:
+        raise SweepError(f"plot: the plotting module is not available ({e})") from None
+    return plot.main(argv)
+
+
+def main(argv):
+    from .spec import default_tessera
+    tessera = None
+    if len(argv) >= 2 and argv[0] == "--tessera":
+        tessera, argv = argv[1], argv[2:]
+    tessera = tessera or os.environ.get("TESSERA") or default_tessera()
+    try:
+        if argv and argv[0] == "run-points":
+            return cmd_run_points(argv[1:])
+        if argv and argv[0] == "plot":
+            return cmd_plot(argv[1:])
+        return cmd_sweep(argv, tessera)
+    except SweepError as e:
+        print(f"tessera sweep: error: {e}", file=sys.stderr)
+        return STATUS_USAGE
+    except KeyboardInterrupt:
+        print("tessera sweep: interrupted", file=sys.stderr)
+        return 130

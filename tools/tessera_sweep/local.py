@@ -1,0 +1,132 @@
+"""The local executor: a pool of -j workers (threads, each waiting on one
+tessera process), a progress line, SIGINT/SIGTERM handling."""
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+
+from . import STATUS_INTERRUPTED
+from . import results
+from .runner import Killer, run_point
+
+
+def _fmt_time(s):
+    s = int(round(s))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+class Progress:
+    def __init__(self, total, already, stream=sys.stderr, quiet=False):
+        self.total, self.already = total, already
+        self.done = self.failed = self.running = 0
+        self.start = time.monotonic()
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.quiet = quiet
+        self.last_print = self.start
+        self.lock = threading.Lock()
+
+    def line(self):
+        el = time.monotonic() - self.start
+        finished = self.done + self.failed
+        left = self.total - self.already - finished
+        eta = f"{_fmt_time(el / finished * left)}" if finished else "?"
+        return (f"[sweep] {self.already + finished}/{self.total} done, {self.failed} failed, {self.running} running,"
+                f" elapsed {_fmt_time(el)}, ETA {eta}")
+
+    def show(self, force=False):
+        if self.quiet:
+            return
+        with self.lock:
+            now = time.monotonic()
+            if self.tty:
+                self.stream.write("\r\033[K" + self.line())
+                self.stream.flush()
+            elif force or now - self.last_print >= 10:
+                self.stream.write(self.line() + "\n")
+                self.stream.flush()
+                self.last_print = now
+
+    def finish(self):
+        if not self.quiet and self.tty:
+            self.stream.write("\r\033[K" + self.line() + "\n")
+            self.stream.flush()
+
+
+def run(out_dir, sweep, args):
+    """Run the unfinished points of the sweep with args.jobs workers. Returns
+    the exit status (0, or 130 when interrupted)."""
+    jobs = max(1, args.jobs or os.cpu_count() or 1)
+    todo = [p for p in sweep["points"] if not results.is_finished(out_dir, p["id"])]
+    total = len(sweep["points"])
+    progress = Progress(total, total - len(todo), quiet=getattr(args, "quiet", False))
+    killer = Killer()
+    work = queue.Queue()
+    for p in todo:
+        work.put(p)
+    host = []
+    signalled = []
+
+    def worker():
+        while not killer.stopping.is_set():
+            try:
+                p = work.get_nowait()
+            except queue.Empty:
+                return
+            with progress.lock:
+                progress.running += 1
+            st = run_point(out_dir, sweep, p, killer=killer)
+            with progress.lock:
+                progress.running -= 1
+                if st is not None:
+                    host.append(st["host_seconds"])
+                    if st["status"] == "ok":
+                        progress.done += 1
+                    else:
+                        progress.failed += 1
+            progress.show()
+
+    def on_signal(signum, frame):
+        signalled.append(signum)
+        killer.stop()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    start = time.monotonic()
+    try:
+        threads = [threading.Thread(target=worker, daemon=True) for _ in range(min(jobs, len(todo)))]
+        for t in threads:
+            t.start()
+        while any(t.is_alive() for t in threads):
+            for t in threads:
+                t.join(timeout=0.5)
+            progress.show()
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    wall = time.monotonic() - start
+    progress.finish()
+    results.write_csv(out_dir, sweep)
+    statuses = {}
+    for p in sweep["points"]:
+        st = results.load_status(out_dir, p["id"])
+        if st:
+            statuses[st["status"]] = statuses.get(st["status"], 0) + 1
+    finished = sum(statuses.values())
+    if signalled:
+        name = signal.Signals(signalled[0]).name
+        print(f"tessera sweep: interrupted ({name}): {finished} of {total} points finished; "
+              f"`tessera sweep {args.spec} -o {out_dir} --resume` finishes the sweep", file=sys.stderr)
+        return STATUS_INTERRUPTED
+    n = len(host)
+    overhead = ""
+    if n:
+        per_point = wall * min(jobs, n) / n
+        overhead = (f", {per_point * 1000:.0f} ms per point per worker of which tessera {sum(host) / n * 1000:.0f} ms"
+                    f" (overhead {(per_point - sum(host) / n) * 1000:.1f} ms)")
+    print(f"tessera sweep: {sweep['name']}: {statuses.get('ok', 0)} ok, {statuses.get('failed', 0)} failed, "
+          f"{statuses.get('fault', 0)} fault, {statuses.get('timeout', 0)} timeout of {total}; "
+          f"{n} run in {wall:.1f} s with -j {jobs}{overhead}; results in {os.path.join(out_dir, 'results.csv')}",
+          file=sys.stderr)
+    return 0

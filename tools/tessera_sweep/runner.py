@@ -1,0 +1,225 @@
+"""Run one point of a sweep: the tessera command, its timeout, its status
+and metrics; `run-points` runs a list of them one after another."""
+import json
+import os
+import shlex
+import signal
+import subprocess
+import threading
+import time
+
+from . import SweepError
+from . import results
+from .space import Expr, MissingName
+
+STATUS_FAULT = 3  # tessera run: the guest faulted
+
+
+def flatten(obj, prefix="", out=None):
+    """A stats JSON as {dotted path: leaf value}."""
+    out = {} if out is None else out
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            flatten(v, f"{prefix}{k}.", out)
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            flatten(v, f"{prefix}{i}.", out)
+    else:
+        out[prefix[:-1]] = obj
+    return out
+
+
+def set_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def resolve_files(sweep, stage=None):
+    """(tessera binary, {KEY: path}) of a sweep, or of its staged copy."""
+    if stage:
+        stage = os.path.abspath(stage)
+        return os.path.join(stage, "tessera"), {k: os.path.join(stage, "files", k) for k in sweep["files"]}
+    return sweep["tessera"], dict(sweep["files"])
+
+
+def command(sweep, point, out_dir, stage=None):
+    """The exact command line of a point."""
+    tessera, files = resolve_files(sweep, stage)
+    cmd = [tessera, "run", files[point["platform"]], files[point["program"]]]
+    for k, v in point["params"].items():
+        cmd += ["--set", f"{k}={set_value(v)}"]
+    cmd += ["--stats", os.path.join(os.path.abspath(results.point_dir(out_dir, point["id"])), "stats.json"), "-q"]
+    if sweep.get("fast_forward"):
+        cmd.append("--fast-forward")
+    if point.get("args"):
+        cmd += ["--"] + [str(a) for a in point["args"]]
+    return cmd
+
+
+def error_line(stderr_text):
+    """tessera's error line: the last `tessera: error:` line, else the last
+    non-empty line."""
+    lines = [ln.strip() for ln in stderr_text.splitlines() if ln.strip()]
+    for ln in reversed(lines):
+        if ln.startswith("tessera: error:"):
+            return ln[len("tessera: error:"):].strip()
+    return lines[-1] if lines else ""
+
+
+def metrics_of(stats_file, metrics):
+    """{column: value} from a stats JSON; a value that is missing (roi.* of a
+    program without ROI) or undefined (division by zero) is None."""
+    try:
+        with open(stats_file) as f:
+            flat = flatten(json.load(f))
+    except (OSError, ValueError):
+        return {col: None for col in metrics}
+    out = {}
+    for col, text in metrics.items():
+        try:
+            v = Expr(text).eval(flat)
+            if isinstance(v, bool):
+                v = int(v)
+            out[col] = v
+        except (MissingName, ZeroDivisionError, TypeError, ValueError, OverflowError):
+            out[col] = None
+    return out
+
+
+class Killer:
+    """The running tessera processes of this process, so a signal handler can
+    kill them (each in its own process group)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.procs = set()
+        self.stopping = threading.Event()
+
+    def add(self, proc):
+        with self.lock:
+            self.procs.add(proc)
+            if self.stopping.is_set():
+                _kill_group(proc)
+
+    def remove(self, proc):
+        with self.lock:
+            self.procs.discard(proc)
+
+    def stop(self):
+        with self.lock:
+            self.stopping.set()
+            for p in self.procs:
+                _kill_group(p)
+
+
+def _kill_group(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_point(out_dir, sweep, point, stage=None, killer=None):
+    """Run one point and write its status.json (last, atomically). Returns the
+    status dict, or None when the run was stopped by killer (the point stays
+    unfinished)."""
+    d = results.point_dir(out_dir, point["id"])
+    os.makedirs(d, exist_ok=True)
+    cmd = command(sweep, point, out_dir, stage)
+    stats_file = cmd[cmd.index("--stats") + 1]
+    try:
+        os.unlink(stats_file)  # of an earlier, interrupted run
+    except FileNotFoundError:
+        pass
+    with open(os.path.join(d, "cmd.txt"), "w") as f:
+        f.write(shlex.join(cmd) + "\n")
+    timeout = sweep.get("timeout")
+    start = time.monotonic()
+    timed_out = False
+    with open(os.path.join(d, "stdout.txt"), "wb") as out, open(os.path.join(d, "stderr.txt"), "wb") as err:
+        try:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=d,
+                                    start_new_session=True)
+        except OSError as e:
+            proc = None
+            err.write(f"tessera: error: cannot run {cmd[0]}: {e.strerror}\n".encode())
+            rc = 127
+        if proc is not None:
+            if killer:
+                killer.add(proc)
+            try:
+                rc = proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _kill_group(proc)
+                rc = proc.wait()
+            finally:
+                if killer:
+                    killer.remove(proc)
+    host_seconds = time.monotonic() - start
+    if killer and killer.stopping.is_set() and not timed_out and rc != 0 and rc != STATUS_FAULT:
+        return None
+    with open(os.path.join(d, "stderr.txt"), errors="replace") as f:
+        message = error_line(f.read())
+    if timed_out:
+        status, message = "timeout", f"killed after the {timeout} s timeout"
+    elif rc == 0:
+        status, message = "ok", ""
+    elif rc == STATUS_FAULT:
+        status = "fault"
+    else:
+        status = "failed"
+        if rc < 0:
+            message = f"killed by signal {-rc}" + (f" ({message})" if message else "")
+        elif not message:
+            message = f"exit status {rc}"
+    st = {"id": point["id"], "status": status, "exit_code": rc, "message": message,
+          "host_seconds": round(host_seconds, 6), "metrics": metrics_of(stats_file, sweep.get("metrics", {}))}
+    results.atomic_write(os.path.join(d, "status.json"), json.dumps(st, indent=1) + "\n")
+    return st
+
+
+def parse_ids(text, sweep):
+    ids = []
+    known = {p["id"] for p in sweep["points"]}
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            if "-" in part:
+                a, b = part.split("-", 1)
+                ids += list(range(int(a), int(b) + 1))
+            else:
+                ids.append(int(part))
+        except ValueError:
+            raise SweepError(f"--ids: '{part}' is not an id or a range a-b") from None
+    for i in ids:
+        if i not in known:
+            raise SweepError(f"--ids: no point {i} in this sweep (ids 0..{len(known) - 1})")
+    return ids
+
+
+def run_points(out_dir, ids, stage=None):
+    """The worker: run the given points one after another, skipping finished
+    ones. On SIGTERM/SIGINT the running point is killed and stays unfinished."""
+    sweep = results.load_sweep(out_dir)
+    by_id = {p["id"]: p for p in sweep["points"]}
+    killer = Killer()
+
+    def on_signal(signum, frame):
+        killer.stop()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        for i in parse_ids(ids, sweep) if isinstance(ids, str) else ids:
+            if killer.stopping.is_set():
+                break
+            if results.is_finished(out_dir, i):
+                continue
+            run_point(out_dir, sweep, by_id[i], stage, killer)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    return 128 + signal.SIGTERM if killer.stopping.is_set() else 0

@@ -1,0 +1,360 @@
+"""Load a sweep spec (YAML), validate it against the tessera that will run
+it, and expand it into the points of sweep.json. Every refusal names the spec
+file and the key, and comes before any point runs."""
+import difflib
+import json
+import os
+import re
+import subprocess
+import tempfile
+
+import yaml
+
+from . import SweepError
+from . import space
+from .runner import flatten, set_value
+
+TOP_KEYS = ("name", "description", "platforms", "programs", "parameters", "sampling", "repeats", "constraints",
+            "metrics", "timeout", "fast_forward", "plots")
+DEFAULT_METRICS = {"cycles": "summary.sim_cycles", "warp_insts": "summary.warp_insts"}
+ALWAYS_ALLOWED = ("roi.", "summary.", "fast_forward.")
+TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO_DIR = os.path.dirname(TOOLS_DIR)
+
+_LISTING = re.compile(r"^(\S+)\s+(\S+)\s+(\S+)\s+(\[[^\]]*\]|\S+)\s+(\S+)(?:\s+(.*))?$")
+
+
+def default_tessera():
+    return os.path.join(REPO_DIR, "build", "tessera")
+
+
+def nearest(name, candidates):
+    m = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.5)
+    return f" (nearest: {m[0]})" if m else ""
+
+
+def _safe(text):
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
+
+
+class Loader:
+    def __init__(self, spec_path, tessera):
+        self.path = spec_path
+        self.dir = os.path.dirname(os.path.abspath(spec_path))
+        self.tessera = os.path.abspath(tessera)
+        self.files = {}
+        self._listings = {}
+
+    def err(self, key, msg):
+        return SweepError(f"{self.path}: {key}: {msg}" if key else f"{self.path}: {msg}")
+
+    def add_file(self, prefix, stem, path):
+        """A filesystem-safe KEY for path (the same path keeps its key)."""
+        for k, v in self.files.items():
+            if v == path:
+                return k
+        key = f"{prefix}-{_safe(stem)}"
+        n = 2
+        while key in self.files:
+            key = f"{prefix}-{_safe(stem)}-{n}"
+            n += 1
+        self.files[key] = path
+        return key
+
+    # ------------------------------------------------------------ tessera
+
+    def run_tessera(self, args):
+        try:
+            return subprocess.run([self.tessera] + args, capture_output=True, text=True, timeout=60)
+        except OSError as e:
+            raise SweepError(f"cannot run tessera ({self.tessera}): {e.strerror}") from None
+
+    def listing(self, platform_path, sets):
+        """{key: (range, type)} from `tessera config --list P --set ...`, or a
+        SweepError with tessera's message."""
+        ck = (platform_path, tuple(sets))
+        if ck not in self._listings:
+            args = ["config", "--list", platform_path]
+            for s in sets:
+                args += ["--set", s]
+            r = self.run_tessera(args)
+            if r.returncode != 0:
+                lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+                self._listings[ck] = lines[-1].replace("tessera: error: ", "") if lines else \
+                    f"tessera config --list failed with status {r.returncode}"
+            else:
+                params = {}
+                for ln in r.stdout.splitlines():
+                    if ln.startswith("#") or ln.startswith("key "):
+                        continue
+                    m = _LISTING.match(ln)
+                    if m:
+                        params[m.group(1)] = (m.group(4), m.group(5))
+                self._listings[ck] = params
+        return self._listings[ck]
+
+    # ------------------------------------------------------------ spec parts
+
+    def platform(self, i, item):
+        key = f"platforms[{i}]"
+        if not isinstance(item, str) or not item:
+            raise self.err(key, f"expected a platform name or .yaml path, got {item!r}")
+        if item.endswith(".yaml") or os.sep in item:
+            path = item if os.path.isabs(item) else os.path.join(self.dir, item)
+            if not os.path.isfile(path):
+                raise self.err(key, f"platform file '{item}' does not exist ({os.path.abspath(path)})")
+            return os.path.splitext(os.path.basename(item))[0], os.path.abspath(path)
+        for d in (os.path.join(REPO_DIR, "platforms"), os.path.join(os.path.dirname(self.tessera), "..", "platforms")):
+            path = os.path.join(d, item + ".yaml")
+            if os.path.isfile(path):
+                return item, os.path.abspath(path)
+        known = sorted(f[:-5] for f in os.listdir(os.path.join(REPO_DIR, "platforms")) if f.endswith(".yaml")) \
+            if os.path.isdir(os.path.join(REPO_DIR, "platforms")) else []
+        raise self.err(key, f"unknown platform '{item}'{nearest(item, known)} (known: {', '.join(known)})")
+
+    def program(self, i, item):
+        key = f"programs[{i}]"
+        args = []
+        if isinstance(item, dict):
+            unknown = set(item) - {"name", "elf", "args"}
+            if unknown:
+                raise self.err(key, f"unknown key '{sorted(unknown)[0]}' (name, elf, args)")
+            name, elf, args = item.get("name"), item.get("elf"), item.get("args", [])
+            if not isinstance(args, list):
+                raise self.err(f"{key}.args", f"expected a list of arguments, got {args!r}")
+            if not name and not elf:
+                raise self.err(key, "a program needs a name or an elf")
+            elf = elf or name
+            name = name or os.path.splitext(os.path.basename(elf))[0]
+        elif isinstance(item, str) and item:
+            name, elf = os.path.splitext(os.path.basename(item))[0], item
+        else:
+            raise self.err(key, f"expected a program name, an ELF path or {{name, elf, args}}, got {item!r}")
+        if not isinstance(name, str) or not isinstance(elf, str):
+            raise self.err(key, "name and elf must be strings")
+        if os.sep in elf:
+            path = elf if os.path.isabs(elf) else os.path.join(self.dir, elf)
+        else:
+            fname = elf if elf.endswith(".elf") else elf + ".elf"
+            fw = os.path.join(os.path.dirname(self.tessera), "firmware")
+            path = os.path.join(fw, fname)
+            if not os.path.isfile(path) and os.path.isfile(os.path.join(self.dir, fname)):
+                path = os.path.join(self.dir, fname)
+        if not os.path.isfile(path):
+            raise self.err(key, f"firmware '{elf}' does not exist ({os.path.abspath(path)})")
+        return name, os.path.abspath(path), [a if isinstance(a, str) else set_value(a) for a in args]
+
+    # ------------------------------------------------------------ load
+
+    def load(self):
+        try:
+            with open(self.path) as f:
+                spec = yaml.safe_load(f)
+        except OSError as e:
+            raise SweepError(f"{self.path}: cannot read: {e.strerror}") from None
+        except yaml.YAMLError as e:
+            raise SweepError(f"{self.path}: not valid YAML: {e}") from None
+        if not isinstance(spec, dict):
+            raise self.err(None, "expected a mapping (name, platforms, programs, parameters, ...)")
+        for k in spec:
+            if k not in TOP_KEYS:
+                raise self.err(k, f"unknown key{nearest(str(k), TOP_KEYS)} (known: {', '.join(TOP_KEYS)})")
+        if not os.access(self.tessera, os.X_OK):
+            raise SweepError(f"tessera binary '{self.tessera}' is missing or not executable")
+        name = spec.get("name") or os.path.splitext(os.path.basename(self.path))[0]
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9._-]+", name):
+            raise self.err("name", f"'{name}' is not a filesystem-safe name (letters, digits, . _ -)")
+
+        plats = spec.get("platforms")
+        if isinstance(plats, str):
+            plats = [plats]
+        if not isinstance(plats, list) or not plats:
+            raise self.err("platforms", "expected a non-empty list of platform names or .yaml paths")
+        platforms = []
+        for i, p in enumerate(plats):
+            pname, ppath = self.platform(i, p)
+            platforms.append((pname, self.add_file("platform", pname, ppath)))
+
+        progs = spec.get("programs")
+        if isinstance(progs, (str, dict)):
+            progs = [progs]
+        if not isinstance(progs, list) or not progs:
+            raise self.err("programs", "expected a non-empty list of programs")
+        programs = []
+        for i, p in enumerate(progs):
+            pname, ppath, args = self.program(i, p)
+            programs.append((pname, self.add_file("elf", pname, ppath), args))
+
+        params = spec.get("parameters") or {}
+        if not isinstance(params, dict):
+            raise self.err("parameters", "expected a mapping of parameter -> values")
+        axes = []
+        for k, v in params.items():
+            try:
+                axes.append((str(k), space.axis_values(str(k), v)))
+            except SweepError as e:
+                raise self.err(f"parameters.{k}", str(e).replace(f"parameter '{k}': ", "")) from None
+
+        repeats = spec.get("repeats")
+        rep = None
+        if repeats is not None:
+            if isinstance(repeats, int) and not isinstance(repeats, bool):
+                repeats = {"count": repeats}
+            if not isinstance(repeats, dict) or set(repeats) - {"count", "parameter"}:
+                raise self.err("repeats", "expected {count: R, parameter: KEY}")
+            count, rparam = repeats.get("count"), repeats.get("parameter")
+            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+                raise self.err("repeats.count", f"expected a positive integer, got {count!r}")
+            if rparam is not None and not isinstance(rparam, str):
+                raise self.err("repeats.parameter", f"expected a parameter name, got {rparam!r}")
+            if rparam in params:
+                raise self.err("repeats.parameter", f"'{rparam}' is also swept under parameters")
+            rep = (count, rparam)
+
+        cons = spec.get("constraints") or []
+        if isinstance(cons, str):
+            cons = [cons]
+        if not isinstance(cons, list):
+            raise self.err("constraints", "expected a list of expressions")
+        constraints = []
+        known_params = [k for k, _ in axes]
+        for i, c in enumerate(cons):
+            try:
+                e = space.Expr(c)
+            except SweepError as ex:
+                raise self.err(f"constraints[{i}]", str(ex)) from None
+            for n in sorted(e.names):
+                if n not in known_params:
+                    raise self.err(f"constraints[{i}]", f"'{c}' names '{n}', which is not a swept parameter"
+                                   f"{nearest(n, known_params)}")
+            constraints.append(e)
+
+        metrics = spec.get("metrics") or DEFAULT_METRICS
+        if not isinstance(metrics, dict):
+            raise self.err("metrics", "expected a mapping column -> stats path or expression")
+        metric_exprs = {}
+        for col, text in metrics.items():
+            try:
+                metric_exprs[str(col)] = space.Expr(text)
+            except SweepError as ex:
+                raise self.err(f"metrics.{col}", str(ex)) from None
+
+        timeout = spec.get("timeout", 600)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+            raise self.err("timeout", f"expected a positive number of seconds, got {timeout!r}")
+        ff = spec.get("fast_forward", False)
+        if not isinstance(ff, bool):
+            raise self.err("fast_forward", f"expected true or false, got {ff!r}")
+
+        try:
+            sampled = space.sample(axes, spec.get("sampling", "grid"), constraints)
+        except SweepError as ex:
+            raise self.err("sampling" if "sampling" in str(ex) else "constraints", str(ex)) from None
+        if not sampled:
+            raise self.err("constraints", "the parameter space is empty: the constraints exclude every point")
+        param_points = space.with_repeats(sampled, rep)
+
+        points = []
+        for pname, pkey in platforms:
+            for gname, gkey, args in programs:
+                for params_, r in param_points:
+                    points.append({"id": len(points), "platform": pkey, "platform_name": pname, "program": gkey,
+                                   "program_name": gname, "args": args, "params": params_, "repeat": r})
+
+        self.validate_parameters(points)
+        self.validate_metrics(points, metric_exprs)
+
+        return {"version": 1, "name": name, "spec": json.loads(json.dumps(spec)), "spec_file": os.path.abspath(self.path),
+                "tessera": self.tessera, "files": self.files,
+                "metrics": {c: e.text for c, e in metric_exprs.items()}, "timeout": timeout, "fast_forward": ff,
+                "points": points}
+
+    # ------------------------------------------------------------ validation
+
+    def validate_parameters(self, points):
+        """Each point's parameters against `tessera config --list` of its
+        platform with the point's non-numeric values set (a parameter may
+        exist only when another selects its subsystem)."""
+        combos = {}
+        for p in points:
+            structural = tuple((k, set_value(v)) for k, v in p["params"].items()
+                               if isinstance(v, (str, bool)))
+            combos.setdefault((p["platform"], structural), []).append(p)
+        for (pkey, structural), pts in combos.items():
+            path = self.files[pkey]
+            listing = self.listing(path, [f"{k}={v}" for k, v in structural])
+            if isinstance(listing, str):
+                m = re.search(r"unknown parameter '([^']+)'", listing)
+                hint = ""
+                if m:
+                    base = self.listing(path, [])
+                    hint = nearest(m.group(1), base if isinstance(base, dict) else {})
+                    raise self.err(f"parameters.{m.group(1)}", f"unknown parameter '{m.group(1)}' on platform "
+                                   f"{os.path.basename(path)}{hint}")
+                raise self.err("parameters", f"platform {os.path.basename(path)}: {listing}")
+            for p in pts:
+                for k, v in p["params"].items():
+                    if k not in listing:
+                        raise self.err(f"parameters.{k}", f"unknown parameter '{k}' on platform "
+                                       f"{os.path.basename(path)}{nearest(k, listing)}")
+                    msg = check_value(v, *listing[k])
+                    if msg:
+                        raise self.err(f"parameters.{k}", msg)
+
+    def validate_metrics(self, points, metric_exprs):
+        """Probe each platform x program once (`--max-cycles 1`, which writes
+        every counter) and check each metric's stats paths."""
+        leaves = set()
+        seen = set()
+        with tempfile.TemporaryDirectory(prefix="tessera-sweep-probe-") as tmp:
+            for p in points:
+                pair = (p["platform"], p["program"])
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                stats = os.path.join(tmp, f"{len(seen)}.json")
+                args = ["run", self.files[p["platform"]], self.files[p["program"]], "--max-cycles", "1",
+                        "--stats", stats, "-q"]
+                for k, v in p["params"].items():
+                    args += ["--set", f"{k}={set_value(v)}"]
+                r = self.run_tessera(args)
+                try:
+                    with open(stats) as f:
+                        leaves.update(flatten(json.load(f)))
+                except (OSError, ValueError):
+                    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+                    raise self.err("programs", f"probing {p['program_name']} on {p['platform_name']} failed "
+                                   f"(tessera {' '.join(args[:3])} ... status {r.returncode}): "
+                                   f"{lines[-1].replace('tessera: error: ', '') if lines else 'no statistics written'}") from None
+        for col, e in metric_exprs.items():
+            for n in sorted(e.names):
+                if n.startswith(ALWAYS_ALLOWED) or n in leaves:
+                    continue
+                raise self.err(f"metrics.{col}", f"'{n}' is not a statistic of these runs{nearest(n, leaves)}")
+
+
+def check_value(v, rng, typ):
+    """None if v fits a parameter's listed range/choices, else the message."""
+    sv = set_value(v)
+    if typ in ("enum", "bool"):
+        choices = rng.split("|")
+        if sv not in choices:
+            return f"value '{sv}' is not one of {rng}"
+        return None
+    if typ in ("int", "float"):
+        m = re.fullmatch(r"\[\s*([^,\]]+)\s*,\s*([^\]]+)\]", rng)
+        try:
+            x = float(sv)
+        except ValueError:
+            return f"value '{sv}' is not a number ({typ} in {rng})"
+        if typ == "int" and x != int(x):
+            return f"value '{sv}' is not an integer ({typ} in {rng})"
+        if m:
+            lo, hi = float(m.group(1)), float(m.group(2))
+            if not lo <= x <= hi:
+                return f"value {sv} is out of range {rng}"
+    return None
+
+
+def load(spec_path, tessera):
+    return Loader(spec_path, tessera).load()
