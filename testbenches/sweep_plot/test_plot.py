@@ -141,6 +141,40 @@ class Kinds(SweepDir):
         self.assertEqual(index.count("<figure>"), 4)
 
 
+class Reference(SweepDir):
+    """A baseline sweep without the x parameter (a crossbar beside NoCs swept
+    over VCs): one dashed level per platform and facet value, its mean."""
+
+    def write_base(self):
+        base = os.path.join(self.out, "base")
+        os.makedirs(base)
+        with open(os.path.join(base, "results.csv"), "w") as f:
+            f.write("id,program,platform,repeat,cycles,status,exit_code,host_seconds,message\n"
+                    "0,sgemm,xbar,0,740,ok,0,1,\n1,sgemm,xbar,1,760,ok,0,1,\n"
+                    "2,histogram,xbar,0,410,ok,0,1,\n3,histogram,xbar,1,9999,timeout,,1,t\n")
+        return base
+
+    def test_reference_levels_and_legend(self):
+        self.write_base()
+        r = plot.Results(self.out)
+        p = plot.normalise(r, {"kind": "line", "x": "sm.max_warps", "y": "cycles",
+                               "facet": "program", "reference": "base"}, "plot 1")
+        self.assertEqual(plot._reference_lines(r, p, "sgemm"), [("xbar (base)", 750)])
+        self.assertEqual(plot._reference_lines(r, p, "histogram"), [("xbar (base)", 410)])
+        status, _, err = run_main([self.out, "--line", "sm.max_warps", "cycles", "--series",
+                                   "sm.scheduler", "--facet", "program", "--reference",
+                                   os.path.join(self.out, "base"), "--logy", "--name", "ref"])
+        self.assertEqual(status, 0, err)
+        self.assert_plot("ref", ["xbar (base)", "lrr", "gto", "sm.scheduler", "cycles"])
+
+    def test_missing_reference_is_refused(self):
+        status, _, err = run_main([self.out, "--line", "sm.max_warps", "cycles", "--reference",
+                                   os.path.join(self.tmp, "nowhere")])
+        self.assertEqual(status, 2)
+        self.assertIn("reference:", err)
+        self.assertIn("results.csv: no such file", err)
+
+
 class ParetoFront(unittest.TestCase):
     def test_minimise_both(self):
         pts = [(1, 5), (2, 3), (3, 4), (4, 1), (2, 3), (5, 5)]

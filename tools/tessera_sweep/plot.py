@@ -1,18 +1,23 @@
 """Plots of a sweep's results: `tessera sweep plot OUT [options]`.
 
 Usage:
-  tessera sweep plot OUT [--line X METRIC [--series P] [--facet F]]...
+  tessera sweep plot OUT [--line X METRIC [--series P] [--facet F] [--reference DIR] [--logy]]...
                          [--heatmap X Y METRIC [--facet F]]...
                          [--pareto M1 M2 [--minimize|--maximize [M]]... [--label C]... [--facet F]]...
                          [--name NAME] [--title TEXT] [--dpi N]
 
 Each --line/--heatmap/--pareto starts a plot; --series, --facet, --label,
---minimize, --maximize, --name and --title that follow it belong to that
-plot. Without any of them the spec's `plots:` list (sweep.json) is drawn:
-  {kind: line, x: PARAM, y: METRIC, series: PARAM, facet: COLUMN}
+--minimize, --maximize, --reference, --logy, --name and --title that follow
+it belong to that plot. Without any of them the spec's `plots:` list
+(sweep.json) is drawn:
+  {kind: line, x: PARAM, y: METRIC, series: PARAM, facet: COLUMN,
+   reference: DIR, logy: true}
   {kind: heatmap, x: PARAM, y: PARAM, value: METRIC, facet: COLUMN}
   {kind: pareto, x: METRIC, y: METRIC, minimize: [..], maximize: [..],
    label: COLUMN or [COLUMNS], facet: COLUMN}
+reference: another sweep without PARAM (in a spec relative to OUT, on the
+command line to the working directory), drawn as a dashed level per
+platform, e.g. a crossbar beside networks swept over VCs. logy: a log y axis.
 (each may also have `name:` and `title:`).
 
 Values come from OUT/results.csv, ok rows only; the points of one
@@ -119,6 +124,7 @@ class Results:
             if "logspace" in listed:
                 return 10
             return None
+        # A list (or no spec): a geometric run of values is a log range too.
         nums = sorted({as_number(v) for v in values})
         if len(nums) < 3 or None in nums or nums[0] <= 0:
             return None
@@ -276,6 +282,8 @@ def draw_line(results, p, plt):
             if pts:
                 ax.plot([a for a, _ in pts], [b for _, b in pts], marker="o",
                         label=sv if sv is not None else y)
+        for label, value in _reference_lines(results, p, fv):
+            ax.axhline(value, linestyle="--", color="0.3", label=label)
         if base:
             ax.set_xscale("log", base=base)
             ax.set_xticks([as_number(v) for v in xs_all])
@@ -284,16 +292,41 @@ def draw_line(results, p, plt):
         elif not numeric_x:
             ax.set_xticks(range(len(xs_all)))
             ax.set_xticklabels(xs_all)
+        if p.get("logy"):
+            ax.set_yscale("log")
         ax.set_xlabel(x)
         ax.set_ylabel(y)
         ax.grid(True, alpha=0.3)
         _facet_title(ax, facet, fv)
-        if series:
-            ax.legend(title=series, fontsize="small")
+        if series or p.get("reference"):
+            ax.legend(title=series or "reference", fontsize="small")
     hidden = _averaged_over(results, set(keys), [y])
     caption = f"{y} against {x}" + (f", one line per {series}" if series else "") + \
-        (f", one panel per {facet}" if facet else "")
+        (f", one panel per {facet}" if facet else "") + \
+        (f", dashed: the sweep {_ref_name(p)} (no {x})" if p.get("reference") else "")
     return fig, caption, hidden
+
+
+def _ref_name(p):
+    return os.path.basename(os.path.normpath(str(p["reference"])))
+
+
+def _reference_lines(results, p, facet_value):
+    """[(label, mean of y)] of the reference sweep, one per platform (and
+    facet value): a baseline that lacks the swept parameter, such as a
+    crossbar beside networks swept over their VCs."""
+    ref = p.get("_reference_results")
+    if ref is None:
+        return []
+    facet, y = p.get("facet"), p["y"]
+    keys = ["platform"] + ([facet] if facet else [])
+    lines = []
+    for key, m in sorted(mean_by(ref, keys, [y]).items()):
+        if facet and key[1] != facet_value:
+            continue
+        if y in m:
+            lines.append((f"{key[0]} ({_ref_name(p)})", m[y]))
+    return lines
 
 
 def draw_heatmap(results, p, plt):
@@ -409,7 +442,7 @@ def normalise(results, p, where):
     if kind not in DRAW:
         raise PlotError(f"{where}: kind must be one of line, heatmap, pareto; got {kind!r}")
     known = {"kind", "name", "title", "facet", "x", "y", "series", "value", "label",
-             "minimize", "maximize"}
+             "minimize", "maximize", "reference", "logy"}
     for k in p:
         if k not in known:
             near = difflib.get_close_matches(str(k), sorted(known), n=1, cutoff=0.0)
@@ -418,6 +451,18 @@ def normalise(results, p, where):
         if not p.get(k):
             raise PlotError(f"{where}: a {kind} plot needs '{k}'")
     q = dict(p)
+    if q.get("reference"):
+        if kind != "line":
+            raise PlotError(f"{where}: reference belongs to a line plot")
+        ref_dir = os.path.join(results.out, str(q["reference"]))
+        try:
+            ref = Results(ref_dir)
+        except PlotError as e:
+            raise PlotError(f"{where}: reference: {e}")
+        for k in ("y", "facet"):
+            if q.get(k):
+                ref.check_column(str(q[k]), f"{where}: reference {ref_dir}: {k}")
+        q["_reference_results"] = ref
     for k in ("x", "y", "value", "series", "facet"):
         if q.get(k):
             results.check_column(str(q[k]), f"{where}: {k}")
@@ -561,6 +606,12 @@ def parse_args(argv):
             plots.append({"kind": "pareto", "x": x, "y": y})
         elif a in ("--series", "--facet", "--name", "--title"):
             current(a)[a[2:]] = take(1, a)[0]
+        elif a == "--logy":
+            current(a)["logy"] = True
+        elif a == "--reference":
+            # On the command line a path from the working directory (in a
+            # spec: from OUT).
+            current(a)["reference"] = os.path.abspath(take(1, a)[0])
         elif a == "--label":
             p = current(a)
             p.setdefault("label", []).append(take(1, a)[0])
@@ -588,7 +639,7 @@ def parse_args(argv):
             if not 20 <= dpi <= 600:
                 raise PlotError(f"--dpi {dpi} is outside [20, 600]")
         elif a.startswith("-"):
-            opts = ["--line", "--heatmap", "--pareto", "--series", "--facet", "--label",
+            opts = ["--line", "--heatmap", "--pareto", "--series", "--facet", "--label", "--reference", "--logy",
                     "--minimize", "--maximize", "--name", "--title", "--dpi"]
             near = difflib.get_close_matches(a, opts, n=1, cutoff=0.0)
             raise PlotError(f"unknown option '{a}' (nearest: {near[0]})\n{USAGE}")
