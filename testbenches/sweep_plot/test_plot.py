@@ -119,6 +119,17 @@ class Kinds(SweepDir):
         self.assertEqual(texts.count("gto, 32"), 2)
         self.assertNotIn("lrr, 32", texts)
 
+    def test_pareto_over_a_parameter(self):
+        # area_kb equals sm.max_warps: the same fronts with the parameter as an axis.
+        status, _, err = run_main([self.out, "--pareto", "cycles", "sm.max_warps", "--facet",
+                                   "program", "--label", "sm.scheduler", "--label",
+                                   "sm.max_warps", "--name", "front"])
+        self.assertEqual(status, 0, err)
+        texts = self.assert_plot("front", ["sm.max_warps (lower is better)"])
+        labels = sorted(t for t in texts if t.startswith(("lrr, ", "gto, ")))
+        self.assertEqual(labels, sorted(["gto, 8", "lrr, 16", "gto, 32", "lrr, 8", "gto, 16",
+                                         "gto, 32"]))
+
     def test_spec_plots_and_index(self):
         status, stdout, err = run_main([self.out])
         self.assertEqual(status, 0, err)

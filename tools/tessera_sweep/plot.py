@@ -101,6 +101,8 @@ class Results:
         """Columns that identify a configuration: its repeats are averaged.
         Without sweep.json every column that is not fixed is taken for a
         parameter, except the metrics being plotted."""
+        if self.spec.get("parameters"):
+            return ["program", "platform"] + self.parameters
         return ["program", "platform"] + [c for c in self.parameters if c not in metrics]
 
     def value_order(self, column, values):
@@ -402,6 +404,12 @@ def draw_pareto(results, p, plt):
         for i in front:
             ax.annotate(names[i], pts[i], textcoords="offset points", xytext=(4, 4),
                         fontsize="x-small")
+        # A parameter swept over a log range keeps its log axis here too.
+        for col, setter in ((mx, ax.set_xscale), (my, ax.set_yscale)):
+            if col in results.parameters:
+                base = results.log_base(col, [r.get(col, "") for r in results.ok])
+                if base:
+                    setter("log", base=base)
         ax.set_xlabel(f"{mx} ({'lower' if senses[0] == 'min' else 'higher'} is better)")
         ax.set_ylabel(f"{my} ({'lower' if senses[1] == 'min' else 'higher'} is better)")
         ax.grid(True, alpha=0.3)
