@@ -130,6 +130,21 @@ class Kinds(SweepDir):
         self.assertEqual(labels, sorted(["gto, 8", "lrr, 16", "gto, 32", "lrr, 8", "gto, 16",
                                          "gto, 32"]))
 
+    def test_where_keeps_only_matching_rows(self):
+        status, _, err = run_main([self.out, "--heatmap", "sm.max_warps", "sm.scheduler", "cycles",
+                                   "--where", "program=histogram", "--name", "heat"])
+        self.assertEqual(status, 0, err)
+        texts = self.assert_plot("heat", ["cycles"])
+        self.assertTrue({"500", "400", "450", "520", "380", "300"} <= set(texts))
+        self.assertNotIn("1000", texts)  # an sgemm cell
+        status, _, err = run_main([self.out, "--line", "sm.max_warps", "cycles", "--where",
+                                   "program=sgemmm"])
+        self.assertEqual(status, 2)
+        self.assertIn("leaves no ok rows", err)
+        status, _, err = run_main([self.out, "--line", "sm.max_warps", "cycles", "--where",
+                                   "progam=sgemm"])
+        self.assertIn("nearest: program", err)
+
     def test_spec_plots_and_index(self):
         status, stdout, err = run_main([self.out])
         self.assertEqual(status, 0, err)

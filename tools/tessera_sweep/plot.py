@@ -4,10 +4,10 @@ Usage:
   tessera sweep plot OUT [--line X METRIC [--series P] [--facet F] [--reference DIR] [--logy]]...
                          [--heatmap X Y METRIC [--facet F]]...
                          [--pareto M1 M2 [--minimize|--maximize [M]]... [--label C]... [--facet F]]...
-                         [--name NAME] [--title TEXT] [--dpi N]
+                         [--where COLUMN=VALUE]... [--name NAME] [--title TEXT] [--dpi N]
 
 Each --line/--heatmap/--pareto starts a plot; --series, --facet, --label,
---minimize, --maximize, --reference, --logy, --name and --title that follow
+--minimize, --maximize, --reference, --logy, --where, --name and --title that follow
 it belong to that plot. Without any of them the spec's `plots:` list
 (sweep.json) is drawn:
   {kind: line, x: PARAM, y: METRIC, series: PARAM, facet: COLUMN,
@@ -15,6 +15,7 @@ it belong to that plot. Without any of them the spec's `plots:` list
   {kind: heatmap, x: PARAM, y: PARAM, value: METRIC, facet: COLUMN}
   {kind: pareto, x: METRIC, y: METRIC, minimize: [..], maximize: [..],
    label: COLUMN or [COLUMNS], facet: COLUMN}
+Any plot may have `where: {COLUMN: VALUE or [VALUES]}` (only those rows).
 reference: another sweep without PARAM (in a spec relative to OUT, on the
 command line to the working directory), drawn as a dashed level per
 platform, e.g. a crossbar beside networks swept over VCs. logy: a log y axis.
@@ -96,6 +97,13 @@ class Results:
         hint = f" (nearest: {near[0]})" if near else ""
         raise PlotError(f"{what}: unknown column '{name}'{hint}; results.csv has: "
                         + ", ".join(self.columns))
+
+    def subset(self, keep):
+        """A copy whose ok rows are those keep(row) accepts."""
+        other = object.__new__(Results)
+        other.__dict__.update(self.__dict__)
+        other.ok = [r for r in self.ok if keep(r)]
+        return other
 
     def config_columns(self, metrics=()):
         """Columns that identify a configuration: its repeats are averaged.
@@ -251,6 +259,18 @@ def _fmt(v):
     return f"{v:.3g}"
 
 
+def _log_y(ax):
+    """A log y axis labelled with plain numbers (40, 100, 1e+03) rather than
+    powers of ten; within one decade the minor ticks are labelled too."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.set_yscale("log")
+    plain = FuncFormatter(lambda v, _pos: _fmt(v))
+    ax.yaxis.set_major_formatter(plain)
+    lo, hi = ax.get_ylim()
+    ax.yaxis.set_minor_formatter(plain if lo > 0 and hi / lo < 10 else NullFormatter())
+
+
 def _averaged_over(results, used, metrics):
     """The varying configuration columns a plot does not show (averaged)."""
     hidden = []
@@ -295,7 +315,7 @@ def draw_line(results, p, plt):
             ax.set_xticks(range(len(xs_all)))
             ax.set_xticklabels(xs_all)
         if p.get("logy"):
-            ax.set_yscale("log")
+            _log_y(ax)
         ax.set_xlabel(x)
         ax.set_ylabel(y)
         ax.grid(True, alpha=0.3)
@@ -450,7 +470,7 @@ def normalise(results, p, where):
     if kind not in DRAW:
         raise PlotError(f"{where}: kind must be one of line, heatmap, pareto; got {kind!r}")
     known = {"kind", "name", "title", "facet", "x", "y", "series", "value", "label",
-             "minimize", "maximize", "reference", "logy"}
+             "minimize", "maximize", "reference", "logy", "where"}
     for k in p:
         if k not in known:
             near = difflib.get_close_matches(str(k), sorted(known), n=1, cutoff=0.0)
@@ -493,6 +513,17 @@ def normalise(results, p, where):
                 else:
                     raise PlotError(f"{where}: {key} '{n}' is neither axis "
                                     f"('{q['x']}' or '{q['y']}')")
+    where_ = q.get("where") or {}
+    if not isinstance(where_, dict):
+        raise PlotError(f"{where}: where is a mapping column: value (or [values]), got {where_!r}")
+    for col, want in where_.items():
+        results.check_column(str(col), f"{where}: where")
+        wanted = {spec_text(v) for v in (want if isinstance(want, list) else [want])}
+        q.setdefault("_keep", []).append((str(col), wanted))
+    if q.get("_keep"):
+        results = results.subset(lambda r: all(r.get(c, "").lower() in w for c, w in q["_keep"]))
+        if not results.ok:
+            raise PlotError(f"{where}: where {where_} leaves no ok rows")
     for k in {"line": ("y",), "heatmap": ("value",), "pareto": ("x", "y")}[kind]:
         col = q.get(k)
         if col and not any(as_number(r.get(col)) is not None for r in results.ok):
@@ -511,10 +542,15 @@ def make_plots(out, plots, dpi=DEFAULT_DPI):
     os.makedirs(pdir, exist_ok=True)
     made = []
     for q in checked:
-        fig, caption, hidden = DRAW[q["kind"]](results, q, plt)
+        rows = results
+        if q.get("_keep"):
+            rows = results.subset(lambda r: all(r.get(c, "").lower() in w for c, w in q["_keep"]))
+        fig, caption, hidden = DRAW[q["kind"]](rows, q, plt)
+        if q.get("where"):
+            caption += "; only " + ", ".join(f"{c} = {v}" for c, v in q["where"].items())
         if hidden:
             caption += f" (mean over {', '.join(hidden)})"
-        n_ok = len(results.ok)
+        n_ok = len(rows.ok)
         caption += f"; {n_ok} ok point{'s' if n_ok != 1 else ''} of {len(results.rows)}"
         title = q.get("title") or results.spec.get("name") or os.path.basename(
             os.path.abspath(out))
@@ -614,6 +650,12 @@ def parse_args(argv):
             plots.append({"kind": "pareto", "x": x, "y": y})
         elif a in ("--series", "--facet", "--name", "--title"):
             current(a)[a[2:]] = take(1, a)[0]
+        elif a == "--where":
+            cond = take(1, a)[0]
+            if "=" not in cond:
+                raise PlotError(f"--where takes COLUMN=VALUE, not '{cond}'")
+            col, val = cond.split("=", 1)
+            current(a).setdefault("where", {}).setdefault(col, []).append(val)
         elif a == "--logy":
             current(a)["logy"] = True
         elif a == "--reference":
@@ -647,7 +689,7 @@ def parse_args(argv):
             if not 20 <= dpi <= 600:
                 raise PlotError(f"--dpi {dpi} is outside [20, 600]")
         elif a.startswith("-"):
-            opts = ["--line", "--heatmap", "--pareto", "--series", "--facet", "--label", "--reference", "--logy",
+            opts = ["--line", "--heatmap", "--pareto", "--series", "--facet", "--label", "--reference", "--logy", "--where",
                     "--minimize", "--maximize", "--name", "--title", "--dpi"]
             near = difflib.get_close_matches(a, opts, n=1, cutoff=0.0)
             raise PlotError(f"unknown option '{a}' (nearest: {near[0]})\n{USAGE}")
