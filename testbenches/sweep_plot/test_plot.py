@@ -201,6 +201,46 @@ class Reference(SweepDir):
         self.assertIn("results.csv: no such file", err)
 
 
+class SpecCheck(unittest.TestCase):
+    """plot.check_plots: a spec's plots: list checked against the columns the
+    sweep will write, before any point runs."""
+
+    COLUMNS = ["id", "program", "platform", "repeat", "sm.scheduler", "sm.max_warps", "cycles",
+               "ipc", "status", "exit_code", "host_seconds", "message"]
+
+    def refused(self, plots, *fragments):
+        with self.assertRaises(plot.PlotError) as ctx:
+            plot.check_plots(plots, self.COLUMNS)
+        for f in fragments:
+            self.assertIn(f, str(ctx.exception))
+
+    def test_good_plots_pass(self):
+        plot.check_plots([{"kind": "line", "x": "sm.max_warps", "y": "cycles",
+                           "series": "sm.scheduler", "facet": "program"},
+                          {"kind": "heatmap", "x": "sm.max_warps", "y": "sm.scheduler",
+                           "value": "ipc", "where": {"program": "sgemm"}},
+                          {"kind": "pareto", "x": "cycles", "y": "ipc", "maximize": ["ipc"],
+                           "label": "sm.scheduler"}], self.COLUMNS)
+        plot.check_plots(None, self.COLUMNS)
+
+    def test_bad_plots_are_refused(self):
+        self.refused([{"kind": "line", "x": "sm.max_warp", "y": "cycles"}],
+                     "plots[0]: x: unknown column 'sm.max_warp' (nearest: sm.max_warps)")
+        self.refused([{"kind": "line", "x": "sm.max_warps", "y": "cycles"},
+                      {"kind": "heatmap", "x": "sm.max_warps", "y": "sm.scheduler",
+                       "value": "ipcc"}], "plots[1]: value", "nearest: ipc")
+        self.refused([{"kind": "scatter", "x": "a", "y": "b"}], "kind must be one of")
+        self.refused([{"kind": "line", "x": "sm.max_warps", "y": "cycles", "serie": "program"}],
+                     "unknown key 'serie' (nearest: series)")
+        self.refused([{"kind": "heatmap", "x": "sm.max_warps", "y": "sm.scheduler"}],
+                     "a heatmap plot needs 'value'")
+        self.refused([{"kind": "pareto", "x": "cycles", "y": "ipc", "maximize": "program"}],
+                     "maximize 'program' is neither axis")
+        self.refused([{"kind": "line", "x": "sm.max_warps", "y": "cycles",
+                       "where": {"programme": "x"}}], "where: unknown column", "nearest: program")
+        self.refused({"kind": "line"}, "a list of plots")
+
+
 class ParetoFront(unittest.TestCase):
     def test_minimise_both(self):
         pts = [(1, 5), (2, 3), (3, 4), (4, 1), (2, 3), (5, 5)]

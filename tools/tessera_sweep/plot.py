@@ -462,8 +462,36 @@ def default_name(p):
     return _slug(n)
 
 
-def normalise(results, p, where):
-    """Check a plot description against the results; returns a clean copy."""
+def check_plots(plots, columns):
+    """Checks a spec's `plots:` list before a sweep runs: the kinds, keys and
+    that every column named is one of `columns` (the results.csv header the
+    sweep will write: id, program, platform, repeat, parameters, metrics,
+    ...). Raises PlotError naming the plot, the key and the nearest column."""
+    if plots is None:
+        return
+    if not isinstance(plots, list):
+        raise PlotError(f"plots: a list of plots, got {plots!r}")
+    for i, p in enumerate(plots):
+        where = f"plots[{i}]"
+        _check_shape(p, where)
+        for k in ("x", "y", "value", "series", "facet"):
+            if p.get(k):
+                _check_name(str(p[k]), columns, f"{where}: {k}")
+        labels = p.get("label") or []
+        for c in [labels] if isinstance(labels, str) else labels:
+            _check_name(str(c), columns, f"{where}: label")
+        for c in (p.get("where") or {}):
+            _check_name(str(c), columns, f"{where}: where")
+
+
+def _check_name(name, columns, what):
+    if name not in columns:
+        near = difflib.get_close_matches(name, list(columns), n=1, cutoff=0.0)
+        hint = f" (nearest: {near[0]})" if near else ""
+        raise PlotError(f"{what}: unknown column '{name}'{hint}")
+
+
+def _check_shape(p, where):
     if not isinstance(p, dict):
         raise PlotError(f"{where}: a plot is a mapping with kind, x, y, ...; got {p!r}")
     kind = p.get("kind")
@@ -478,10 +506,27 @@ def normalise(results, p, where):
     for k in REQUIRED[kind]:
         if not p.get(k):
             raise PlotError(f"{where}: a {kind} plot needs '{k}'")
+    for key in ("minimize", "maximize"):
+        names = p.get(key) or []
+        for n in [names] if isinstance(names, str) else names:
+            if kind != "pareto":
+                raise PlotError(f"{where}: {key} belongs to a pareto plot")
+            if n not in (p.get("x"), p.get("y")):
+                raise PlotError(f"{where}: {key} '{n}' is neither axis "
+                                f"('{p.get('x')}' or '{p.get('y')}')")
+    if p.get("reference") and kind != "line":
+        raise PlotError(f"{where}: reference belongs to a line plot")
+    if p.get("where") is not None and not isinstance(p.get("where"), dict):
+        raise PlotError(f"{where}: where is a mapping column: value (or [values]), "
+                        f"got {p.get('where')!r}")
+
+
+def normalise(results, p, where):
+    """Check a plot description against the results; returns a clean copy."""
+    _check_shape(p, where)
+    kind = p["kind"]
     q = dict(p)
     if q.get("reference"):
-        if kind != "line":
-            raise PlotError(f"{where}: reference belongs to a line plot")
         ref_dir = os.path.join(results.out, str(q["reference"]))
         try:
             ref = Results(ref_dir)
