@@ -66,7 +66,8 @@ def run(out_dir, sweep, args):
     work = queue.Queue()
     for p in todo:
         work.put(p)
-    host = []
+    host = []  # seconds of each tessera process
+    sim = []  # seconds of each simulation (summary.host_seconds)
     signalled = []
 
     def worker():
@@ -82,6 +83,8 @@ def run(out_dir, sweep, args):
                 progress.running -= 1
                 if st is not None:
                     host.append(st["host_seconds"])
+                    if "sim_host_seconds" in st:
+                        sim.append(st["sim_host_seconds"])
                     if st["status"] == "ok":
                         progress.done += 1
                     else:
@@ -122,11 +125,18 @@ def run(out_dir, sweep, args):
     n = len(host)
     overhead = ""
     if n:
+        # A worker's share of the wall time per point, against the time of the
+        # tessera process (and of the simulation inside it) per point.
         per_point = wall * min(jobs, n) / n
-        overhead = (f", {per_point * 1000:.0f} ms per point per worker of which tessera {sum(host) / n * 1000:.0f} ms"
-                    f" (overhead {(per_point - sum(host) / n) * 1000:.1f} ms)")
+        proc = sum(host) / n
+        overhead = f"; per point and worker {per_point * 1000:.1f} ms, tessera process {proc * 1000:.1f} ms"
+        if sim:
+            overhead += f", simulation {sum(sim) / len(sim) * 1000:.1f} ms"
+        overhead += f": sweep overhead {(per_point - proc) * 1000:.1f} ms"
+        if sim:
+            overhead += f", {(per_point - sum(sim) / len(sim)) * 1000:.1f} ms beyond the simulation"
     print(f"tessera sweep: {sweep['name']}: {statuses.get('ok', 0)} ok, {statuses.get('failed', 0)} failed, "
           f"{statuses.get('fault', 0)} fault, {statuses.get('timeout', 0)} timeout of {total}; "
-          f"{n} run in {wall:.1f} s with -j {jobs}{overhead}; results in {os.path.join(out_dir, 'results.csv')}",
+          f"{n} run in {wall:.1f} s with -j {jobs}{overhead}; {os.path.join(out_dir, 'results.csv')}",
           file=sys.stderr)
     return 0

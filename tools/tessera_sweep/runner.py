@@ -67,14 +67,18 @@ def error_line(stderr_text):
     return lines[-1] if lines else ""
 
 
-def metrics_of(stats_file, metrics):
-    """{column: value} from a stats JSON; a value that is missing (roi.* of a
-    program without ROI) or undefined (division by zero) is None."""
+def load_stats(stats_file):
+    """The flattened stats JSON of a run, or {} when it wrote none."""
     try:
         with open(stats_file) as f:
-            flat = flatten(json.load(f))
+            return flatten(json.load(f))
     except (OSError, ValueError):
-        return {col: None for col in metrics}
+        return {}
+
+
+def metrics_of(flat, metrics):
+    """{column: value} from flattened stats; a value that is missing (roi.* of
+    a program without ROI) or undefined (division by zero) is None."""
     out = {}
     for col, text in metrics.items():
         try:
@@ -160,6 +164,7 @@ def run_point(out_dir, sweep, point, stage=None, killer=None):
     host_seconds = time.monotonic() - start
     if killer and killer.stopping.is_set() and not timed_out and rc != 0 and rc != STATUS_FAULT:
         return None
+    flat = load_stats(stats_file)
     with open(os.path.join(d, "stderr.txt"), errors="replace") as f:
         message = error_line(f.read())
     if timed_out:
@@ -175,7 +180,9 @@ def run_point(out_dir, sweep, point, stage=None, killer=None):
         elif not message:
             message = f"exit status {rc}"
     st = {"id": point["id"], "status": status, "exit_code": rc, "message": message,
-          "host_seconds": round(host_seconds, 6), "metrics": metrics_of(stats_file, sweep.get("metrics", {}))}
+          "host_seconds": round(host_seconds, 6), "metrics": metrics_of(flat, sweep.get("metrics", {}))}
+    if isinstance(flat.get("summary.host_seconds"), (int, float)):
+        st["sim_host_seconds"] = flat["summary.host_seconds"]  # the simulation alone, inside tessera
     results.atomic_write(os.path.join(d, "status.json"), json.dumps(st, indent=1) + "\n")
     return st
 

@@ -33,6 +33,21 @@ def nearest(name, candidates):
     return f" (nearest: {m[0]})" if m else ""
 
 
+def nearest_path(name, paths):
+    """The nearest stats path, looked for first under the deepest existing
+    parent of name (chip.sm0.l1.hitz -> a chip.sm0.* counter)."""
+    parts = name.split(".")
+    for depth in range(len(parts) - 1, 0, -1):
+        prefix = ".".join(parts[:depth]) + "."
+        under = [p for p in paths if p.startswith(prefix)]
+        if under:
+            m = difflib.get_close_matches(name, under, n=1, cutoff=0.3)
+            if m:
+                return f" (nearest: {m[0]})"
+            break
+    return nearest(name, paths)
+
+
 def _safe(text):
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
 
@@ -132,16 +147,21 @@ class Loader:
             raise self.err(key, f"expected a program name, an ELF path or {{name, elf, args}}, got {item!r}")
         if not isinstance(name, str) or not isinstance(elf, str):
             raise self.err(key, "name and elf must be strings")
-        if os.sep in elf:
-            path = elf if os.path.isabs(elf) else os.path.join(self.dir, elf)
+        # A path relative to the spec, else a program of the build's firmware
+        # folder next to the tessera binary ("sgemm", "htm/htm_bank").
+        fname = elf if elf.endswith(".elf") else elf + ".elf"
+        fw = os.path.join(os.path.dirname(self.tessera), "firmware")
+        if os.path.isabs(elf):
+            path = candidates = elf
         else:
-            fname = elf if elf.endswith(".elf") else elf + ".elf"
-            fw = os.path.join(os.path.dirname(self.tessera), "firmware")
-            path = os.path.join(fw, fname)
-            if not os.path.isfile(path) and os.path.isfile(os.path.join(self.dir, fname)):
-                path = os.path.join(self.dir, fname)
+            candidates = [os.path.join(self.dir, elf), os.path.join(fw, fname), os.path.join(self.dir, fname)]
+            if os.sep not in elf:
+                candidates = candidates[1:] + candidates[:1]
+            path = next((c for c in candidates if os.path.isfile(c)), candidates[0])
         if not os.path.isfile(path):
-            raise self.err(key, f"firmware '{elf}' does not exist ({os.path.abspath(path)})")
+            looked = ", ".join(os.path.abspath(c) for c in dict.fromkeys(
+                [candidates] if isinstance(candidates, str) else candidates))
+            raise self.err(key, f"firmware '{elf}' does not exist (looked for {looked})")
         return name, os.path.abspath(path), [a if isinstance(a, str) else set_value(a) for a in args]
 
     # ------------------------------------------------------------ load
@@ -249,7 +269,9 @@ class Loader:
         try:
             sampled = space.sample(axes, spec.get("sampling", "grid"), constraints)
         except SweepError as ex:
-            raise self.err("sampling" if "sampling" in str(ex) else "constraints", str(ex)) from None
+            if str(ex).startswith("sampling: "):
+                raise self.err("sampling", str(ex)[len("sampling: "):]) from None
+            raise self.err("constraints", str(ex)) from None
         if not sampled:
             raise self.err("constraints", "the parameter space is empty: the constraints exclude every point")
         param_points = space.with_repeats(sampled, rep)
@@ -277,8 +299,7 @@ class Loader:
         exist only when another selects its subsystem)."""
         combos = {}
         for p in points:
-            structural = tuple((k, set_value(v)) for k, v in p["params"].items()
-                               if isinstance(v, (str, bool)))
+            structural = structural_values(p)
             combos.setdefault((p["platform"], structural), []).append(p)
         for (pkey, structural), pts in combos.items():
             path = self.files[pkey]
@@ -291,6 +312,9 @@ class Loader:
                     hint = nearest(m.group(1), base if isinstance(base, dict) else {})
                     raise self.err(f"parameters.{m.group(1)}", f"unknown parameter '{m.group(1)}' on platform "
                                    f"{os.path.basename(path)}{hint}")
+                m = re.match(r"--set ([^:\s]+): (.*)", listing)
+                if m:
+                    raise self.err(f"parameters.{m.group(1)}", f"{m.group(2)} (platform {os.path.basename(path)})")
                 raise self.err("parameters", f"platform {os.path.basename(path)}: {listing}")
             for p in pts:
                 for k, v in p["params"].items():
@@ -302,16 +326,19 @@ class Loader:
                         raise self.err(f"parameters.{k}", msg)
 
     def validate_metrics(self, points, metric_exprs):
-        """Probe each platform x program once (`--max-cycles 1`, which writes
-        every counter) and check each metric's stats paths."""
+        """Probe each platform x program, and each platform with each distinct
+        combination of non-numeric values (a subsystem they select has its
+        own counters), once (`--max-cycles 1`, which writes every counter) and
+        check each metric's stats paths against them."""
         leaves = set()
         seen = set()
         with tempfile.TemporaryDirectory(prefix="tessera-sweep-probe-") as tmp:
             for p in points:
                 pair = (p["platform"], p["program"])
-                if pair in seen:
+                combo = (p["platform"], structural_values(p))
+                if pair in seen and combo in seen:
                     continue
-                seen.add(pair)
+                seen.update((pair, combo))
                 stats = os.path.join(tmp, f"{len(seen)}.json")
                 args = ["run", self.files[p["platform"]], self.files[p["program"]], "--max-cycles", "1",
                         "--stats", stats, "-q"]
@@ -330,7 +357,13 @@ class Loader:
             for n in sorted(e.names):
                 if n.startswith(ALWAYS_ALLOWED) or n in leaves:
                     continue
-                raise self.err(f"metrics.{col}", f"'{n}' is not a statistic of these runs{nearest(n, leaves)}")
+                raise self.err(f"metrics.{col}", f"'{n}' is not a statistic of these runs{nearest_path(n, leaves)}")
+
+
+def structural_values(point):
+    """The point's non-numeric parameter values: the ones that may select a
+    subsystem (and so decide which other parameters and counters exist)."""
+    return tuple((k, set_value(v)) for k, v in point["params"].items() if isinstance(v, (str, bool)))
 
 
 def check_value(v, rng, typ):

@@ -1,0 +1,196 @@
+"""The local executor end to end: an interrupted and resumed sweep equals an
+uninterrupted one; failing points are recorded and the others complete."""
+import glob
+import json
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+from sweeptest import SweepCase, bad_input_elf, firmware
+
+METRICS = {"cycles": "summary.sim_cycles", "roi_cycles": "roi.sim_cycles",
+           "ipc": "roi.warp_insts / roi.sim_cycles", "warp_insts": "summary.warp_insts"}
+
+
+def twelve_points():
+    # 2 programs x 6 memory latencies on one SM: ~0.1 s a point.
+    return {"name": "twelve", "platforms": ["sm1"], "programs": [firmware("vecadd"), firmware("saxpy")],
+            "parameters": {"memory.latency": {"range": [100, 600, 100]}}, "metrics": METRICS, "timeout": 120}
+
+
+class InterruptResume(SweepCase):
+    def finished(self, out):
+        return len(glob.glob(os.path.join(out, "points", "*", "status.json")))
+
+    def test_interrupted_and_resumed_equals_uninterrupted(self):
+        spec = self.write_spec(twelve_points())
+        a, b = os.path.join(self.tmp, "A"), os.path.join(self.tmp, "B")
+        r = self.sweep(spec, "-o", a, "-j", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stderr, r"12 ok, 0 failed, 0 fault, 0 timeout of 12")
+
+        # -j 1 so the interrupt lands with points still to run.
+        proc = subprocess.Popen([self.tessera, "sweep", spec, "-o", b, "-j", "1", "-q"], cwd=self.tmp,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while self.finished(b) < 3 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130, err)
+        done_before = self.finished(b)
+        self.assertGreaterEqual(done_before, 3)
+        self.assertLess(done_before, 12, "the sweep finished before the interrupt: cannot test resuming")
+        self.assertIn("interrupted (SIGINT)", err)
+        self.assertIn(f"{done_before} of 12 points finished", err)
+        self.assertIn("--resume", err)
+        self.assertEqual(len(self.read_csv(b)), done_before)
+        # No tessera of the sweep is left running.
+        self.assertEqual(subprocess.run(["pgrep", "-f", os.path.join(b, "points")], capture_output=True).stdout, b"")
+
+        again = self.sweep(spec, "-o", b)
+        self.assertEqual(again.returncode, 2)
+        self.assertIn("--resume", again.stderr)
+
+        r = self.sweep(spec, "-o", b, "--resume", "-j", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"{12 - done_before} run in", r.stderr)
+        rows_a, rows_b = self.read_csv(a), self.read_csv(b)
+        self.assertEqual([row["id"] for row in rows_b], [str(i) for i in range(12)])
+        keep = ["id", "program", "platform", "repeat", "memory.latency", *METRICS, "status", "exit_code", "message"]
+        self.assertEqual([{k: row[k] for k in keep} for row in rows_a], [{k: row[k] for k in keep} for row in rows_b])
+        self.assertEqual({row["status"] for row in rows_b}, {"ok"})
+        self.assertEqual([row["memory.latency"] for row in rows_b[:6]], ["100", "200", "300", "400", "500", "600"])
+
+        # Each metric is its expression over the point's own stats.json.
+        for row in rows_b:
+            with open(os.path.join(b, "points", f"{int(row['id']):05d}", "stats.json")) as f:
+                stats = json.load(f)
+            self.assertEqual(int(row["cycles"]), stats["summary"]["sim_cycles"])
+            self.assertEqual(int(row["roi_cycles"]), stats["roi"]["sim_cycles"])
+            self.assertEqual(float(row["ipc"]), stats["roi"]["warp_insts"] / stats["roi"]["sim_cycles"])
+            self.assertEqual(stats["config"]["parameters"]["memory.latency"], row["memory.latency"])
+
+        # A changed spec does not resume.
+        changed = twelve_points()
+        changed["timeout"] = 60
+        r = self.sweep(self.write_spec(changed), "-o", b, "--resume")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("the spec changed", r.stderr)
+
+    def test_command_line_is_recorded(self):
+        spec = self.write_spec(dict(twelve_points(), parameters={"memory.latency": [250]}, programs=[firmware("vecadd")]))
+        out = os.path.join(self.tmp, "C")
+        r = self.sweep(spec, "-o", out, "-q")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "points", "00000", "cmd.txt")) as f:
+            cmd = f.read().split()
+        self.assertEqual(cmd[:4], [self.tessera, "run", os.path.join(os.path.dirname(os.path.dirname(
+            os.path.dirname(os.path.abspath(__file__)))), "platforms", "sm1.yaml"), firmware("vecadd")])
+        self.assertIn("memory.latency=250", cmd)
+        with open(os.path.join(out, "sweep.json")) as f:
+            sweep = json.load(f)
+        self.assertEqual(sweep["version"], 1)
+        self.assertEqual(sweep["points"][0]["params"], {"memory.latency": 250})
+        self.assertEqual(sweep["files"][sweep["points"][0]["program"]], firmware("vecadd"))
+
+    def test_repeats_run_each_point_again(self):
+        spec = self.write_spec(dict(twelve_points(), programs=[firmware("vecadd")],
+                                    parameters={"memory.latency": [100, 300]}, repeats={"count": 2}))
+        out = os.path.join(self.tmp, "R")
+        r = self.sweep(spec, "-o", out, "-q")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = self.read_csv(out)
+        self.assertEqual([(row["memory.latency"], row["repeat"]) for row in rows],
+                         [("100", "0"), ("100", "1"), ("300", "0"), ("300", "1")])
+        # The model is deterministic: a repeat without a seed parameter gives the same cycles.
+        self.assertEqual(rows[0]["cycles"], rows[1]["cycles"])
+        self.assertEqual(rows[2]["cycles"], rows[3]["cycles"])
+        self.assertNotEqual(rows[0]["cycles"], rows[2]["cycles"])
+
+    def test_run_points_runs_only_the_ids_given(self):
+        spec = self.write_spec(twelve_points())
+        out = os.path.join(self.tmp, "D")
+        # Create the sweep without running it: interrupt before any point.
+        proc = subprocess.Popen([self.tessera, "sweep", spec, "-o", out, "-j", "1", "-q"], cwd=self.tmp,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        while not os.path.exists(os.path.join(out, "sweep.json")):
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+        for f in glob.glob(os.path.join(out, "points", "*", "status.json")):
+            os.unlink(f)
+        tool = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                            "tools", "tessera-sweep")
+        r = subprocess.run([tool, "run-points", out, "--ids", "1,5,7-8"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        done = sorted(int(os.path.basename(os.path.dirname(p)))
+                      for p in glob.glob(os.path.join(out, "points", "*", "status.json")))
+        self.assertEqual(done, [1, 5, 7, 8])
+        r = subprocess.run([tool, "run-points", out, "--ids", "99"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no point 99", r.stderr)
+
+
+class FailedPoints(SweepCase):
+    def test_fault_and_timeout_are_recorded_and_the_others_complete(self):
+        spec = self.write_spec({
+            "name": "failing", "platforms": ["sm1"],
+            "programs": [firmware("vecadd"), bad_input_elf("host_illegal"), bad_input_elf("long_running"),
+                         bad_input_elf("barrier_deadlock"), firmware("saxpy")],
+            # long_running spins; the watchdog would end it after 10 M cycles (~2 s), so push it far out.
+            "parameters": {"watchdog.cycles": [1000000000]},
+            "metrics": {"cycles": "summary.sim_cycles", "roi_cycles": "roi.sim_cycles"},
+            "timeout": 3})
+        out = os.path.join(self.tmp, "F")
+        start = time.monotonic()
+        r = self.sweep(spec, "-o", out, "-j", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertLess(time.monotonic() - start, 30)
+        rows = {row["program"]: row for row in self.read_csv(out)}
+        self.assertEqual(rows["vecadd"]["status"], "ok")
+        self.assertEqual(rows["saxpy"]["status"], "ok")
+        self.assertEqual(rows["bad_input_host_illegal"]["status"], "fault")
+        self.assertEqual(rows["bad_input_host_illegal"]["exit_code"], "3")
+        self.assertIn("illegal instruction", rows["bad_input_host_illegal"]["message"])
+        self.assertEqual(rows["bad_input_long_running"]["status"], "timeout")
+        self.assertIn("3 s timeout", rows["bad_input_long_running"]["message"])
+        self.assertGreaterEqual(float(rows["bad_input_long_running"]["host_seconds"]), 3)
+        self.assertEqual(rows["bad_input_long_running"]["cycles"], "")
+        # Threads wait at a barrier that exited threads never reach: tessera
+        # reports the deadlock with status 5.
+        self.assertEqual(rows["bad_input_barrier_deadlock"]["status"], "failed")
+        self.assertEqual(rows["bad_input_barrier_deadlock"]["exit_code"], "5")
+        self.assertIn("deadlock", rows["bad_input_barrier_deadlock"]["message"])
+        self.assertIn("2 ok, 1 failed, 1 fault, 1 timeout of 5", r.stderr)
+
+    def test_run_points_killed_leaves_the_point_unfinished(self):
+        spec = self.write_spec({"name": "killed", "platforms": ["sm1"], "programs": [bad_input_elf("long_running")],
+                                "parameters": {"watchdog.cycles": [1000000000]}, "timeout": 60})
+        out = os.path.join(self.tmp, "K")
+        proc = subprocess.Popen([self.tessera, "sweep", spec, "-o", out, "-q"], cwd=self.tmp,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        while not os.path.exists(os.path.join(out, "sweep.json")):
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+        self.assertFalse(os.path.exists(os.path.join(out, "points", "00000", "status.json")))
+        tool = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                            "tools", "tessera-sweep")
+        worker = subprocess.Popen([tool, "run-points", out, "--ids", "0"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        while not os.path.exists(os.path.join(out, "points", "00000", "cmd.txt")):
+            time.sleep(0.01)
+        time.sleep(0.3)
+        worker.send_signal(signal.SIGTERM)
+        worker.communicate(timeout=30)
+        self.assertEqual(worker.returncode, 143)
+        self.assertFalse(os.path.exists(os.path.join(out, "points", "00000", "status.json")))
+        self.assertEqual(subprocess.run(["pgrep", "-f", os.path.join(out, "points")], capture_output=True).stdout,
+                         b"")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,127 @@
+"""The parameter space: axis forms, sampling, constraints, repeats (pure)."""
+import unittest
+
+from tessera_sweep import SweepError
+from tessera_sweep import space
+
+
+class Axes(unittest.TestCase):
+    def test_list_is_kept_in_order(self):
+        self.assertEqual(space.axis_values("a", ["lrr", "gto", "two_level"]), ["lrr", "gto", "two_level"])
+
+    def test_range_includes_stop(self):
+        self.assertEqual(space.axis_values("a", {"range": [8, 64, 8]}), [8, 16, 24, 32, 40, 48, 56, 64])
+        self.assertEqual(space.axis_values("a", {"range": [1, 10, 4]}), [1, 5, 9])
+        self.assertEqual(space.axis_values("a", {"range": [0.5, 1.5, 0.5]}), [0.5, 1.0, 1.5])
+
+    def test_log2_range_is_the_powers_of_two_between(self):
+        self.assertEqual(space.axis_values("a", {"log2_range": [16, 128]}), [16, 32, 64, 128])
+        self.assertEqual(space.axis_values("a", {"log2_range": [3, 40]}), [4, 8, 16, 32])
+
+    def test_linspace_and_logspace(self):
+        self.assertEqual(space.axis_values("a", {"linspace": [0.1, 0.5, 5]}), [0.1, 0.2, 0.3, 0.4, 0.5])
+        self.assertEqual(space.axis_values("a", {"logspace": [1, 1000, 4]}), [1.0, 10.0, 100.0, 1000.0])
+
+    def test_bad_forms_are_refused(self):
+        for bad in ({"range": [8, 1, 2]}, {"range": [1, 8, 0]}, {"log2_range": [5, 7]}, {"linspace": [0, 1, 0]},
+                    {"logspace": [0, 10, 3]}, {"steps": [1, 2]}, []):
+            with self.subTest(bad=bad), self.assertRaises(SweepError):
+                space.axis_values("a", bad)
+
+
+AXES = [("x", [1, 2, 3]), ("y", ["a", "b"])]
+
+
+class Sampling(unittest.TestCase):
+    def test_grid_is_the_full_product_first_axis_slowest(self):
+        self.assertEqual(space.sample(AXES, "grid"),
+                         [{"x": 1, "y": "a"}, {"x": 1, "y": "b"}, {"x": 2, "y": "a"}, {"x": 2, "y": "b"},
+                          {"x": 3, "y": "a"}, {"x": 3, "y": "b"}])
+
+    def test_random_is_reproducible_distinct_and_seeded(self):
+        axes = [("x", list(range(20))), ("y", list(range(20)))]
+        a = space.sample(axes, {"method": "random", "points": 50, "seed": 1})
+        b = space.sample(axes, {"method": "random", "points": 50, "seed": 1})
+        c = space.sample(axes, {"method": "random", "points": 50, "seed": 2})
+        self.assertEqual(a, b)
+        self.assertNotEqual(a, c)
+        self.assertEqual(len(a), 50)
+        self.assertEqual(len({(p["x"], p["y"]) for p in a}), 50)
+        grid = space.grid(axes)
+        for p in a:
+            self.assertIn(p, grid)
+
+    def test_random_with_more_points_than_the_grid_is_the_grid(self):
+        self.assertEqual(space.sample(AXES, {"method": "random", "points": 100, "seed": 3}), space.grid(AXES))
+
+    def test_random_over_a_huge_grid(self):
+        axes = [(f"p{i}", list(range(100))) for i in range(5)]  # 1e10 points
+        a = space.sample(axes, {"method": "random", "points": 1000, "seed": 7})
+        self.assertEqual(len({tuple(p.values()) for p in a}), 1000)
+        self.assertEqual(a, space.sample(axes, {"method": "random", "points": 1000, "seed": 7}))
+
+    def test_lhs_uses_each_stratum_once(self):
+        n = 10
+        axes = [("x", list(range(10))), ("y", [i * 0.1 for i in range(20)]), ("z", list(range(5)))]
+        pts = space.sample(axes, {"method": "lhs", "points": n, "seed": 5})
+        self.assertEqual(len(pts), n)
+        # 10 values, 10 strata: every value exactly once.
+        self.assertEqual(sorted(p["x"] for p in pts), list(range(10)))
+        # 20 values, 10 strata: stratum s holds value index 2s; each once.
+        self.assertEqual(sorted(axes[1][1].index(p["y"]) for p in pts), list(range(0, 20, 2)))
+        # 5 values over 10 strata: each value in exactly 2 points.
+        self.assertEqual(sorted(p["z"] for p in pts), [0, 0, 1, 1, 2, 2, 3, 3, 4, 4])
+        perms = space.lhs_strata(3, n, 5)
+        for perm in perms:
+            self.assertEqual(sorted(perm), list(range(n)))
+
+    def test_lhs_is_reproducible_and_seeded(self):
+        axes = [("x", list(range(10))), ("y", list(range(10)))]
+        a = space.sample(axes, {"method": "lhs", "points": 10, "seed": 1})
+        self.assertEqual(a, space.sample(axes, {"method": "lhs", "points": 10, "seed": 1}))
+        self.assertNotEqual(a, space.sample(axes, {"method": "lhs", "points": 10, "seed": 2}))
+
+    def test_unknown_method_is_refused(self):
+        with self.assertRaisesRegex(SweepError, "unknown method 'sobol'"):
+            space.sample(AXES, {"method": "sobol", "points": 4})
+        with self.assertRaisesRegex(SweepError, "positive integer"):
+            space.sample(AXES, {"method": "random", "points": 0})
+
+
+class Constraints(unittest.TestCase):
+    def test_constraints_filter_the_grid(self):
+        axes = [("l1.size_kb", [16, 32, 64, 96]), ("sm.shared_bytes", [16384, 49152])]
+        c = space.Expr("l1.size_kb + sm.shared_bytes / 1024 <= 96")
+        pts = space.sample(axes, "grid", [c])
+        # Sums: 16+16, 16+48, 32+16, 32+48, 64+16 are <= 96; 64+48, 96+16, 96+48 are not.
+        self.assertEqual(pts, [{"l1.size_kb": 16, "sm.shared_bytes": 16384}, {"l1.size_kb": 16, "sm.shared_bytes": 49152},
+                               {"l1.size_kb": 32, "sm.shared_bytes": 16384}, {"l1.size_kb": 32, "sm.shared_bytes": 49152},
+                               {"l1.size_kb": 64, "sm.shared_bytes": 16384}])
+
+    def test_expression_forms(self):
+        env = {"a.b": 6, "c": 4, "s.sched": "gto"}
+        self.assertEqual(space.Expr("a.b // c + a.b % c * 2 ** 3").eval(env), 1 + 2 * 8)
+        self.assertEqual(space.Expr("max(a.b, c, 10) - min(a.b, c)").eval(env), 6)
+        self.assertTrue(space.Expr("s.sched == 'gto' and not c > 5 or false").eval(env))
+        self.assertTrue(space.Expr("1 < c < a.b").eval(env))
+        self.assertEqual(space.Expr("a.b / c").eval(env), 1.5)
+        self.assertEqual(space.Expr("roi.warp_insts / roi.sim_cycles").names, {"roi.warp_insts", "roi.sim_cycles"})
+        with self.assertRaises(space.MissingName):
+            space.Expr("roi.sim_cycles").eval({})
+
+    def test_bad_expressions_are_refused(self):
+        for bad in ("a <=", "__import__('os').system('true')", "(1).real", "open('x')", "[1, 2]",
+                    "a if b else c", "lambda: 1", "a in b", "x[0]", ""):
+            with self.subTest(bad=bad), self.assertRaises(SweepError):
+                space.Expr(bad)
+
+
+class Repeats(unittest.TestCase):
+    def test_each_point_repeats_with_its_seed(self):
+        pts = space.with_repeats([{"x": 1}, {"x": 2}], (3, "noc.seed"))
+        self.assertEqual(pts, [({"x": 1, "noc.seed": 1}, 0), ({"x": 1, "noc.seed": 2}, 1), ({"x": 1, "noc.seed": 3}, 2),
+                               ({"x": 2, "noc.seed": 1}, 0), ({"x": 2, "noc.seed": 2}, 1), ({"x": 2, "noc.seed": 3}, 2)])
+
+
+if __name__ == "__main__":
+    unittest.main()
