@@ -90,6 +90,10 @@ class Studies(unittest.TestCase):
     def test_hbm_policy(self):
         self.check_study("hbm_policy")
 
+    def test_hbm_policy_synthetic(self):
+        # tessera dram standalone, stream and random (dram_standalone.py).
+        self.check_study(os.path.join("hbm_policy", "dram"))
+
     def test_coherence(self):
         self.check_study("coherence")
 
