@@ -93,6 +93,18 @@ class Spec(unittest.TestCase):
         self.assertEqual(sweep, self.load(parameters={"sm.max_warps": [8, 16]},
                                           programs=["vecadd", {"name": "sx", "elf": "saxpy", "args": [4, "x"]}]))
 
+    def test_a_parameter_named_in_an_argument_is_the_points_value(self):
+        sweep = self.load(parameters={"sm.max_warps": [8, 16]},
+                          programs=[{"name": "sx", "elf": "saxpy", "args": ["w{sm.max_warps}", "{sm.max_warps}", 7]}])
+        self.assertEqual([p["args"] for p in sweep["points"]], [["w8", "8", "7"], ["w16", "16", "7"]])
+
+    def test_an_argument_naming_no_parameter_is_refused(self):
+        with self.assertRaises(SweepError) as e:
+            self.load(parameters={"sm.max_warps": [8]},
+                      programs=[{"name": "sx", "elf": "saxpy", "args": ["{sm.max_warp}"]}])
+        self.assertIn("programs[0].args: '{sm.max_warp}' names no parameter of the sweep (nearest: sm.max_warps)",
+                      str(e.exception))
+
 
 if __name__ == "__main__":
     unittest.main()

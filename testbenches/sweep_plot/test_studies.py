@@ -83,10 +83,6 @@ class Studies(unittest.TestCase):
                            "line-roi_cycles-vs-noc.vcs-by-platform-per-program.svg")
         self.assertIn("xbar16 (crossbar)", svg_texts(svg))
 
-    def test_coherence_locks(self):
-        # Derived from the coherence sweep's stdout (lock_results.py).
-        self.check_study(os.path.join("coherence", "locks"))
-
     def test_hbm_policy(self):
         self.check_study("hbm_policy")
 

@@ -25,8 +25,19 @@ def flatten(obj, prefix="", out=None):
         for i, v in enumerate(obj):
             flatten(v, f"{prefix}{i}.", out)
     else:
-        out[prefix[:-1]] = obj
+        out[prefix[:-1]] = _number(obj) if isinstance(obj, str) else obj
     return out
+
+
+def _number(text):
+    """A parameter value as the stats JSON writes it ("16", "0.5") as a number, so that metric
+    expressions can compute with config.parameters.*; other text unchanged."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def set_value(v):

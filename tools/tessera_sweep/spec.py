@@ -14,6 +14,9 @@ from . import SweepError
 from . import space
 from .runner import flatten, set_value
 
+# A parameter named in a program argument: "{cluster.cores}".
+ARG_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
+
 TOP_KEYS = ("name", "description", "platforms", "programs", "parameters", "sampling", "repeats", "constraints",
             "metrics", "timeout", "fast_forward", "plots")
 DEFAULT_METRICS = {"cycles": "summary.sim_cycles", "warp_insts": "summary.warp_insts"}
@@ -276,12 +279,21 @@ class Loader:
             raise self.err("constraints", "the parameter space is empty: the constraints exclude every point")
         param_points = space.with_repeats(sampled, rep)
 
+        for i, (gname, _, args) in enumerate(programs):
+            for a in args:
+                for ref in ARG_REF.findall(a):
+                    if ref not in known_params:
+                        raise self.err(f"programs[{i}].args", f"'{{{ref}}}' names no parameter of the sweep"
+                                       f"{nearest(ref, known_params)} (parameters: {', '.join(known_params) or 'none'})")
+
         points = []
         for pname, pkey in platforms:
             for gname, gkey, args in programs:
                 for params_, r in param_points:
+                    # "{cluster.cores}" in an argument is the point's value of that parameter.
+                    point_args = [ARG_REF.sub(lambda m: set_value(params_[m.group(1)]), a) for a in args]
                     points.append({"id": len(points), "platform": pkey, "platform_name": pname, "program": gkey,
-                                   "program_name": gname, "args": args, "params": params_, "repeat": r})
+                                   "program_name": gname, "args": point_args, "params": params_, "repeat": r})
 
         self.validate_parameters(points)
         self.validate_metrics(points, metric_exprs)
