@@ -110,6 +110,26 @@ class InterruptResume(SweepCase):
         self.assertEqual(rows[2]["cycles"], rows[3]["cycles"])
         self.assertNotEqual(rows[0]["cycles"], rows[2]["cycles"])
 
+    def test_fast_forward_points_run_the_set_up_functionally(self):
+        # The same points with and without `fast_forward: true`: the control core's instructions before
+        # the region of interest move from the detailed count to the fast-forward count, none is lost.
+        base = dict(twelve_points(), programs=[firmware("vecadd"), firmware("saxpy")],
+                    parameters={"memory.latency": [100, 300]},
+                    metrics={"detailed": "chip.cluster.core0.instructions", "ff": "fast_forward.instructions"})
+        full, ff = os.path.join(self.tmp, "full"), os.path.join(self.tmp, "ff")
+        self.assertEqual(self.sweep(self.write_spec(base, "full.yaml"), "-o", full, "-q").returncode, 0)
+        r = self.sweep(self.write_spec(dict(base, fast_forward=True), "ff.yaml"), "-o", ff, "-q")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(ff, "points", "00000", "cmd.txt")) as f:
+            self.assertIn("--fast-forward", f.read().split())
+        full_rows, ff_rows = self.read_csv(full), self.read_csv(ff)
+        self.assertEqual(len(ff_rows), 4)
+        for a, b in zip(full_rows, ff_rows):
+            self.assertEqual(a["ff"], "")  # a detailed run has no fast_forward object
+            self.assertGreater(int(b["ff"]), 1000)
+            self.assertLess(int(b["detailed"]), int(a["detailed"]))
+            self.assertEqual(int(b["detailed"]) + int(b["ff"]), int(a["detailed"]), (a, b))
+
     def test_run_points_runs_only_the_ids_given(self):
         spec = self.write_spec(twelve_points())
         out = os.path.join(self.tmp, "D")
