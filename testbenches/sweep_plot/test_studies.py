@@ -3,33 +3,17 @@ is a real image and names its axes (read back from the SVG text), from the
 committed files, without re-running the studies."""
 
 import csv
-import importlib.util
 import json
 import os
 import unittest
-import xml.etree.ElementTree as ET
+
+from test_plot import plot, svg_texts  # the plot module and the SVG text reader of the plot tests
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("TESSERA_SOURCE_DIR", os.path.join(HERE, "..", ".."))
 STUDIES = os.path.join(SOURCE, "studies")
 # The five studies of docs/dse.md; a missing one is a failure.
 NAMES = ["warp_sched", "l1_cache", "interconnect", "hbm_policy", "coherence"]
-
-
-def load_plot():
-    path = os.path.join(SOURCE, "tools", "tessera_sweep", "plot.py")
-    spec = importlib.util.spec_from_file_location("tessera_sweep_plot", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-plot = load_plot()
-
-
-def svg_texts(path):
-    return ["".join(el.itertext()).strip() for el in ET.parse(path).getroot().iter()
-            if el.tag.endswith("}text")]
 
 
 def expected_labels(p):
