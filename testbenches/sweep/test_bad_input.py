@@ -67,6 +67,11 @@ class BadInput(SweepCase):
         self.refused(s, "constraints[0]", "'memory.latancy', which is not a swept parameter",
                      "nearest: memory.latency")
 
+    def test_plot_naming_an_unknown_column(self):
+        s = good()
+        s["plots"] = [{"kind": "line", "x": "memory.latency", "y": "cycle", "series": "sm.scheduler"}]
+        self.refused(s, "plots[0]: y", "unknown column 'cycle'", "nearest: cycles")
+
     def test_metric_path_not_in_the_stats(self):
         s = good()
         s["metrics"] = {"hits": "chip.sm0.l1.hitz / summary.sim_cycles"}

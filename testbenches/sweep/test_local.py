@@ -130,6 +130,19 @@ class InterruptResume(SweepCase):
             self.assertLess(int(b["detailed"]), int(a["detailed"]))
             self.assertEqual(int(b["detailed"]) + int(b["ff"]), int(a["detailed"]), (a, b))
 
+    def test_the_specs_plots_are_drawn_when_the_sweep_ends(self):
+        spec = self.write_spec(dict(twelve_points(), plots=[{"kind": "line", "x": "memory.latency", "y": "cycles",
+                                                              "series": "program"}]))
+        out = os.path.join(self.tmp, "P")
+        r = self.sweep(spec, "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"plots in {os.path.join(out, 'plots', 'index.html')}", r.stderr)
+        pngs = glob.glob(os.path.join(out, "plots", "*.png"))
+        self.assertEqual(len(pngs), 1, pngs)
+        self.assertGreater(os.path.getsize(pngs[0]), 8000)
+        with open(os.path.join(out, "plots", "index.html")) as f:
+            self.assertIn(os.path.basename(pngs[0]), f.read())
+
     def test_run_points_runs_only_the_ids_given(self):
         spec = self.write_spec(twelve_points())
         out = os.path.join(self.tmp, "D")

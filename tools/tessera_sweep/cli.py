@@ -56,6 +56,13 @@ def cmd_sweep(argv, tessera):
     if args.jobs is not None and args.jobs < 1:
         raise SweepError(f"-j {args.jobs}: need at least one job")
     sweep = spec_mod.load(args.spec, tessera)
+    plots = sweep["spec"].get("plots")
+    if plots is not None:
+        plot = _plot_module()
+        try:
+            plot.check_plots(plots, results.columns(sweep))
+        except plot.PlotError as e:
+            raise SweepError(f"{args.spec}: {e}") from None
     slurm = None
     if args.executor == "slurm":
         slurm = _slurm()
@@ -78,9 +85,26 @@ def cmd_sweep(argv, tessera):
         os.makedirs(os.path.join(out, "points"), exist_ok=True)
         results.atomic_write(sweep_json, json.dumps(sweep, indent=1) + "\n")
     if slurm is not None:
-        return slurm.run(out, sweep, args)
-    from . import local
-    return local.run(out, sweep, args)
+        status = slurm.run(out, sweep, args)
+    else:
+        from . import local
+        status = local.run(out, sweep, args)
+    if plots and status in (0, 1):
+        draw_spec_plots(out, plots, args.quiet)
+    return status
+
+
+def draw_spec_plots(out, plots, quiet):
+    """The spec's plots of a finished sweep (plots/index.html); the results are written already, so
+    a sweep without a successful point only says why there is no plot."""
+    plot = _plot_module()
+    try:
+        plot.make_plots(out, plots)
+    except plot.PlotError as e:
+        print(f"tessera sweep: no plots: {e}", file=sys.stderr)
+        return
+    if not quiet:
+        print(f"tessera sweep: plots in {os.path.join(out, 'plots', 'index.html')}", file=sys.stderr)
 
 
 def cmd_run_points(argv):
@@ -89,12 +113,16 @@ def cmd_run_points(argv):
     return runner.run_points(args.out, args.ids, args.stage)
 
 
-def cmd_plot(argv):
+def _plot_module():
     try:
         from . import plot
     except ImportError as e:
         raise SweepError(f"plot: the plotting module is not available ({e})") from None
-    return plot.main(argv)
+    return plot
+
+
+def cmd_plot(argv):
+    return _plot_module().main(argv)
 
 
 def main(argv):

@@ -78,13 +78,18 @@ def _cell(v):
     return str(v)
 
 
+def columns(sweep):
+    """The header of results.csv."""
+    return ["id", "program", "platform", "repeat"] + parameter_columns(sweep) + list(sweep.get("metrics", {})) + \
+        ["status", "exit_code", "host_seconds", "message"]
+
+
 def rows(out_dir, sweep=None):
     """(header, [row, ...]) of the finished points, by id."""
     sweep = sweep or load_sweep(out_dir)
     params = parameter_columns(sweep)
     metrics = list(sweep.get("metrics", {}))
-    header = ["id", "program", "platform", "repeat"] + params + metrics + \
-        ["status", "exit_code", "host_seconds", "message"]
+    header = columns(sweep)
     out = []
     for p in sorted(sweep["points"], key=lambda p: p["id"]):
         st = load_status(out_dir, p["id"])
