@@ -176,7 +176,8 @@ INSTANTIATE_TEST_SUITE_P(Chip, FastForwardPrograms,
 // Cluster programs whose cores run side by side before the switch (their
 // interleaving differs from the detailed run's): the detailed part of a
 // --fast-forward run equals a --restore of its own checkpoint, at a wfi
-// (lock_bench: core join) and at a tx.begin (htm_bank).
+// (locks: core join), at a tx.begin (htm_bank) and at the ROI begin of a
+// cluster program (lock_bench).
 class SwitchKinds : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 TEST_P(SwitchKinds, RestoreOfTheFastForwardCheckpointIsTheSameDetailedRun) {
@@ -196,8 +197,9 @@ TEST_P(SwitchKinds, RestoreOfTheFastForwardCheckpointIsTheSameDetailedRun) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cluster, SwitchKinds,
-                         ::testing::Values(std::make_pair(std::string("lock_bench"), std::string("wfi")),
-                                           std::make_pair(std::string("htm/htm_bank"), std::string("tx"))));
+                         ::testing::Values(std::make_pair(std::string("locks"), std::string("wfi")),
+                                           std::make_pair(std::string("htm/htm_bank"), std::string("tx")),
+                                           std::make_pair(std::string("lock_bench"), std::string("roi-begin"))));
 
 TEST(FastForward, ProgramEndsDuringFastForward) {
   const std::string elf = kFfFw + "/ff_no_switch.elf";
