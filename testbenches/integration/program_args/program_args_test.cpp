@@ -39,9 +39,11 @@ TEST(ProgramArgs, ArgumentsLargerThanTheBlockAreRefusedBeforeTheRun) {
   EXPECT_NE(r.err.find("arguments take 4098 bytes"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("__tessera_args_size) holds 4096"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
-  // One byte less fits.
-  const auto fits = run_tessera({"run", "sm1", kEcho, "-q", "--", std::string(4070, 'x')});
-  EXPECT_EQ(fits.status, 2) << fits.err;  // argc 2
+  // 12 + 14 + 4070 = 4096 bytes fit exactly: the program runs (and returns argc, 2).
+  const auto fits = run_tessera({"run", "sm1", kEcho, "-q", "--", std::string(4069, 'x')});
+  EXPECT_EQ(fits.status, 2) << fits.err;
+  EXPECT_EQ(fits.err, "");
+  EXPECT_EQ(fits.out.rfind("argc 2\nargv[0] 'args_echo.elf'\nargv[1] 'xxx", 0), 0u) << fits.out.substr(0, 80);
 }
 
 TEST(ProgramArgs, LockBenchRunsOneLockOnOneCoreCount) {
