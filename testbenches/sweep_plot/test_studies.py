@@ -71,8 +71,16 @@ class Studies(unittest.TestCase):
         self.check_study("hbm_policy")
 
     def test_hbm_policy_synthetic(self):
-        # tessera dram standalone, stream and random (dram_standalone.py).
+        # A `tool: dram` sweep: tessera dram standalone, stream and random.
         self.check_study(os.path.join("hbm_policy", "dram"))
+        with open(os.path.join(STUDIES, "hbm_policy", "dram", "sweep.json")) as f:
+            meta = json.load(f)
+        self.assertEqual(meta["tool"], "dram")
+        self.assertEqual(len(meta["points"]), 2 * 3 * 2)
+        with open(os.path.join(STUDIES, "hbm_policy", "dram", "results.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual({(r["platform"], r["program"]) for r in rows}, {("dram", "tessera dram")})
+        self.assertEqual({r["--pattern"] for r in rows}, {"stream", "random"})
 
     def test_coherence(self):
         self.check_study("coherence")

@@ -50,13 +50,37 @@ def resolve_files(sweep, stage=None):
     """(tessera binary, {KEY: path}) of a sweep, or of its staged copy."""
     if stage:
         stage = os.path.abspath(stage)
-        return os.path.join(stage, "tessera"), {k: os.path.join(stage, "files", k) for k in sweep["files"]}
-    return sweep["tessera"], dict(sweep["files"])
+        return os.path.join(stage, "tessera"), {k: os.path.join(stage, "files", k) for k in sweep.get("files", {})}
+    return sweep["tessera"], dict(sweep.get("files", {}))
+
+
+def tool_command(tessera, tool, point):
+    """`tessera TOOL TOOL_ARGS... --opt value... --set k=v... --json`: a
+    parameter named --opt is the tool's option, any other a --set."""
+    cmd = [tessera, tool] + [str(a) for a in point.get("args", [])]
+    for k, v in point["params"].items():
+        if k.startswith("--"):
+            cmd += [k, set_value(v)]
+    for k, v in point["params"].items():
+        if not k.startswith("--"):
+            cmd += ["--set", f"{k}={set_value(v)}"]
+    return cmd + ["--json"]
+
+
+def json_object(text):
+    """The one JSON object a tool printed on stdout, or None."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) else None
 
 
 def command(sweep, point, out_dir, stage=None):
     """The exact command line of a point."""
     tessera, files = resolve_files(sweep, stage)
+    if point.get("tool"):
+        return tool_command(tessera, point["tool"], point)
     cmd = [tessera, "run", files[point["platform"]], files[point["program"]]]
     for k, v in point["params"].items():
         cmd += ["--set", f"{k}={set_value(v)}"]
@@ -142,7 +166,9 @@ def run_point(out_dir, sweep, point, stage=None, killer=None):
     d = results.point_dir(out_dir, point["id"])
     os.makedirs(d, exist_ok=True)
     cmd = command(sweep, point, out_dir, stage)
-    stats_file = cmd[cmd.index("--stats") + 1]
+    tool = point.get("tool")
+    # A tool prints its statistics (one JSON object) on stdout; they are saved as stats.json.
+    stats_file = os.path.join(os.path.abspath(d), "stats.json") if tool else cmd[cmd.index("--stats") + 1]
     try:
         os.unlink(stats_file)  # of an earlier, interrupted run
     except FileNotFoundError:
@@ -175,14 +201,26 @@ def run_point(out_dir, sweep, point, stage=None, killer=None):
     host_seconds = time.monotonic() - start
     if killer and killer.stopping.is_set() and not timed_out and rc != 0 and rc != STATUS_FAULT:
         return None
+    no_json = False
+    if tool and rc == 0 and not timed_out:
+        with open(os.path.join(d, "stdout.txt"), errors="replace") as f:
+            text = f.read()
+        if json_object(text) is None:
+            no_json = True
+        else:
+            results.atomic_write(stats_file, text)
     flat = load_stats(stats_file)
     with open(os.path.join(d, "stderr.txt"), errors="replace") as f:
         message = error_line(f.read())
+    if no_json:
+        message = f"`tessera {tool}` exited 0 but printed no JSON object on stdout"
     if timed_out:
         status, message = "timeout", f"killed after the {timeout} s timeout"
+    elif no_json:
+        status = "failed"
     elif rc == 0:
         status, message = "ok", ""
-    elif rc == STATUS_FAULT:
+    elif rc == STATUS_FAULT and not tool:
         status = "fault"
     else:
         status = "failed"

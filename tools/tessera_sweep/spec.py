@@ -12,17 +12,34 @@ import yaml
 
 from . import SweepError
 from . import space
-from .runner import flatten, set_value
+from .runner import flatten, json_object, set_value, tool_command
 
 # A parameter named in a program argument: "{cluster.cores}".
 ARG_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 
-TOP_KEYS = ("name", "description", "platforms", "programs", "parameters", "sampling", "repeats", "constraints",
+TOP_KEYS = ("name", "description", "tool", "tool_args", "platforms", "programs", "parameters", "sampling", "repeats", "constraints",
             "metrics", "timeout", "fast_forward", "plots")
 DEFAULT_METRICS = {"cycles": "summary.sim_cycles", "warp_insts": "summary.warp_insts"}
 ALWAYS_ALLOWED = ("roi.", "summary.", "fast_forward.")
 TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO_DIR = os.path.dirname(TOOLS_DIR)
+
+# The standalone tools a sweep point may run instead of `tessera run`: each
+# prints one JSON object with --json. "list": the command that lists its
+# parameters (key value default range ...; dram's are the dram.* keys of the
+# HBM platform, the same configuration), "prefix": the prefix of its keys (dram
+# keys may leave it out); "shrink": (option, value, --set key) that make a
+# probe cheap (the value replaces a larger one of the point's: CLI11 refuses a
+# repeated option);
+# "metrics": the default metrics.
+TOOLS = {
+    "dram": {"list": ["config", "--list", "chip_hbm"], "prefix": "dram.", "shrink": [("--requests", "1000", None)],
+             "metrics": {"bandwidth_gbps": "bandwidth_gbps", "avg_read_latency_ns": "avg_read_latency_ns"}},
+    "noc": {"list": ["noc", "--list"], "prefix": "noc.", "shrink": [("--cycles", "1000", "noc.cycles")],
+            "metrics": {"latency": "avg_packet_latency_cycles", "accepted": "accepted_flits_per_node_cycle"}},
+}
+# Options of a tool that are not a sweep point's: they replace the one JSON object.
+TOOL_RESERVED = ("--help", "-h", "--json", "--set", "--list", "--sweep", "--csv", "--plot")
 
 _LISTING = re.compile(r"^(\S+)\s+(\S+)\s+(\S+)\s+(\[[^\]]*\]|\S+)\s+(\S+)(?:\s+(.*))?$")
 
@@ -188,6 +205,27 @@ class Loader:
         if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9._-]+", name):
             raise self.err("name", f"'{name}' is not a filesystem-safe name (letters, digits, . _ -)")
 
+        tool = spec.get("tool")
+        if tool is not None:
+            both = [k for k in ("platforms", "programs", "fast_forward") if k in spec]
+            if both:
+                raise self.err("tool", f"tool and {' and '.join(both)} are both given: a sweep runs either "
+                               "`tessera TOOL` (tool, tool_args) or `tessera run` (platforms, programs)")
+            if tool not in TOOLS:
+                raise self.err("tool", f"unknown tool '{tool}'{nearest(str(tool), TOOLS)} (tools: {', '.join(TOOLS)})")
+            tool_args = spec.get("tool_args", [])
+            if isinstance(tool_args, str) or not isinstance(tool_args, list) or \
+                    not all(isinstance(a, (str, int, float)) for a in tool_args):
+                raise self.err("tool_args", f"expected a list of arguments, got {tool_args!r}")
+            platforms = [(tool, None)]
+            programs = [(f"tessera {tool}", None, [a if isinstance(a, str) else set_value(a) for a in tool_args])]
+        elif "tool_args" in spec:
+            raise self.err("tool_args", "tool_args needs tool (dram or noc)")
+        else:
+            platforms, programs = self.platforms_programs(spec)
+        return self.load_rest(spec, name, tool, platforms, programs)
+
+    def platforms_programs(self, spec):
         plats = spec.get("platforms")
         if isinstance(plats, str):
             plats = [plats]
@@ -207,7 +245,9 @@ class Loader:
         for i, p in enumerate(progs):
             pname, ppath, args = self.program(i, p)
             programs.append((pname, self.add_file("elf", pname, ppath), args))
+        return platforms, programs
 
+    def load_rest(self, spec, name, tool, platforms, programs):
         params = spec.get("parameters") or {}
         if not isinstance(params, dict):
             raise self.err("parameters", "expected a mapping of parameter -> values")
@@ -252,7 +292,7 @@ class Loader:
                                    f"{nearest(n, known_params)}")
             constraints.append(e)
 
-        metrics = spec.get("metrics") or DEFAULT_METRICS
+        metrics = spec.get("metrics") or (TOOLS[tool]["metrics"] if tool else DEFAULT_METRICS)
         if not isinstance(metrics, dict):
             raise self.err("metrics", "expected a mapping column -> stats path or expression")
         metric_exprs = {}
@@ -283,7 +323,7 @@ class Loader:
             for a in args:
                 for ref in ARG_REF.findall(a):
                     if ref not in known_params:
-                        raise self.err(f"programs[{i}].args", f"'{{{ref}}}' names no parameter of the sweep"
+                        raise self.err("tool_args" if tool else f"programs[{i}].args", f"'{{{ref}}}' names no parameter of the sweep"
                                        f"{nearest(ref, known_params)} (parameters: {', '.join(known_params) or 'none'})")
 
         points = []
@@ -292,13 +332,22 @@ class Loader:
                 for params_, r in param_points:
                     # "{cluster.cores}" in an argument is the point's value of that parameter.
                     point_args = [ARG_REF.sub(lambda m: set_value(params_[m.group(1)]), a) for a in args]
+                    if tool:
+                        points.append({"id": len(points), "tool": tool, "platform": tool, "platform_name": tool,
+                                       "program": gname, "program_name": gname, "args": point_args,
+                                       "params": params_, "repeat": r})
+                        continue
                     points.append({"id": len(points), "platform": pkey, "platform_name": pname, "program": gkey,
                                    "program_name": gname, "args": point_args, "params": params_, "repeat": r})
 
-        self.validate_parameters(points)
-        self.validate_metrics(points, metric_exprs)
+        if tool:
+            self.validate_tool(tool, points, metric_exprs)
+        else:
+            self.validate_parameters(points)
+            self.validate_metrics(points, metric_exprs)
 
-        return {"version": 1, "name": name, "spec": json.loads(json.dumps(spec)), "spec_file": os.path.abspath(self.path),
+        extra = {"tool": tool} if tool else {}
+        return {"version": 1, "name": name, **extra, "spec": json.loads(json.dumps(spec)), "spec_file": os.path.abspath(self.path),
                 "tessera": self.tessera, "files": self.files,
                 "metrics": {c: e.text for c, e in metric_exprs.items()}, "timeout": timeout, "fast_forward": ff,
                 "points": points}
@@ -370,6 +419,130 @@ class Loader:
                 if n.startswith(ALWAYS_ALLOWED) or n in leaves:
                     continue
                 raise self.err(f"metrics.{col}", f"'{n}' is not a statistic of these runs{nearest_path(n, leaves)}")
+
+
+    # ------------------------------------------------------------ standalone tools
+
+    def tool_options(self, tool):
+        """The options `tessera TOOL --help` lists."""
+        r = self.run_tessera([tool, "--help"])
+        return sorted(set(re.findall(r"(?:^|[\s,])(--[A-Za-z0-9][A-Za-z0-9-]*)", r.stdout, re.M)))
+
+    def tool_listing(self, tool):
+        """{key: (range, type)} of the tool's parameters when it lists them, else None."""
+        cmd = TOOLS[tool]["list"]
+        if not cmd:
+            return None
+        r = self.run_tessera(cmd)
+        if r.returncode != 0:
+            return None
+        params = {}
+        for ln in r.stdout.splitlines():
+            m = re.match(r"^(\S+)\s+(\S+)\s+(\S+)\s+(\[[^\]]*\]|\S+)", ln)
+            if not m or ln.startswith(("#", "key ")) or not m.group(1).startswith(TOOLS[tool]["prefix"]):
+                continue
+            rng = m.group(4)
+            params[m.group(1)] = (rng, "float" if rng.startswith("[") else "enum" if "|" in rng else "string")
+        return params
+
+    def validate_tool(self, tool, points, metric_exprs):
+        """A tool sweep before any point runs: its options against `tessera
+        TOOL --help`, its --set keys and values against its parameter list
+        (noc) and, with the metrics, by one cheap run per distinct combination
+        of non-numeric values (the workload shrunk by TOOLS[tool]["shrink"])."""
+        options = self.tool_options(tool)
+        for k in points[0]["params"]:
+            if not k.startswith("--"):
+                continue
+            if k in TOOL_RESERVED:
+                raise self.err(f"parameters.{k}", f"'{k}' is not an option of a sweep point (the sweep adds --json "
+                               "and --set; a point prints one JSON object)")
+            if k not in options:
+                usable = [o for o in options if o not in TOOL_RESERVED]
+                raise self.err(f"parameters.{k}", f"unknown option '{k}' of `tessera {tool}`{nearest(k, usable)} "
+                               f"(options: {', '.join(usable)})")
+        listing = self.tool_listing(tool)
+        prefix = TOOLS[tool]["prefix"]
+        if listing is not None:
+            for p in points:
+                for k, v in p["params"].items():
+                    if k.startswith("--"):
+                        continue
+                    full = k if k in listing else prefix + k
+                    if full not in listing:
+                        names = list(listing) + [n[len(prefix):] for n in listing] if tool == "dram" else listing
+                        raise self.err(f"parameters.{k}", f"unknown parameter '{k}' of `tessera {tool}`"
+                                       f"{nearest(k, names)}")
+                    msg = check_value(v, *listing[full])
+                    if msg:
+                        raise self.err(f"parameters.{k}", msg)
+        leaves = set()
+        seen = set()
+        for p in points:
+            combo = structural_values(p)
+            if combo in seen:
+                continue
+            seen.add(combo)
+            args = tool_command("", tool, p)[1:]
+            args = shrink(args, TOOLS[tool]["shrink"])
+            r = self.run_tessera(args)
+            if r.returncode != 0:
+                raise self.err(self.tool_error_key(r.stderr, p), f"`tessera {tool}` refuses this point "
+                               f"({' '.join(args[1:-1])}): {tool_error(r.stderr) or f'status {r.returncode}'}")
+            obj = json_object(r.stdout)
+            if obj is None:
+                raise self.err("tool", f"`tessera {' '.join(args)}` printed no JSON object")
+            leaves.update(flatten(obj))
+        for col, e in metric_exprs.items():
+            for n in sorted(e.names):
+                if n not in leaves:
+                    raise self.err(f"metrics.{col}", f"'{n}' is not in the JSON of `tessera {tool} --json`"
+                                   f"{nearest_path(n, leaves)}")
+
+    @staticmethod
+    def tool_error_key(stderr, point):
+        """The spec key a tool's error names: parameters.KEY of a --set key or option, else parameters."""
+        text = tool_error(stderr)
+        for k in point["params"]:
+            bare = k[2:] if k.startswith("--") else k
+            if re.search(r"(?<![\w.-])(--)?(\w+\.)?" + re.escape(bare) + r"(?![\w.-])", text):
+                return f"parameters.{k}"
+        return "tool_args" if point["args"] else "parameters"
+
+
+def tool_error(stderr):
+    """A tool's error: its `tessera: error:` line, else CLI11's first line."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip() and not ln.startswith("Run with --help")]
+    for ln in lines:
+        if ln.startswith("tessera: error:"):
+            return ln[len("tessera: error:"):].strip()
+    return lines[0] if lines else ""
+
+
+def shrink(args, rules):
+    """args with each (option, value, set key) of rules making the run cheap:
+    the option's value (or the --set key's) replaced, else the option added."""
+    args = list(args)
+    for opt, value, key in rules:
+        done = False
+        for i, a in enumerate(args):
+            if a == opt and i + 1 < len(args):
+                args[i + 1], done = smaller(args[i + 1], value), True
+            elif a.startswith(opt + "="):
+                args[i], done = f"{opt}={smaller(a[len(opt) + 1:], value)}", True
+            elif key and a == "--set" and i + 1 < len(args) and args[i + 1].startswith(key + "="):
+                args[i + 1], done = f"{key}={smaller(args[i + 1][len(key) + 1:], value)}", True
+        if not done:
+            args[-1:-1] = [opt, value]  # before the final --json
+    return args
+
+
+def smaller(given, cheap):
+    """cheap when given is a larger number, else given (a bad value stays for the tool to refuse)."""
+    try:
+        return cheap if float(given) > float(cheap) else given
+    except ValueError:
+        return given
 
 
 def structural_values(point):
