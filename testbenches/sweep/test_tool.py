@@ -111,6 +111,18 @@ class DramSweep(ToolCase):
         self.assertEqual([row["n"] for row in self.read_csv(out)], ["700", "700"])
 
 
+    def test_repeats_over_a_tool_option(self):
+        s = {"tool": "dram", "tool_args": ["--requests", "500", "--pattern", "random"],
+             "repeats": {"count": 2, "parameter": "--seed"}, "metrics": {"lat": "avg_read_latency_ns"}}
+        out = os.path.join(self.tmp, "OUT")
+        r = self.run_sweep(self.write_spec(s), "-o", out, "-q")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = self.read_csv(out)
+        self.assertEqual([(row["repeat"], row["--seed"]) for row in rows], [("0", "1"), ("1", "2")])
+        hand = self.by_hand("dram", "--requests", "500", "--pattern", "random", "--seed", "2", "--json")
+        self.assertEqual(float(rows[1]["lat"]), hand["avg_read_latency_ns"])
+
+
 class NocSweep(ToolCase):
     def test_noc_points_equal_the_tool(self):
         spec = {"tool": "noc", "parameters": {"--topology": ["mesh", "ring"], "noc.rate": [0.05]},
