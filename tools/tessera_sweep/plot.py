@@ -450,6 +450,7 @@ def _slug(text):
 
 
 def default_name(p):
+    p = {k: (v.lstrip("-") if isinstance(v, str) else v) for k, v in p.items()}  # "--pattern" names "pattern"
     k = p["kind"]
     if k == "line":
         n = f"line-{p['y']}-vs-{p['x']}" + (f"-by-{p['series']}" if p.get("series") else "")
