@@ -1,0 +1,279 @@
+#!/usr/bin/python3
+"""Run Tessera's NoC and HBM models beside BookSim2 and DRAMsim3 on matched
+configurations; write side-by-side tables (Markdown + CSV), latency-load
+plots (PNG) and the speed ratio to an output directory.
+
+  tools/compare/run.py --booksim PATH --dramsim3 PATH [--tessera build/tessera]
+                       [--out compare-out] [--only noc|hbm] [--quick]
+
+PATH is a built checkout of each peer's public source (BookSim2: src/booksim;
+DRAMsim3: build/dramsim3main). Nothing is downloaded or built here.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DS3_INI = "configs/HBM2_8Gb_x128.ini"
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def peer_exe(path, rel, what):
+    exe = os.path.join(path, rel)
+    if not os.path.exists(exe):
+        sys.exit("%s: %s is not built (expected %s); build it as its own README says" % (what, path, exe))
+    return exe
+
+
+def build_booksim(path):
+    return peer_exe(path, os.path.join("src", "booksim"), "BookSim2")
+
+
+def build_dramsim3(path):
+    return peer_exe(path, os.path.join("build", "dramsim3main"), "DRAMsim3")
+
+
+# ------------------------------------------------------------------- NoC
+
+def run_booksim(exe, case, rate, tmp):
+    cfg = os.path.join(tmp, "booksim.cfg")
+    with open(cfg, "w") as f:
+        f.write(peers.booksim_config(case, rate))
+    t0 = time.perf_counter()
+    p = subprocess.run([exe, cfg], capture_output=True, text=True, timeout=600)
+    wall = time.perf_counter() - t0
+    r = peers.parse_booksim(p.stdout)
+    r["wall_seconds"] = wall
+    return r
+
+
+def run_tessera_noc(exe, case, rate, atomic_vc):
+    t0 = time.perf_counter()
+    p = subprocess.run([exe] + peers.tessera_noc_args(case, rate, atomic_vc),
+                       capture_output=True, text=True, timeout=600)
+    wall = time.perf_counter() - t0
+    j = json.loads(p.stdout)
+    return {"saturated": bool(j["saturated"]) or not j["drained"],
+            "latency": j["avg_packet_latency_cycles"],
+            "accepted": j["accepted_flits_per_node_cycle"],
+            "hops": j["avg_hops"],
+            "simulated_cycles": j["simulated_cycles"],
+            "host_seconds": j["host_seconds"], "wall_seconds": wall}
+
+
+def sweep(fn, step, top):
+    """Run fn(rate) at step, 2*step, ... until the first saturated point."""
+    pts = []
+    i = 1
+    while i * step <= top + 1e-9:
+        rate = round(i * step, 4)
+        r = fn(rate)
+        r["offered"] = rate
+        pts.append(r)
+        if r["saturated"]:
+            break
+        i += 1
+    return pts
+
+
+def noc(args, out):
+    bs = build_booksim(args.booksim)
+    step = 0.05 if args.quick else 0.02
+    sides = [("booksim", None), ("tessera_default", True), ("tessera_nonatomic", False)]
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in peers.noc_cases():
+            name = peers.case_name(case)
+            results[name] = {}
+            for side, atomic in sides:
+                if side == "booksim":
+                    fn = lambda r, c=case: run_booksim(bs, c, r, tmp)  # noqa: E731
+                else:
+                    fn = lambda r, c=case, a=atomic: run_tessera_noc(args.tessera, c, r, a)  # noqa: E731
+                results[name][side] = sweep(fn, step, 1.0)
+                sat = peers.saturation_rate([(p["offered"], p["saturated"]) for p in results[name][side]])
+                log("noc %-22s %-18s saturation %s" % (name, side, sat))
+    with open(os.path.join(out, "noc_points.json"), "w") as f:
+        json.dump(results, f, indent=1)
+
+    headers = ["case", "BookSim2 sat.", "Tessera default sat.", "Tessera atomic_vc=false sat.",
+               "ratio default/BookSim", "ratio non-atomic/BookSim",
+               "BookSim2 lat. @0.02", "Tessera default lat. @0.02", "Tessera non-atomic lat. @0.02",
+               "BookSim2 us/cycle", "Tessera us/cycle", "speed ratio"]
+    rows = []
+    for name, by in results.items():
+        sat = {s: peers.saturation_rate([(p["offered"], p["saturated"]) for p in by[s]]) for s, _ in sides}
+        low = {s: by[s][0]["latency"] if by[s] else None for s, _ in sides}
+
+        def per_cycle(pts):
+            cyc = sum(p["simulated_cycles"] or 0 for p in pts)
+            sec = sum(p["host_seconds"] or 0 for p in pts)
+            return sec / cyc * 1e6 if cyc else None
+        bs_pc = per_cycle(by["booksim"])
+        te_pc = per_cycle(by["tessera_default"] + by["tessera_nonatomic"])
+        rows.append([name, sat["booksim"], sat["tessera_default"], sat["tessera_nonatomic"],
+                     peers.ratio(sat["tessera_default"], sat["booksim"]),
+                     peers.ratio(sat["tessera_nonatomic"], sat["booksim"]),
+                     low["booksim"], low["tessera_default"], low["tessera_nonatomic"],
+                     bs_pc, te_pc, peers.ratio(bs_pc, te_pc)])
+    write_tables(out, "noc", headers, rows)
+    plot_noc(out, results)
+
+
+def plot_noc(out, results):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names = list(results)
+    fig, axes = plt.subplots(3, 4, figsize=(18, 12))
+    for ax, name in zip(axes.flat, names):
+        for side, style in (("booksim", "k-o"), ("tessera_default", "r-s"), ("tessera_nonatomic", "b-^")):
+            pts = [p for p in results[name][side] if not p["saturated"] and p["latency"] is not None]
+            ax.plot([p["offered"] for p in pts], [p["latency"] for p in pts], style, ms=3,
+                    label={"booksim": "BookSim2", "tessera_default": "Tessera (atomic_vc=true)",
+                           "tessera_nonatomic": "Tessera (atomic_vc=false)"}[side])
+        ax.set_title(name)
+        ax.set_xlabel("offered load (flits/node/cycle)")
+        ax.set_ylabel("avg packet latency (cycles)")
+        ax.set_xlim(0, 1.0)
+        ax.grid(True, alpha=0.3)
+    axes.flat[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "noc_latency_load.png"), dpi=80)
+
+
+# ------------------------------------------------------------------- HBM
+
+def tessera_timings():
+    path = os.path.join(ROOT, "models", "dram", "presets", "hbm2.yaml")
+    out, in_timing = {}, False
+    for line in open(path):
+        if re.match(r"^timing:", line):
+            in_timing = True
+            continue
+        if in_timing:
+            m = re.match(r"^\s+(\w+):\s*([0-9]+)", line)
+            if m:
+                out[m.group(1)] = int(m.group(2))
+            elif re.match(r"^\S", line):
+                break
+    return out
+
+
+def timing_table(out, ds3_ini):
+    ini = peers.parse_ini(open(ds3_ini).read())
+    ds = {k: int(v) for k, v in ini["timing"].items() if re.match(r"^[0-9]+$", v)}
+    ds.setdefault("tRC", ds["tRAS"] + ds["tRP"])
+    ds["tRTP"] = ds.get("tRTP_S")
+    te = tessera_timings()
+    rows = []
+    for k in sorted(set(te) | set(ds), key=str.lower):
+        a, b = te.get(k), ds.get(k)
+        mark = "" if a == b else ("only Tessera" if b is None else ("only DRAMsim3" if a is None else "differs"))
+        rows.append([k, a, b, mark])
+    sysrows = [[k, v] for k, v in ini["system"].items()]
+    write_tables(out, "hbm_timings", ["timing (tCK)", "Tessera hbm2", "DRAMsim3 HBM2_8Gb_x128", "note"], rows)
+    write_tables(out, "hbm_dramsim3_system", ["DRAMsim3 [system]", "value"], sysrows)
+
+
+def hbm(args, out):
+    exe = build_dramsim3(args.dramsim3)
+    ini = os.path.join(args.dramsim3, DS3_INI)
+    timing_table(out, ini)
+    requests = 50000 if args.quick else 200000
+    # DRAMsim3's trace reader offers at most one request per cycle (64 GB/s):
+    # both sides get the same trace at that rate. DRAMsim3 runs for the offer
+    # window (requests cycles) and its bandwidth counts what completed in it;
+    # Tessera runs to the last completion.
+    ds_cycles = requests
+    capacity = 4 << 30  # Tessera hbm2 stack (8 ch x 2 PC x 16 banks x 16384 rows x 1 KiB); within DRAMsim3's
+    headers = ["case", "side", "requests", "bandwidth GB/s", "% of peak", "avg read latency ns",
+               "row-hit rate", "energy pJ/bit", "requests per host second"]
+    rows, speed, sat_rows = [], [], []
+    for case in peers.hbm_cases():
+        with tempfile.TemporaryDirectory() as tmp:
+            ds_trace = os.path.join(tmp, "trace_ds3.txt")
+            te_trace = os.path.join(tmp, "trace_tessera.txt")
+            text = peers.dramsim3_trace(case, requests, capacity)
+            with open(ds_trace, "w") as f:
+                f.write(text)
+            with open(te_trace, "w") as f:
+                f.write(peers.tessera_trace_from_dramsim3(text))
+            p = subprocess.run([args.tessera, "dram", "--spec", "hbm2", "--pattern", "trace",
+                                "--trace-file", te_trace, "--json"],
+                               capture_output=True, text=True, timeout=600, check=True)
+            t = json.loads(p.stdout)
+            t0 = time.perf_counter()
+            subprocess.run([exe, ini, "-c", str(ds_cycles), "-t", ds_trace, "-o", tmp],
+                           capture_output=True, text=True, timeout=600, check=True)
+            wall = time.perf_counter() - t0
+            d = peers.parse_dramsim3_json(open(os.path.join(tmp, "dramsim3.json")).read())
+        rows.append([case["name"], "Tessera", t["requests"], t["bandwidth_gbps"],
+                     100.0 * t["bandwidth_gbps"] / t["peak_bandwidth_gbps"], t["avg_read_latency_ns"],
+                     t["row_hit_rate"], t["energy_pj_per_bit"], t["requests_per_host_second"]])
+        d_rate = d["requests"] / wall
+        rows.append([case["name"], "DRAMsim3", d["requests"], d["bandwidth_gbps"],
+                     100.0 * d["bandwidth_gbps"] / 256.0, d["avg_read_latency_ns"], d["row_hit_rate"],
+                     d["energy_pj_per_bit"], d_rate])
+        speed.append([case["name"], t["requests_per_host_second"], d_rate,
+                      peers.ratio(t["requests_per_host_second"], d_rate)])
+        log("hbm %-12s Tessera %.1f GB/s  DRAMsim3 %.1f GB/s" % (case["name"], t["bandwidth_gbps"],
+                                                              d["bandwidth_gbps"]))
+        # Tessera alone with its source unthrottled (as fast as the queues accept)
+        p = subprocess.run([args.tessera, "dram", "--spec", "hbm2", "--pattern", case["pattern"],
+                            "--read-ratio", "%.6f" % case["read_ratio"], "--requests", str(requests),
+                            "--json"], capture_output=True, text=True, timeout=600, check=True)
+        u = json.loads(p.stdout)
+        sat_rows.append([case["name"], u["bandwidth_gbps"], 100.0 * u["bandwidth_gbps"] / u["peak_bandwidth_gbps"],
+                         u["avg_read_latency_ns"], u["row_hit_rate"], u["energy_pj_per_bit"],
+                         u["requests_per_host_second"]])
+    write_tables(out, "hbm", headers, rows)
+    write_tables(out, "hbm_tessera_unthrottled", ["case", "bandwidth GB/s", "% of peak", "avg read latency ns",
+                                                  "row-hit rate", "energy pJ/bit", "requests per host second"], sat_rows)
+    write_tables(out, "hbm_speed", ["case", "Tessera req/host s", "DRAMsim3 req/host s",
+                                    "speed ratio"], speed)
+
+
+def write_tables(out, stem, headers, rows):
+    with open(os.path.join(out, stem + ".md"), "w") as f:
+        f.write(peers.markdown_table(headers, rows))
+    with open(os.path.join(out, stem + ".csv"), "w") as f:
+        f.write(peers.csv_table(headers, rows))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--booksim", help="BookSim2 checkout")
+    ap.add_argument("--dramsim3", help="DRAMsim3 checkout")
+    ap.add_argument("--tessera", default=os.path.join(ROOT, "build", "tessera"))
+    ap.add_argument("--out", default="compare-out")
+    ap.add_argument("--only", choices=["noc", "hbm"])
+    ap.add_argument("--quick", action="store_true", help="coarser load steps, fewer requests")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    t0 = time.time()
+    if args.only != "hbm":
+        if not args.booksim:
+            ap.error("--booksim PATH is needed for the NoC comparison")
+        noc(args, args.out)
+    if args.only != "noc":
+        if not args.dramsim3:
+            ap.error("--dramsim3 PATH is needed for the HBM comparison")
+        hbm(args, args.out)
+    log("done in %.0f s; tables and plots in %s" % (time.time() - t0, args.out))
+
+
+if __name__ == "__main__":
+    main()
