@@ -147,7 +147,7 @@ def plot_noc(out, results):
         ax.set_title(name)
         ax.set_xlabel("offered load (flits/node/cycle)")
         ax.set_ylabel("avg packet latency (cycles)")
-        ax.set_xlim(0, 1.0)
+        ax.set_xlim(left=0)
         ax.grid(True, alpha=0.3)
     axes.flat[0].legend(fontsize=8)
     fig.tight_layout()
