@@ -245,8 +245,8 @@ TEST(DramBandwidth, SequentialReadsOnHbm2ReachNinetyPercentOfPeak) {
   EXPECT_EQ(ms.checker().violation_count(), 0u);
 }
 
-// Random reads need an ACT per burst; per PC at most 4 per tFAW (30), so
-// 16 PCs x 32 B x 4 / 30 ns = 68.3 GB/s bounds them.
+// Random reads need an ACT per burst; per PC at most 4 per tFAW (16) and one
+// per tRRD_S (4), so 16 PCs x 32 B x 4 / 16 ns = 128 GB/s bounds them.
 TEST(DramBandwidth, RandomReadsAreActivateBound) {
   DramConfig config = make_config({});
   MemorySystem ms(config, nullptr);
@@ -254,7 +254,7 @@ TEST(DramBandwidth, RandomReadsAreActivateBound) {
   const DriveResult r = drive(ms, source, 20000, 64);
   ms.finish(r.end_cycle);
   const double gbps = static_cast<double>(ms.stats().bytes) / static_cast<double>(r.end_cycle);
-  const double bound = 16 * 32 * 4.0 / 30.0;
+  const double bound = 16 * 32 * 4.0 / 16.0;
   const ChannelStats s = ms.channel_totals();
   std::printf("[ figure ] HBM2 random: %.1f GB/s, activate bound %.1f GB/s, %.3f ACT per burst\n", gbps, bound,
               static_cast<double>(s.acts) / static_cast<double>(s.reads));
@@ -270,11 +270,11 @@ TEST(DramEnergy, CommandEnergiesFollowTheIddMethod) {
   // Per PC (half the channel's currents), VDD 1.2 V, tCK 1 ns:
   // ACT+PRE (65 x 48 - 55 x 34 - 40 x 14) x 1.2 / 2 = 690 x 0.6 = 414 pJ;
   // RD (390 - 55) x 1.2 x 2 ns / 2 = 402 pJ; WR (500 - 55) x 1.2 x 2 / 2 = 534 pJ;
-  // REFab (250 - 55) x 1.2 x 260 / 2 = 30420 pJ.
+  // REFab (250 - 55) x 1.2 x 350 / 2 = 40950 pJ.
   EXPECT_NEAR(e.act_pre_pj(), 414.0, 1e-9);
   EXPECT_NEAR(e.read_burst_pj(), 402.0, 1e-9);
   EXPECT_NEAR(e.write_burst_pj(), 534.0, 1e-9);
-  EXPECT_NEAR(e.refab_pj(), 30420.0, 1e-9);
+  EXPECT_NEAR(e.refab_pj(), 40950.0, 1e-9);
   // Background: one bank open for cycles [10, 60) of a 100-cycle run in
   // PC 0, the other 15 PCs precharged throughout:
   // 50 x 55 x 1.2 / 2 + 50 x 40 x 1.2 / 2 + 15 x 100 x 40 x 1.2 / 2.

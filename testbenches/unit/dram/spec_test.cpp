@@ -74,7 +74,7 @@ TEST(DramSpec, RcShorterThanRasPlusRpIsRejectedNamingAllThree) {
 }
 
 TEST(DramSpec, RefreshLongerThanItsIntervalIsRejected) {
-  EXPECT_NE(config_error({{"timing.tREFI", "200"}}).find("tREFI (200) <= tRFC (260)"), std::string::npos);
+  EXPECT_NE(config_error({{"timing.tREFI", "200"}}).find("tREFI (200) <= tRFC (350)"), std::string::npos);
   EXPECT_NE(config_error({{"timing.tREFISB", "100"}}).find("tREFISB (100) <= tRFCSB (160)"), std::string::npos);
 }
 

@@ -2,8 +2,8 @@
 // constraint under test the only binding one (overriding another parameter
 // when two would coincide) and derives the expected cycle by hand from the
 // HBM2 preset (models/dram/presets/hbm2.yaml): CL 14, CWL 4, tRCDRD 14,
-// tRCDWR 14, tRP 14, tRAS 34, tRC 48, tCCD_S 2, tCCD_L 4, tRRD_S 4,
-// tRRD_L 6, tFAW 30, tWTR_S 6, tWTR_L 8, tRTP 4, tWR 16, tRTRS 2, tRFC 260,
+// tRCDWR 14, tRP 14, tRAS 34, tRC 48, tCCD_S 2, tCCD_L 3, tRRD_S 4,
+// tRRD_L 6, tFAW 16, tWTR_S 6, tWTR_L 8, tRTP 5, tWR 16, tRTRS 2, tRFC 350,
 // tREFI 3900, tRFCSB 160, tREFISB 243, tRREFD 8, tACT_BUS 2; a BL4 burst
 // takes 2 cycles. Every harness ends with a clean protocol check.
 #include <gtest/gtest.h>
@@ -35,7 +35,7 @@ TEST(DramTiming, PrechargeWaitsTRasAfterActivate) {
   h.read(0, 0, 0, 0, 1);  // opens row 1
   h.read(0, 0, 0, 0, 2);  // conflicts: needs PRE
   h.run_until(200);
-  // RD row 1 at 14; PRE at max(ACT 0 + tRAS 34, RD 14 + tRTP 4) = 34.
+  // RD row 1 at 14; PRE at max(ACT 0 + tRAS 34, RD 14 + tRTP 5) = 34.
   EXPECT_EQ(h.log.cycles(K::kPre), (std::vector<uint64_t>{34}));
 }
 
@@ -93,16 +93,16 @@ TEST(DramTiming, ActivatesInOneBankGroupWaitTRrdL) {
 }
 
 TEST(DramTiming, FifthActivateWaitsTFaw) {
-  Harness h;
+  Harness h(Settings{{"timing.tRRD_S", "2"}});  // else tRRD_S (4 x 4 = 16) coincides with tFAW 16
   h.read(0, 0, 0, 0, 1);
   h.read(0, 0, 1, 0, 1);
   h.read(0, 0, 2, 0, 1);
   h.read(0, 0, 3, 0, 1);
   h.read(0, 0, 0, 1, 1);
   h.run_until(200);
-  // Four ACTs tRRD_S apart: 0, 4, 8, 12. The fifth: max(tRRD_L from 0 = 6,
-  // tRRD_S from 12 = 16, tFAW from the first = 0 + 30) = 30.
-  EXPECT_EQ(h.log.cycles(K::kAct), (std::vector<uint64_t>{0, 4, 8, 12, 30}));
+  // Four ACTs tRRD_S 2 apart: 0, 2, 4, 6. The fifth: max(tRRD_L from 0 = 6,
+  // tRRD_S from 6 = 8, tFAW from the first = 0 + 16) = 16.
+  EXPECT_EQ(h.log.cycles(K::kAct), (std::vector<uint64_t>{0, 2, 4, 6, 16}));
 }
 
 TEST(DramTiming, ActivateHoldsTheRowBusTwoCycles) {
@@ -128,7 +128,7 @@ TEST(DramTiming, ReadsInOneBankGroupWaitTCcdL) {
   h.read(100, 0, 0, 0, 0, 1);
   h.read(100, 0, 0, 0, 0, 2);
   h.run_until(200);
-  EXPECT_EQ(h.log.cycles(K::kRd), (std::vector<uint64_t>{14, 18, 100, 104}));  // tCCD_L 4
+  EXPECT_EQ(h.log.cycles(K::kRd), (std::vector<uint64_t>{14, 18, 100, 103}));  // tCCD_L 3
 }
 
 TEST(DramTiming, WritesInOneBankGroupWaitTCcdL) {
@@ -137,7 +137,7 @@ TEST(DramTiming, WritesInOneBankGroupWaitTCcdL) {
   h.write(100, 0, 0, 0, 0, 1);
   h.write(100, 0, 0, 0, 0, 2);
   h.run_until(200);
-  EXPECT_EQ(h.log.cycles(K::kWr), (std::vector<uint64_t>{100, 104}));  // tCCD_L 4
+  EXPECT_EQ(h.log.cycles(K::kWr), (std::vector<uint64_t>{100, 103}));  // tCCD_L 3
 }
 
 TEST(DramTiming, ReadsInDifferentBankGroupsWaitTCcdS) {
@@ -218,7 +218,7 @@ TEST(DramTiming, ActivateWaitsTRfcAfterAllBankRefresh) {
   h.run_until(2000);
   // The refresh falls due at tREFI 1000 with all banks closed: REFab at 1000.
   ASSERT_EQ(h.log.cycles(K::kRefAb, 0, 0), (std::vector<uint64_t>{1000}));
-  EXPECT_EQ(h.log.cycles(K::kAct), (std::vector<uint64_t>{1260}));  // 1000 + tRFC 260
+  EXPECT_EQ(h.log.cycles(K::kAct), (std::vector<uint64_t>{1350}));  // 1000 + tRFC 350
 }
 
 TEST(DramTiming, RefreshWaitsTRpAfterItsPrecharge) {
