@@ -82,12 +82,15 @@ int run(const Options& o) {
   const double energy_pj = ms.energy().energy().total_pj();
   // Random traffic opens a row per burst, so the activate rate bounds it:
   // per pseudo channel at most 4 ACTs per tFAW, one per tRRD_S, and each
-  // bank one per tRC.
+  // bank one per tRC; per channel, the row bus that both pseudo channels
+  // share carries an ACT (tACT_BUS cycles) and a PRE (1) for every burst.
   const Timing& t = spec.timing;
-  const double acts_per_cycle =
+  const double acts_per_pc_cycle =
       std::min({4.0 / t.tFAW, 1.0 / t.tRRD_S, static_cast<double>(spec.org.banks_per_pc()) / t.tRC});
-  const double pseudo_channels = static_cast<double>(spec.channels()) * spec.org.pseudo_channels;
-  const double activate_bound = pseudo_channels * acts_per_cycle * spec.org.burst_bytes() / tck_ns;
+  const double acts_per_cycle =
+      static_cast<double>(spec.channels()) *
+      std::min(spec.org.pseudo_channels * acts_per_pc_cycle, 1.0 / (t.tACT_BUS + 1.0));
+  const double activate_bound = acts_per_cycle * spec.org.burst_bytes() / tck_ns;
 
   nlohmann::json j;
   j["spec"] = spec.name;
