@@ -87,9 +87,8 @@ int run(const Options& o) {
   const Timing& t = spec.timing;
   const double acts_per_pc_cycle =
       std::min({4.0 / t.tFAW, 1.0 / t.tRRD_S, static_cast<double>(spec.org.banks_per_pc()) / t.tRC});
-  const double acts_per_cycle =
-      static_cast<double>(spec.channels()) *
-      std::min(spec.org.pseudo_channels * acts_per_pc_cycle, 1.0 / (t.tACT_BUS + 1.0));
+  const double acts_per_cycle = static_cast<double>(spec.channels()) *
+                                std::min(spec.org.pseudo_channels * acts_per_pc_cycle, 1.0 / (t.tACT_BUS + 1.0));
   const double activate_bound = acts_per_cycle * spec.org.burst_bytes() / tck_ns;
 
   nlohmann::json j;
