@@ -6,7 +6,8 @@ Usage: noc_plot.py CURVE.csv OUT.png [--title TEXT] [more CURVE.csv ...]
 Each CSV has the columns tessera noc writes: offered, injected, accepted,
 avg_latency, p99_latency, avg_hops, saturated. The plot shows average packet
 latency (log scale) against offered load (flits/node/cycle); saturated
-points are hollow.
+points are hollow, and points without a latency (measured packets left
+undelivered) are left out.
 """
 import argparse
 import csv
@@ -35,7 +36,9 @@ def main():
     args = parser.parse_args()
     fig, ax = plt.subplots(figsize=(6, 4))
     for path in [args.csv] + args.more:
-        rows = read_curve(path)
+        # A saturated point whose measured packets did not all arrive has no
+        # latency (an empty field): it is left out rather than drawn biased.
+        rows = [r for r in read_curve(path) if r["avg_latency"] != ""]
         x = [float(r["offered"]) for r in rows]
         y = [float(r["avg_latency"]) for r in rows]
         sat = [r["saturated"] == "1" for r in rows]

@@ -22,6 +22,7 @@ CosimRouter::CosimRouter(int id, const NocParams& p, const Topology& topo)
   base_pins_.pos_x = static_cast<uint8_t>(topo.x(id));
   base_pins_.pos_y = static_cast<uint8_t>(topo.y(id));
   base_pins_.ring_k = static_cast<uint8_t>(topo.k());
+  base_pins_.atomic = p.atomic_vc ? 1 : 0;
 }
 
 bool CosimRouter::has_work(uint64_t now) const {
@@ -129,12 +130,13 @@ void RtlRouter::step(uint64_t now) {
   take_due(now, due);
   to_pins(due, pins);
   core_->step(pins, now, out_);
-  for (int p = 0; p < ports_; ++p) {
-    if (out_.cout[p] & pins::kCreditValid) {
+  // `cout` carries the credits of the flits switched in the cycle before
+  // (they leave their buffers now); the model stamps them sa + credit after
+  // the grant, the same cycle with the RTL's sa of 1.
+  for (int p = 0; p < ports_; ++p)
+    if (out_.cout[p] & pins::kCreditValid)
       upstream_[p]->return_credit(now + static_cast<uint64_t>(p_.delay.credit), out_.cout[p] & 0x3f);
-      ++flits_switched_;
-    }
-  }
+  flits_switched_ += static_cast<uint64_t>(__builtin_popcount(out_.ev_switch));
   link_flits_ += static_cast<uint64_t>(__builtin_popcount(out_.ev_switch & ~1u));
   va_conflicts_ += out_.va_conflicts;
   sa_conflicts_ += out_.sa_conflicts;
@@ -147,7 +149,7 @@ void RtlRouter::step(uint64_t now) {
     Flit f = *r;
     release(out_.handle[o]);
     f.vc = static_cast<uint8_t>(pins::vc(out_.hdr[o]));
-    f.ready_cycle = now + static_cast<uint64_t>(p_.delay.link);
+    f.ready_cycle = now + static_cast<uint64_t>(o == kLocal ? p_.delay.ejection : p_.delay.link);
     if (o != kLocal) ++f.hops;
     targets_[o].deliver(f);
   }
@@ -186,10 +188,14 @@ void LockstepRouter::step(uint64_t now) {
   const uint64_t va_before = model_.va_conflicts(), sa_before = model_.sa_conflicts();
   model_.step(now);
   // The model's outputs go on into the network and are kept for comparison.
+  // A model credit is stamped at switch grant for sa + credit cycles later;
+  // the RTL shows it on `cout` one cycle after the grant (sa is 1 there),
+  // so the credits compared in cycle now are those usable at now + credit.
+  const uint64_t shown = now + static_cast<uint64_t>(p_.delay.credit);
   for (int p = 0; p < ports_; ++p) {
     model_credit_[p] = -1;
     OutputChannel& c = captured_credits_[p];
-    if (c.next_credit_ready() != UINT64_MAX) {
+    if (c.next_credit_ready() <= shown) {
       const uint64_t ready = c.next_credit_ready();
       model_credit_[p] = c.take_credit();
       upstream_[p]->return_credit(ready, model_credit_[p]);

@@ -89,6 +89,7 @@ uint64_t Network::enqueue(Packet packet) {
   if (packet.flits < 1 || packet.flits > 65535) throw std::out_of_range("packet length must be 1..65535 flits");
   packet.id = next_packet_id_++;
   ++packets_enqueued_;
+  if (enqueue_log_) enqueue_log_->push_back(packet);
   interfaces_[packet.src]->enqueue(packet);
   return packet.id;
 }

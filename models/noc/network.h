@@ -49,6 +49,9 @@ class Network {
   // Simulates cycle now() and advances to the next. Throws DeadlockError,
   // and rtl::LockstepMismatch when a lockstep router's RTL disagrees.
   void step();
+  // Appends every packet enqueued from now on (with its id) to `log`
+  // (nullptr: stop); the measurement loop learns the packets it measures.
+  void set_enqueue_log(std::vector<Packet>* log) { enqueue_log_ = log; }
   // Packets whose tails arrived during the last step.
   const std::vector<Delivery>& delivered() const { return delivered_; }
   // Nothing buffered, queued or on a link (credits may still be returning:
@@ -91,6 +94,7 @@ class Network {
   std::vector<CosimRouter*> cosim_routers_;
   std::vector<std::unique_ptr<NetworkInterface>> interfaces_;
   std::vector<Delivery> delivered_;
+  std::vector<Packet>* enqueue_log_ = nullptr;
   uint64_t now_ = 0;
   uint64_t next_packet_id_ = 0;
   uint64_t last_progress_ = 0;

@@ -31,7 +31,7 @@ int NetworkInterface::inject(uint64_t now) {
   Flit f;
   f.packet_id = packet.id;
   f.create_cycle = packet.create_cycle;
-  f.ready_cycle = now;
+  f.ready_cycle = now + static_cast<uint64_t>(p_.delay.injection);
   f.tag = packet.tag;
   f.src = packet.src;
   f.dst = packet.dst;

@@ -40,6 +40,7 @@ const FlagKey kFlags[] = {
     {"--routing", "noc.routing", "dor|adaptive"},
     {"--flow-control", "noc.flow_control", "wormhole|vct|saf"},
     {"--allocator", "noc.allocator", "separable_input_first|islip"},
+    {"--mode", "noc.mode", "latency|throughput (accepted rate at the offered load, also beyond saturation)"},
     {"--traffic", "noc.traffic", "uniform|transpose|bitcomp|bitrev|shuffle|tornado|neighbor|hotspot|trace"},
     {"--rate", "noc.rate", "Offered load, flits per node per cycle"},
     {"--packet-flits", "noc.packet_flits", "Flits per packet"},
@@ -89,12 +90,12 @@ std::string describe(const NocParams& p) {
   const std::string shape =
       p.topology == TopologyKind::kRing ? fmt::format("{} routers", p.k) : fmt::format("{}x{}", p.k, p.m);
   return fmt::format(
-      "{} {}, {} VCs x {} flits, {} routing, {}, {} allocator, delays rc {} va {} sa {} st {} link {} "
-      "credit {}",
+      "{} {}, {} VCs x {} flits, {} routing, {}, {} VC allocation, {} allocator, delays rc {} va {} sa {} st {} "
+      "link {} credit {} injection {} ejection {}",
       topology_names()[static_cast<int>(p.topology)], shape, p.vcs, p.vc_buf,
       routing_names()[static_cast<int>(p.routing)], flow_control_names()[static_cast<int>(p.flow_control)],
-      allocator_names()[static_cast<int>(p.allocator)], p.delay.rc, p.delay.va, p.delay.sa, p.delay.st, p.delay.link,
-      p.delay.credit);
+      p.atomic_vc ? "atomic" : "non-atomic", allocator_names()[static_cast<int>(p.allocator)], p.delay.rc, p.delay.va,
+      p.delay.sa, p.delay.st, p.delay.link, p.delay.credit, p.delay.injection, p.delay.ejection);
 }
 
 void print_summary(const NocParams& p, const MeasureOptions& o, const MeasureResult& r) {
@@ -102,11 +103,17 @@ void print_summary(const NocParams& p, const MeasureOptions& o, const MeasureRes
   fmt::print("  traffic              {}, {}-flit packets, offered {:.4f} flits/node/cycle\n", r.traffic, o.packet_flits,
              r.offered);
   fmt::print("  accepted             {:.4f} flits/node/cycle (injected {:.4f})\n", r.accepted, r.injected);
-  fmt::print("  packet latency       avg {:.2f}, p99 {:.0f}, max {:.0f} cycles ({} packets measured)\n", r.avg_latency,
-             r.p99_latency, r.max_latency, r.delivered_measured);
+  if (r.latency_available) {
+    fmt::print("  packet latency       avg {:.2f}, p99 {:.0f}, max {:.0f} cycles ({} packets measured)\n",
+               r.avg_latency, r.p99_latency, r.max_latency, r.delivered_measured);
+  } else {
+    fmt::print("  packet latency       unavailable: {} of {} measured packets undelivered{}\n",
+               r.undelivered_measured(), r.measured_packets,
+               r.mode == MeasureMode::kThroughput ? " (throughput mode)" : "");
+  }
   fmt::print("  average hops         {:.3f}\n", r.avg_hops);
   fmt::print("  saturated            {}{}\n", r.saturated ? "yes" : "no",
-             r.drained ? "" : " (measured packets did not drain)");
+             r.saturated ? fmt::format(" ({})", r.saturation_reason) : "");
   if (r.traffic == "trace") {
     fmt::print("  measured             the whole trace, {} cycles\n", r.window_cycles);
   } else {
@@ -129,8 +136,9 @@ int report_checker(const MeasureResult& r) {
 void write_csv(std::FILE* out, const std::vector<MeasureResult>& points) {
   fmt::print(out, "offered,injected,accepted,avg_latency,p99_latency,avg_hops,saturated\n");
   for (const auto& r : points)
-    fmt::print(out, "{:.4f},{:.6f},{:.6f},{:.3f},{:.0f},{:.4f},{}\n", r.offered, r.injected, r.accepted, r.avg_latency,
-               r.p99_latency, r.avg_hops, r.saturated ? 1 : 0);
+    fmt::print(out, "{:.4f},{:.6f},{:.6f},{},{},{:.4f},{}\n", r.offered, r.injected, r.accepted,
+               r.latency_available ? fmt::format("{:.3f}", r.avg_latency) : "",
+               r.latency_available ? fmt::format("{:.0f}", r.p99_latency) : "", r.avg_hops, r.saturated ? 1 : 0);
 }
 
 int run_sweep(const NocParams& p, MeasureOptions o, const CliOptions& cli) {
@@ -152,11 +160,13 @@ int run_sweep(const NocParams& p, MeasureOptions o, const CliOptions& cli) {
     o.rate = range.from + range.step * i;
     points.push_back(run_measurement(p, o));
     const MeasureResult& r = points.back();
-    fmt::print(stderr, "  [{}/{}] offered {:.3f}: accepted {:.4f}, latency avg {:.1f} p99 {:.0f}{} ({:.2f} s)\n", i + 1,
-               steps, r.offered, r.accepted, r.avg_latency, r.p99_latency, r.saturated ? ", SATURATED" : "",
-               r.host_seconds);
+    fmt::print(stderr, "  [{}/{}] offered {:.3f}: accepted {:.4f}, latency {}{} ({:.2f} s)\n", i + 1, steps, r.offered,
+               r.accepted,
+               r.latency_available ? fmt::format("avg {:.1f} p99 {:.0f}", r.avg_latency, r.p99_latency)
+                                   : std::string("unavailable"),
+               r.saturated ? ", SATURATED" : "", r.host_seconds);
     if (const int status = report_checker(r)) return status;
-    if (r.saturated) {
+    if (r.saturated && o.mode == MeasureMode::kLatency) {
       if (i + 1 < steps) fmt::print(stderr, "  saturated: higher loads skipped\n");
       break;
     }

@@ -71,8 +71,12 @@ NocParams NocParams::from_config(sim::Config& cfg) {
   p.flow_control = pick<FlowControl>(flow_control_names(),
                                      cfg.get_enum("noc.flow_control", "wormhole", flow_control_names(),
                                                   "wormhole, virtual cut-through (vct) or store-and-forward (saf)"));
-  p.atomic_vc = cfg.get_bool("noc.atomic_vc", true,
-                             "A VC takes a new packet only when its buffer is empty (false: once the tail is sent)");
+  static const std::vector<std::string> atomic_names{"auto", "true", "false"};
+  const std::string atomic = cfg.get_enum(
+      "noc.atomic_vc", "auto", atomic_names,
+      "A VC takes a new packet only when its buffer is empty (false: once the tail is sent; auto: true only for "
+      "adaptive routing, whose escape VCs need it)");
+  p.atomic_vc = atomic == "auto" ? atomic_vc_auto(p.routing) : atomic == "true";
   p.allocator = pick<AllocatorKind>(allocator_names(), cfg.get_enum("noc.allocator", "separable_input_first",
                                                                     allocator_names(), "VC and switch allocator"));
   p.islip_iterations =
@@ -85,6 +89,14 @@ NocParams NocParams::from_config(sim::Config& cfg) {
   p.delay.st = static_cast<int>(cfg.get_int("noc.delay.st", 1, 0, 16, "Switch traversal delay, cycles"));
   p.delay.link = static_cast<int>(cfg.get_int("noc.delay.link", 1, 1, 64, "Link latency, cycles"));
   p.delay.credit = static_cast<int>(cfg.get_int("noc.delay.credit", 1, 1, 64, "Credit return delay, cycles"));
+  // The interface's channels default to the router-to-router link delay, as
+  // BookSim's injection and ejection channels take the channel latency.
+  p.delay.injection = static_cast<int>(
+      cfg.get_int("noc.delay.injection", p.delay.link, 0, 64,
+                  "Channel from a network interface into its router, cycles (default: noc.delay.link)"));
+  p.delay.ejection = static_cast<int>(
+      cfg.get_int("noc.delay.ejection", p.delay.link, 1, 64,
+                  "Channel from a router's local port to its network interface, cycles (default: noc.delay.link)"));
   p.flit_bytes = static_cast<int>(cfg.get_int("noc.flit_bytes", 16, 1, 256, "Flit (channel) width, bytes"));
   p.watchdog_cycles =
       static_cast<uint64_t>(cfg.get_int("noc.watchdog_cycles", 10000, 10, 100000000,
@@ -124,7 +136,8 @@ NocParams NocParams::from_config(sim::Config& cfg) {
 
   // A flit on a link or a credit on its way back is progress not yet
   // visible; only a pause longer than the whole loop can be a deadlock.
-  const uint64_t loop = static_cast<uint64_t>(p.delay.per_hop() + p.delay.credit);
+  const uint64_t loop = static_cast<uint64_t>(p.delay.per_hop() + p.delay.sa + p.delay.credit +
+                                              std::max(p.delay.injection, p.delay.ejection));
   if (p.watchdog_cycles <= 2 * loop)
     throw sim::ConfigError(
         fmt::format("noc.watchdog_cycles: {} cycles is too short to tell a deadlock from a flit "
@@ -157,6 +170,11 @@ NocParams NocParams::from_config(sim::Config& cfg) {
           "noc.escape_vc: {} adaptive routing on a {} needs a dimension-order escape VC to be deadlock free; set "
           "noc.allow_unsafe_routing=true to study it without one",
           adaptive_policy_names()[static_cast<int>(p.adaptive)], topology_names()[static_cast<int>(p.topology)]));
+    if (!p.atomic_vc && p.escape_vc && !p.allow_unsafe_routing)
+      throw sim::ConfigError(
+          "noc.atomic_vc: adaptive routing with escape VCs needs atomic VC allocation (a packet never waits behind "
+          "another in one VC buffer) to be deadlock free; use auto or true, or set noc.allow_unsafe_routing=true to "
+          "study it");
     const int escape = p.escape_vc ? (wraps && p.dateline ? 2 : 1) : 0;
     if (per_class < escape + 1)
       throw sim::ConfigError(

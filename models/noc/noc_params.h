@@ -32,14 +32,19 @@ const std::vector<std::string>& flow_control_names();
 const std::vector<std::string>& allocator_names();
 
 struct RouterDelays {
-  int rc = 1;      // route computation
-  int va = 1;      // virtual-channel allocation
-  int sa = 1;      // switch allocation
-  int st = 1;      // switch traversal
-  int link = 1;    // channel between routers (and to/from the network interface)
-  int credit = 1;  // credit return to the upstream router
+  int rc = 1;         // route computation
+  int va = 1;         // virtual-channel allocation
+  int sa = 1;         // switch allocation
+  int st = 1;         // switch traversal
+  int link = 1;       // channel between routers
+  int credit = 1;     // credit return to the upstream router (or interface)
+  int injection = 1;  // channel from the network interface into its router
+  int ejection = 1;   // channel from a router's local port to its interface
   // Cycles a head flit spends per router at zero load, link included.
   int per_hop() const { return rc + va + sa + st + link; }
+  // Zero-load cycles of a head flit crossing `hops` router-to-router links
+  // (hops + 1 routers), from the interface sending it to its arrival.
+  int head_latency(int hops) const { return injection + (hops + 1) * (rc + va + sa + st) + hops * link + ejection; }
 };
 
 struct NocParams {
@@ -55,7 +60,10 @@ struct NocParams {
   bool dateline = true;               // ring/torus: dateline VC classes break wrap-around cycles
   bool allow_unsafe_routing = false;  // accept configurations that can deadlock (experiments)
   FlowControl flow_control = FlowControl::kWormhole;
-  bool atomic_vc = true;  // a VC buffer holds one packet at a time (BookSim's wait_for_tail_credit)
+  // A VC buffer holds one packet at a time (BookSim's wait_for_tail_credit).
+  // noc.atomic_vc=auto (the default) resolves to true only for adaptive
+  // routing, whose escape-VC argument needs it (atomic_vc_auto() below).
+  bool atomic_vc = false;
   AllocatorKind allocator = AllocatorKind::kSeparableInputFirst;
   int islip_iterations = 1;
   int speedup = 1;  // input speedup: flits an input port may send per cycle
@@ -73,6 +81,12 @@ struct NocParams {
   std::string instance = "noc";  // path in lockstep reports ("chip.noc" in the chip)
 
   int nodes() const { return k * m; }
+  // What noc.atomic_vc=auto means for a routing algorithm: atomic VC
+  // allocation only where deadlock freedom needs it. Duato's escape-VC
+  // argument (adaptive routing) needs a packet never to wait behind another
+  // in one VC buffer; dimension-order routing (with datelines on a ring or
+  // torus) is deadlock free either way.
+  static bool atomic_vc_auto(RoutingKind routing) { return routing == RoutingKind::kAdaptive; }
   int vcs_per_class() const { return vcs / classes; }
   // How router `router` runs.
   rtl::Impl impl_of(int router) const;

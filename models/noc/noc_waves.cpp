@@ -18,7 +18,7 @@ NocWaves::NocWaves(sim::Waveform& wave, const std::string& scope, const NocParam
       link_delay_(p.delay.sa + p.delay.st),
       links_(static_cast<size_t>(topo.nodes() * topo.ports())),
       vcs_of_(static_cast<size_t>(topo.nodes() * topo.ports() * p.vcs)),
-      buckets_(static_cast<size_t>(p.delay.sa + p.delay.st + p.delay.link + 2)) {
+      buckets_(static_cast<size_t>(p.delay.sa + p.delay.st + std::max(p.delay.link, p.delay.injection) + 2)) {
   for (int r = 0; r < topo.nodes(); ++r) {
     if (!model[static_cast<size_t>(r)]) continue;
     const std::string router = fmt::format("{}.r{}", scope, r);

@@ -150,11 +150,14 @@ void Router::send(int index, uint64_t now) {
   in.buf.pop();
   if (in.buf.empty()) occupied_[index / 64] &= ~(uint64_t{1} << (index % 64));
   --buffered_;
-  upstream_[port_of_[index]]->return_credit(now + static_cast<uint64_t>(p_.delay.credit), vc_of_[index]);
+  // The slot is free once the flit has left the buffer through the switch,
+  // sa cycles after the grant: the credit goes upstream then.
+  upstream_[port_of_[index]]->return_credit(now + static_cast<uint64_t>(p_.delay.sa + p_.delay.credit), vc_of_[index]);
   const int port = in.out_port;
   outputs_[port].sent(in.out_vc, f.tail());
   f.vc = static_cast<uint8_t>(in.out_vc);
-  f.ready_cycle = now + static_cast<uint64_t>(p_.delay.sa + p_.delay.st + p_.delay.link);
+  f.ready_cycle = now + static_cast<uint64_t>(p_.delay.sa + p_.delay.st) +
+                  static_cast<uint64_t>(port == kLocal ? p_.delay.ejection : p_.delay.link);
   if (f.tail()) {
     in.state = State::kIdle;
     in.out_port = in.out_vc = -1;

@@ -2,8 +2,10 @@
 // VC walks a head flit through route computation (RC), VC allocation (VA)
 // and switch allocation (SA); body and tail flits follow through SA on the
 // VC the head won. Each stage takes its own delay; a flit granted the switch
-// at cycle t is present in the next buffer from t + sa + st + link, and the
-// credit for the slot it left reaches the upstream router at t + credit.
+// at cycle t leaves its buffer through the switch at t + sa, is present in
+// the next buffer from t + sa + st + link (ejection delay on the local port),
+// and the credit for the slot it left is usable upstream from
+// t + sa + credit.
 //
 // A router only reads its own state, flits and credits stamped for earlier
 // cycles, and flits its own network interface injected earlier in the same

@@ -43,6 +43,7 @@ class RtlRouterCoreT final : public RtlRouterCore {
     m.pos_x = in.pos_x;
     m.pos_y = in.pos_y;
     m.ring_k = in.ring_k;
+    m.atomic = in.atomic;
     uint64_t credits = 0;
     for (int p = 0; p < PORTS; ++p) {
       m.in_hdr[p] = in.hdr[p];
@@ -116,7 +117,6 @@ void check_rtl_router_support(const NocParams& p) {
     unsupported("noc.allocator", allocator_names()[static_cast<int>(p.allocator)], "separable_input_first");
   if (p.flow_control != FlowControl::kWormhole)
     unsupported("noc.flow_control", flow_control_names()[static_cast<int>(p.flow_control)], "wormhole");
-  if (!p.atomic_vc) unsupported("noc.atomic_vc", "false", "true (one packet per VC buffer)");
   if (p.speedup != 1) unsupported("noc.speedup", std::to_string(p.speedup), "1");
   if (p.topology == TopologyKind::kRing && !p.dateline) unsupported("noc.dateline", "false", "true");
   const struct {

@@ -40,10 +40,12 @@ struct RouterPins {
   uint32_t handle[kMaxRouterPorts] = {};  // payload: the adapter's handle of the flit record
   uint8_t cin[kMaxRouterPorts] = {};      // credit per output port
   uint8_t pos_x = 0, pos_y = 0, ring_k = 0;
+  uint8_t atomic = 1;  // noc.atomic_vc
 };
 
 // The outputs after a step: flits on the output registers (switched two
-// cycles before), credits and events of the cycle the step led into.
+// cycles before), credits (of flits switched one cycle before) and events of
+// the cycle the step led into.
 struct RouterOutputs {
   uint32_t hdr[kMaxRouterPorts] = {};
   uint32_t handle[kMaxRouterPorts] = {};

@@ -290,8 +290,9 @@ uint64_t compare_alone(const Settings& settings, int id, uint64_t seed, uint64_t
   for (uint64_t now = 0; now < cycles; ++now) {
     em.step(now);
     er.step(now);
-    // Credits come back in the same cycle from both.
-    EXPECT_EQ(em.credits.size(), er.credits.size()) << "cycle " << now << " seed " << seed;
+    // Both stamp a credit usable sa + credit cycles after the grant: the
+    // model returns it at the grant, the RTL one cycle later on its `cout`
+    // register, so the model's may be one cycle ahead.
     while (!em.credits.empty() && !er.credits.empty()) {
       const ReturnedCredit a = em.credits.front(), b = er.credits.front();
       if (!(a == b)) {
@@ -302,6 +303,10 @@ uint64_t compare_alone(const Settings& settings, int id, uint64_t seed, uint64_t
       }
       em.credits.pop_front();
       er.credits.pop_front();
+    }
+    if (!er.credits.empty() || em.credits.size() > static_cast<size_t>(kMaxRouterPorts)) {
+      ADD_FAILURE() << "cycle " << now << " seed " << seed << ": the RTL returns a credit the model did not, or lags";
+      return compared;
     }
     if (::testing::Test::HasFailure()) return compared;
     // The RTL shows a flit on its output register two cycles after the
@@ -427,9 +432,10 @@ struct Directed {
 TEST(NocRouterRtl, ZeroLoadHeadLeavesAfterRouteVcAndSwitchAllocation) {
   // A one-flit packet in the local input from cycle 10 to router 6, east of
   // router 5: RC at 10, VA at 11, SA at 12 (rc + va = 2 cycles after
-  // arriving, leaving the switch allocator rc + va + sa = 3 after). Its
-  // credit is usable upstream at 12 + credit = 13, and it is in router 6's
-  // buffer from 12 + sa + st + link = 15.
+  // arriving, leaving the switch allocator rc + va + sa = 3 after). It
+  // leaves its buffer through the switch at 12 + sa = 13, so its credit is
+  // usable upstream at 13 + credit = 14, and it is in router 6's buffer from
+  // 12 + sa + st + link = 15.
   Directed d;
   d.packet(kLocal, 0, 7, 6, 1, 10);
   d.run(40);
@@ -439,7 +445,7 @@ TEST(NocRouterRtl, ZeroLoadHeadLeavesAfterRouteVcAndSwitchAllocation) {
   EXPECT_EQ(d.sent[0].ready_cycle, 15u);
   ASSERT_EQ(d.returned.size(), 1u);
   EXPECT_EQ(d.returned[0].port, kLocal);
-  EXPECT_EQ(d.returned[0].ready, 13u);
+  EXPECT_EQ(d.returned[0].ready, 14u);
   EXPECT_EQ(d.va_conflicts, 0u);
   EXPECT_EQ(d.sa_conflicts, 0u);
 }
@@ -631,7 +637,6 @@ TEST(NocRouterRtlConfig, WhatTheRtlWasNotBuiltWithIsAConfigurationError) {
   expect_config_error({{"noc.allocator", "islip"}}, "noc.allocator", "separable_input_first");
   expect_config_error({{"noc.flow_control", "vct"}}, "noc.flow_control", "wormhole");
   expect_config_error({{"noc.flow_control", "saf"}}, "noc.flow_control", "wormhole");
-  expect_config_error({{"noc.atomic_vc", "false"}}, "noc.atomic_vc", "true");
   expect_config_error({{"noc.speedup", "2"}}, "noc.speedup", "1");
   expect_config_error({{"noc.delay.va", "2"}}, "noc.delay.va", "1");
   expect_config_error({{"noc.delay.st", "0"}}, "noc.delay.st", "1");

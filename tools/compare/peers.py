@@ -62,7 +62,8 @@ def booksim_config(case, rate, seed=1):
 
 
 def tessera_noc_args(case, rate, atomic_vc=None):
-    """Arguments of `tessera noc` for one case at one offered load."""
+    """Arguments of `tessera noc` for one case at one offered load; with
+    atomic_vc None, Tessera's default (noc.atomic_vc=auto)."""
     args = ["noc", "--topology", "mesh", "--k", str(case["k"]), "--routing", "dor",
             "--vcs", str(case["vcs"]), "--vc-buf", str(case["vc_buf"]),
             "--traffic", case["traffic"], "--packet-flits", str(case["packet_flits"]),

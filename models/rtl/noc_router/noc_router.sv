@@ -2,7 +2,8 @@
 // models/noc/router.cpp for wormhole flow control, dimension-order routing
 // (2-D mesh, or a ring with dateline VC halves), message classes splitting
 // the VCs, separable input-first VC and switch allocation with round-robin
-// arbiters, atomic VC allocation and a sink (no credits) on the local output.
+// arbiters, atomic or non-atomic VC allocation (the `atomic` pin) and a sink
+// (no credits) on the local output.
 // docs/cosim.md, "The NoC router in RTL" describes the pins and their timing.
 //
 // Pipeline of a head flit (rc = va = sa = st = 1, as the C++ defaults):
@@ -11,18 +12,17 @@
 //   cycle t+1  VC allocation (input VCs x output VCs);
 //   cycle t+2  switch allocation (input ports x output ports, then round
 //              robin among the granted port's VCs); the flit leaves its
-//              buffer at the edge ending t+2 and its credit is on `cout`
-//              during t+2;
-//   cycle t+3  switch traversal into the output register;
+//              buffer at the edge ending t+2;
+//   cycle t+3  switch traversal into the output register; the credit for
+//              the slot the flit left is on `cout` (a register) during t+3;
 //   cycle t+4  the flit is on `out_*`; with a one-cycle link the next router
 //              writes it into its buffer at the edge ending t+4.
 // Body and tail flits of an active VC bid for the switch as soon as they are
 // at the front of their buffer and the output VC has a credit.
 //
 // Every decision of a cycle depends only on registers (flits and credits
-// are sampled at the clock edge), so `cout` and `ev_*`, combinational
-// functions of the state, are valid for the whole cycle; `out_*` are
-// registers.
+// are sampled at the clock edge), so `ev_*`, combinational functions of the
+// state, are valid for the whole cycle; `out_*` and `cout` are registers.
 //
 // Channel words (fixed layout for every variant; a variant reads the fields
 // its parameters need):
@@ -48,13 +48,17 @@ module noc_router #(
     input logic [6:0] pos_x,
     input logic [6:0] pos_y,
     input logic [6:0] ring_k,
+    // 1: an output VC is allocated again only once its tail has left and
+    // every credit is back (one packet per VC buffer); 0: once the tail has
+    // left (noc.atomic_vc).
+    input logic atomic,
     input logic [PORTS-1:0][31:0] in_hdr,
     input logic [PORTS-1:0][PAYLOAD_W-1:0] in_payload,
     input logic [PORTS-1:0][7:0] cin,  // credits from the router each output port feeds
     /* verilator lint_on UNUSED */
     output logic [PORTS-1:0][31:0] out_hdr,
     output logic [PORTS-1:0][PAYLOAD_W-1:0] out_payload,
-    output logic [PORTS-1:0][7:0] cout,  // credits for the slots input ports' flits left this cycle
+    output logic [PORTS-1:0][7:0] cout,  // credits for the slots input ports' flits left at the last edge
     output logic [PORTS-1:0] ev_switch,  // per output port: a flit switched to it this cycle
     output logic [15:0] ev_va_conflicts,  // input VCs that requested an output VC and got none
     output logic [15:0] ev_sa_conflicts  // input VCs that requested the switch and did not move
@@ -222,6 +226,7 @@ module noc_router #(
   // The granted input port sends the VC that comes first round robin among
   // its VCs bidding for the granted output (router.cpp traverse_switch).
   logic [PORTS-1:0][VCS-1:0] vc_cand, vc_pick, vc_from_q;
+  logic [PORTS-1:0][7:0] credit_d;  // the credit of the flit each input port sends this cycle
   logic [PORTS-1:0] sw_valid;  // per output port
   logic [SW-1:0] sw_src[PORTS];  // the input VC switched to each output
   always_comb begin
@@ -240,7 +245,7 @@ module noc_router #(
       v = '0;
       for (int w = 0; w < VCS; w++) if (vc_pick[p][w]) v = VCW'(w);
       pop[p*VCS+:VCS] = vc_pick[p];
-      cout[p] = {vc_pick[p] != '0, 1'b0, 6'(v)};
+      credit_d[p] = {vc_pick[p] != '0, 1'b0, 6'(v)};
       for (int o = 0; o < PORTS; o++)
         if (sa_gnt[p][o]) begin
           sw_valid[o] = 1'b1;
@@ -272,6 +277,7 @@ module noc_router #(
       vc_from_q <= '1;
       st_valid_q <= '0;
       out_hdr <= '0;
+      cout <= '0;
     end else begin
       for (int i = 0; i < NVC; i++) begin
         case (state_q[i])
@@ -302,7 +308,12 @@ module noc_router #(
         end else begin
           credits = credits_q[j] - CRW'(sent) + CRW'(credit);
           credits_q[j] <= credits;
-          if ((tail_sent_q[j] || tail) && credits == CRW'(DEPTH)) begin
+          if (!atomic) begin
+            // Non-atomic allocation: free once the tail has gone; the next
+            // packet may follow it into the same buffer.
+            owned_q[j] <= (owned_q[j] || va_taken[j]) && !tail;
+            tail_sent_q[j] <= 1'b0;
+          end else if ((tail_sent_q[j] || tail) && credits == CRW'(DEPTH)) begin
             // Atomic allocation: the tail has left and the buffer
             // downstream is empty again (allocated again at once only by
             // the early-credit mutant).
@@ -316,6 +327,9 @@ module noc_router #(
       end
       for (int p = 0; p < PORTS; p++)
         if (vc_pick[p] != '0) vc_from_q[p] <= ~(vc_pick[p] | (vc_pick[p] - VCS'(1)));
+      // The credit leaves with the flit: on `cout` in the cycle the flit
+      // traverses the switch, one after switch allocation.
+      cout <= credit_d;
       for (int o = 0; o < PORTS; o++) begin
         st_valid_q[o] <= sw_valid[o];
         st_flit_q[o] <= front[sw_src[o]];

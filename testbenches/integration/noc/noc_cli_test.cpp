@@ -20,15 +20,16 @@ std::vector<std::string> noc(std::vector<std::string> args) {
 }
 
 TEST(NocCli, JsonHasTheDocumentedFields) {
-  const auto r = run_tessera(noc({"--topology", "mesh", "--k",       "4",       "--vcs",  "2",   "--vc-buf",       "4",
-                                  "--routing",  "dor",  "--traffic", "uniform", "--rate", "0.1", "--packet-flits", "4",
-                                  "--warmup",   "200",  "--cycles",  "1000",    "--json"}),
+  // Default sampling (BookSim's): a 3,000-cycle warm-up, then samples of
+  // 1,000 cycles until three in a row agree within 5 %.
+  const auto r = run_tessera(noc({"--topology", "mesh", "--k", "4", "--vcs", "2", "--vc-buf", "4", "--routing", "dor",
+                                  "--traffic", "uniform", "--rate", "0.1", "--packet-flits", "4", "--json"}),
                              60);
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  for (const char* key :
-       {"offered_flits_per_node_cycle", "accepted_flits_per_node_cycle", "avg_packet_latency_cycles",
-        "p99_packet_latency_cycles", "avg_hops", "saturated", "flit_hops", "host_seconds", "flits_per_host_second"})
+  for (const char* key : {"offered_flits_per_node_cycle", "accepted_flits_per_node_cycle", "avg_packet_latency_cycles",
+                          "p99_packet_latency_cycles", "avg_hops", "saturated", "saturation_reason",
+                          "undelivered_measured_packets", "mode", "flit_hops", "host_seconds", "flits_per_host_second"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_DOUBLE_EQ(j["offered_flits_per_node_cycle"].get<double>(), 0.1);
   EXPECT_FALSE(j["saturated"].get<bool>());
@@ -39,7 +40,7 @@ TEST(NocCli, JsonHasTheDocumentedFields) {
 }
 
 TEST(NocCli, SummaryWithoutJson) {
-  const auto r = run_tessera(noc({"--k", "4", "--rate", "0.05", "--cycles", "500", "--warmup", "100"}), 60);
+  const auto r = run_tessera(noc({"--k", "4", "--rate", "0.05"}), 60);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("packet latency"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("saturated            no"), std::string::npos) << r.out;
@@ -49,8 +50,8 @@ TEST(NocCli, SweepWritesCsvAndPlotAndStopsAtSaturation) {
   const std::string dir = NOC_CLI_TMP_DIR;
   const std::string png = dir + "/sweep.png", csv = dir + "/sweep.csv";
   std::filesystem::remove(png);
-  const auto r = run_tessera(noc({"--k", "4", "--vcs", "2", "--sweep", "0.1:0.9:0.2", "--warmup", "200", "--cycles",
-                                  "1000", "--set", "noc.drain_cycles=300", "--csv", csv, "--plot", png}),
+  const auto r = run_tessera(noc({"--k", "4", "--vcs", "2", "--sweep", "0.1:0.9:0.2", "--set", "noc.drain_cycles=300",
+                                  "--csv", csv, "--plot", png}),
                              120);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string text = tessera::test::read_file(csv);
@@ -61,6 +62,32 @@ TEST(NocCli, SweepWritesCsvAndPlotAndStopsAtSaturation) {
   EXPECT_NE(text.find(",1\n"), std::string::npos) << "no saturated point:\n" << text;
   EXPECT_NE(r.err.find("[1/5]"), std::string::npos) << r.err;  // progress
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
+}
+
+TEST(NocMeasure, BadSamplingValuesExitWith2NamingTheKey) {
+  for (const char* set : {"noc.max_samples=0", "noc.sample_cycles=5", "noc.converge=2", "noc.converge_samples=0",
+                          "noc.latency_threshold=-5", "noc.mode=saturation"}) {
+    const auto r = run_tessera(noc({"--k", "4", "--set", set}), 60);
+    EXPECT_EQ(r.status, 2) << set << ": " << r.err;
+    const std::string key = std::string(set).substr(0, std::string(set).find('='));
+    EXPECT_NE(r.err.find(key), std::string::npos) << set << ": " << r.err;
+  }
+  const auto r = run_tessera(noc({"--k", "4", "--mode", "fastest"}), 60);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("latency|throughput"), std::string::npos) << r.err;
+}
+
+TEST(NocMeasure, ThroughputModeOnTheCommandLineHasNoLatency) {
+  // Every packet to node 0 of a 4x4 mesh, offered 0.5: the hotspot's
+  // ejection port takes one flit a cycle, 1/16 flits/node/cycle.
+  const auto r = run_tessera(noc({"--k", "4", "--mode", "throughput", "--traffic", "hotspot", "--rate", "0.5", "--set",
+                                  "noc.hotspot.nodes=0", "--set", "noc.hotspot.fraction=1", "--json"}),
+                             60);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["mode"], "throughput");
+  EXPECT_DOUBLE_EQ(j["accepted_flits_per_node_cycle"].get<double>(), 1.0 / 16);
+  EXPECT_TRUE(j["avg_packet_latency_cycles"].is_null());
 }
 
 TEST(NocCli, DeadlockIsReportedWithTheWaitingVcs) {

@@ -14,10 +14,16 @@ using tessera::noc::test::measure;
 using tessera::noc::test::params;
 
 MeasureOptions load(const char* traffic, double rate) {
+  // Samples of 500 cycles, two within 10 % in a row end the window (the
+  // defaults, BookSim's, take at least 6,000 cycles).
   MeasureOptions o = measure({{"noc.traffic", traffic},
                               {"noc.packet_flits", "4"},
                               {"noc.warmup", "500"},
-                              {"noc.cycles", "2000"},
+                              {"noc.sample_cycles", "500"},
+                              {"noc.converge", "0.1"},
+                              {"noc.converge_samples", "2"},
+                              {"noc.max_samples", "6"},
+                              {"noc.cycles", "3000"},
                               {"noc.drain_cycles", "1000"}});
   o.rate = rate;
   return o;
@@ -39,11 +45,11 @@ TEST(MeshLoad, LatencyRisesWithLoadAndSaturatesBelowBisectionBound) {
     EXPECT_TRUE(r.checker_ok);
   }
   // At zero load a packet averages 2 (k^2 - 1) / (3k) = 5.25 hops on an 8x8
-  // mesh; latency is at least (5.25 + 1) * 5 + 3 = 34.25 cycles.
+  // mesh; latency is at least (5.25 + 1) * 5 + 1 + 3 = 35.25 cycles.
   const MeasureResult light = run_measurement(p, load("uniform", 0.01));
   EXPECT_NEAR(light.avg_hops, 5.25, 0.25);
-  EXPECT_GT(light.avg_latency, 34.0);
-  EXPECT_LT(light.avg_latency, 37.0);
+  EXPECT_GT(light.avg_latency, 35.0);
+  EXPECT_LT(light.avg_latency, 38.0);
   // Uniform traffic cannot exceed the bisection bound 4 / k = 0.5
   // flits/node/cycle (Dally & Towles ch. 3); offered 0.7, it saturates below.
   const MeasureResult heavy = run_measurement(p, load("uniform", 0.7));
@@ -52,13 +58,21 @@ TEST(MeshLoad, LatencyRisesWithLoadAndSaturatesBelowBisectionBound) {
   EXPECT_GT(heavy.accepted, 0.15);
 }
 
-TEST(MeshLoad, MoreVcsRaiseTransposeSaturationThroughput) {
+TEST(MeshLoad, MoreVcsOrNonAtomicVcsRaiseTransposeSaturationThroughput) {
   // Beyond saturation the accepted throughput is the saturation throughput.
-  const MeasureResult two = run_measurement(mesh8("2"), load("transpose", 0.6));
-  const MeasureResult four = run_measurement(mesh8("4"), load("transpose", 0.6));
-  EXPECT_TRUE(two.saturated);
-  EXPECT_TRUE(four.saturated);
-  EXPECT_GT(four.accepted, two.accepted * 1.1) << two.accepted << " vs " << four.accepted;
+  // With atomic VC allocation a VC is held for a whole credit loop per
+  // packet, so more VCs raise it; non-atomic allocation (the default with
+  // dimension-order routing) recovers most of that with 2 VCs.
+  NocParams two = mesh8("2"), four = mesh8("4");
+  two.atomic_vc = four.atomic_vc = true;
+  const MeasureResult a2 = run_measurement(two, load("transpose", 0.6));
+  const MeasureResult a4 = run_measurement(four, load("transpose", 0.6));
+  const MeasureResult n2 = run_measurement(mesh8("2"), load("transpose", 0.6));
+  EXPECT_TRUE(a2.saturated);
+  EXPECT_TRUE(a4.saturated);
+  EXPECT_TRUE(n2.saturated);
+  EXPECT_GT(a4.accepted, a2.accepted * 1.1) << a2.accepted << " vs " << a4.accepted;
+  EXPECT_GT(n2.accepted, a2.accepted * 1.1) << a2.accepted << " vs " << n2.accepted;
 }
 
 TEST(MeshLoad, InputSpeedupRaisesSaturationThroughput) {
@@ -83,7 +97,7 @@ TEST(MeshLoad, IdleSkippingGivesIdenticalResults) {
     // A light load leaves the network empty for long stretches.
     const MeasureResult a = run_measurement(skip, load(traffic, 0.002));
     const MeasureResult b = run_measurement(tick, load(traffic, 0.002));
-    EXPECT_GT(a.cycles_skipped, a.cycles / 4) << traffic;
+    EXPECT_GT(a.cycles_skipped, a.cycles / 5) << traffic;
     EXPECT_EQ(b.cycles_skipped, 0u);
     nlohmann::json ja = a.to_json(), jb = b.to_json();
     for (const char* host_dependent : {"host_seconds", "flits_per_host_second", "cycles_skipped"}) {

@@ -31,7 +31,44 @@ TEST(NocParams, DefaultsAreTheIssueDefaults) {
   EXPECT_EQ(p.delay.st, 1);
   EXPECT_EQ(p.delay.link, 1);
   EXPECT_EQ(p.delay.credit, 1);
+  EXPECT_EQ(p.delay.injection, 1);
+  EXPECT_EQ(p.delay.ejection, 1);
+  EXPECT_FALSE(p.atomic_vc);  // auto with dimension-order routing
   EXPECT_EQ(p.m, p.k);
+}
+
+TEST(NocParams, InterfaceChannelsDefaultToTheLinkDelay) {
+  EXPECT_EQ(params({}).delay.injection, 1);
+  EXPECT_EQ(params({}).delay.ejection, 1);
+  const NocParams slow = params({{"noc.delay.link", "3"}});
+  EXPECT_EQ(slow.delay.injection, 3);
+  EXPECT_EQ(slow.delay.ejection, 3);
+  const NocParams own = params({{"noc.delay.link", "3"}, {"noc.delay.injection", "0"}, {"noc.delay.ejection", "2"}});
+  EXPECT_EQ(own.delay.injection, 0);
+  EXPECT_EQ(own.delay.ejection, 2);
+  EXPECT_NE(error_of({{"noc.delay.ejection", "0"}}).find("noc.delay.ejection"), std::string::npos);
+  EXPECT_NE(error_of({{"noc.delay.injection", "-1"}}).find("noc.delay.injection"), std::string::npos);
+}
+
+TEST(AtomicVc, AutoIsAtomicOnlyForAdaptiveRouting) {
+  // auto (the default): non-atomic for dimension-order routing, which is
+  // deadlock free without it (BookSim's wait_for_tail_credit = 0); atomic
+  // for adaptive routing, whose escape-VC argument needs it.
+  EXPECT_FALSE(params({}).atomic_vc);
+  EXPECT_FALSE(params({{"noc.atomic_vc", "auto"}, {"noc.routing", "dor"}}).atomic_vc);
+  EXPECT_FALSE(params({{"noc.topology", "torus"}, {"noc.routing", "dor"}}).atomic_vc);
+  EXPECT_TRUE(params({{"noc.routing", "adaptive"}, {"noc.vcs", "2"}}).atomic_vc);
+  EXPECT_TRUE(params({{"noc.routing", "adaptive"}, {"noc.adaptive", "west_first"}}).atomic_vc);
+  EXPECT_TRUE(NocParams::atomic_vc_auto(RoutingKind::kAdaptive));
+  EXPECT_FALSE(NocParams::atomic_vc_auto(RoutingKind::kDimensionOrder));
+  // Explicit values win.
+  EXPECT_TRUE(params({{"noc.atomic_vc", "true"}}).atomic_vc);
+  EXPECT_FALSE(params({{"noc.atomic_vc", "false"}, {"noc.routing", "adaptive"}, {"noc.allow_unsafe_routing", "true"}})
+                   .atomic_vc);
+  EXPECT_NE(error_of({{"noc.atomic_vc", "maybe"}}).find("auto|true|false"), std::string::npos);
+  // Adaptive routing with non-atomic VCs loses its deadlock-freedom proof.
+  EXPECT_NE(error_of({{"noc.routing", "adaptive"}, {"noc.atomic_vc", "false"}}).find("noc.atomic_vc"),
+            std::string::npos);
 }
 
 TEST(NocParams, UnknownNamesListTheValidOnes) {
