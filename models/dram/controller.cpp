@@ -4,6 +4,10 @@
 
 namespace tessera::dram {
 
+namespace {
+constexpr size_t npos = static_cast<size_t>(-1);
+}
+
 ChannelController::ChannelController(unsigned channel, const DramSpec& spec, const ControllerParams& params,
                                      Completion on_complete)
     : channel_(channel),
@@ -12,54 +16,66 @@ ChannelController::ChannelController(unsigned channel, const DramSpec& spec, con
       on_complete_(std::move(on_complete)),
       scheduler_(make_scheduler(params.scheduler)),
       page_(make_page_policy(params.page_policy, params.adaptive_timeout)),
-      refresh_(make_refresh_policy(params.refresh, spec)),
+      refresh_(make_refresh_policy(params.refresh, spec, channel, params.refresh_stagger)),
+      pcs_(spec.org.pseudo_channels),
       bank_groups_(spec.org.bank_groups),
       banks_per_group_(spec.org.banks_per_group),
       banks_per_pc_(spec.org.banks_per_pc()),
       burst_cycles_(spec.org.burst_cycles()),
       timing_(spec),
       banks_(spec.org.pseudo_channels * spec.org.banks_per_pc()),
-      read_hits_(banks_.size(), 0),
-      write_hits_(banks_.size(), 0),
       bypassed_(banks_.size(), 0),
       conflict_cycle_(banks_.size(), kNever),
       conflict_index_(banks_.size(), 0),
       capped_(banks_.size(), false),
-      refresh_pending_(spec.org.pseudo_channels, false) {
+      draining_(spec.org.pseudo_channels, 0),
+      seen_(spec.org.pseudo_channels, 0),
+      row_seen_(banks_.size(), 0),
+      act_floor_(spec.org.pseudo_channels, 0),
+      owed_(spec.org.pseudo_channels, 0),
+      refresh_urgent_(spec.org.pseudo_channels, 0) {
+  for (unsigned d = 0; d < 2; ++d) {
+    hits_[d].assign(banks_.size(), 0);
+    queued_[d].assign(pcs_, 0);
+    hit_total_[d].assign(pcs_, 0);
+  }
   page_closes_ = page_->close_at(0) != kNever;
   precharge_waits_for_hits_ = !scheduler_->eligible(Candidate{CommandKind::kPre, true});
-  reads_.reserve(params.read_queue);
-  writes_.reserve(params.write_queue);
+  oldest_only_ = scheduler_->oldest_only();
+  queue_[0].reserve(params.read_queue);
+  queue_[1].reserve(params.write_queue);
   refresh_due_ = kNever;
-  for (unsigned pc = 0; pc < spec.org.pseudo_channels; ++pc) refresh_due_ = std::min(refresh_due_, refresh_->due(pc));
+  for (unsigned pc = 0; pc < pcs_; ++pc) refresh_due_ = std::min(refresh_due_, refresh_->due(pc));
   next_event_ = refresh_due_;
 }
 
 bool ChannelController::can_accept(bool is_write, unsigned count) const {
-  return is_write ? writes_.size() + count <= params_.write_queue : reads_.size() + count <= params_.read_queue;
+  return queue_[is_write].size() + count <= (is_write ? params_.write_queue : params_.read_queue);
 }
 
 void ChannelController::enqueue(const Transaction& transaction) {
-  auto& q = transaction.is_write ? writes_ : reads_;
+  const unsigned d = transaction.is_write;
+  auto& q = queue_[d];
   q.push_back(transaction);
   Transaction& t = q.back();
   const unsigned b = flat(t.address);
   t.bank = static_cast<uint16_t>(b);
+  ++queued_[d][t.address.pc];
   if (banks_[b].hit(t.address.row)) {
-    ++(t.is_write ? write_hits_ : read_hits_)[b];
-    ++(t.is_write ? write_hit_total_ : read_hit_total_);
+    ++hits_[d][b];
+    ++hit_total_[d][t.address.pc];
   }
   next_event_ = std::min(next_event_, std::max(t.arrival, now_));
 }
 
 void ChannelController::count_hits(unsigned b, uint32_t row) {
-  uint16_t r = 0, w = 0;
-  for (const auto& t : reads_) r += t.bank == b && t.address.row == row;
-  for (const auto& t : writes_) w += t.bank == b && t.address.row == row;
-  read_hit_total_ = read_hit_total_ - read_hits_[b] + r;
-  write_hit_total_ = write_hit_total_ - write_hits_[b] + w;
-  read_hits_[b] = r;
-  write_hits_[b] = w;
+  const unsigned pc = b / banks_per_pc_;
+  for (unsigned d = 0; d < 2; ++d) {
+    uint16_t n = 0;
+    for (const auto& t : queue_[d]) n += t.bank == b && t.address.row == row;
+    hit_total_[d][pc] = hit_total_[d][pc] - hits_[d][b] + n;
+    hits_[d][b] = n;
+  }
 }
 
 void ChannelController::issue(CommandKind kind, const DramAddress& a, uint64_t cycle) {
@@ -81,18 +97,13 @@ void ChannelController::issue(CommandKind kind, const DramAddress& a, uint64_t c
     if (kind == CommandKind::kAct || kind == CommandKind::kPre) bypassed_[b] = 0;
     if (kind == CommandKind::kAct) count_hits(b, a.row);
     if (kind == CommandKind::kPre) {
-      read_hit_total_ -= read_hits_[b];
-      write_hit_total_ -= write_hits_[b];
-      read_hits_[b] = write_hits_[b] = 0;
+      for (unsigned d = 0; d < 2; ++d) {
+        hit_total_[d][a.pc] -= hits_[d][b];
+        hits_[d][b] = 0;
+      }
     }
   }
   for (CommandObserver* o : observers_) o->on_command(cmd);
-}
-
-unsigned ChannelController::queued(unsigned pc, bool is_write) const {
-  unsigned n = 0;
-  for (const Transaction& t : is_write ? writes_ : reads_) n += t.address.pc == pc;
-  return n;
 }
 
 DramAddress ChannelController::address_of(unsigned b) const {
@@ -105,27 +116,32 @@ DramAddress ChannelController::address_of(unsigned b) const {
 }
 
 bool ChannelController::blocked_by_refresh(const DramAddress& a) const {
-  return refresh_pending_[a.pc] && refresh_->covers(a.pc, a.bank_group * banks_per_group_ + a.bank);
+  return refresh_urgent_[a.pc] && refresh_->covers(a.pc, a.bank_group * banks_per_group_ + a.bank);
 }
 
 void ChannelController::update_mode() {
-  // Write draining (watermarks): reads have priority until the write queue
-  // reaches the high watermark, then writes drain down to the low one.
-  // With no reads waiting, writes are served opportunistically.
-  const bool before = draining_writes_;
-  if (draining_writes_) {
-    if (writes_.empty() || (writes_.size() <= params_.write_low_watermark && !reads_.empty())) draining_writes_ = false;
-  } else if (!writes_.empty() && (writes_.size() >= params_.write_high_watermark || reads_.empty())) {
-    draining_writes_ = true;
+  // Write draining (watermarks), per pseudo channel: reads have priority
+  // until the pseudo channel's queued writes reach the high watermark, then
+  // its writes drain down to the low one. With no reads waiting for it,
+  // its writes are served opportunistically.
+  for (unsigned pc = 0; pc < pcs_; ++pc) {
+    const uint32_t writes = queued_[1][pc], reads = queued_[0][pc];
+    uint8_t& draining = draining_[pc];
+    const uint8_t before = draining;
+    if (draining) {
+      if (writes == 0 || (writes <= params_.write_low_watermark && reads > 0)) draining = 0;
+    } else if (writes > 0 && (writes >= params_.write_high_watermark || reads == 0)) {
+      draining = 1;
+    }
+    if (before != draining) ++stats_.mode_switches;
   }
-  if (before != draining_writes_) ++stats_.mode_switches;
 }
 
 bool ChannelController::refresh_step(uint64_t cycle, uint64_t& next) {
   next = std::min(next, refresh_due_);
-  if (!any_refresh_pending_) return false;
-  for (unsigned pc = 0; pc < refresh_pending_.size(); ++pc) {
-    if (!refresh_pending_[pc]) continue;
+  if (!any_refresh_urgent_) return false;
+  for (unsigned pc = 0; pc < pcs_; ++pc) {
+    if (!refresh_urgent_[pc]) continue;
     // Precharge what the refresh covers, then refresh.
     const bool all = refresh_->command() == CommandKind::kRefAb;
     const unsigned first = all ? 0 : refresh_->target_bank(pc);
@@ -152,10 +168,8 @@ bool ChannelController::refresh_step(uint64_t cycle, uint64_t& next) {
       issue(kind, a, cycle);
       ++(all ? stats_.refab : stats_.refsb);
       refresh_->issued(pc);
-      refresh_pending_[pc] = false;
-      refresh_due_ = kNever;
-      for (unsigned p = 0; p < refresh_pending_.size(); ++p)
-        if (!refresh_pending_[p]) refresh_due_ = std::min(refresh_due_, refresh_->due(p));
+      --owed_[pc];
+      refresh_urgent_[pc] = 0;  // the next owed one starts when the rule says
       return true;
     }
     next = std::min(next, at);
@@ -166,7 +180,7 @@ bool ChannelController::refresh_step(uint64_t cycle, uint64_t& next) {
 bool ChannelController::page_close_step(uint64_t cycle, uint64_t& next) {
   for (unsigned b = 0; b < banks_.size(); ++b) {
     const BankState& bank = banks_[b];
-    if (!bank.open() || read_hits_[b] || write_hits_[b]) continue;
+    if (!bank.open() || hits_[0][b] || hits_[1][b]) continue;
     const DramAddress a = address_of(b);
     const uint64_t at =
         std::max(page_->close_at(bank.last_access()), timing_.earliest(CommandKind::kPre, a.pc, a.bank_group, a.bank));
@@ -180,52 +194,101 @@ bool ChannelController::page_close_step(uint64_t cycle, uint64_t& next) {
   return false;
 }
 
-void ChannelController::process(uint64_t cycle) {
-  now_ = cycle;
-  update_mode();
-  if (cycle >= refresh_due_) {
-    refresh_due_ = kNever;
-    for (unsigned pc = 0; pc < refresh_pending_.size(); ++pc) {
-      if (!refresh_pending_[pc] && cycle >= refresh_->due(pc)) refresh_pending_[pc] = true;
-      if (!refresh_pending_[pc]) refresh_due_ = std::min(refresh_due_, refresh_->due(pc));
+void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks& p, uint64_t& next) {
+  // One pass over queue `dir`, oldest first: the first allowed command that
+  // is legal now on each bus, for the pseudo channels in this queue's mode,
+  // and (unless mode is kActive, and only while no row command for the
+  // queue's mode is found) the first row command that prepares a bank for a
+  // pseudo channel in the other mode. Every command looked at that is
+  // not legal yet lowers `next` to the cycle it becomes legal (nothing can
+  // change before then). The queue's hits and misses per pseudo channel are
+  // counted, so the walk stops as soon as it has every kind of command it
+  // looks for or no transaction of a missing kind is left.
+  const std::vector<Transaction>& queue = queue_[dir];
+  std::vector<uint16_t>& hits = hits_[dir];
+  const std::vector<uint16_t>& other_hits = hits_[1 - dir];
+  const bool other_wanted = mode == WalkMode::kActiveAndOther;
+  size_t hits_left = 0, misses_left = 0, other_misses_left = 0;
+  for (unsigned pc = 0; pc < pcs_; ++pc) {
+    const size_t h = hit_total_[dir][pc], m = queued_[dir][pc] - hit_total_[dir][pc];
+    if (draining_[pc] == dir) {
+      hits_left += h;
+      misses_left += m;
+    } else if (other_wanted) {
+      other_misses_left += m;
     }
   }
-  any_refresh_pending_ = std::find(refresh_pending_.begin(), refresh_pending_.end(), true) != refresh_pending_.end();
-
-  std::vector<Transaction>& queue = draining_writes_ ? writes_ : reads_;
-  std::vector<uint16_t>& hits = draining_writes_ ? write_hits_ : read_hits_;
-  const size_t window = scheduler_->window(queue.size());
-  // One pass, oldest first: the first allowed command that is legal now on
-  // each bus. When nothing is legal, `next` ends as the earliest cycle one
-  // becomes legal (the state cannot change before then).
-  size_t column_index = window, row_index = window;
-  CommandKind row_kind = CommandKind::kAct;
-  uint64_t next = kNever;
-  // The queue's hits and misses are counted, so the walk stops as soon as
-  // both buses have their command or no transaction of the missing kind is
-  // left to look at.
-  size_t& hit_total = draining_writes_ ? write_hit_total_ : read_hit_total_;
-  size_t hits_left = hit_total, misses_left = queue.size() - hit_total;
-  for (size_t i = 0; i < window; ++i) {
-    if ((column_index != window || hits_left == 0) && (row_index != window || misses_left == 0)) break;
-    const DramAddress& a = queue[i].address;
-    const unsigned b = queue[i].bank;
+  // While the row bus is busy (the second cycle of an ACT) no row command
+  // can issue: only column commands are looked for (unless a row-hit cap
+  // needs the conflicts of this cycle found).
+  const bool rows_blocked = params_.row_hit_cap == 0 && timing_.row_bus_free() > cycle;
+  if (rows_blocked) {
+    if (misses_left + other_misses_left > 0) next = std::min(next, timing_.row_bus_free());
+    misses_left = other_misses_left = 0;
+  }
+  unsigned unseen = pcs_;
+  if (oldest_only_) std::fill(seen_.begin(), seen_.end(), 0);
+  const uint64_t stamp = ++walk_stamp_;
+  for (size_t i = 0; i < queue.size(); ++i) {
+    if ((p.column != npos || hits_left == 0) && (p.row != npos || misses_left == 0) &&
+        (p.other_row != npos || other_misses_left == 0 || p.row != npos))
+      break;
+    const Transaction& t = queue[i];
+    const DramAddress& a = t.address;
+    if (oldest_only_) {
+      if (unseen == 0) break;
+      if (seen_[a.pc]) continue;
+      seen_[a.pc] = 1;
+      --unseen;
+    }
+    const unsigned b = t.bank;
     const BankState& bank = banks_[b];
     const bool is_hit = bank.hit(a.row);
-    --(is_hit ? hits_left : misses_left);
-    if (any_refresh_pending_ && blocked_by_refresh(a)) continue;
-    if (is_hit) {
-      if (column_index != window) continue;
-      if (conflict_cycle_[b] == cycle && capped_[b]) continue;  // an older conflict's turn
-      const CommandKind kind = queue[i].is_write ? CommandKind::kWr : CommandKind::kRd;
+    const bool active = draining_[a.pc] == dir;
+    if (!is_hit && rows_blocked) continue;
+    if (active) {
+      --(is_hit ? hits_left : misses_left);
+    } else {
+      if (is_hit || !other_wanted) continue;
+      --other_misses_left;
+      if (p.other_row != npos) continue;
+    }
+    if (!is_hit) {
+      // Every miss of a bank needs the same row command at the same cycle:
+      // only the oldest of each bank is looked at.
+      if (row_seen_[b] == stamp) continue;
+      row_seen_[b] = stamp;
+      if (!bank.open() && act_floor_[a.pc] > cycle) {
+        next = std::min(next, act_floor_[a.pc]);
+        continue;
+      }
+    }
+    if (any_refresh_urgent_ && blocked_by_refresh(a)) continue;
+    if (!active) {
+      // Preparing a bank for the other mode: never close a row that this
+      // pseudo channel's current mode still hits (nor, under FR-FCFS, one
+      // the transaction's own queue still hits).
+      const CommandKind kind = bank.open() ? CommandKind::kPre : CommandKind::kAct;
+      if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits_ && hits[b] > 0))) continue;
       const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
       if (at <= cycle) {
-        column_index = i;
+        p.other_row = i;
+        p.other_row_kind = kind;
+      } else {
+        next = std::min(next, at);
+      }
+    } else if (is_hit) {
+      if (p.column != npos) continue;
+      if (conflict_cycle_[b] == cycle && capped_[b]) continue;  // an older conflict's turn
+      const CommandKind kind = t.is_write ? CommandKind::kWr : CommandKind::kRd;
+      const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
+      if (at <= cycle) {
+        p.column = i;
       } else {
         next = std::min(next, at);
       }
     } else {
-      if (row_index != window) continue;
+      if (p.row != npos) continue;
       const CommandKind kind = bank.open() ? CommandKind::kPre : CommandKind::kAct;
       if (precharge_waits_for_hits_ && kind == CommandKind::kPre && hits[b] > 0) {
         if (conflict_cycle_[b] != cycle) {  // the oldest conflict of this bank
@@ -237,36 +300,98 @@ void ChannelController::process(uint64_t cycle) {
       }
       const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
       if (at <= cycle) {
-        row_index = i;
-        row_kind = kind;
+        p.row = i;
+        p.row_kind = kind;
       } else {
         next = std::min(next, at);
       }
     }
   }
+}
+
+void ChannelController::process(uint64_t cycle) {
+  now_ = cycle;
+  update_mode();
+  if (cycle >= refresh_due_) {
+    refresh_due_ = kNever;
+    for (unsigned pc = 0; pc < pcs_; ++pc) {
+      while (cycle >= refresh_->due(pc)) {
+        ++owed_[pc];
+        refresh_->advance(pc);
+      }
+      refresh_due_ = std::min(refresh_due_, refresh_->due(pc));
+    }
+  }
+  // An owed refresh starts as soon as its pseudo channel has nothing
+  // queued, or once it owes the postponement limit. A started refresh
+  // stops new activations in its scope, precharges and issues as soon as
+  // legal, even if requests arrive meanwhile (else every idle moment would
+  // close rows for a refresh that never comes).
+  any_refresh_urgent_ = false;
+  for (unsigned pc = 0; pc < pcs_; ++pc) {
+    const bool urgent =
+        refresh_urgent_[pc] ||
+        (owed_[pc] > 0 && (owed_[pc] >= params_.refresh_postpone || queued_[0][pc] + queued_[1][pc] == 0));
+    refresh_urgent_[pc] = urgent;
+    any_refresh_urgent_ = any_refresh_urgent_ || urgent;
+  }
+
+  // Each pseudo channel is served from the queue of its mode; the row bus
+  // may also prepare banks (ACT/PRE) for the other mode when the current
+  // modes have no row command ready, as per-bank command queues do.
+  uint64_t next = kNever;
+  Picks pick[2];
+  for (Picks& p : pick) p = Picks{npos, npos, npos, CommandKind::kAct, CommandKind::kAct};
+  for (unsigned pc = 0; pc < pcs_; ++pc) act_floor_[pc] = timing_.floor(CommandKind::kAct, pc);
+  walk(0, cycle, WalkMode::kActiveAndOther, pick[0], next);
+  walk(1, cycle, pick[0].row == npos ? WalkMode::kActiveAndOther : WalkMode::kActive, pick[1], next);
+
+  // Between the queues the older candidate wins (a read on a tie).
+  auto older = [&](size_t r, size_t w) -> int {
+    if (r == npos) return w == npos ? -1 : 1;
+    if (w == npos) return 0;
+    return queue_[1][w].arrival < queue_[0][r].arrival ? 1 : 0;
+  };
+  const int column_dir = older(pick[0].column, pick[1].column);
+  int row_dir = older(pick[0].row, pick[1].row);
+  size_t row_index = npos;
+  CommandKind row_kind = CommandKind::kAct;
+  if (row_dir >= 0) {
+    row_index = pick[row_dir].row;
+    row_kind = pick[row_dir].row_kind;
+  } else {
+    row_dir = older(pick[0].other_row, pick[1].other_row);
+    if (row_dir >= 0) {
+      row_index = pick[row_dir].other_row;
+      row_kind = pick[row_dir].other_row_kind;
+    }
+  }
 
   bool issued = false;
   // Column bus.
-  if (column_index != window) {
+  if (column_dir >= 0) {
+    std::vector<Transaction>& queue = queue_[column_dir];
+    const size_t column_index = pick[column_dir].column;
     const Transaction t = queue[column_index];
     const unsigned b = t.bank;
     issue(t.is_write ? CommandKind::kWr : CommandKind::kRd, t.address, cycle);
     if (conflict_cycle_[b] == cycle && conflict_index_[b] < column_index) ++bypassed_[b];
-    --hits[b];
-    --hit_total;
+    --hits_[column_dir][b];
+    --hit_total_[column_dir][t.address.pc];
+    --queued_[column_dir][t.address.pc];
     queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(column_index));
     ++(t.is_write ? stats_.writes : stats_.reads);
     issued = true;
     const uint64_t done = cycle + (t.is_write ? spec_.timing.CWL : spec_.timing.CL) + burst_cycles_;
     on_complete_(t, done);
-    if (row_index != window && row_index > column_index) --row_index;
+    if (row_dir == column_dir && row_index != npos && row_index > column_index) --row_index;
   }
   // Row bus: refresh first, then the scheduler's ACT/PRE, then page closes.
   bool row_issued = refresh_step(cycle, next);
-  if (!row_issued && row_index != window) {
+  if (!row_issued && row_index != npos) {
     // The column command of this cycle may have changed the timing; the
     // candidate stands only if it is still legal.
-    const DramAddress& a = queue[row_index].address;
+    const DramAddress& a = queue_[row_dir][row_index].address;
     if (timing_.earliest(row_kind, a.pc, a.bank_group, a.bank) <= cycle) {
       issue(row_kind, a, cycle);
       if (row_kind == CommandKind::kAct) {

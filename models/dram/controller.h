@@ -1,6 +1,8 @@
 // One channel controller: read and write queues, a scheduler, a page
-// policy, a refresh policy, write draining between watermarks, and the bank
-// state machines and timing tables of the channel's pseudo channels. Pure
+// policy, a refresh policy, write draining between watermarks (a read or
+// write mode per pseudo channel, since each has its own data bus and
+// turnarounds), and the bank state machines and timing tables of the
+// channel's pseudo channels. Pure
 // C++ driven by cycles: `process(c)` decides the commands of cycle c (at
 // most one on the row bus and one on the column bus) and `next_event()` is
 // the next cycle at which anything can issue, so a driver may skip the
@@ -28,11 +30,21 @@ struct ControllerParams {
   std::string scheduler = "fr_fcfs";
   std::string page_policy = "open";
   std::string refresh = "all_bank";
+  // Spread the pseudo channels' refreshes over the interval (docs/dram.md,
+  // "Refresh", for why the default keeps them aligned).
+  bool refresh_stagger = false;
+  // Refreshes a busy pseudo channel may owe before one is forced (elastic
+  // refresh: a due refresh waits while the pseudo channel has queued
+  // requests and issues once it has none). 1: every due refresh is forced.
+  unsigned refresh_postpone = 8;
   unsigned read_queue = 32;
-  unsigned write_queue = 32;
-  unsigned write_high_watermark = 24;  // start draining writes at this many
-  unsigned write_low_watermark = 8;    // stop draining at this many
-  uint64_t adaptive_timeout = 32;      // cycles a row stays open idle (adaptive page)
+  unsigned write_queue = 64;
+  // Per pseudo channel: it drains writes from the time this many of its
+  // writes are queued until only the low watermark's are left (docs/dram.md,
+  // "Write draining", for the measured trade-off behind these defaults).
+  unsigned write_high_watermark = 32;
+  unsigned write_low_watermark = 8;
+  uint64_t adaptive_timeout = 32;  // cycles a row stays open idle (adaptive page)
   // FR-FCFS with a cap (Mutlu and Moscibroda, MICRO 2007): at most this many
   // younger row hits are served ahead of an older request to another row of
   // the same bank; then that request may close the row. 0: no cap.
@@ -51,7 +63,7 @@ struct Transaction {
 struct ChannelStats {
   uint64_t reads = 0, writes = 0;
   uint64_t acts = 0, pres = 0, conflict_pres = 0, refab = 0, refsb = 0;
-  uint64_t mode_switches = 0;  // read <-> write-drain switches
+  uint64_t mode_switches = 0;  // read <-> write-drain switches (of any pseudo channel)
 };
 
 class ChannelController {
@@ -75,10 +87,12 @@ class ChannelController {
   void run_until(uint64_t end, bool skip_idle);
   uint64_t next_event() const { return next_event_; }
   uint64_t now() const { return now_; }
-  bool idle() const { return reads_.empty() && writes_.empty(); }
-  size_t queued() const { return reads_.size() + writes_.size(); }
-  // Queued reads (or writes) to pseudo channel `pc` (waveforms; a scan).
-  unsigned queued(unsigned pc, bool is_write) const;
+  bool idle() const { return queue_[0].empty() && queue_[1].empty(); }
+  size_t queued() const { return queue_[0].size() + queue_[1].size(); }
+  // Queued reads (or writes) to pseudo channel `pc`.
+  unsigned queued(unsigned pc, bool is_write) const { return queued_[is_write][pc]; }
+  // Whether pseudo channel `pc` is draining writes (else serving reads).
+  bool draining_writes(unsigned pc) const { return draining_[pc] != 0; }
 
   const ChannelStats& stats() const { return stats_; }
   const BankState& bank(unsigned pc, unsigned bg, unsigned b) const { return banks_[flat(pc, bg, b)]; }
@@ -94,6 +108,16 @@ class ChannelController {
   bool refresh_step(uint64_t cycle, uint64_t& next);
   bool page_close_step(uint64_t cycle, uint64_t& next);
   void update_mode();
+  // The candidates one queue offers this cycle (index into the queue, or
+  // npos): a column command of a pseudo channel in this queue's mode, a
+  // row command (ACT/PRE) for one, and a row command preparing a bank for a
+  // pseudo channel in the other mode.
+  struct Picks {
+    size_t column, row, other_row;
+    CommandKind row_kind, other_row_kind;
+  };
+  enum class WalkMode { kActive, kActiveAndOther };
+  void walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks& p, uint64_t& next);
 
   unsigned channel_;
   DramSpec spec_;
@@ -103,10 +127,13 @@ class ChannelController {
   std::unique_ptr<PagePolicy> page_;
   std::unique_ptr<RefreshPolicy> refresh_;
   bool page_closes_ = false;
-  unsigned bank_groups_, banks_per_group_, banks_per_pc_, burst_cycles_;
+  unsigned pcs_, bank_groups_, banks_per_group_, banks_per_pc_, burst_cycles_;
   TimingState timing_;
   std::vector<BankState> banks_;
-  std::vector<uint16_t> read_hits_, write_hits_;  // queued hits on each bank's open row
+  // Index 0: reads, 1: writes. Queued hits on each bank's open row, and per
+  // pseudo channel the queued transactions and their hits.
+  std::vector<uint16_t> hits_[2];
+  std::vector<uint32_t> queued_[2], hit_total_[2];
   // Row-hit cap: per bank, hits served past an older conflicting request
   // since the row opened; and, for the cycle being scheduled, where the
   // oldest such request stands in the queue and whether it has reached the
@@ -115,14 +142,23 @@ class ChannelController {
   std::vector<uint64_t> conflict_cycle_;
   std::vector<size_t> conflict_index_;
   std::vector<bool> capped_;
-  size_t read_hit_total_ = 0, write_hit_total_ = 0;  // their sums
-  std::vector<Transaction> reads_, writes_;          // oldest first
-  std::vector<bool> refresh_pending_;
-  bool draining_writes_ = false;
+  std::vector<Transaction> queue_[2];  // reads, writes; oldest first
+  std::vector<uint8_t> draining_;      // per pseudo channel: 1 = write mode
+  std::vector<uint8_t> seen_;          // scratch: oldest_only walks
+  // Scratch of a walk: banks whose row command was already looked at (the
+  // stamp of the walk), and each pseudo channel's earliest ACT cycle.
+  std::vector<uint64_t> row_seen_;
+  uint64_t walk_stamp_ = 0;
+  std::vector<uint64_t> act_floor_;
+  // Per pseudo channel: refreshes due and not yet issued, and whether the
+  // oldest must issue now (the channel idle, or the postponement limit).
+  std::vector<uint32_t> owed_;
+  std::vector<uint8_t> refresh_urgent_;
   // The scheduler's answers, asked once: its decisions depend only on them.
   bool precharge_waits_for_hits_ = false;
-  uint64_t refresh_due_ = 0;  // earliest due cycle of a refresh not yet pending
-  bool any_refresh_pending_ = false;
+  bool oldest_only_ = false;
+  uint64_t refresh_due_ = 0;  // earliest due cycle of a refresh not yet owed
+  bool any_refresh_urgent_ = false;
   std::vector<CommandObserver*> observers_;
   uint64_t now_ = 0;  // next cycle to process
   uint64_t next_event_ = 0;

@@ -22,14 +22,22 @@ DramConfig load_dram_config(sim::Config& cfg, const std::string& p) {
   k.scheduler = cfg.get_enum(p + "scheduler", k.scheduler, scheduler_names(), "Request scheduler");
   k.page_policy = cfg.get_enum(p + "page_policy", k.page_policy, page_policy_names(), "Row-buffer policy");
   k.refresh = cfg.get_enum(p + "refresh", k.refresh, refresh_names(), "Refresh: all-bank REFab or per-bank REFsb");
+  k.refresh_stagger =
+      cfg.get_bool(p + "refresh_stagger", k.refresh_stagger,
+                   "Spread the pseudo channels' refreshes evenly over the interval (false: all at the same instant)");
+  k.refresh_postpone = static_cast<unsigned>(
+      cfg.get_int(p + "refresh_postpone", k.refresh_postpone, 1, 8,
+                  "Refreshes a busy pseudo channel may owe before one is forced (1: never postpone; JEDEC allows 8)"));
   k.read_queue = static_cast<unsigned>(
       cfg.get_int(p + "read_queue", k.read_queue, 1, 4096, "Read queue entries (bursts) per channel controller"));
   k.write_queue = static_cast<unsigned>(
       cfg.get_int(p + "write_queue", k.write_queue, 1, 4096, "Write queue entries (bursts) per channel controller"));
-  k.write_high_watermark = static_cast<unsigned>(cfg.get_int(p + "write_high_watermark", k.write_high_watermark, 1,
-                                                             4096, "Queued writes that start a write drain"));
-  k.write_low_watermark = static_cast<unsigned>(cfg.get_int(p + "write_low_watermark", k.write_low_watermark, 0, 4096,
-                                                            "Queued writes at which a write drain stops"));
+  k.write_high_watermark =
+      static_cast<unsigned>(cfg.get_int(p + "write_high_watermark", k.write_high_watermark, 1, 4096,
+                                        "Writes queued for a pseudo channel that start its write drain"));
+  k.write_low_watermark =
+      static_cast<unsigned>(cfg.get_int(p + "write_low_watermark", k.write_low_watermark, 0, 4096,
+                                        "Writes queued for a pseudo channel at which its write drain stops"));
   k.row_hit_cap = static_cast<unsigned>(
       cfg.get_int(p + "row_hit_cap", 0, 0, 65535,
                   "FR-FCFS: younger row hits served ahead of an older request to another row of the bank (0: no cap)"));

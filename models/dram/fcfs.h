@@ -1,5 +1,6 @@
-// First-come first-served: only the oldest transaction of the active queue
-// is served; its next command issues as soon as it is legal.
+// First-come first-served: only the oldest transaction of each pseudo
+// channel's active queue is served; its next command issues as soon as it
+// is legal (the oldest of the other queue may have its bank prepared).
 #pragma once
 
 #include "dram/scheduler.h"
@@ -9,7 +10,7 @@ namespace tessera::dram {
 class FcfsScheduler : public Scheduler {
  public:
   const char* name() const override { return "fcfs"; }
-  size_t window(size_t queue_size) const override { return queue_size ? 1 : 0; }
+  bool oldest_only() const override { return true; }
   bool eligible(const Candidate&) const override { return true; }
 };
 

@@ -12,7 +12,7 @@ namespace tessera::dram {
 class FrFcfsScheduler : public Scheduler {
  public:
   const char* name() const override { return "fr_fcfs"; }
-  size_t window(size_t queue_size) const override { return queue_size; }
+  bool oldest_only() const override { return false; }
   bool eligible(const Candidate& c) const override { return !(c.command == CommandKind::kPre && c.open_row_wanted); }
 };
 

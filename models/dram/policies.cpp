@@ -1,6 +1,8 @@
 // Factories of the controller policies (the policy name is a parameter).
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "dram/adaptive_page.h"
 #include "dram/all_bank_refresh.h"
 #include "dram/closed_page.h"
@@ -40,20 +42,28 @@ const std::vector<std::string>& refresh_names() {
   return names;
 }
 
-AllBankRefresh::AllBankRefresh(unsigned pcs, uint64_t interval) : interval_(interval), due_(pcs, interval) {}
+AllBankRefresh::AllBankRefresh(std::vector<uint64_t> first_due, uint64_t interval)
+    : interval_(interval), due_(std::move(first_due)) {}
 
-PerBankRefresh::PerBankRefresh(unsigned pcs, unsigned banks_per_pc, uint64_t interval)
-    : banks_(banks_per_pc), interval_(interval), due_(pcs, interval), next_bank_(pcs, 0) {}
+PerBankRefresh::PerBankRefresh(std::vector<uint64_t> first_due, unsigned banks_per_pc, uint64_t interval)
+    : banks_(banks_per_pc), interval_(interval), due_(std::move(first_due)), next_bank_(due_.size(), 0) {}
 
-void PerBankRefresh::issued(unsigned pc) {
-  due_[pc] += interval_;
-  next_bank_[pc] = (next_bank_[pc] + 1) % banks_;
+uint64_t first_refresh_due(const DramSpec& spec, unsigned channel, unsigned pc, uint64_t interval, bool stagger) {
+  if (!stagger) return interval;
+  // Pseudo channel k of N, phases k x interval / N apart (rounded down).
+  const uint64_t n = static_cast<uint64_t>(spec.channels()) * spec.org.pseudo_channels;
+  const uint64_t k = static_cast<uint64_t>(channel) * spec.org.pseudo_channels + pc;
+  return interval + k * interval / n;
 }
 
-std::unique_ptr<RefreshPolicy> make_refresh_policy(const std::string& name, const DramSpec& spec) {
-  if (name == "all_bank") return std::make_unique<AllBankRefresh>(spec.org.pseudo_channels, spec.timing.tREFI);
-  if (name == "per_bank")
-    return std::make_unique<PerBankRefresh>(spec.org.pseudo_channels, spec.org.banks_per_pc(), spec.timing.tREFISB);
+std::unique_ptr<RefreshPolicy> make_refresh_policy(const std::string& name, const DramSpec& spec, unsigned channel,
+                                                   bool stagger) {
+  const bool all = name == "all_bank";
+  const uint64_t interval = all ? spec.timing.tREFI : spec.timing.tREFISB;
+  std::vector<uint64_t> first(spec.org.pseudo_channels);
+  for (unsigned pc = 0; pc < first.size(); ++pc) first[pc] = first_refresh_due(spec, channel, pc, interval, stagger);
+  if (all) return std::make_unique<AllBankRefresh>(std::move(first), interval);
+  if (name == "per_bank") return std::make_unique<PerBankRefresh>(std::move(first), spec.org.banks_per_pc(), interval);
   throw sim::ConfigError(fmt::format("unknown DRAM refresh mode '{}' (valid: all_bank, per_bank)", name));
 }
 

@@ -1,6 +1,11 @@
 // Refresh policy of a channel controller. A refresh falls due every tREFI
 // (all-bank, REFab per pseudo channel) or every tREFISB (per-bank REFsb, one
-// bank after another, so every bank is refreshed once per tREFI). While a
+// bank after another, so every bank is refreshed once per tREFI). With
+// staggering the pseudo channels of the whole memory system
+// are spread evenly over the interval: pseudo channel k of N (k = channel x
+// pseudo channels + pc) first falls due at interval + k x interval / N, so
+// no two refresh at once; without it every one falls due at the same
+// instant. While a
 // refresh is pending the controller stops opening rows in its scope,
 // precharges the open ones and issues the refresh as soon as it is legal.
 #pragma once
@@ -26,10 +31,17 @@ class RefreshPolicy {
   // (its index within the PC); REFab covers every bank.
   virtual bool covers(unsigned pc, unsigned bank_in_pc) const = 0;
   virtual unsigned target_bank(unsigned pc) const = 0;  // REFsb target
-  virtual void issued(unsigned pc) = 0;
+  // The due refresh of `pc` is now owed: its next one falls due an interval later.
+  virtual void advance(unsigned pc) = 0;
+  virtual void issued(unsigned pc) = 0;  // a refresh of `pc` issued (REFsb: next bank)
 };
 
-std::unique_ptr<RefreshPolicy> make_refresh_policy(const std::string& name, const DramSpec& spec);
+// The policy of channel `channel` (its pseudo channels' phases depend on it).
+std::unique_ptr<RefreshPolicy> make_refresh_policy(const std::string& name, const DramSpec& spec, unsigned channel,
+                                                   bool stagger);
+// First due cycle of pseudo channel `pc` of `channel` for a refresh every
+// `interval` (the staggered phase, or `interval` itself without stagger).
+uint64_t first_refresh_due(const DramSpec& spec, unsigned channel, unsigned pc, uint64_t interval, bool stagger);
 const std::vector<std::string>& refresh_names();
 
 }  // namespace tessera::dram

@@ -1,6 +1,7 @@
 // Request scheduling policy of a channel controller. Each cycle the
-// controller walks the active queue oldest first, within the policy's
-// window, and asks for each transaction's next command (RD/WR on a row hit,
+// controller walks its queues oldest first (all of them, or with
+// `oldest_only` the oldest transaction of each pseudo channel in each
+// queue) and asks for each transaction's next command (RD/WR on a row hit,
 // ACT on a closed bank, PRE on a conflict) whether the policy allows it;
 // on each bus the first allowed command that is legal this cycle issues.
 #pragma once
@@ -23,8 +24,9 @@ class Scheduler {
  public:
   virtual ~Scheduler() = default;
   virtual const char* name() const = 0;
-  // How many of the oldest queued transactions the policy considers.
-  virtual size_t window(size_t queue_size) const = 0;
+  // Whether only the oldest transaction of each pseudo channel, in each
+  // queue, is considered (else every queued transaction).
+  virtual bool oldest_only() const = 0;
   // Whether the policy lets this command issue (once it is legal).
   virtual bool eligible(const Candidate& c) const = 0;
 };

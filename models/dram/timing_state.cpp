@@ -16,20 +16,6 @@ TimingState::TimingState(const DramSpec& spec)
       act_window_pos_(spec.org.pseudo_channels, 0),
       act_count_(spec.org.pseudo_channels, 0) {}
 
-uint64_t TimingState::earliest(CommandKind kind, unsigned pc, unsigned bg, unsigned bank) const {
-  const bool column = is_column_command(kind);
-  uint64_t at = column ? column_bus_free_ : row_bus_free_;
-  at = std::max(at, pc_[pc].get(kind));
-  if (kind == CommandKind::kRefAb) return at;
-  at = std::max(at, group_[pc * bank_groups_ + bg].get(kind));
-  at = std::max(at, bank_[bank_index(pc, bg, bank)].get(kind));
-  if (kind == CommandKind::kAct && act_count_[pc] >= 4) {
-    // tFAW: the oldest of the last four ACTs opens the window for a fifth.
-    at = std::max(at, act_window_[pc][act_window_pos_[pc]] + t_.tFAW);
-  }
-  return at;
-}
-
 void TimingState::issue(const Command& c) {
   using K = CommandKind;
   const uint64_t t = c.cycle;

@@ -6,6 +6,7 @@
 // (the last time of each command), so the two cannot share a mistake.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -21,7 +22,24 @@ class TimingState {
 
   // Earliest cycle `kind` may issue to (pc, bank_group, bank); bank
   // arguments are ignored for REFab.
-  uint64_t earliest(CommandKind kind, unsigned pc, unsigned bank_group, unsigned bank) const;
+  uint64_t earliest(CommandKind kind, unsigned pc, unsigned bank_group, unsigned bank) const {
+    uint64_t at = floor(kind, pc);
+    if (kind == CommandKind::kRefAb) return at;
+    at = std::max(at, group_[pc * bank_groups_ + bank_group].get(kind));
+    return std::max(at, bank_[bank_index(pc, bank_group, bank)].get(kind));
+  }
+  // The part of earliest() common to every bank of pseudo channel `pc`
+  // (command bus, pseudo-channel rules, tFAW): no bank's `kind` command is
+  // legal before it.
+  uint64_t floor(CommandKind kind, unsigned pc) const {
+    uint64_t at = std::max(is_column_command(kind) ? column_bus_free_ : row_bus_free_, pc_[pc].get(kind));
+    if (kind == CommandKind::kAct && act_count_[pc] >= 4) {
+      // tFAW: the oldest of the last four ACTs opens the window for a fifth.
+      at = std::max(at, act_window_[pc][act_window_pos_[pc]] + t_.tFAW);
+    }
+    return at;
+  }
+  uint64_t row_bus_free() const { return row_bus_free_; }
   void issue(const Command& cmd);
 
  private:

@@ -81,7 +81,8 @@ TEST(DramSpec, RefreshLongerThanItsIntervalIsRejected) {
 TEST(DramSpec, BadParametersAreErrorsNamingTheKey) {
   EXPECT_NE(config_error({{"scheduler", "lifo"}}).find("dram.scheduler"), std::string::npos);
   EXPECT_NE(config_error({{"stacks", "3"}}).find("dram.stacks = 3 must be a power of two"), std::string::npos);
-  EXPECT_NE(config_error({{"write_low_watermark", "30"}}).find("dram.write_low_watermark (30)"), std::string::npos);
+  // The low watermark must stay below the high one (default 32).
+  EXPECT_NE(config_error({{"write_low_watermark", "40"}}).find("dram.write_low_watermark (40)"), std::string::npos);
   EXPECT_NE(config_error({{"timing.tRCD", "10"}}).find("dram.timing.tRCD"), std::string::npos);  // unknown key
 }
 

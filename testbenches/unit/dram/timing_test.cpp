@@ -212,8 +212,9 @@ TEST(DramTiming, RowAndColumnCommandsIssueInTheSameCycle) {
   EXPECT_EQ(h.log.cycles(K::kAct)[1], 100u);
 }
 
+// refresh_postpone=1: the due refresh is forced although a read is queued.
 TEST(DramTiming, ActivateWaitsTRfcAfterAllBankRefresh) {
-  Harness h(Settings{{"timing.tREFI", "1000"}});
+  Harness h(Settings{{"timing.tREFI", "1000"}, {"refresh_postpone", "1"}});
   h.read(1000, 0, 0, 0, 1);
   h.run_until(2000);
   // The refresh falls due at tREFI 1000 with all banks closed: REFab at 1000.
@@ -221,8 +222,9 @@ TEST(DramTiming, ActivateWaitsTRfcAfterAllBankRefresh) {
   EXPECT_EQ(h.log.cycles(K::kAct), (std::vector<uint64_t>{1350}));  // 1000 + tRFC 350
 }
 
+// Synchronized refresh, so both pseudo channels fall due at 1000.
 TEST(DramTiming, RefreshWaitsTRpAfterItsPrecharge) {
-  Harness h(Settings{{"timing.tREFI", "1000"}});
+  Harness h(Settings{{"timing.tREFI", "1000"}, {"refresh_stagger", "false"}});
   h.read(0, 0, 0, 0, 1);  // leaves row 1 open (open page)
   h.run_until(2000);
   EXPECT_EQ(h.log.cycles(K::kPre, 0, 0), (std::vector<uint64_t>{1000}));
@@ -231,7 +233,7 @@ TEST(DramTiming, RefreshWaitsTRpAfterItsPrecharge) {
 }
 
 TEST(DramTiming, ActivateWaitsTRfcSbAfterPerBankRefreshOfItsBank) {
-  Harness h(Settings{{"refresh", "per_bank"}});
+  Harness h(Settings{{"refresh", "per_bank"}, {"refresh_postpone", "1"}});
   h.read(243, 0, 0, 0, 1);  // bank 0: the first REFsb target, due at tREFISB 243
   h.run_until(1000);
   ASSERT_EQ(h.log.cycles(K::kRefSb, 0, 0).front(), 243u);
@@ -239,7 +241,7 @@ TEST(DramTiming, ActivateWaitsTRfcSbAfterPerBankRefreshOfItsBank) {
 }
 
 TEST(DramTiming, ActivateOfAnotherBankWaitsTRrefdAfterPerBankRefresh) {
-  Harness h(Settings{{"refresh", "per_bank"}});
+  Harness h(Settings{{"refresh", "per_bank"}, {"refresh_postpone", "1"}});
   h.read(243, 0, 0, 1, 1);  // bank 1 of PC 0, not being refreshed
   h.run_until(1000);
   ASSERT_EQ(h.log.cycles(K::kRefSb, 0, 0).front(), 243u);
