@@ -129,8 +129,8 @@ TEST(DramWriteDrain, ReadsGoFirstBelowTheHighWatermark) {
 // drains them) while PC 1 reads. Both target bank group 0, bank 0, row 1.
 // Row bus: ACT PC 1 at 0 (the read wins the tie), ACT PC 0 at 2 (tACT_BUS 2;
 // tRRD counts per pseudo channel). PC 1: RD at 0 + tRCDRD 14 = 14, then
-// tCCD_L 4 apart: 14 18 22 26, exactly as if PC 0 were idle. PC 0: WR at
-// 2 + tRCDWR 14 = 16, then 20 24 28. One column command per cycle: no clash.
+// tCCD_L 3 apart: 14 17 20 23, exactly as if PC 0 were idle. PC 0: WR at
+// 2 + tRCDWR 14 = 16, then 19 22 25. One column command per cycle: no clash.
 TEST(DramWriteDrain, PseudoChannelDrainsWritesWhileTheOtherKeepsReading) {
   Harness h;
   for (unsigned c = 0; c < 4; ++c) h.write(0, 0, 0, 0, 1, c);
@@ -138,16 +138,17 @@ TEST(DramWriteDrain, PseudoChannelDrainsWritesWhileTheOtherKeepsReading) {
   h.run_until(200);
   EXPECT_EQ(h.log.cycles(K::kAct, 0, 1), (std::vector<uint64_t>{0}));
   EXPECT_EQ(h.log.cycles(K::kAct, 0, 0), (std::vector<uint64_t>{2}));
-  EXPECT_EQ(h.log.cycles(K::kRd, 0, 1), (std::vector<uint64_t>{14, 18, 22, 26}));
-  EXPECT_EQ(h.log.cycles(K::kWr, 0, 0), (std::vector<uint64_t>{16, 20, 24, 28}));
+  EXPECT_EQ(h.log.cycles(K::kRd, 0, 1), (std::vector<uint64_t>{14, 17, 20, 23}));
+  EXPECT_EQ(h.log.cycles(K::kWr, 0, 0), (std::vector<uint64_t>{16, 19, 22, 25}));
   EXPECT_TRUE(h.log.cycles(K::kRd, 0, 0).empty());
 }
 
 // The same pseudo channel still pays its own turnaround: PC 0 reads row 1
 // of bank group 0 and has one write queued (below the high watermark, so it
-// waits for the reads); PC 1 reads meanwhile. PC 0: ACT 0, RD 14 18; then
-// no reads are left, PC 0 drains: WR at RD 18 + CL 14 + BL 2 + tRTRS 2 -
-// CWL 4 = 32. PC 1 (ACT at 2, tACT_BUS): RD 16 20 24 28, untouched.
+// waits for the reads); PC 1 reads meanwhile. PC 0: ACT 0, RD 14 17
+// (tCCD_L 3); then no reads are left, PC 0 drains: WR at RD 17 + CL 14 +
+// BL 2 + tRTRS 2 - CWL 4 = 31. PC 1 (ACT at 2, tACT_BUS): RD 16 19 22 25,
+// untouched.
 TEST(DramWriteDrain, TurnaroundOfOnePseudoChannelDoesNotDelayTheOther) {
   Harness h;
   h.read(0, 0, 0, 0, 1, 0);
@@ -155,9 +156,9 @@ TEST(DramWriteDrain, TurnaroundOfOnePseudoChannelDoesNotDelayTheOther) {
   h.write(0, 0, 0, 0, 1, 2);
   for (unsigned c = 0; c < 4; ++c) h.read(0, 1, 0, 0, 1, c);
   h.run_until(200);
-  EXPECT_EQ(h.log.cycles(K::kRd, 0, 0), (std::vector<uint64_t>{14, 18}));
-  EXPECT_EQ(h.log.cycles(K::kWr, 0, 0), (std::vector<uint64_t>{32}));
-  EXPECT_EQ(h.log.cycles(K::kRd, 0, 1), (std::vector<uint64_t>{16, 20, 24, 28}));
+  EXPECT_EQ(h.log.cycles(K::kRd, 0, 0), (std::vector<uint64_t>{14, 17}));
+  EXPECT_EQ(h.log.cycles(K::kWr, 0, 0), (std::vector<uint64_t>{31}));
+  EXPECT_EQ(h.log.cycles(K::kRd, 0, 1), (std::vector<uint64_t>{16, 19, 22, 25}));
 }
 
 // Row commands for the other direction. Row 1 of PC 0, bank group 0, bank 0
@@ -165,13 +166,13 @@ TEST(DramWriteDrain, TurnaroundOfOnePseudoChannelDoesNotDelayTheOther) {
 // hitting row 1 of A, six reads to row 1 of bank group 1, bank 0 (bank C),
 // and one write to row 2 of A (one write: PC 0 stays in read mode while its
 // reads last).
-//   reads of A: RD 100 104 108 112 (tCCD_L 4); C: ACT 100, RD at 100 +
-//   tRCDRD 14 = 114, then 118 122 126 130 134 (tCCD_L 4).
-//   The write's PRE of A waits for the last read that hits row 1: RD 112 +
-//   tRTP 4 = 116 (tRAS long past); its ACT at PRE + tRP 14 = 130, while C
+//   reads of A: RD 100 103 106 109 (tCCD_L 3); C: ACT 100, RD at 100 +
+//   tRCDRD 14 = 114, then 117 120 123 126 129 (tCCD_L 3).
+//   The write's PRE of A waits for the last read that hits row 1: RD 109 +
+//   tRTP 5 = 114 (tRAS long past); its ACT at PRE + tRP 14 = 128, while C
 //   is still being read.
-//   After RD 134 no reads are left: PC 0 drains; WR at max(ACT 130 +
-//   tRCDWR 14 = 144, RD 134 + CL 14 + BL 2 + tRTRS 2 - CWL 4 = 148) = 148.
+//   After RD 129 no reads are left: PC 0 drains; WR at max(ACT 128 +
+//   tRCDWR 14 = 142, RD 129 + CL 14 + BL 2 + tRTRS 2 - CWL 4 = 143) = 143.
 TEST(DramScheduler, RowForAQueuedWriteIsPreparedWhileReadsAreServed) {
   Harness h;
   h.read(0, 0, 0, 0, 1, 0);
@@ -180,10 +181,10 @@ TEST(DramScheduler, RowForAQueuedWriteIsPreparedWhileReadsAreServed) {
   for (unsigned c = 0; c < 6; ++c) h.read(100, 0, 1, 0, 1, c);
   h.write(100, 0, 0, 0, 2, 0);
   h.run_until(400);
-  EXPECT_EQ(h.log.cycles(K::kRd), (std::vector<uint64_t>{14, 100, 104, 108, 112, 114, 118, 122, 126, 130, 134}));
-  EXPECT_EQ(h.log.cycles(K::kPre), (std::vector<uint64_t>{116}));
-  EXPECT_EQ(h.log.cycles(K::kAct), (std::vector<uint64_t>{0, 100, 130}));
-  EXPECT_EQ(h.log.cycles(K::kWr), (std::vector<uint64_t>{148}));
+  EXPECT_EQ(h.log.cycles(K::kRd), (std::vector<uint64_t>{14, 100, 103, 106, 109, 114, 117, 120, 123, 126, 129}));
+  EXPECT_EQ(h.log.cycles(K::kPre), (std::vector<uint64_t>{114}));
+  EXPECT_EQ(h.log.cycles(K::kAct), (std::vector<uint64_t>{0, 100, 128}));
+  EXPECT_EQ(h.log.cycles(K::kWr), (std::vector<uint64_t>{143}));
 }
 
 TEST(DramController, FullQueueRefusesRequests) {
@@ -335,10 +336,10 @@ TEST(DramRefresh, SynchronizedRefreshKeepsPseudoChannelsAligned) {
 // Elastic refresh (tREFI 1000, synchronized): a read of PC 0 arrives at
 // 990 (ACT 990, RD 990 + tRCDRD 14 = 1004). The refresh due at 1000 waits
 // while PC 0 has the read queued; from 1005 it has none: PRE at max(ACT +
-// tRAS 34 = 1024, RD + tRTP 4 = 1008) = 1024, REFab at PRE + tRP 14 = 1038.
+// tRAS 34 = 1024, RD + tRTP 5 = 1009) = 1024, REFab at PRE + tRP 14 = 1038.
 // PC 1, idle, refreshes at 1000. With refresh_postpone=1 the due refresh
 // stops the read: the same PRE 1024 and REFab 1038, then ACT at REFab +
-// tRFC 260 = 1298 and RD at 1298 + 14 = 1312.
+// tRFC 350 = 1388 and RD at 1388 + 14 = 1402.
 TEST(DramRefresh, DueRefreshWaitsForABusyPseudoChannelUnlessForced) {
   for (const char* postpone : {"8", "1"}) {
     Harness h(Settings{{"timing.tREFI", "1000"}, {"refresh_stagger", "false"}, {"refresh_postpone", postpone}});
@@ -348,7 +349,7 @@ TEST(DramRefresh, DueRefreshWaitsForABusyPseudoChannelUnlessForced) {
     EXPECT_EQ(h.log.cycles(K::kRefAb, 0, 0), (std::vector<uint64_t>{1038})) << postpone;
     EXPECT_EQ(h.log.cycles(K::kRefAb, 0, 1), (std::vector<uint64_t>{1000})) << postpone;
     EXPECT_EQ(h.log.cycles(K::kPre, 0, 0), (std::vector<uint64_t>{1024})) << postpone;
-    EXPECT_EQ(h.log.cycles(K::kRd, 0, 0), (std::vector<uint64_t>{elastic ? 1004u : 1312u})) << postpone;
+    EXPECT_EQ(h.log.cycles(K::kRd, 0, 0), (std::vector<uint64_t>{elastic ? 1004u : 1402u})) << postpone;
   }
 }
 
