@@ -264,29 +264,28 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
       }
     }
     if (any_refresh_urgent_ && blocked_by_refresh(a)) continue;
+    // Whether `kind` is legal for this transaction now; if not, `next` learns when.
+    const auto legal_now = [&](CommandKind kind) {
+      const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
+      if (at <= cycle) return true;
+      next = std::min(next, at);
+      return false;
+    };
     if (!active) {
       // Preparing a bank for the other mode: never close a row that this
       // pseudo channel's current mode still hits (nor, under FR-FCFS, one
       // the transaction's own queue still hits).
       const CommandKind kind = bank.open() ? CommandKind::kPre : CommandKind::kAct;
       if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits_ && hits[b] > 0))) continue;
-      const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
-      if (at <= cycle) {
+      if (legal_now(kind)) {
         p.other_row = i;
         p.other_row_kind = kind;
-      } else {
-        next = std::min(next, at);
       }
     } else if (is_hit) {
       if (p.column != npos) continue;
       if (conflict_cycle_[b] == cycle && capped_[b]) continue;  // an older conflict's turn
       const CommandKind kind = t.is_write ? CommandKind::kWr : CommandKind::kRd;
-      const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
-      if (at <= cycle) {
-        p.column = i;
-      } else {
-        next = std::min(next, at);
-      }
+      if (legal_now(kind)) p.column = i;
     } else {
       if (p.row != npos) continue;
       const CommandKind kind = bank.open() ? CommandKind::kPre : CommandKind::kAct;
@@ -298,12 +297,9 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
         }
         if (!capped_[b]) continue;
       }
-      const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
-      if (at <= cycle) {
+      if (legal_now(kind)) {
         p.row = i;
         p.row_kind = kind;
-      } else {
-        next = std::min(next, at);
       }
     }
   }
