@@ -31,10 +31,14 @@ class Writer {
 class Reader {
  public:
   Reader(const std::string& bytes, const std::string& path) : b_(bytes), path_(path) {}
-  void raw(void* p, size_t n, const char* what) {
+  // Throws unless `n` more bytes are left.
+  void need(size_t n, const char* what) const {
     if (b_.size() - pos_ < n)
       throw sim::ConfigError(fmt::format("{}: the checkpoint is truncated (it ends in {}, at byte {} of {})", path_,
                                          what, pos_, b_.size()));
+  }
+  void raw(void* p, size_t n, const char* what) {
+    need(n, what);
     std::memcpy(p, b_.data() + pos_, n);
     pos_ += n;
   }
@@ -50,7 +54,7 @@ class Reader {
   }
   std::string str(const char* what) {
     const uint32_t n = u32(what);
-    if (n > b_.size() - pos_) raw(nullptr, n, what);  // throws: truncated
+    need(n, what);
     std::string s(b_.data() + pos_, n);
     pos_ += n;
     return s;
@@ -179,7 +183,7 @@ Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path) 
     Checkpoint::Page p;
     p.addr = r.u32("a memory page");
     const uint32_t n = r.u32("a memory page");
-    if (n > bytes.size() - r.pos()) r.raw(nullptr, n, "a memory page");
+    r.need(n, "a memory page");  // before the buffer is sized from an untrusted count
     z.resize(n);
     r.raw(z.data(), n, "a memory page");
     p.bytes.resize(Checkpoint::kPageBytes);
