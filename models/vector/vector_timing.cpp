@@ -46,15 +46,25 @@ bool VectorTiming::fits(const VectorOp& op, std::vector<int>& chained) const {
   const unsigned u = static_cast<unsigned>(op.unit);
   if (convoy_.units[u] >= (op.unit == Unit::kMemory ? params_.memory_units : 1u)) return false;
   if (op.unit == Unit::kMemory && (op.is_store ? convoy_.loads : convoy_.stores)) return false;
-  unsigned reads = op.masked ? 1 : 0;
-  for (uint8_t r : op.vs) reads += r != kNoReg;
+  unsigned operand_reads = op.masked ? 1 : 0;
+  for (uint8_t r : op.vs) operand_reads += r != kNoReg;
   const unsigned writes = op.vd != kNoReg;
-  if (convoy_.reads + reads > params_.read_ports || convoy_.writes + writes > params_.write_ports) return false;
-  // Data hazards with the convoy: a destination written or read by it ends
-  // the convoy; a source it writes may be read only through chaining.
+  if (convoy_.reads + operand_reads > params_.read_ports || convoy_.writes + writes > params_.write_ports) return false;
+  // Data hazards with the convoy: a destination it reads or writes ends the
+  // convoy, unless the instruction reads that register itself (an
+  // accumulator): then each of its elements is written after it read the
+  // earlier writer's, and chaining decides. A source the convoy writes may
+  // be read only through chaining.
+  const auto reads = [&](unsigned r) {
+    for (size_t i = 0; i < op.vs.size(); ++i)
+      if (op.vs[i] != kNoReg && r >= op.vs[i] && r < unsigned{op.vs[i]} + op.vs_regs[i]) return true;
+    return false;
+  };
   if (op.vd != kNoReg) {
-    for (unsigned r = op.vd; r < unsigned{op.vd} + op.vd_regs && r < kRegisters; ++r)
-      if (convoy_.writer[r] >= 0 || convoy_.read[r]) return false;
+    for (unsigned r = op.vd; r < unsigned{op.vd} + op.vd_regs && r < kRegisters; ++r) {
+      if (convoy_.read[r]) return false;
+      if (convoy_.writer[r] >= 0 && !reads(r)) return false;
+    }
   }
   const auto chain = [&](uint8_t first, uint8_t count) {
     for (unsigned r = first; r < unsigned{first} + count && r < kRegisters; ++r) {

@@ -278,6 +278,29 @@ TEST(VectorTiming, OverwritingARegisterTheConvoyUsesEndsTheConvoy) {
   EXPECT_EQ(w.issue(arith(Unit::kAdd, 1, 4, 5, 64), 0).convoy, 2u);  // WAW on V1
 }
 
+TEST(VectorTiming, AccumulateChainsToTheLoadOfItsAccumulator) {
+  // RVV SAXPY: vle32 v1 | vle32 v2 + vfmacc.vf v2,fa0,v1 | vse32 v2. The
+  // multiply-accumulate reads and writes v2, which the second load of its
+  // convoy writes: it chains, each element written after it was read. Convoy
+  // 1: 12 + 64 = 76; the load of v2 enters at 76..139 and its results are
+  // ready 12 later, so the vfmacc's elements enter at 88..151 and it
+  // completes at 151 + 7 + 1 = 159; the store: 159 + 12 + 64 = 235.
+  VectorTiming v(vmips(Chaining::kFlexible));
+  v.issue(load(1, 64, 0x1000), 0);
+  EXPECT_EQ(v.issue(load(2, 64, 0x2000), 0).convoy, 2u);
+  VectorOp fma = arith(Unit::kMul, 2, 1, 2, 64);
+  const IssueResult macc = v.issue(fma, 0);
+  EXPECT_EQ(macc.convoy, 2u);
+  EXPECT_EQ(macc.chained, 1u);
+  EXPECT_EQ(macc.complete, 159u);
+  EXPECT_EQ(v.issue(store(2, 64, 0x2000), 0).complete, 235u);
+  // Without chaining the accumulate waits for the load: 4 convoys.
+  VectorTiming u(vmips(Chaining::kNone));
+  u.issue(load(1, 64, 0x1000), 0);
+  u.issue(load(2, 64, 0x2000), 0);
+  EXPECT_EQ(u.issue(fma, 0).convoy, 3u);
+}
+
 TEST(VectorTiming, ReductionIsNotChainedAndCombinesLanes) {
   // vredsum over 64 elements on 4 lanes: 16 element cycles + add latency 6,
   // then log2(4) = 2 combining steps of 6: 22 + 12 = 34. A reader of its
