@@ -1,0 +1,187 @@
+#include "vector/vector_timing.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tessera::vector {
+
+namespace {
+
+unsigned ceil_log2(unsigned n) {
+  unsigned k = 0;
+  while ((1u << k) < n) ++k;
+  return k;
+}
+
+}  // namespace
+
+VectorTiming::VectorTiming(const TimingParams& params) : params_(params), bank_free_(params.banks, 0) {
+  if (params.lanes == 0 || params.banks == 0 || params.bank_word_bytes == 0 || params.memory_units == 0 ||
+      params.queue_depth == 0)
+    throw std::invalid_argument(
+        "VectorTiming: lanes, banks, bank_word_bytes, memory_units and queue_depth must be > 0");
+  convoy_.writer.fill(-1);
+}
+
+unsigned VectorTiming::latency(const VectorOp& op) const {
+  switch (op.unit) {
+    case Unit::kAdd:
+      return params_.add_latency;
+    case Unit::kMul:
+      return params_.mul_latency;
+    case Unit::kDiv:
+      return params_.div_latency;
+    case Unit::kMemory:
+      return op.is_store ? params_.store_latency : params_.load_latency;
+  }
+  return 0;
+}
+
+bool VectorTiming::fits(const VectorOp& op, std::vector<int>& chained) const {
+  chained.clear();
+  if (running_.empty()) return false;
+  // Structural hazards: each unit runs one instruction of a convoy (memory:
+  // `memory_units`, loads and stores not mixed), and the register file has
+  // its ports.
+  const unsigned u = static_cast<unsigned>(op.unit);
+  if (convoy_.units[u] >= (op.unit == Unit::kMemory ? params_.memory_units : 1u)) return false;
+  if (op.unit == Unit::kMemory && (op.is_store ? convoy_.loads : convoy_.stores)) return false;
+  unsigned operand_reads = op.masked ? 1 : 0;
+  for (uint8_t r : op.vs) operand_reads += r != kNoReg;
+  const unsigned writes = op.vd != kNoReg;
+  if (convoy_.reads + operand_reads > params_.read_ports || convoy_.writes + writes > params_.write_ports) return false;
+  // Data hazards with the convoy: a destination it reads or writes ends the
+  // convoy, unless the instruction reads that register itself (an
+  // accumulator): then each of its elements is written after it read the
+  // earlier writer's, and chaining decides. A source the convoy writes may
+  // be read only through chaining.
+  const auto reads = [&](unsigned r) {
+    for (size_t i = 0; i < op.vs.size(); ++i)
+      if (op.vs[i] != kNoReg && r >= op.vs[i] && r < unsigned{op.vs[i]} + op.vs_regs[i]) return true;
+    return false;
+  };
+  if (op.vd != kNoReg) {
+    for (unsigned r = op.vd; r < unsigned{op.vd} + op.vd_regs && r < kRegisters; ++r) {
+      if (convoy_.read[r]) return false;
+      if (convoy_.writer[r] >= 0 && !reads(r)) return false;
+    }
+  }
+  const auto chain = [&](uint8_t first, uint8_t count) {
+    for (unsigned r = first; r < unsigned{first} + count && r < kRegisters; ++r) {
+      const int w = convoy_.writer[r];
+      if (w < 0) continue;
+      if (params_.chaining == Chaining::kNone || running_[static_cast<size_t>(w)].reduction) return false;
+      if (std::find(chained.begin(), chained.end(), w) == chained.end()) chained.push_back(w);
+    }
+    return true;
+  };
+  for (size_t i = 0; i < op.vs.size(); ++i)
+    if (op.vs[i] != kNoReg && !chain(op.vs[i], op.vs_regs[i])) return false;
+  if (op.masked && !chain(0, 1)) return false;
+  if (params_.chaining == Chaining::kFixed) {
+    if (chained.size() > 1) return false;
+    for (int w : chained)
+      if (running_[static_cast<size_t>(w)].chained_readers > 0) return false;
+  }
+  return true;
+}
+
+void VectorTiming::open_convoy(uint64_t start) {
+  if (convoy_.number > 0) stats_.busy_cycles += convoy_.end - convoy_.start;
+  Convoy next;
+  next.start = next.end = start;
+  next.number = convoy_.number + 1;
+  next.writer.fill(-1);
+  convoy_ = next;
+  running_.clear();
+  ++stats_.convoys;
+}
+
+IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
+  IssueResult r;
+  // The issue queue holds `queue_depth` instructions that have not started.
+  r.accepted = ready;
+  if (recent_starts_.size() == params_.queue_depth) r.accepted = std::max(r.accepted, recent_starts_.front());
+
+  std::vector<int> chained;
+  // Joining needs the instruction to be waiting when the convoy started.
+  if (r.accepted > convoy_.start || !fits(op, chained)) {
+    open_convoy(std::max(convoy_.end, r.accepted));
+    chained.clear();
+  }
+  const uint64_t start = convoy_.start;
+
+  const unsigned lat = latency(op);
+  const unsigned lanes = params_.lanes;
+  Running run{op.vd, op.vd_regs, op.reduction, 0, {}};
+  run.ready.resize(op.vl);
+  entered_.resize(op.vl);
+  for (uint32_t k = 0; k < op.vl; ++k) {
+    // One element per lane per cycle, in order.
+    uint64_t t = k < lanes ? start : entered_[k - lanes] + 1;
+    if (k > 0) t = std::max(t, entered_[k - 1]);
+    for (int w : chained) {
+      const Running& p = running_[static_cast<size_t>(w)];
+      if (k < p.ready.size()) t = std::max(t, p.ready[k]);
+    }
+    if (op.unit == Unit::kMemory) {
+      const uint64_t address = op.addresses ? op.addresses[k] : op.base + static_cast<uint64_t>(op.stride) * k;
+      uint64_t& free = bank_free_[(address / params_.bank_word_bytes) % params_.banks];
+      if (free > t) {
+        stats_.bank_conflict_stalls += free - t;
+        t = free;
+      }
+      free = t + params_.bank_busy;
+    }
+    entered_[k] = t;
+    run.ready[k] = t + lat;
+  }
+  if (op.vl == 0) {
+    r.start = r.complete = start;
+  } else {
+    r.start = entered_[0];
+    r.complete = entered_[op.vl - 1] + lat + 1;
+    // A reduction then combines the lanes' partial results pairwise.
+    if (op.reduction) r.complete += ceil_log2(std::min<uint32_t>(lanes, op.vl)) * params_.add_latency;
+    stats_.element_slots += (entered_[op.vl - 1] - entered_[0] + 1) * lanes;
+  }
+
+  // Record the instruction in its convoy.
+  const int index = static_cast<int>(running_.size());
+  for (int w : chained) ++running_[static_cast<size_t>(w)].chained_readers;
+  ++convoy_.units[static_cast<unsigned>(op.unit)];
+  if (op.unit == Unit::kMemory) (op.is_store ? convoy_.stores : convoy_.loads) = true;
+  for (size_t i = 0; i < op.vs.size(); ++i) {
+    if (op.vs[i] == kNoReg) continue;
+    ++convoy_.reads;
+    for (unsigned g = op.vs[i]; g < unsigned{op.vs[i]} + op.vs_regs[i] && g < kRegisters; ++g) convoy_.read[g] = true;
+  }
+  if (op.masked) {
+    ++convoy_.reads;
+    convoy_.read[0] = true;
+  }
+  if (op.vd != kNoReg) {
+    ++convoy_.writes;
+    for (unsigned g = op.vd; g < unsigned{op.vd} + op.vd_regs && g < kRegisters; ++g) convoy_.writer[g] = index;
+  }
+  convoy_.end = std::max(convoy_.end, r.complete);
+  running_.push_back(std::move(run));
+
+  recent_starts_.push_back(r.start);
+  if (recent_starts_.size() > params_.queue_depth) recent_starts_.pop_front();
+  r.convoy = convoy_.number;
+  r.chained = static_cast<unsigned>(chained.size());
+  ++stats_.instructions;
+  stats_.element_ops += op.vl;
+  stats_.chained_operands += r.chained;
+  if (op.unit == Unit::kMemory) stats_.memory_elements += op.vl;
+  return r;
+}
+
+TimingStats VectorTiming::stats() const {
+  TimingStats s = stats_;
+  if (convoy_.number > 0) s.busy_cycles += convoy_.end - convoy_.start;
+  return s;
+}
+
+}  // namespace tessera::vector
