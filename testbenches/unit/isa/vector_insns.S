@@ -366,3 +366,6 @@ _start:
         csrrs    a0,vstart,zero
         csrrw    zero,vstart,a0
         csrrwi   zero,vstart,0
+        csrrs    a0,vxsat,zero
+        csrrs    a0,vxrm,zero
+        csrrs    a0,vcsr,zero
