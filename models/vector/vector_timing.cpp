@@ -126,12 +126,14 @@ IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
     }
     if (op.unit == Unit::kMemory) {
       const uint64_t address = op.addresses ? op.addresses[k] : op.base + static_cast<uint64_t>(op.stride) * k;
-      uint64_t& free = bank_free_[(address / params_.bank_word_bytes) % params_.banks];
-      if (free > t) {
-        stats_.bank_conflict_stalls += free - t;
-        t = free;
+      if (address != kNoAddress) {
+        uint64_t& free = bank_free_[(address / params_.bank_word_bytes) % params_.banks];
+        if (free > t) {
+          stats_.bank_conflict_stalls += free - t;
+          t = free;
+        }
+        free = t + params_.bank_busy;
       }
-      free = t + params_.bank_busy;
     }
     entered_[k] = t;
     run.ready[k] = t + lat;

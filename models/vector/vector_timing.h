@@ -30,6 +30,8 @@ namespace tessera::vector {
 
 inline constexpr unsigned kRegisters = 32;
 inline constexpr uint8_t kNoReg = 0xFF;
+// An element that takes its slot without a memory access (masked off).
+inline constexpr uint64_t kNoAddress = ~uint64_t{0};
 
 // Functional-unit classes: one pipeline each, except memory (`memory_units`).
 enum class Unit : uint8_t { kAdd, kMul, kDiv, kMemory };
@@ -77,8 +79,8 @@ struct VectorOp {
   std::array<uint8_t, 3> vs_regs{1, 1, 1};
   bool masked = false;     // reads v0
   bool reduction = false;  // its result exists only after the last element
-  // Memory: element k's address is addresses[k] when given (indexed), else
-  // base + k * stride (unit stride: the element size).
+  // Memory: element k's address is addresses[k] when given (indexed, or as
+  // accessed; kNoAddress: no access), else base + k * stride.
   uint64_t base = 0;
   int64_t stride = 0;
   const uint64_t* addresses = nullptr;

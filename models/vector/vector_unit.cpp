@@ -1,0 +1,84 @@
+#include "vector/vector_unit.h"
+
+namespace tessera::vector {
+
+namespace {
+
+using isa::vec::FuClass;
+using isa::vec::VOp;
+
+Unit unit_of(FuClass fu) {
+  switch (fu) {
+    case FuClass::kMul:
+      return Unit::kMul;
+    case FuClass::kDiv:
+      return Unit::kDiv;
+    case FuClass::kLoadStore:
+      return Unit::kMemory;
+    case FuClass::kConfig:
+    case FuClass::kAdd:
+    case FuClass::kMaskPermute:  // the chapter's machine has no separate permute unit
+      break;
+  }
+  return Unit::kAdd;
+}
+
+bool is_reduction(VOp op) { return op >= VOp::kVredsum && op <= VOp::kVfredosum; }
+
+}  // namespace
+
+isa::MemStatus VectorUnit::Recorder::read(uint32_t addr, unsigned bytes, uint8_t* data) {
+  addresses.push_back(addr);
+  return target->read(addr, bytes, data);
+}
+
+isa::MemStatus VectorUnit::Recorder::write(uint32_t addr, unsigned bytes, const uint8_t* data) {
+  addresses.push_back(addr);
+  return target->write(addr, bytes, data);
+}
+
+VectorUnit::VectorUnit(const VectorParams& params) : state_(params.vlen), timing_(params.timing) {}
+
+VectorUnit::Step VectorUnit::execute(const isa::vec::VInst& inst, isa::ThreadState& scalar,
+                                     isa::vec::VectorMemory& memory, uint64_t ready) {
+  Step step;
+  // The facts are those of the state the instruction starts from.
+  const isa::vec::VFacts f = isa::vec::facts(inst, state_);
+  const uint32_t vstart = state_.vstart;
+  recorder_.target = &memory;
+  recorder_.addresses.clear();
+  step.result = isa::vec::execute(inst, state_, scalar, recorder_);
+  if (step.result.trap != isa::Trap::kNone || inst.fu == FuClass::kConfig) return step;
+
+  VectorOp op;
+  op.unit = unit_of(f.fu);
+  op.is_store = inst.is_store();
+  op.vl = f.vl;
+  op.reduction = is_reduction(inst.op);
+  if (f.dst.count > 0) {
+    op.vd = f.dst.first;
+    op.vd_regs = f.dst.count;
+  }
+  for (unsigned i = 0; i < 3; ++i) {
+    if (f.src[i].count == 0) continue;
+    op.vs[i] = f.src[i].first;
+    op.vs_regs[i] = f.src[i].count;
+  }
+  op.masked = f.src[3].count > 0;
+  if (op.unit == Unit::kMemory) {
+    // Element k's address, or none for an element that did not access
+    // memory (before vstart, or masked off): it still takes its slot.
+    element_addresses_.assign(f.vl, kNoAddress);
+    size_t next = 0;
+    for (uint32_t k = vstart; k < f.vl && next < recorder_.addresses.size(); ++k) {
+      if (inst.masked && !state_.mask_bit(0, k)) continue;
+      element_addresses_[k] = recorder_.addresses[next++];
+    }
+    op.addresses = element_addresses_.data();
+  }
+  step.timing = timing_.issue(op, ready);
+  step.timed = true;
+  return step;
+}
+
+}  // namespace tessera::vector
