@@ -140,7 +140,6 @@ constexpr bool is_fp(VOp op) {
 }
 constexpr bool is_int_compare(VOp op) { return op >= VOp::kVmseq && op <= VOp::kVmsgt; }
 constexpr bool is_fp_compare(VOp op) { return op == VOp::kVmfeq || op == VOp::kVmflt || op == VOp::kVmfle; }
-constexpr bool is_widening(VOp op) { return op >= VOp::kVwaddu && op <= VOp::kVwmul; }
 constexpr bool is_reduction(VOp op) {
   return (op >= VOp::kVredsum && op <= VOp::kVredmax) || op == VOp::kVfredusum || op == VOp::kVfredosum;
 }
