@@ -6,7 +6,8 @@
 
 namespace tessera::cpu {
 
-ClusterWaves::ClusterWaves(sim::Waveform& wave, const std::string& scope, unsigned cores) : wave_(wave) {
+ClusterWaves::ClusterWaves(sim::Waveform& wave, const std::string& scope, unsigned cores, unsigned vector_cores)
+    : wave_(wave) {
   auto add = [&](const std::string& s, const char* name, unsigned width, const sim::WaveEnum* values = nullptr) {
     const int id = wave.add_signal(s, name, width, values);
     any_ = any_ || id >= 0;
@@ -33,7 +34,17 @@ ClusterWaves::ClusterWaves(sim::Waveform& wave, const std::string& scope, unsign
     k.stall = add(core, "stall", 2, &kCoreStallWave);
     k.line_addr = add(core + ".l1d", "line_addr", 32);
     k.line_state = add(core + ".l1d", "line_state", bus::kCohStateBits, &bus::kCohStateWave);
+    if (c < vector_cores) {
+      k.vector_issue = add(core + ".vector", "issue", 1);
+      k.vector_convoy = add(core + ".vector", "convoy", 32);
+    }
   }
+}
+
+void ClusterWaves::vector(unsigned core, uint64_t convoy, uint64_t start, uint64_t accepted) {
+  const Core& k = cores_[core];
+  pulse(k.vector_issue, accepted, accepted + 1);
+  at(k.vector_convoy, convoy, start);
 }
 
 void ClusterWaves::pc(unsigned core, uint32_t pc, uint64_t cycle) {

@@ -1,7 +1,8 @@
 // The control-core cluster's waveform signals (docs/waveforms.md), under
 // chip.<cluster>: the snooping bus (`bus.`), and per core its PC, retired
-// instructions and stall state (`coreC.`) and the L1D line that changed
-// state last (`coreC.l1d.`).
+// instructions and stall state (`coreC.`), the L1D line that changed
+// state last (`coreC.l1d.`) and its vector unit's issues and convoys
+// (`coreC.vector.`).
 //
 // The cluster runs ahead of SystemC time (cpu.quantum), so its changes are
 // kept here with their cycles and released to the sim::Waveform, in cycle
@@ -25,8 +26,9 @@ class ClusterWaves {
  public:
   static constexpr uint64_t kNever = ~uint64_t{0};
 
-  // Registers the signals of `cores` cores under `scope` ("chip.cluster").
-  ClusterWaves(sim::Waveform& wave, const std::string& scope, unsigned cores);
+  // Registers the signals of `cores` cores under `scope` ("chip.cluster"),
+  // the first `vector_cores` of them with a vector unit.
+  ClusterWaves(sim::Waveform& wave, const std::string& scope, unsigned cores, unsigned vector_cores);
   // Whether --trace-scope kept any of the signals.
   bool any() const { return any_; }
 
@@ -35,6 +37,9 @@ class ClusterWaves {
   void retire(unsigned core, uint64_t cycle);
   // 0 running, 1 waiting for memory, 2 asleep in wfi, 3 parked (kCoreStallWave).
   void stall(unsigned core, unsigned code, uint64_t cycle);
+  // A vector instruction of `core`: the issue queue took it in `accepted`,
+  // and its convoy (chime) number shows from `start`.
+  void vector(unsigned core, uint64_t convoy, uint64_t start, uint64_t accepted);
   void bus(const bus::BusEvent& e);
   void line(unsigned core, uint64_t line, uint8_t coh_state, uint64_t cycle);
 
@@ -70,7 +75,7 @@ class ClusterWaves {
   }
 
   struct Core {
-    int pc = -1, retire = -1, stall = -1, line_addr = -1, line_state = -1;
+    int pc = -1, retire = -1, stall = -1, line_addr = -1, line_state = -1, vector_issue = -1, vector_convoy = -1;
     uint32_t last_pc = 0;
     bool pc_known = false;
     unsigned last_stall = 4;

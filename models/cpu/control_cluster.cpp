@@ -61,6 +61,14 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   // core0..N with their L1s); the cores' counters join their core nodes.
   engine_ = std::make_unique<bus::Cluster>(params, *memory_side_, &ctx.stats_parent);
 
+  vector_params_ = vector::load_vector_params(cfg);
+  const unsigned vector_units = static_cast<unsigned>(
+      cfg.get_int("cluster.vector_units", params.cores, 0, params.cores,
+                  "Control cores with a vector unit, from core 0 (docs/vector.md): one unit per core"));
+  vector_units_.resize(params.cores);
+  vector_accesses_.resize(params.cores);
+  vector_counters_.resize(params.cores);
+
   for (unsigned h = 0; h < params.cores; ++h) {
     auto hart = std::make_unique<Hart>(h, [this, h](bool write, uint32_t addr, unsigned bytes, uint32_t* value) {
       return mmio(*harts_[h], write, addr, bytes, value);
@@ -77,6 +85,11 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
                    "Cycles from issuing a data access to its completion, summed");
     g->add_counter("wfi_cycles", &hart->wfi_cycles, "Cycles asleep in wfi");
     hart->fallback_locks = &engine_->fallback_locks(h);
+    if (h < vector_units) {
+      vector_units_[h] = std::make_unique<vector::VectorUnit>(vector_params_);
+      hart->vector = &vector_units_[h]->state();
+      add_vector_stats(h);
+    }
     harts_.push_back(std::move(hart));
   }
   completed_.assign(harts_.size(), std::nullopt);
@@ -92,7 +105,7 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   boot.state.x[9] = ctx.argv;
 
   if (ctx.wave) {
-    waves_ = std::make_unique<ClusterWaves>(*ctx.wave, sim::wave_scope(sc_module::name()), params.cores);
+    waves_ = std::make_unique<ClusterWaves>(*ctx.wave, sim::wave_scope(sc_module::name()), params.cores, vector_units);
     if (!waves_->any()) waves_.reset();
   }
   if (waves_) {
@@ -313,7 +326,7 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       return fault(h, isa::Inst{}, r);
     }
     if (waves_) waves_->pc(id, h.state.pc, t);
-    if (switch_armed_ && !completed_[id]) {
+    if (switch_armed_ && !completed_[id] && !vector_accesses_[id].active) {
       const SwitchReason reason = switch_reason(*inst, h);
       if (reason != SwitchReason::kNone) {
         if (detailed_switch(h, reason, t, now, sc_now)) return;
@@ -374,6 +387,14 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
         fetch_line_[hid] = h.state.pc & line_mask_;
       });
       return;
+    }
+    if (inst->op == isa::Op::kIllegal) {
+      // Not a scalar instruction: a vector one, or illegal (the executor traps below).
+      const isa::vec::VInst& v = vector_inst(h.state.pc, inst->raw);
+      if (v.op != isa::vec::VOp::kIllegal) {
+        if (run_vector(h, v, t, now)) return;
+        continue;
+      }
     }
     const MemClass mc = classify(*inst);
     const bool mmio_access = mc == MemClass::kAccess && is_mmio(access_address(*inst, h.state));

@@ -29,6 +29,7 @@
 #include <string>
 #include <systemc>
 #include <tlm>
+#include <unordered_map>
 #include <vector>
 
 #include "bus/cluster.h"
@@ -44,6 +45,7 @@
 #include "sim/run_control.h"
 #include "sim/stats.h"
 #include "sim/timeline.h"
+#include "vector/vector_unit.h"
 
 namespace tessera::cpu {
 
@@ -74,9 +76,9 @@ struct StackGuard {
 };
 
 // Where a fast-forward ends (docs/fast-forward.md): before the first ROI
-// begin, dispatcher LAUNCH write, tx.* instruction or wfi; or the program
-// ended (or stopped) while running functionally.
-enum class SwitchReason : uint8_t { kNone, kRoiBegin, kLaunch, kTx, kWfi, kProgramEnd };
+// begin, dispatcher LAUNCH write, tx.* instruction, wfi or vector
+// instruction; or the program ended (or stopped) while running functionally.
+enum class SwitchReason : uint8_t { kNone, kRoiBegin, kLaunch, kTx, kWfi, kProgramEnd, kVector };
 const char* switch_reason_name(SwitchReason r);
 
 struct FastForwardInfo {
@@ -191,6 +193,18 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // store, a stack guard, the program's code): the run stops; true.
   bool refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr, bool mmio_access);
   void stop_on_engine_failure();
+  // Vector units (docs/vector.md, "On the control cores"). The decoded
+  // vector instruction of the word at pc (op kIllegal: not one).
+  const isa::vec::VInst& vector_inst(uint32_t pc, uint32_t raw);
+  // Runs the vector instruction v on h at time t: true when the hart must
+  // stop running for now (an element access in flight, waiting for the
+  // engine, or a fault).
+  bool run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, uint64_t now);
+  // Why an element access must not happen ("" when it may): MMIO, outside
+  // memory, a stack guard, a store into the code.
+  std::string vector_refusal(uint32_t addr, unsigned bytes, bool store) const;
+  void vector_fault(Hart& h, const isa::vec::VInst& v, const isa::vec::VResult& r);
+  void add_vector_stats(unsigned core);
   void forget_fetch_lines() { fetch_line_.assign(harts_.size(), kNoLine); }
 
   const sim::ClockDomain& clock_;
@@ -240,6 +254,27 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // the first step.
   bool log_device_writes_ = false;
   std::vector<std::pair<uint32_t, uint32_t>> device_writes_, replay_writes_;
+
+  // Per hart: its vector unit (null: none), the element accesses of the
+  // vector load or store it is making through the L1D, and counters.
+  vector::VectorParams vector_params_;
+  std::vector<std::unique_ptr<vector::VectorUnit>> vector_units_;
+  std::unordered_map<uint32_t, isa::vec::VInst> vector_decoded_;  // by pc
+  struct VectorAccesses {
+    bool active = false;
+    size_t issued = 0;               // accesses of the unit's plan issued so far
+    std::vector<uint32_t> loaded;    // per completed access: the value read
+    std::vector<uint64_t> arrivals;  // per completed access: the cycle it completed
+    uint64_t start = 0;              // the cycle the instruction reached the unit
+  };
+  std::vector<VectorAccesses> vector_accesses_;
+  struct VectorCounters {
+    uint64_t scalar_wait_cycles = 0;  // the core waited for the queue or a scalar result
+    uint64_t bytes_loaded = 0, bytes_stored = 0;
+    uint64_t engine_drains = 0;  // banked accesses that waited for the cluster to go idle
+  };
+  std::vector<VectorCounters> vector_counters_;
+  std::vector<std::unique_ptr<sim::StatGroup>> vector_stats_;
 
   std::unique_ptr<ClusterWaves> waves_;  // null when the cluster is not traced
   sc_core::sc_event wave_event_;         // the next cycle with changes to release

@@ -24,6 +24,8 @@ const char* switch_reason_name(SwitchReason r) {
       return "wfi";
     case SwitchReason::kProgramEnd:
       return "program-end";
+    case SwitchReason::kVector:
+      return "vector";
   }
   return "?";
 }
@@ -112,6 +114,11 @@ void ControlCluster::restore(const ClusterSnapshot& s) {
 SwitchReason ControlCluster::switch_reason(const isa::Inst& inst, const Hart& h) const {
   if (inst.op == isa::Op::kWfi) return SwitchReason::kWfi;
   if (isa::is_tx_op(inst.op)) return SwitchReason::kTx;
+  // The vector registers are at their reset state until the first vector
+  // instruction, so the switch before it needs no vector state.
+  if (inst.op == isa::Op::kIllegal && vector_units_[h.id()] &&
+      isa::vec::decode_vector(inst.raw).op != isa::vec::VOp::kIllegal)
+    return SwitchReason::kVector;
   if (inst.is_store && !inst.is_load) {
     const uint32_t addr = access_address(inst, h.state);
     if (is_mmio(addr)) {

@@ -201,6 +201,7 @@ bool Hart::csr_read(uint16_t csr, uint32_t* value) {
     default:
       break;
   }
+  if (vector && vector->csr_read(csr, value)) return true;
   return isa::csr::read_counter(csr, ready_at, instructions, id_, value);
 }
 
@@ -216,7 +217,7 @@ bool Hart::csr_write(uint16_t csr, uint32_t value) {
       if (fallback_locks) ++*fallback_locks;
       return true;
     default:
-      return false;
+      return vector && vector->csr_write(csr, value);
   }
 }
 

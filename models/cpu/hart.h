@@ -16,6 +16,7 @@
 
 #include "bus/cluster.h"
 #include "isa/isa.h"
+#include "isa/vector.h"
 
 namespace tessera::cpu {
 
@@ -75,6 +76,10 @@ class Hart final : public isa::ExecEnv {
   uint8_t tx_rd = 0;
   uint32_t tx_log_base = 0, tx_log_size = 0;
   uint64_t* fallback_locks = nullptr;
+
+  // The state of the core's vector unit (null: the core has none); its
+  // CSRs (vstart, vl, vtype, vlenb) are read and written through Zicsr.
+  isa::vec::VectorState* vector = nullptr;
 
   // Statistics (instret reads `instructions`).
   uint64_t instructions = 0, loads = 0, stores = 0, atomics = 0, fences = 0, fetches = 0, mmio_accesses = 0;

@@ -30,6 +30,10 @@ VectorParams load_vector_params(sim::Config& cfg, const std::string& p) {
   t.bank_word_bytes =
       u("bank_word_bytes", t.bank_word_bytes, 1, 4096, "Bytes per bank word (consecutive words in consecutive banks)");
   t.queue_depth = u("queue_depth", t.queue_depth, 1, 1024, "Vector instructions accepted and not yet started");
+  const std::string memory = cfg.get_enum(
+      p + "memory", "cluster", {"cluster", "banked"},
+      "Vector loads and stores: cluster (through the core's coherent L1D) or banked (banked vector memory)");
+  v.memory = memory == "banked" ? MemoryPath::kBanked : MemoryPath::kCluster;
   if (t.bank_word_bytes & (t.bank_word_bytes - 1))
     throw sim::ConfigError(fmt::format("{}bank_word_bytes = {} must be a power of two", p, t.bank_word_bytes));
   return v;

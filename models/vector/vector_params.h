@@ -3,7 +3,7 @@
 // the start-up latencies vector.latency.{add,mul,div,load,store},
 // vector.memory_units, vector.read_ports, vector.write_ports,
 // vector.banks, vector.bank_busy, vector.bank_word_bytes and
-// vector.queue_depth (docs/vector.md, "Parameters").
+// vector.queue_depth, and vector.memory (docs/vector.md, "Parameters").
 #pragma once
 
 #include <string>
@@ -13,8 +13,14 @@
 
 namespace tessera::vector {
 
+// Where vector loads and stores go. cluster: element by element through the
+// core's coherent L1D, timed by the cluster. banked: the chapter's banked
+// vector memory, timed by its banks (docs/vector.md, "Memory paths").
+enum class MemoryPath : uint8_t { kCluster, kBanked };
+
 struct VectorParams {
   unsigned vlen = 2048;  // bits per vector register: 64 elements of 32 bits
+  MemoryPath memory = MemoryPath::kCluster;
   TimingParams timing;
 };
 

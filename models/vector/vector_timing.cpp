@@ -104,12 +104,14 @@ IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
   if (recent_starts_.size() == params_.queue_depth) r.accepted = std::max(r.accepted, recent_starts_.front());
 
   std::vector<int> chained;
-  // Joining needs the instruction to be waiting when the convoy started.
-  if (r.accepted > convoy_.start || !fits(op, chained)) {
+  // An instruction may join the convoy while it still runs; it starts when
+  // it arrives (a scalar core hands over one instruction per cycle, so a
+  // chained pair arrives a cycle apart).
+  if (r.accepted >= convoy_.end || !fits(op, chained)) {
     open_convoy(std::max(convoy_.end, r.accepted));
     chained.clear();
   }
-  const uint64_t start = convoy_.start;
+  const uint64_t start = std::max(convoy_.start, r.accepted);
 
   const unsigned lat = latency(op);
   const unsigned lanes = params_.lanes;
@@ -124,7 +126,7 @@ IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
       const Running& p = running_[static_cast<size_t>(w)];
       if (k < p.ready.size()) t = std::max(t, p.ready[k]);
     }
-    if (op.unit == Unit::kMemory) {
+    if (op.unit == Unit::kMemory && !op.arrivals) {
       const uint64_t address = op.addresses ? op.addresses[k] : op.base + static_cast<uint64_t>(op.stride) * k;
       if (address != kNoAddress) {
         uint64_t& free = bank_free_[(address / params_.bank_word_bytes) % params_.banks];
@@ -137,12 +139,15 @@ IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
     }
     entered_[k] = t;
     run.ready[k] = t + lat;
+    // The start-up latency is the memory pipeline's best case; the cache may deliver later.
+    if (op.arrivals && op.arrivals[k] != kNoAddress) run.ready[k] = std::max(run.ready[k], op.arrivals[k]);
   }
   if (op.vl == 0) {
     r.start = r.complete = start;
   } else {
     r.start = entered_[0];
     r.complete = entered_[op.vl - 1] + lat + 1;
+    if (op.arrivals) r.complete = std::max(r.complete, *std::max_element(run.ready.begin(), run.ready.end()) + 1);
     // A reduction then combines the lanes' partial results pairwise.
     if (op.reduction) r.complete += ceil_log2(std::min<uint32_t>(lanes, op.vl)) * params_.add_latency;
     stats_.element_slots += (entered_[op.vl - 1] - entered_[0] + 1) * lanes;

@@ -7,7 +7,8 @@
 //
 // The rules, each one stated where it is applied below:
 // - Instructions issue in order into convoys. An instruction joins the
-//   current convoy if it was waiting when the convoy started and has no
+//   current convoy, from the cycle it arrives, if the convoy is still
+//   running and the instruction has no
 //   structural hazard (functional unit, memory unit, register-file ports)
 //   and no data hazard with the convoy's instructions, except a read of a
 //   result that chaining allows. Otherwise it starts the next convoy when
@@ -84,6 +85,10 @@ struct VectorOp {
   uint64_t base = 0;
   int64_t stride = 0;
   const uint64_t* addresses = nullptr;
+  // Memory through the cluster (vector.memory: cluster) instead of the
+  // banks: element k's access completed in the core's L1D at arrivals[k]
+  // (kNoAddress: no access), and its result is not ready before then.
+  const uint64_t* arrivals = nullptr;
 };
 
 struct IssueResult {

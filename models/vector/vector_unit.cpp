@@ -1,5 +1,7 @@
 #include "vector/vector_unit.h"
 
+#include <algorithm>
+
 namespace tessera::vector {
 
 namespace {
@@ -37,10 +39,40 @@ isa::MemStatus VectorUnit::Recorder::write(uint32_t addr, unsigned bytes, const 
   return target->write(addr, bytes, data);
 }
 
-VectorUnit::VectorUnit(const VectorParams& params) : state_(params.vlen), timing_(params.timing) {}
+isa::MemStatus VectorUnit::Planner::read(uint32_t addr, unsigned bytes, uint8_t* data) {
+  std::fill(data, data + bytes, uint8_t{0});
+  const isa::MemStatus status = check->read(addr, bytes, data);
+  if (status == isa::MemStatus::kOk) accesses->push_back(Access{addr, static_cast<uint8_t>(bytes), false, 0});
+  return status;
+}
+
+isa::MemStatus VectorUnit::Planner::write(uint32_t addr, unsigned bytes, const uint8_t* data) {
+  const isa::MemStatus status = check->write(addr, bytes, data);
+  if (status != isa::MemStatus::kOk) return status;
+  uint32_t value = 0;
+  for (unsigned b = 0; b < bytes; ++b) value |= uint32_t{data[b]} << (8 * b);
+  accesses->push_back(Access{addr, static_cast<uint8_t>(bytes), true, value});
+  return status;
+}
+
+VectorUnit::VectorUnit(const VectorParams& params)
+    : state_(params.vlen), scratch_(params.vlen), timing_(params.timing) {}
+
+const VectorUnit::Plan& VectorUnit::plan(const isa::vec::VInst& inst, const isa::ThreadState& scalar,
+                                         isa::vec::VectorMemory& check) {
+  scratch_ = state_;
+  isa::ThreadState s = scalar;
+  plan_.accesses.clear();
+  Planner planner;
+  planner.check = &check;
+  planner.accesses = &plan_.accesses;
+  plan_.result = isa::vec::execute(inst, scratch_, s, planner);
+  return plan_;
+}
 
 VectorUnit::Step VectorUnit::execute(const isa::vec::VInst& inst, isa::ThreadState& scalar,
-                                     isa::vec::VectorMemory& memory, uint64_t ready) {
+                                     isa::vec::VectorMemory& memory, uint64_t ready,
+                                     const std::vector<uint64_t>* arrivals) {
   Step step;
   // The facts are those of the state the instruction starts from.
   const isa::vec::VFacts f = isa::vec::facts(inst, state_);
@@ -69,15 +101,19 @@ VectorUnit::Step VectorUnit::execute(const isa::vec::VInst& inst, isa::ThreadSta
     // Element k's address, or none for an element that did not access
     // memory (before vstart, or masked off): it still takes its slot.
     element_addresses_.assign(f.vl, kNoAddress);
+    if (arrivals) element_arrivals_.assign(f.vl, kNoAddress);
     size_t next = 0;
     for (uint32_t k = vstart; k < f.vl && next < recorder_.addresses.size(); ++k) {
       if (inst.masked && !state_.mask_bit(0, k)) continue;
+      if (arrivals && next < arrivals->size()) element_arrivals_[k] = (*arrivals)[next];
       element_addresses_[k] = recorder_.addresses[next++];
     }
     op.addresses = element_addresses_.data();
+    if (arrivals) op.arrivals = element_arrivals_.data();
   }
   step.timing = timing_.issue(op, ready);
   step.timed = true;
+  stats_ = timing_.stats();
   return step;
 }
 

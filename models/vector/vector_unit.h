@@ -24,11 +24,36 @@ class VectorUnit {
     bool timed = false;        // vset* and trapping instructions take no vector-unit time
     IssueResult timing;
   };
-  // Executes `inst` now and times it from cycle `ready`.
-  Step execute(const isa::vec::VInst& inst, isa::ThreadState& scalar, isa::vec::VectorMemory& memory, uint64_t ready);
+  // Executes `inst` now and times it from cycle `ready`. arrivals (memory
+  // through the cluster): the cycle each access completed, in the order the
+  // instruction makes them; null: the banks time the accesses.
+  Step execute(const isa::vec::VInst& inst, isa::ThreadState& scalar, isa::vec::VectorMemory& memory, uint64_t ready,
+               const std::vector<uint64_t>* arrivals = nullptr);
+
+  // One element access of a load or store.
+  struct Access {
+    uint32_t addr = 0;
+    uint8_t bytes = 0;
+    bool store = false;
+    uint32_t value = 0;  // store data (little-endian)
+  };
+  struct Plan {
+    std::vector<Access> accesses;  // in element order, the faulting one left out
+    isa::vec::VResult result;      // the trap the instruction will raise, if any
+  };
+  // The accesses `inst` will make, found without changing the unit or
+  // `scalar`: it runs on a copy of the state, `check` saying which accesses
+  // fault (its reads' data is ignored). No address depends on data the same
+  // instruction loads, so execute() with the same state makes the same ones.
+  const Plan& plan(const isa::vec::VInst& inst, const isa::ThreadState& scalar, isa::vec::VectorMemory& check);
+  const Plan& last_plan() const { return plan_; }
 
   isa::vec::VectorState& state() { return state_; }
+  const isa::vec::VectorState& state() const { return state_; }
   const VectorTiming& timing() const { return timing_; }
+  // The timing statistics as of the last instruction (stable storage for
+  // counters).
+  const TimingStats& stats() const { return stats_; }
 
  private:
   // Passes accesses through and records each element's address, in order.
@@ -40,7 +65,18 @@ class VectorUnit {
     isa::MemStatus write(uint32_t addr, unsigned bytes, const uint8_t* data) override;
   };
 
-  isa::vec::VectorState state_;
+  class Planner : public isa::vec::VectorMemory {
+   public:
+    isa::vec::VectorMemory* check = nullptr;
+    std::vector<Access>* accesses = nullptr;
+    isa::MemStatus read(uint32_t addr, unsigned bytes, uint8_t* data) override;
+    isa::MemStatus write(uint32_t addr, unsigned bytes, const uint8_t* data) override;
+  };
+
+  isa::vec::VectorState state_, scratch_;
+  Plan plan_;
+  TimingStats stats_;
+  std::vector<uint64_t> element_arrivals_;
   VectorTiming timing_;
   Recorder recorder_;
   std::vector<uint64_t> element_addresses_;
