@@ -580,7 +580,14 @@ bool ControlCluster::run_tx_instruction(Hart& h, const isa::Inst& inst, uint64_t
 
 void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult& r) {
   const uint32_t pc = h.state.pc;
-  const std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "on control cores");
+  std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "on control cores");
+  namespace vcsr = isa::vec::csr;
+  const bool vector_csr = inst.csr == vcsr::kVstart || inst.csr == vcsr::kVxsat || inst.csr == vcsr::kVxrm ||
+                          inst.csr == vcsr::kVcsr || (inst.csr >= vcsr::kVl && inst.csr <= vcsr::kVlenb);
+  if (r.trap == Trap::kIllegalInstruction && !h.vector && inst.csr != 0 && vector_csr)
+    what += fmt::format(
+        ": a vector CSR, and core {} has no vector unit (cluster.vector_units = {})", h.id(),
+        vector_units_.size() - static_cast<size_t>(std::count(vector_units_.begin(), vector_units_.end(), nullptr)));
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
 }

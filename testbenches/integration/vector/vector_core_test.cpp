@@ -1,0 +1,208 @@
+// The control cores' vector units running firmware (docs/vector.md, "On the
+// control cores"): every routine of tessera_rvv.h against scalar code on
+// several machines, coherence with the cluster's caches on both memory
+// paths, exact cycles of a chained sequence, statistics, waveforms, and
+// bad input.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tessera_run.h"
+#include "wave_reader.h"
+
+using tessera::test::read_file;
+using tessera::test::run_tessera;
+using tessera::test::RunResult;
+
+namespace {
+
+std::string fw(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
+std::string chip() { return std::string(PLATFORM_DIR) + "/chip.yaml"; }
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()))).string();
+}
+
+RunResult run(const std::string& program, const std::vector<std::string>& sets = {},
+              std::vector<std::string> extra = {}) {
+  std::vector<std::string> args{"run", chip(), fw(program), "--max-cycles", "100000000"};
+  for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_tessera(args);
+}
+
+void expect_pass(const RunResult& r, const std::string& program) {
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS " + program), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+}
+
+unsigned result(const std::string& out, const std::string& key) {
+  const auto at = out.find("RESULT " + key + " ");
+  EXPECT_NE(at, std::string::npos) << out;
+  if (at == std::string::npos) return 0;
+  return static_cast<unsigned>(std::stoul(out.substr(at + 8 + key.size())));
+}
+
+// Each machine runs every routine at n = 0, 1, MVL-1, MVL, MVL+1 and 1000,
+// SEW 8/16/32: VLEN (so MVL) from 64 to 4096, lanes, chaining, both memory paths.
+class Routines : public ::testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(Routines, EveryRoutineMatchesScalarCode) { expect_pass(run("vector_routines", GetParam()), "vector_routines"); }
+
+INSTANTIATE_TEST_SUITE_P(Machines, Routines,
+                         ::testing::Values(std::vector<std::string>{}, std::vector<std::string>{"vector.memory=banked"},
+                                           std::vector<std::string>{"vector.vlen=64"},
+                                           std::vector<std::string>{"vector.vlen=4096", "vector.lanes=8"},
+                                           std::vector<std::string>{"vector.vlen=512", "vector.chaining=none",
+                                                                    "vector.memory=banked", "vector.lanes=4"}));
+
+TEST(VectorCoherence, ClusterPathSeesAndIsSeenByTheCaches) {
+  expect_pass(run("vector_coherence", {"vector.memory=cluster"}), "vector_coherence");
+}
+
+TEST(VectorCoherence, BankedPathSeesAndIsSeenByTheCaches) {
+  expect_pass(run("vector_coherence", {"vector.memory=banked"}), "vector_coherence");
+}
+
+// vle32.v v1; vadd.vv v2,v1,v1; vmv.x.s between two csrr cycle, VL 64, one
+// lane, VMIPS latencies (load 12, add 6), 16 banks busy 12 (docs/vector.md).
+// The csrr before reads c0; the load reaches the unit at T = c0 + 1 and its
+// elements enter at T..T+63 (16 banks >= 12 busy cycles: no bank waits),
+// element k ready at T+12+k; the core hands over vadd.vv at T+1 and
+// vmv.x.s at T+2.
+TEST(VectorCycles, ChainedAddFollowsTheLoadOneElementBehind) {
+  const auto r = run("vector_cycles", {"vector.memory=banked", "vector.chaining=flexible"});
+  expect_pass(r, "vector_cycles");
+  // vadd joins the load's convoy, chained: element k enters at T+12+k, the
+  // last at T+75, completing at T+75+6+1 = T+82. vmv.x.s needs the add unit:
+  // next convoy at T+82, one element, complete at T+89, where the core
+  // continues with the csrr: 89 + 1 = 90.
+  EXPECT_EQ(result(r.out, "vector load_add_move"), 90u);
+}
+
+TEST(VectorCycles, WithoutChainingTheAddWaitsForTheWholeLoad) {
+  const auto r = run("vector_cycles", {"vector.memory=banked", "vector.chaining=none"});
+  expect_pass(r, "vector_cycles");
+  // The load completes at T+63+12+1 = T+76; vadd's convoy runs T+76..T+139,
+  // complete T+146; vmv.x.s complete T+153: 153 + 1 = 154.
+  EXPECT_EQ(result(r.out, "vector load_add_move"), 154u);
+}
+
+TEST(VectorCycles, ClusterPathTakesTheL1dPortsRate) {
+  const auto r = run("vector_cycles", {"vector.memory=cluster"});
+  expect_pass(r, "vector_cycles");
+  // The data is in core 0's L1D (the program wrote it): each element is a
+  // hit issued when the last one completes, 2 cycles each (performed one
+  // cycle after issue, completing cluster.l1.hit_latency = 1 later). Element
+  // k arrives at T+2(k+1), so the load completes at T+129 (later than its
+  // pipeline's T+76) and the core hands over vadd.vv then: a new convoy
+  // T+129..T+192, complete T+199; vmv.x.s complete T+206: 206 + 1 = 207.
+  EXPECT_EQ(result(r.out, "vector load_add_move"), 207u);
+}
+
+TEST(VectorStats, CountInstructionsElementsAndChimes) {
+  const std::string stats = temp_path("vector_stats.json");
+  const auto r = run("vector_cycles", {"vector.memory=banked"}, {"--stats", stats});
+  expect_pass(r, "vector_cycles");
+  const auto j = nlohmann::json::parse(read_file(stats));
+  std::filesystem::remove(stats);
+  const auto& v = j["chip"]["cluster"]["core0"]["vector"];
+  // vle32 + vadd + vmv.x.s (vsetvli is not timed): 64 + 64 + 1 elements in
+  // 2 chimes, the add chained to the load; 256 bytes loaded.
+  EXPECT_EQ(v["instructions"].get<uint64_t>(), 3u);
+  EXPECT_EQ(v["element_ops"].get<uint64_t>(), 129u);
+  EXPECT_EQ(v["chimes"].get<uint64_t>(), 2u);
+  EXPECT_EQ(v["chained_operands"].get<uint64_t>(), 1u);
+  EXPECT_EQ(v["memory_elements"].get<uint64_t>(), 64u);
+  EXPECT_EQ(v["bytes_loaded"].get<uint64_t>(), 256u);
+  EXPECT_EQ(v["bank_conflict_stalls"].get<uint64_t>(), 0u);
+  // Busy from T to T+82, then T+82 to T+89.
+  EXPECT_EQ(v["busy_cycles"].get<uint64_t>(), 89u);
+  // The core waited for vmv.x.s's result: from T+3 to T+89.
+  EXPECT_EQ(v["scalar_wait_cycles"].get<uint64_t>(), 86u);
+  EXPECT_FALSE(j["chip"]["cluster"]["core1"].contains("vector") &&
+               j["chip"]["cluster"]["core1"]["vector"]["instructions"].get<uint64_t>() != 0);
+}
+
+TEST(VectorWaves, IssuesAndConvoysShowPerCore) {
+  const std::string fst = temp_path("vector_waves.fst");
+  const auto r =
+      run("vector_cycles", {"vector.memory=banked", "clock.cpu_mhz=1000"}, {"--trace-scope", "cluster*", "--vcd", fst});
+  expect_pass(r, "vector_cycles");
+  const auto file = tessera::test::WaveFile::read(fst);
+  std::filesystem::remove(fst);
+  // Three timed instructions handed over in three consecutive cycles.
+  const auto rises = file.times_of("chip.cluster.core0.vector.issue", 1);
+  ASSERT_EQ(rises.size(), 1u);
+  const uint64_t first_issue = rises[0];
+  for (uint64_t k = 0; k < 3; ++k)
+    EXPECT_EQ(file.value_at("chip.cluster.core0.vector.issue", first_issue + k * 1000), 1u);
+  EXPECT_EQ(file.value_at("chip.cluster.core0.vector.issue", first_issue + 3000), 0u);
+  std::vector<std::pair<uint64_t, uint64_t>> convoys;
+  for (const auto& c : file.changes("chip.cluster.core0.vector.convoy")) convoys.emplace_back(c.time_ps, c.value);
+  ASSERT_GE(convoys.size(), 2u);
+  // Convoy 1 from the load's issue (T), convoy 2 from T+82 (1 ns cycles).
+  EXPECT_EQ(convoys[convoys.size() - 2], std::make_pair(first_issue, uint64_t{1}));
+  EXPECT_EQ(convoys.back(), std::make_pair(first_issue + 82 * 1000, uint64_t{2}));
+  // Core 1 has a unit too: its signals exist, with no issue.
+  for (const auto& c : file.changes("chip.cluster.core1.vector.issue")) EXPECT_EQ(c.value, 0u);
+}
+
+// ---- bad input ----
+
+void expect_fault(const RunResult& r, const std::vector<std::string>& parts) {
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  for (const auto& p : parts) EXPECT_NE(r.err.find(p), std::string::npos) << "missing '" << p << "' in\n" << r.err;
+}
+
+TEST(VectorBadInput, VectorInstructionOnACoreWithoutAUnit) {
+  expect_fault(run("vector_routines", {"cluster.vector_units=0"}),
+               {"cluster.core0: illegal instruction", "csrrs", "vlenb",
+                "a vector CSR, and core 0 has no vector unit (cluster.vector_units = 0)"});
+}
+
+TEST(VectorBadInput, VectorInstructionNamesItsDisassembly) {
+  expect_fault(run("vector_bad_vill", {"cluster.vector_units=0"}),
+               {"illegal instruction 0x", "(vsetvli\ta5,a5,e64,m1,ta,ma)", "core 0 has no vector unit"});
+}
+
+TEST(VectorBadInput, UnsupportedSewSetsVillAndTheNextInstructionIsIllegal) {
+  expect_fault(run("vector_bad_vill"), {"illegal instruction", "vadd.vv\tv1,v2,v3", "vill is set"});
+}
+
+TEST(VectorBadInput, MisalignedElementNamesTheElement) {
+  expect_fault(run("vector_bad_misaligned"), {"misaligned vector load of element 0", "vle32.v", "vstart = 0"});
+}
+
+TEST(VectorBadInput, UnmappedElementNamesTheElementOnBothPaths) {
+  for (const char* path : {"vector.memory=cluster", "vector.memory=banked"})
+    expect_fault(run("vector_bad_unmapped", {path}),
+                 {"vector load access fault at element 3, address 0x90000000: outside memory", "vstart = 3"});
+}
+
+TEST(VectorBadInput, BadParametersNameTheKey) {
+  const auto r = run("vector_cycles", {"vector.memory=cache"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("vector.memory"), std::string::npos) << r.err;
+  const auto v = run("vector_cycles", {"vector.vlen=96"});
+  EXPECT_EQ(v.status, 2) << v.out << v.err;
+  EXPECT_NE(v.err.find("vector.vlen = 96 must be a power of two"), std::string::npos) << v.err;
+  const auto u = run("vector_cycles", {"cluster.vector_units=5"});
+  EXPECT_EQ(u.status, 2) << u.out << u.err;
+  EXPECT_NE(u.err.find("cluster.vector_units"), std::string::npos) << u.err;
+}
+
+TEST(VectorFastForward, SwitchesBeforeTheFirstVectorInstruction) {
+  const std::string stats = temp_path("vector_ff.json");
+  const auto r = run("vector_routines", {}, {"--fast-forward", "--stats", stats});
+  expect_pass(r, "vector_routines");
+  const auto j = nlohmann::json::parse(read_file(stats));
+  std::filesystem::remove(stats);
+  EXPECT_EQ(j["fast_forward"]["switch"], "vector");
+}
+
+}  // namespace
