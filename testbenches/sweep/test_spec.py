@@ -8,6 +8,7 @@ import unittest
 import yaml
 
 from tessera_sweep import SweepError
+from tessera_sweep import runner
 from tessera_sweep import spec as spec_mod
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -104,6 +105,25 @@ class Spec(unittest.TestCase):
                       programs=[{"name": "sx", "elf": "saxpy", "args": ["{sm.max_warp}"]}])
         self.assertIn("programs[0].args: '{sm.max_warp}' names no parameter of the sweep (nearest: sm.max_warps)",
                       str(e.exception))
+
+    def test_a_program_parameter_fills_arguments_and_is_not_set(self):
+        sweep = self.load(parameters={"sm.max_warps": [8], "arg.stride": [1, 32]},
+                          programs=[{"name": "sx", "elf": "saxpy", "args": ["column", "{arg.stride}"]}])
+        self.assertEqual([(p["params"], p["args"]) for p in sweep["points"]],
+                         [({"sm.max_warps": 8, "arg.stride": 1}, ["column", "1"]),
+                          ({"sm.max_warps": 8, "arg.stride": 32}, ["column", "32"])])
+        cmd = runner.command(sweep, sweep["points"][1], self.tmp)
+        self.assertIn("sm.max_warps=8", cmd)
+        self.assertFalse([a for a in cmd if a.startswith("arg.")], cmd)
+        self.assertEqual(cmd[-3:], ["--", "column", "32"])
+        # Neither the parameter check nor the probe run hands it to tessera.
+        self.assertFalse([c for c in self.calls() if any("arg.stride" in a for a in c)], self.calls())
+
+    def test_a_program_parameter_no_argument_names_is_refused(self):
+        with self.assertRaises(SweepError) as e:
+            self.load(parameters={"arg.stride": [1, 2]}, programs=[{"name": "sx", "elf": "saxpy", "args": ["column"]}])
+        self.assertIn("parameters.arg.stride: 'arg.stride' is a program parameter (only substituted into "
+                      "arguments), but no program args name '{arg.stride}'", str(e.exception))
 
 
 if __name__ == "__main__":

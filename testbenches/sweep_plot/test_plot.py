@@ -193,6 +193,25 @@ class Reference(SweepDir):
         self.assertEqual(status, 0, err)
         self.assert_plot("ref", ["xbar (base)", "lrr", "gto", "sm.scheduler", "cycles"])
 
+    def test_speedup_divides_each_line_into_its_first_value(self):
+        r = plot.Results(self.out)
+        p = plot.normalise(r, {"kind": "line", "x": "sm.max_warps", "y": "cycles", "series": "sm.scheduler",
+                               "facet": "program", "speedup": True}, "plot 1")
+        lines = plot.line_points(r, p)
+        # Means over the two repeats: sgemm lrr 1000, 800, 700; gto 900, 850, 600.
+        self.assertEqual(lines["sgemm"]["lrr"], [("8", 1.0), ("16", 1000 / 800), ("32", 1000 / 700)])
+        self.assertEqual(lines["sgemm"]["gto"], [("8", 1.0), ("16", 900 / 850), ("32", 900 / 600)])
+        self.assertEqual(lines["histogram"]["gto"], [("8", 1.0), ("16", 520 / 380), ("32", 520 / 300)])
+        # Over a non-numeric x, against its first value (lrr).
+        p = plot.normalise(r, {"kind": "line", "x": "sm.scheduler", "y": "cycles", "series": "sm.max_warps",
+                               "facet": "program", "speedup": True}, "plot 2")
+        self.assertEqual(plot.line_points(r, p)["sgemm"]["32"], [("lrr", 1.0), ("gto", 700 / 600)])
+        status, _, err = run_main([self.out, "--line", "sm.max_warps", "cycles", "--series", "sm.scheduler",
+                                   "--facet", "program", "--speedup"])
+        self.assertEqual(status, 0, err)
+        self.assert_plot("line-speedup-cycles-vs-sm.max_warps-by-sm.scheduler-per-program",
+                         ["speedup over sm.max_warps = 8", "lrr", "gto", "program = sgemm"])
+
     def test_missing_reference_is_refused(self):
         status, _, err = run_main([self.out, "--line", "sm.max_warps", "cycles", "--reference",
                                    os.path.join(self.tmp, "nowhere")])
@@ -239,6 +258,8 @@ class SpecCheck(unittest.TestCase):
         self.refused([{"kind": "line", "x": "sm.max_warps", "y": "cycles",
                        "where": {"programme": "x"}}], "where: unknown column", "nearest: program")
         self.refused({"kind": "line"}, "a list of plots")
+        self.refused([{"kind": "heatmap", "x": "sm.max_warps", "y": "sm.scheduler", "value": "cycles",
+                       "speedup": True}], "plots[0]: speedup belongs to a line plot")
 
 
 class ParetoFront(unittest.TestCase):

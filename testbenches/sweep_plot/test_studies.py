@@ -4,6 +4,7 @@ committed files, without re-running the studies."""
 
 import csv
 import json
+import math
 import os
 import unittest
 
@@ -12,14 +13,16 @@ from test_plot import plot, svg_texts  # the plot module and the SVG text reader
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("TESSERA_SOURCE_DIR", os.path.join(HERE, "..", ".."))
 STUDIES = os.path.join(SOURCE, "studies")
-# The five studies of docs/dse.md; a missing one is a failure.
-NAMES = ["warp_sched", "l1_cache", "interconnect", "hbm_policy", "coherence"]
+# The studies of docs/dse.md and docs/vector.md; a missing one is a failure.
+NAMES = ["warp_sched", "l1_cache", "interconnect", "hbm_policy", "coherence", "vector_lanes", "vector_stride"]
 
 
 def expected_labels(p):
     """The axis labels (and legend title) a plot of this description shows."""
     if p["kind"] == "line":
-        return [p["x"], p["y"]] + ([p["series"]] if p.get("series") else [])
+        # A speedup plot's y label is "speedup over X = FIRST VALUE".
+        y = f"speedup over {p['x']} = " if p.get("speedup") else p["y"]
+        return [p["x"], y] + ([p["series"]] if p.get("series") else [])
     if p["kind"] == "heatmap":
         return [p["x"], p["y"], p["value"]]
     return [f"{p['x']} (lower is better)", f"{p['y']} (lower is better)", "Pareto front"]
@@ -51,7 +54,10 @@ class Studies(unittest.TestCase):
             self.assertLess(os.path.getsize(png), 400000, f"{png}: small enough to commit")
             texts = svg_texts(svg)
             for label in expected_labels(p):
-                self.assertIn(label, texts, f"{svg}: axis label")
+                if label.endswith(" = "):
+                    self.assertTrue([t for t in texts if t.startswith(label)], f"{svg}: axis label {label}...")
+                else:
+                    self.assertIn(label, texts, f"{svg}: axis label")
             self.assertIn(f'<img src="{pname}.png"', index)
 
     def test_warp_sched(self):
@@ -84,6 +90,45 @@ class Studies(unittest.TestCase):
 
     def test_coherence(self):
         self.check_study("coherence")
+
+    def rows(self, name):
+        with open(os.path.join(STUDIES, name, "results.csv"), newline="") as f:
+            return [r for r in csv.DictReader(f) if r["status"] == "ok"]
+
+    def test_vector_lanes(self):
+        self.check_study("vector_lanes")
+        rows = self.rows("vector_lanes")
+        self.assertEqual(len(rows), 6 * 2 * 4 * 3, "every routine at every point passed its scalar check")
+        cycles = {(r["program"], r["vector.banks"], r["vector.chaining"], r["vector.lanes"]): int(r["roi_cycles"])
+                  for r in rows}
+        for (program, banks, chaining, lanes), c in cycles.items():
+            if lanes != "1":
+                # More lanes never slow a routine down; chaining never either.
+                half = str(int(lanes) // 2)
+                self.assertLessEqual(c, cycles[(program, banks, chaining, half)], (program, banks, chaining, lanes))
+            if chaining != "none":
+                self.assertLessEqual(c, cycles[(program, banks, "none", lanes)], (program, banks, chaining, lanes))
+            # 16 banks busy 12 cycles each serve 1.33 words per cycle: 128 banks are never slower.
+            self.assertLessEqual(cycles[(program, "128", chaining, lanes)], cycles[(program, "16", chaining, lanes)])
+
+    def test_vector_stride(self):
+        self.check_study("vector_stride")
+        rows = self.rows("vector_stride")
+        self.assertEqual(len(rows), 3 * 64)
+        per = {(int(r["vector.banks"]), int(r["arg.stride"])): float(r["cycles_per_element"]) for r in rows}
+        stalls = {(int(r["vector.banks"]), int(r["arg.stride"])): int(r["bank_conflict_stalls"]) for r in rows}
+        for banks in (8, 16, 32):
+            worst = per[(banks, banks)]
+            for stride in range(1, 65):
+                # Strides that share the factor of the bank count revisit the same banks alike.
+                same = math.gcd(stride, banks)
+                self.assertEqual(per[(banks, stride)], per[(banks, same)], (banks, stride))
+                # A stride that is a multiple of the bank count hits one bank: the slowest.
+                self.assertLessEqual(per[(banks, stride)], worst)
+            # With at least as many banks as busy cycles (12), stride 1 never waits for a bank.
+            if banks >= 12:
+                self.assertEqual(stalls[(banks, 1)], 0, banks)
+            self.assertGreater(stalls[(banks, banks)], 0, banks)
 
     def test_no_other_study_unchecked(self):
         found = sorted(d for d in os.listdir(STUDIES)

@@ -1,17 +1,17 @@
 """Plots of a sweep's results: `tessera sweep plot OUT [options]`.
 
 Usage:
-  tessera sweep plot OUT [--line X METRIC [--series P] [--facet F] [--reference DIR] [--logy]]...
+  tessera sweep plot OUT [--line X METRIC [--series P] [--facet F] [--reference DIR] [--logy] [--speedup]]...
                          [--heatmap X Y METRIC [--facet F]]...
                          [--pareto M1 M2 [--minimize|--maximize [M]]... [--label C]... [--facet F]]...
                          [--where COLUMN=VALUE]... [--name NAME] [--title TEXT] [--dpi N]
 
 Each --line/--heatmap/--pareto starts a plot; --series, --facet, --label,
---minimize, --maximize, --reference, --logy, --where, --name and --title that follow
-it belong to that plot. Without any of them the spec's `plots:` list
-(sweep.json) is drawn:
+--minimize, --maximize, --reference, --logy, --speedup, --where, --name and
+--title that follow it belong to that plot. Without any of them the spec's
+`plots:` list (sweep.json) is drawn:
   {kind: line, x: PARAM, y: METRIC, series: PARAM, facet: COLUMN,
-   reference: DIR, logy: true}
+   reference: DIR, logy: true, speedup: true}
   {kind: heatmap, x: PARAM, y: PARAM, value: METRIC, facet: COLUMN}
   {kind: pareto, x: METRIC, y: METRIC, minimize: [..], maximize: [..],
    label: COLUMN or [COLUMNS], facet: COLUMN}
@@ -19,6 +19,8 @@ Any plot may have `where: {COLUMN: VALUE or [VALUES]}` (only those rows).
 reference: another sweep without PARAM (in a spec relative to OUT, on the
 command line to the working directory), drawn as a dashed level per
 platform, e.g. a crossbar beside networks swept over VCs. logy: a log y axis.
+speedup: each line divided into its value at the first x (METRIC lower is
+better, e.g. cycles): the speedup over the first value of the x parameter.
 (each may also have `name:` and `title:`).
 
 Values come from OUT/results.csv, ok rows only; the points of one
@@ -282,28 +284,47 @@ def _averaged_over(results, used, metrics):
     return hidden
 
 
-def draw_line(results, p, plt):
+def line_points(results, p):
+    """{facet value: {series value: [(x value, y)]}} of a line plot, x in
+    value order; with `speedup`, y is the line's value at its first x over its
+    value at each x (lower is better: cycles, time)."""
     x, y, series, facet = p["x"], p["y"], p.get("series"), p.get("facet")
     keys = [k for k in (facet, series, x) if k]
     means = mean_by(results, keys, [y])
-    facets = _facets(results, facet)
     xs_all = results.value_order(x, [r.get(x, "") for r in results.ok])
-    numeric_x = all(as_number(v) is not None for v in xs_all)
-    base = results.log_base(x, xs_all) if numeric_x else None
     series_values = results.value_order(series, [r.get(series, "") for r in results.ok]) \
         if series else [None]
-    fig, axes = _grid(plt, len(facets))
-    for ax, fv in zip(axes, facets):
+    lines = {}
+    for fv in _facets(results, facet):
+        lines[fv] = {}
         for sv in series_values:
             pts = []
             for xv in xs_all:
                 key = tuple(v for v, k in ((fv, facet), (sv, series), (xv, x)) if k)
                 m = means.get(key, {}).get(y)
                 if m is not None:
-                    pts.append((as_number(xv) if numeric_x else xs_all.index(xv), m))
+                    pts.append((xv, m))
+            if pts and p.get("speedup"):
+                first = pts[0][1]
+                pts = [(xv, first / m if m else math.nan) for xv, m in pts]
+            lines[fv][sv] = pts
+    return lines
+
+
+def draw_line(results, p, plt):
+    x, y, series, facet = p["x"], p["y"], p.get("series"), p.get("facet")
+    keys = [k for k in (facet, series, x) if k]
+    facets = _facets(results, facet)
+    xs_all = results.value_order(x, [r.get(x, "") for r in results.ok])
+    numeric_x = all(as_number(v) is not None for v in xs_all)
+    base = results.log_base(x, xs_all) if numeric_x else None
+    lines = line_points(results, p)
+    fig, axes = _grid(plt, len(facets))
+    for ax, fv in zip(axes, facets):
+        for sv, pts in lines[fv].items():
             if pts:
-                ax.plot([a for a, _ in pts], [b for _, b in pts], marker="o",
-                        label=sv if sv is not None else y)
+                ax.plot([as_number(xv) if numeric_x else xs_all.index(xv) for xv, _ in pts],
+                        [b for _, b in pts], marker="o", label=sv if sv is not None else y)
         for label, value in _reference_lines(results, p, fv):
             ax.axhline(value, linestyle="--", color="0.3", label=label)
         if base:
@@ -317,13 +338,14 @@ def draw_line(results, p, plt):
         if p.get("logy"):
             _log_y(ax)
         ax.set_xlabel(x)
-        ax.set_ylabel(y)
+        ax.set_ylabel(f"speedup over {x} = {xs_all[0]}" if p.get("speedup") else y)
         ax.grid(True, alpha=0.3)
         _facet_title(ax, facet, fv)
         if series or p.get("reference"):
             ax.legend(title=series or "reference", fontsize="small")
     hidden = _averaged_over(results, set(keys), [y])
-    caption = f"{y} against {x}" + (f", one line per {series}" if series else "") + \
+    caption = (f"speedup ({y} at the first {x} over {y})" if p.get("speedup") else y) + f" against {x}" + \
+        (f", one line per {series}" if series else "") + \
         (f", one panel per {facet}" if facet else "") + \
         (f", dashed: the sweep {_ref_name(p)} (no {x})" if p.get("reference") else "")
     return fig, caption, hidden
@@ -453,7 +475,8 @@ def default_name(p):
     p = {k: (v.lstrip("-") if isinstance(v, str) else v) for k, v in p.items()}  # "--pattern" names "pattern"
     k = p["kind"]
     if k == "line":
-        n = f"line-{p['y']}-vs-{p['x']}" + (f"-by-{p['series']}" if p.get("series") else "")
+        n = f"line-{'speedup-' if p.get('speedup') else ''}{p['y']}-vs-{p['x']}" + \
+            (f"-by-{p['series']}" if p.get("series") else "")
     elif k == "heatmap":
         n = f"heatmap-{p['value']}-{p['x']}-{p['y']}"
     else:
@@ -499,7 +522,7 @@ def _check_shape(p, where):
     if kind not in DRAW:
         raise PlotError(f"{where}: kind must be one of line, heatmap, pareto; got {kind!r}")
     known = {"kind", "name", "title", "facet", "x", "y", "series", "value", "label",
-             "minimize", "maximize", "reference", "logy", "where"}
+             "minimize", "maximize", "reference", "logy", "speedup", "where"}
     for k in p:
         if k not in known:
             near = difflib.get_close_matches(str(k), sorted(known), n=1, cutoff=0.0)
@@ -515,8 +538,11 @@ def _check_shape(p, where):
             if n not in (p.get("x"), p.get("y")):
                 raise PlotError(f"{where}: {key} '{n}' is neither axis "
                                 f"('{p.get('x')}' or '{p.get('y')}')")
-    if p.get("reference") and kind != "line":
-        raise PlotError(f"{where}: reference belongs to a line plot")
+    for k in ("reference", "speedup"):
+        if p.get(k) and kind != "line":
+            raise PlotError(f"{where}: {k} belongs to a line plot")
+    if p.get("speedup") and p.get("reference"):
+        raise PlotError(f"{where}: a speedup plot has no reference levels")
     if p.get("where") is not None and not isinstance(p.get("where"), dict):
         raise PlotError(f"{where}: where is a mapping column: value (or [values]), "
                         f"got {p.get('where')!r}")
@@ -702,8 +728,8 @@ def parse_args(argv):
                 raise PlotError(f"--where takes COLUMN=VALUE, not '{cond}'")
             col, val = cond.split("=", 1)
             current(a).setdefault("where", {}).setdefault(col, []).append(val)
-        elif a == "--logy":
-            current(a)["logy"] = True
+        elif a in ("--logy", "--speedup"):
+            current(a)[a[2:]] = True
         elif a == "--reference":
             # On the command line a path from the working directory (in a
             # spec: from OUT).
@@ -735,7 +761,8 @@ def parse_args(argv):
             if not 20 <= dpi <= 600:
                 raise PlotError(f"--dpi {dpi} is outside [20, 600]")
         elif a.startswith("-"):
-            opts = ["--line", "--heatmap", "--pareto", "--series", "--facet", "--label", "--reference", "--logy", "--where",
+            opts = ["--line", "--heatmap", "--pareto", "--series", "--facet", "--label", "--reference", "--logy",
+                    "--speedup", "--where",
                     "--minimize", "--maximize", "--name", "--title", "--dpi"]
             near = difflib.get_close_matches(a, opts, n=1, cutoff=0.0)
             raise PlotError(f"unknown option '{a}' (nearest: {near[0]})\n{USAGE}")

@@ -54,14 +54,25 @@ def resolve_files(sweep, stage=None):
     return sweep["tessera"], dict(sweep.get("files", {}))
 
 
+# A parameter named arg.NAME is the program's own: it only fills "{arg.NAME}"
+# in program (or tool) arguments and is never passed to tessera.
+PROGRAM_PARAM = "arg."
+
+
+def model_params(point):
+    """The point's parameters that configure the model (--set or a tool option)."""
+    return {k: v for k, v in point["params"].items() if not k.startswith(PROGRAM_PARAM)}
+
+
 def tool_command(tessera, tool, point):
     """`tessera TOOL TOOL_ARGS... --opt value... --set k=v... --json`: a
     parameter named --opt is the tool's option, any other a --set."""
     cmd = [tessera, tool] + [str(a) for a in point.get("args", [])]
-    for k, v in point["params"].items():
+    params = model_params(point)
+    for k, v in params.items():
         if k.startswith("--"):
             cmd += [k, set_value(v)]
-    for k, v in point["params"].items():
+    for k, v in params.items():
         if not k.startswith("--"):
             cmd += ["--set", f"{k}={set_value(v)}"]
     return cmd + ["--json"]
@@ -82,7 +93,7 @@ def command(sweep, point, out_dir, stage=None):
     if point.get("tool"):
         return tool_command(tessera, point["tool"], point)
     cmd = [tessera, "run", files[point["platform"]], files[point["program"]]]
-    for k, v in point["params"].items():
+    for k, v in model_params(point).items():
         cmd += ["--set", f"{k}={set_value(v)}"]
     cmd += ["--stats", os.path.join(os.path.abspath(results.point_dir(out_dir, point["id"])), "stats.json"), "-q"]
     if sweep.get("fast_forward"):

@@ -12,7 +12,7 @@ import yaml
 
 from . import SweepError
 from . import space
-from .runner import flatten, json_object, set_value, tool_command
+from .runner import PROGRAM_PARAM, flatten, json_object, model_params, set_value, tool_command
 
 # A parameter named in a program argument: "{cluster.cores}".
 ARG_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
@@ -319,12 +319,18 @@ class Loader:
             raise self.err("constraints", "the parameter space is empty: the constraints exclude every point")
         param_points = space.with_repeats(sampled, rep)
 
+        referenced = set()
         for i, (gname, _, args) in enumerate(programs):
             for a in args:
                 for ref in ARG_REF.findall(a):
                     if ref not in known_params:
                         raise self.err("tool_args" if tool else f"programs[{i}].args", f"'{{{ref}}}' names no parameter of the sweep"
                                        f"{nearest(ref, known_params)} (parameters: {', '.join(known_params) or 'none'})")
+                    referenced.add(ref)
+        for k in known_params:
+            if k.startswith(PROGRAM_PARAM) and k not in referenced:
+                raise self.err(f"parameters.{k}", f"'{k}' is a program parameter (only substituted into arguments), "
+                               f"but no {'tool_args' if tool else 'program args'} name '{{{k}}}'")
 
         points = []
         for pname, pkey in platforms:
@@ -378,7 +384,7 @@ class Loader:
                     raise self.err(f"parameters.{m.group(1)}", f"{m.group(2)} (platform {os.path.basename(path)})")
                 raise self.err("parameters", f"platform {os.path.basename(path)}: {listing}")
             for p in pts:
-                for k, v in p["params"].items():
+                for k, v in model_params(p).items():
                     if k not in listing:
                         raise self.err(f"parameters.{k}", f"unknown parameter '{k}' on platform "
                                        f"{os.path.basename(path)}{nearest(k, listing)}")
@@ -403,7 +409,7 @@ class Loader:
                 stats = os.path.join(tmp, f"{len(seen)}.json")
                 args = ["run", self.files[p["platform"]], self.files[p["program"]], "--max-cycles", "1",
                         "--stats", stats, "-q"]
-                for k, v in p["params"].items():
+                for k, v in model_params(p).items():
                     args += ["--set", f"{k}={set_value(v)}"]
                 r = self.run_tessera(args)
                 try:
@@ -465,7 +471,7 @@ class Loader:
         prefix = TOOLS[tool]["prefix"]
         if listing is not None:
             for p in points:
-                for k, v in p["params"].items():
+                for k, v in model_params(p).items():
                     if k.startswith("--"):
                         continue
                     full = k if k in listing else prefix + k
@@ -548,7 +554,7 @@ def smaller(given, cheap):
 def structural_values(point):
     """The point's non-numeric parameter values: the ones that may select a
     subsystem (and so decide which other parameters and counters exist)."""
-    return tuple((k, set_value(v)) for k, v in point["params"].items() if isinstance(v, (str, bool)))
+    return tuple((k, set_value(v)) for k, v in model_params(point).items() if isinstance(v, (str, bool)))
 
 
 def check_value(v, rng, typ):

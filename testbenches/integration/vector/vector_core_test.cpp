@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -126,6 +127,54 @@ TEST(VectorStats, CountInstructionsElementsAndChimes) {
   EXPECT_EQ(v["scalar_wait_cycles"].get<uint64_t>(), 86u);
   EXPECT_FALSE(j["chip"]["cluster"]["core1"].contains("vector") &&
                j["chip"]["cluster"]["core1"]["vector"]["instructions"].get<uint64_t>() != 0);
+}
+
+// vector_study.c, the program of studies/vector_lanes and vector_stride:
+// every routine passes its scalar check on both memory paths, and bad
+// arguments are refused.
+TEST(VectorStudy, EveryRoutinePassesItsScalarCheck) {
+  const std::vector<std::vector<std::string>> routines{{"saxpy", "100"},       {"vadd", "100"},   {"dot", "100"},
+                                                       {"column", "100", "3"}, {"masked", "100"}, {"sparse", "100"},
+                                                       {"matmul", "9"}};
+  for (const std::string memory : {"cluster", "banked"})
+    for (const auto& args : routines) {
+      std::vector<std::string> extra{"--"};
+      extra.insert(extra.end(), args.begin(), args.end());
+      const auto r = run("vector_study", {"vector.memory=" + memory, "vector.lanes=2"}, extra);
+      EXPECT_EQ(r.status, 0) << memory << " " << args[0] << r.out << r.err;
+      EXPECT_NE(r.out.find("PASS vector_study " + args[0] + " " + args[1]), std::string::npos) << r.out;
+    }
+  const auto bad = run("vector_study", {}, {"--", "transpose", "8"});
+  EXPECT_EQ(bad.status, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("vector_study: unknown routine"), std::string::npos) << bad.out;
+}
+
+// The stride sweep's load on the chapter's banks (16 banks of words, busy 12
+// cycles, one lane): column 0 of a 64 x STRIDE matrix is one vlse32.v of 64
+// elements. Stride 1 visits all 16 banks, each free again 12 cycles after
+// its access and revisited 16 later: no waits. Stride 2 visits 8 banks
+// (0, 2, ..., 14), so element 8k (k = 1..7) comes back to a bank 8 cycles
+// after its last access and waits 12 - 8 = 4; the 7 behind it, shifted as
+// much, find their banks free: 7 x 4 = 28. Stride 16 hits one bank: each of
+// elements 1..63 waits 12 - 1 = 11 cycles: 693. Nothing else changes, so the
+// region's cycles grow by exactly the waits.
+TEST(VectorStudy, StridedLoadWaitsForItsBank) {
+  std::map<unsigned, std::pair<uint64_t, uint64_t>> cycles_and_stalls;
+  for (const unsigned stride : {1u, 2u, 16u}) {
+    const std::string stats = temp_path("vector_stride.json");
+    const auto r = run("vector_study", {"vector.memory=banked", "vector.banks=16", "vector.bank_busy=12"},
+                       {"--stats", stats, "--", "column", "64", std::to_string(stride)});
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    const auto j = nlohmann::json::parse(read_file(stats));
+    std::filesystem::remove(stats);
+    cycles_and_stalls[stride] = {j["roi"]["sim_cycles"].get<uint64_t>(),
+                                 j["chip"]["cluster"]["core0"]["vector"]["bank_conflict_stalls"].get<uint64_t>()};
+  }
+  EXPECT_EQ(cycles_and_stalls[1].second, 0u);
+  EXPECT_EQ(cycles_and_stalls[2].second, 28u);
+  EXPECT_EQ(cycles_and_stalls[16].second, 693u);
+  EXPECT_EQ(cycles_and_stalls[2].first, cycles_and_stalls[1].first + 28);
+  EXPECT_EQ(cycles_and_stalls[16].first, cycles_and_stalls[1].first + 693);
 }
 
 TEST(VectorWaves, IssuesAndConvoysShowPerCore) {
