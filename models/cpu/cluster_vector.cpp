@@ -159,9 +159,7 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
     run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
               fmt::format("{}.core{}: illegal instruction 0x{:08x} ({}) at pc 0x{:08x}: a vector instruction, and "
                           "core {} has no vector unit (cluster.vector_units = {})",
-                          name(), id, v.raw, isa::vec::disassemble(v), pc, id,
-                          vector_units_.size() -
-                              static_cast<size_t>(std::count(vector_units_.begin(), vector_units_.end(), nullptr))));
+                          name(), id, v.raw, isa::vec::disassemble(v), pc, id, vector_unit_count_));
     return true;
   }
   if (h.tx_depth > 0) {

@@ -62,7 +62,7 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   engine_ = std::make_unique<bus::Cluster>(params, *memory_side_, &ctx.stats_parent);
 
   vector_params_ = vector::load_vector_params(cfg);
-  const unsigned vector_units = static_cast<unsigned>(
+  vector_unit_count_ = static_cast<unsigned>(
       cfg.get_int("cluster.vector_units", params.cores, 0, params.cores,
                   "Control cores with a vector unit, from core 0 (docs/vector.md): one unit per core"));
   vector_units_.resize(params.cores);
@@ -85,7 +85,7 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
                    "Cycles from issuing a data access to its completion, summed");
     g->add_counter("wfi_cycles", &hart->wfi_cycles, "Cycles asleep in wfi");
     hart->fallback_locks = &engine_->fallback_locks(h);
-    if (h < vector_units) {
+    if (h < vector_unit_count_) {
       vector_units_[h] = std::make_unique<vector::VectorUnit>(vector_params_);
       hart->vector = &vector_units_[h]->state();
       add_vector_stats(h);
@@ -105,7 +105,8 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   boot.state.x[9] = ctx.argv;
 
   if (ctx.wave) {
-    waves_ = std::make_unique<ClusterWaves>(*ctx.wave, sim::wave_scope(sc_module::name()), params.cores, vector_units);
+    waves_ =
+        std::make_unique<ClusterWaves>(*ctx.wave, sim::wave_scope(sc_module::name()), params.cores, vector_unit_count_);
     if (!waves_->any()) waves_.reset();
   }
   if (waves_) {
@@ -585,9 +586,8 @@ void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult
   const bool vector_csr = inst.csr == vcsr::kVstart || inst.csr == vcsr::kVxsat || inst.csr == vcsr::kVxrm ||
                           inst.csr == vcsr::kVcsr || (inst.csr >= vcsr::kVl && inst.csr <= vcsr::kVlenb);
   if (r.trap == Trap::kIllegalInstruction && !h.vector && inst.csr != 0 && vector_csr)
-    what += fmt::format(
-        ": a vector CSR, and core {} has no vector unit (cluster.vector_units = {})", h.id(),
-        vector_units_.size() - static_cast<size_t>(std::count(vector_units_.begin(), vector_units_.end(), nullptr)));
+    what += fmt::format(": a vector CSR, and core {} has no vector unit (cluster.vector_units = {})", h.id(),
+                        vector_unit_count_);
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
 }
@@ -679,6 +679,13 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
         o.state.x[2] = start_sp_;
         o.state.x[10] = start_arg_;
         o.state.x[11] = start_fn_;
+        // The vector unit starts from reset too (spec 3.11's recommended
+        // vtype: vill), whatever the core's previous function set.
+        if (o.vector) {
+          o.vector->vl = 0;
+          o.vector->vtype = isa::vec::kVtypeVill;
+          o.vector->vstart = 0;
+        }
         set_mode(o, Hart::Mode::kRunning, t + 1);
         o.ready_at = t + 1;
         if (timeline_) timeline_->end(core_tracks_[target], timeline_ps(t + 1));

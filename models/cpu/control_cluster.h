@@ -258,8 +258,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // Per hart: its vector unit (null: none), the element accesses of the
   // vector load or store it is making through the L1D, and counters.
   vector::VectorParams vector_params_;
-  std::vector<std::unique_ptr<vector::VectorUnit>> vector_units_;
-  std::unordered_map<uint32_t, isa::vec::VInst> vector_decoded_;  // by pc
+  std::vector<std::unique_ptr<vector::VectorUnit>> vector_units_;  // null: the core has no unit
+  unsigned vector_unit_count_ = 0;                                 // cluster.vector_units
+  std::unordered_map<uint32_t, isa::vec::VInst> vector_decoded_;   // by pc
   struct VectorAccesses {
     bool active = false;
     size_t issued = 0;               // accesses of the unit's plan issued so far

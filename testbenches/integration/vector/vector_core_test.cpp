@@ -129,6 +129,10 @@ TEST(VectorStats, CountInstructionsElementsAndChimes) {
                j["chip"]["cluster"]["core1"]["vector"]["instructions"].get<uint64_t>() != 0);
 }
 
+// A core started again (HART_START) does not keep the vtype and vl its
+// previous function set: vill, vl 0, vstart 0.
+TEST(VectorRestart, AStartedCoreBeginsWithTheResetVectorState) { expect_pass(run("vector_restart"), "vector_restart"); }
+
 // vector_study.c, the program of studies/vector_lanes and vector_stride:
 // every routine passes its scalar check on both memory paths, and bad
 // arguments are refused.
