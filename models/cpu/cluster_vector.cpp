@@ -230,6 +230,9 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
     step = unit->execute(v, h.state, banked, t);
     counters.bytes_loaded += banked.bytes_read;
     counters.bytes_stored += banked.bytes_written;
+    // Progress for the livelock watchdog, as the engine's stores are: a
+    // vector-only loop writes memory through this port alone.
+    if (banked.bytes_written) run_.note_change();
   } else {
     CheckedMemory none([](uint32_t, unsigned, bool) { return std::string("not a memory instruction"); });
     step = unit->execute(v, h.state, none, t);

@@ -133,6 +133,16 @@ TEST(VectorStats, CountInstructionsElementsAndChimes) {
 // previous function set: vill, vl 0, vstart 0.
 TEST(VectorRestart, AStartedCoreBeginsWithTheResetVectorState) { expect_pass(run("vector_restart"), "vector_restart"); }
 
+// The livelock watchdog sees vector stores as progress on both paths: the
+// benchmark's loop (2.8 M cycles, banked) makes no scalar store at all.
+TEST(VectorWatchdog, VectorStoresAreProgress) {
+  for (const std::string memory : {"cluster", "banked"}) {
+    const auto r = run("vector_saxpy_bench", {"vector.memory=" + memory, "watchdog.cycles=20000"});
+    EXPECT_EQ(r.status, 0) << memory << r.out << r.err;
+    EXPECT_NE(r.out.find("RESULT vector saxpy_bench y[N-1] 30"), std::string::npos) << r.out;
+  }
+}
+
 // vector_study.c, the program of studies/vector_lanes and vector_stride:
 // every routine passes its scalar check on both memory paths, and bad
 // arguments are refused.
