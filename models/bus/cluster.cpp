@@ -897,22 +897,53 @@ uint32_t Cluster::debug_read(uint64_t addr, uint32_t size) const {
 
 void Cluster::debug_write(uint64_t addr, uint32_t size, uint32_t value) {
   const uint64_t line = addr & ~static_cast<uint64_t>(line_bytes_ - 1);
-  if (!memory_.contains(addr, size))
-    throw std::invalid_argument(fmt::format("debug write: address {:#x} is outside the cluster's memory", addr));
+  const DebugPiece piece{static_cast<uint32_t>(addr - line), size, value};
+  debug_write_line(line, &piece, 1);
+}
+
+void Cluster::debug_read_line(uint64_t line, uint8_t* out) const {
+  for (const auto& a : agents_) {
+    const int way = a->array.find(line);
+    if (way >= 0 && a->array.line(way).state != State::kI) {
+      std::memcpy(out, a->array.data(way), line_bytes_);
+      return;
+    }
+    for (const auto& w : a->wb)
+      if (w.line == line) {
+        std::memcpy(out, w.data.data(), line_bytes_);
+        return;
+      }
+  }
+  memory_.read_line(line, out, line_bytes_);
+}
+
+void Cluster::debug_write_line(uint64_t line, const DebugPiece* pieces, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    if (!memory_.contains(line + pieces[i].offset, pieces[i].size))
+      throw std::invalid_argument(
+          fmt::format("debug write: address {:#x} is outside the cluster's memory", line + pieces[i].offset));
   if (!bus_.line_free(line))
-    throw std::logic_error(fmt::format("debug write to {:#x}: a bus transaction on the line is in flight", addr));
-  std::vector<uint8_t> bytes(line_bytes_);
-  memory_.read_line(line, bytes.data(), line_bytes_);
-  write_bytes(bytes.data() + (addr - line), size, value);
-  memory_.write_line(line, bytes.data(), line_bytes_);
+    throw std::logic_error(fmt::format("debug write to {:#x}: a bus transaction on the line is in flight",
+                                       line + (count ? pieces[0].offset : 0)));
+  debug_line_.resize(line_bytes_);
+  memory_.read_line(line, debug_line_.data(), line_bytes_);
+  for (size_t i = 0; i < count; ++i)
+    write_bytes(debug_line_.data() + pieces[i].offset, pieces[i].size, pieces[i].value);
+  memory_.write_line(line, debug_line_.data(), line_bytes_);
   for (auto& a : agents_) {
     const int way = a->array.find(line);
-    if (way >= 0 && a->array.line(way).state != State::kI) write_bytes(a->array.data(way) + (addr - line), size, value);
+    if (way >= 0 && a->array.line(way).state != State::kI)
+      for (size_t i = 0; i < count; ++i)
+        write_bytes(a->array.data(way) + pieces[i].offset, pieces[i].size, pieces[i].value);
     for (auto& w : a->wb)
-      if (w.line == line) write_bytes(w.data.data() + (addr - line), size, value);
+      if (w.line == line)
+        for (size_t i = 0; i < count; ++i)
+          write_bytes(w.data.data() + pieces[i].offset, pieces[i].size, pieces[i].value);
   }
-  if (checker_) checker_->on_debug_write(addr, size, value);
-  if (htm_checker_) htm_checker_->debug_write(addr, size, value);
+  for (size_t i = 0; i < count; ++i) {
+    if (checker_) checker_->on_debug_write(line + pieces[i].offset, pieces[i].size, pieces[i].value);
+    if (htm_checker_) htm_checker_->debug_write(line + pieces[i].offset, pieces[i].size, pieces[i].value);
+  }
 }
 
 }  // namespace tessera::bus

@@ -168,6 +168,15 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   // bus transaction in flight (std::logic_error otherwise).
   uint32_t debug_read(uint64_t addr, uint32_t size) const;
   void debug_write(uint64_t addr, uint32_t size, uint32_t value);
+  // The same a line at a time (a line-aligned address): the newest copy of
+  // every byte of the line into out[line_bytes()]; pieces of one line
+  // written in order (a later piece wins), memory read and written once.
+  struct DebugPiece {
+    uint32_t offset, size, value;  // size 1, 2 or 4 at offset in the line
+  };
+  void debug_read_line(uint64_t line, uint8_t* out) const;
+  void debug_write_line(uint64_t line, const DebugPiece* pieces, size_t count);
+  uint32_t line_bytes() const { return line_bytes_; }
 
   // Coherence point with agents outside the cluster (the SMs): every dirty
   // line (caches and write-back buffers) is written to memory and every
@@ -262,6 +271,7 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   mem::MemorySide& memory_;
   mem::ProtocolTable table_;
   uint32_t line_bytes_;
+  std::vector<uint8_t> debug_line_;  // debug_write_line's copy of the line
   uint32_t beats_per_line_;
   // The bus-deadlock watchdog: cluster.deadlock_cycles, and at least
   // kDeadlockLatencies memory read latencies.

@@ -8,6 +8,8 @@
 // banks (vector.memory: banked).
 #include <fmt/format.h>
 
+#include <cstring>
+
 #include "cpu/control_cluster.h"
 
 namespace tessera::cpu {
@@ -18,7 +20,9 @@ using isa::vec::VInst;
 using isa::vec::VOp;
 
 // Reads zeros and fails the accesses `why` refuses (the plan of a load or
-// store, and the banked path's checks).
+// store, and the banked path's checks). `why` judges a whole byte range, so
+// a block of kClearBytes found clear once clears every element inside it
+// (one call per block instead of one per element).
 class CheckedMemory : public isa::vec::VectorMemory {
  public:
   explicit CheckedMemory(std::function<std::string(uint32_t, unsigned, bool)> why) : why_(std::move(why)) {}
@@ -28,13 +32,19 @@ class CheckedMemory : public isa::vec::VectorMemory {
 
  protected:
   isa::MemStatus check(uint32_t addr, unsigned bytes, bool store) {
+    const uint32_t block = addr & ~(kClearBytes - 1);
+    if (block == clear_[store] && ((addr + bytes - 1) & ~(kClearBytes - 1)) == block) return isa::MemStatus::kOk;
     refusal_ = why_(addr, bytes, store);
-    return refusal_.empty() ? isa::MemStatus::kOk : isa::MemStatus::kAccessFault;
+    if (!refusal_.empty()) return isa::MemStatus::kAccessFault;
+    if (why_(block, kClearBytes, store).empty()) clear_[store] = block;
+    return isa::MemStatus::kOk;
   }
 
  private:
+  static constexpr uint32_t kClearBytes = 64;
   std::function<std::string(uint32_t, unsigned, bool)> why_;
   std::string refusal_;
+  uint32_t clear_[2] = {1, 1};  // the block last found clear for loads, stores (1: none)
 };
 
 // The second pass of a load or store made through the L1D: the accesses
@@ -63,32 +73,55 @@ class ReplayMemory final : public CheckedMemory {
 
 // The banked path: the newest copy of each byte, wherever it is, and writes
 // to memory and every cached copy (bus::Cluster's coherent debug port; the
-// caller waits until no bus transaction is in flight).
+// caller waits until no bus transaction is in flight). The port moves whole
+// lines: a load reads each line it touches once, and a store's consecutive
+// elements in one line are written together by flush() (the instruction
+// neither reads what it writes nor writes what it reads).
 class BankedMemory final : public CheckedMemory {
  public:
   BankedMemory(std::function<std::string(uint32_t, unsigned, bool)> why, bus::Cluster& engine)
-      : CheckedMemory(std::move(why)), engine_(engine) {}
+      : CheckedMemory(std::move(why)),
+        engine_(engine),
+        line_mask_(~(engine.line_bytes() - 1)),
+        line_(engine.line_bytes()) {}
   isa::MemStatus read(uint32_t addr, unsigned bytes, uint8_t* data) override {
     const isa::MemStatus s = check(addr, bytes, false);
     if (s != isa::MemStatus::kOk) return s;
-    const uint32_t v = engine_.debug_read(addr, bytes);
+    const uint32_t line = addr & line_mask_;
+    if (line != read_line_) {
+      engine_.debug_read_line(line, line_.data());
+      read_line_ = line;
+    }
+    std::memcpy(data, &line_[addr - line], bytes);
     bytes_read += bytes;
-    for (unsigned b = 0; b < bytes; ++b) data[b] = static_cast<uint8_t>(v >> (8 * b));
     return s;
   }
   isa::MemStatus write(uint32_t addr, unsigned bytes, const uint8_t* data) override {
     const isa::MemStatus s = check(addr, bytes, true);
     if (s != isa::MemStatus::kOk) return s;
+    const uint32_t line = addr & line_mask_;
+    if (line != write_line_) flush();
+    write_line_ = line;
     uint32_t v = 0;
     for (unsigned b = 0; b < bytes; ++b) v |= uint32_t{data[b]} << (8 * b);
-    engine_.debug_write(addr, bytes, v);
+    pieces_.push_back({addr - line, bytes, v});
     bytes_written += bytes;
     return s;
+  }
+  // Writes the pieces gathered for the current line (after the instruction).
+  void flush() {
+    if (!pieces_.empty()) engine_.debug_write_line(write_line_, pieces_.data(), pieces_.size());
+    pieces_.clear();
   }
   uint64_t bytes_read = 0, bytes_written = 0;
 
  private:
+  static constexpr uint32_t kNoLine = 1;  // not line-aligned: never a line
   bus::Cluster& engine_;
+  const uint32_t line_mask_;
+  std::vector<uint8_t> line_;
+  uint32_t read_line_ = kNoLine, write_line_ = kNoLine;
+  std::vector<bus::Cluster::DebugPiece> pieces_;
 };
 
 // Instructions whose result goes to a scalar register: the core waits for it.
@@ -105,11 +138,16 @@ const isa::vec::VInst& ControlCluster::vector_inst(uint32_t pc, uint32_t raw) {
 }
 
 std::string ControlCluster::vector_refusal(uint32_t addr, unsigned bytes, bool store) const {
-  if (is_mmio(addr)) return "an MMIO register (vector loads and stores address memory only)";
+  const uint64_t end = uint64_t{addr} + bytes;  // the range [addr, end); at most a line
+  if (is_mmio(addr) || is_mmio(static_cast<uint32_t>(end - 1)))
+    return "an MMIO register (vector loads and stores address memory only)";
   if (!global_.contains(addr, bytes)) return "outside memory";
   for (const StackGuard& g : stack_guards_)
-    if (addr - g.base < g.bytes) return fmt::format("stack overflow into the {}-byte guard of {}", g.bytes, g.stack);
-  if (store && program_.find(addr & ~3u)) return "the program's code (the executable segment is read-only)";
+    if (addr < uint64_t{g.base} + g.bytes && g.base < end)
+      return fmt::format("stack overflow into the {}-byte guard of {}", g.bytes, g.stack);
+  if (store)
+    for (uint64_t w = addr & ~3u; w < end; w += 4)
+      if (program_.find(static_cast<uint32_t>(w))) return "the program's code (the executable segment is read-only)";
   return "";
 }
 
@@ -228,6 +266,7 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
     draining_ = false;
     BankedMemory banked(why, *engine_);
     step = unit->execute(v, h.state, banked, t);
+    banked.flush();  // the elements before a faulting one are written too
     counters.bytes_loaded += banked.bytes_read;
     counters.bytes_stored += banked.bytes_written;
     // Progress for the livelock watchdog, as the engine's stores are: a

@@ -55,11 +55,10 @@ int host_rounding(unsigned rm) {
 
 // RNE, RTZ, RDN, RUP: the host FPU does exactly what IEEE 754 asks, and x86
 // detects tininess after rounding as RISC-V does (spec 11.6).
-uint32_t arith_host(Arith op, uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t* flags) {
+// The host's result under its current rounding mode, raising its flags.
+float host_compute(Arith op, uint32_t a, uint32_t b, uint32_t c) {
   volatile float va = to_float(a), vb = to_float(b), vc = to_float(c);
   volatile float vr = 0.0f;
-  if (rm != rm::kRne) std::fesetround(host_rounding(rm));
-  clear_host_exceptions();
   switch (op) {
     case Arith::kAdd:
       vr = va + vb;
@@ -80,10 +79,17 @@ uint32_t arith_host(Arith op, uint32_t a, uint32_t b, uint32_t c, unsigned rm, u
       vr = std::fma(static_cast<float>(va), static_cast<float>(vb), static_cast<float>(vc));
       break;
   }
+  return vr;
+}
+
+uint32_t arith_host(Arith op, uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t* flags) {
+  if (rm != rm::kRne) std::fesetround(host_rounding(rm));
+  clear_host_exceptions();
+  const float r = host_compute(op, a, b, c);
   const int ex = host_exceptions();
   if (rm != rm::kRne) std::fesetround(FE_TONEAREST);
   *flags |= host_flags(ex);
-  return canonicalize(vr);
+  return canonicalize(r);
 }
 
 // Rounds d to single precision, ties away from zero. d must be exact or
@@ -213,20 +219,47 @@ uint32_t round_u32(uint32_t mag, bool negative, unsigned rm, uint32_t* flags) {
   return to_bits(std::ldexp(static_cast<float>(q), shift));
 }
 
+// A NaN operand: true, the canonical NaN in *out and NV if signalled.
+bool nan_operand(Arith op, uint32_t a, uint32_t b, uint32_t c, uint32_t* flags, uint32_t* out) {
+  const bool unary = op == Arith::kSqrt;
+  const bool fma = op == Arith::kFma;
+  if (!(is_nan(a) || (!unary && is_nan(b)) || (fma && is_nan(c)))) return false;
+  bool nv = is_snan(a) || (!unary && is_snan(b)) || (fma && is_snan(c));
+  // inf * 0 signals NV even when the addend is a quiet NaN (spec 11.6).
+  if (fma && ((is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b)))) nv = true;
+  if (nv) *flags |= fflag::kNv;
+  *out = kCanonicalNan;
+  return true;
+}
+
 }  // namespace
 
 uint32_t arith(Arith op, uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t* flags) {
-  const bool unary = op == Arith::kSqrt;
-  const bool fma = op == Arith::kFma;
-  if (is_nan(a) || (!unary && is_nan(b)) || (fma && is_nan(c))) {
-    bool nv = is_snan(a) || (!unary && is_snan(b)) || (fma && is_snan(c));
-    // inf * 0 signals NV even when the addend is a quiet NaN (spec 11.6).
-    if (fma && ((is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b)))) nv = true;
-    if (nv) *flags |= fflag::kNv;
-    return kCanonicalNan;
-  }
+  uint32_t nan = 0;
+  if (nan_operand(op, a, b, c, flags, &nan)) return nan;
   if (rm == rm::kRmm) return arith_rmm(op, a, b, c, flags);
   return arith_host(op, a, b, c, rm, flags);
+}
+
+ArithBatch::ArithBatch(unsigned rm, uint32_t* flags, bool enabled)
+    : rm_(rm), flags_(flags), batched_(enabled && rm != rm::kRmm) {
+  if (!batched_) return;
+  if (rm_ != rm::kRne) std::fesetround(host_rounding(rm_));
+  clear_host_exceptions();
+}
+
+ArithBatch::~ArithBatch() {
+  if (!batched_) return;
+  const int ex = host_exceptions();
+  if (rm_ != rm::kRne) std::fesetround(FE_TONEAREST);
+  *flags_ |= host_flags(ex);
+}
+
+uint32_t ArithBatch::arith(Arith op, uint32_t a, uint32_t b, uint32_t c) {
+  if (!batched_) return fp::arith(op, a, b, c, rm_, flags_);
+  uint32_t nan = 0;
+  if (nan_operand(op, a, b, c, flags_, &nan)) return nan;
+  return canonicalize(host_compute(op, a, b, c));
 }
 
 uint32_t cvt_w_s(uint32_t a, unsigned rm, uint32_t* flags) {

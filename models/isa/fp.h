@@ -40,6 +40,28 @@ enum class Arith : uint8_t { kAdd, kSub, kMul, kDiv, kSqrt, kFma };
 // non-RNE modes and whenever flags are tracked.
 uint32_t arith(Arith op, uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t* flags);
 
+// arith() over a loop of operations under one rounding mode (the vector
+// unit's element loops): the host's exception flags are cleared once before
+// the loop and read once after it, instead of around every operation
+// (saving and loading the host's status register is most of an operation's
+// time). Nothing but this batch's arith() may compute in floating point on
+// the host while it lives. Under RMM (computed in software) or when not
+// `enabled`, each operation is an ordinary arith(). The destructor ORs the
+// flags raised into *flags.
+class ArithBatch {
+ public:
+  ArithBatch(unsigned rm, uint32_t* flags, bool enabled = true);
+  ~ArithBatch();
+  ArithBatch(const ArithBatch&) = delete;
+  ArithBatch& operator=(const ArithBatch&) = delete;
+  uint32_t arith(Arith op, uint32_t a, uint32_t b, uint32_t c);
+
+ private:
+  unsigned rm_;
+  uint32_t* flags_;
+  bool batched_;
+};
+
 // fcvt.w.s / fcvt.wu.s with rounding mode rm (0..4), saturating (table 11.4).
 uint32_t cvt_w_s(uint32_t a, unsigned rm, uint32_t* flags);
 uint32_t cvt_wu_s(uint32_t a, unsigned rm, uint32_t* flags);

@@ -446,13 +446,20 @@ VResult exec_fp(const VInst& in, VectorState& st, ThreadState& sc) {
     case VOp::kVfredosum: {
       if (st.vl == 0) break;
       uint32_t acc = st.element(in.vs1, 0, 32);
-      for (uint32_t i = 0; i < st.vl; ++i) {
-        if (active(i)) acc = fp::arith(fp::Arith::kAdd, acc, st.element(in.vs2, i, 32), 0, frm, &flags);
+      {
+        fp::ArithBatch batch(frm, &flags);
+        for (uint32_t i = 0; i < st.vl; ++i)
+          if (active(i)) acc = batch.arith(fp::Arith::kAdd, acc, st.element(in.vs2, i, 32), 0);
       }
       st.set_element(in.vd, 0, 32, acc);
       break;
     }
-    default:
+    default: {
+      // Comparisons and min/max set their flags themselves (no host
+      // arithmetic), so only the arithmetic instructions are batched.
+      const bool arithmetic = in.op == VOp::kVfadd || in.op == VOp::kVfsub || in.op == VOp::kVfmul ||
+                              in.op == VOp::kVfdiv || in.op == VOp::kVfmacc || in.op == VOp::kVfnmsac;
+      fp::ArithBatch batch(frm, &flags, arithmetic);
       for (uint32_t i = st.vstart; i < st.vl; ++i) {
         if (!active(i)) continue;
         const uint32_t a = st.element(in.vs2, i, 32), b = op1(i);
@@ -473,22 +480,22 @@ VResult exec_fp(const VInst& in, VectorState& st, ThreadState& sc) {
         const uint32_t d = st.element(in.vd, i, 32);
         switch (in.op) {
           case VOp::kVfadd:
-            r = fp::arith(fp::Arith::kAdd, a, b, 0, frm, &flags);
+            r = batch.arith(fp::Arith::kAdd, a, b, 0);
             break;
           case VOp::kVfsub:
-            r = fp::arith(fp::Arith::kSub, a, b, 0, frm, &flags);
+            r = batch.arith(fp::Arith::kSub, a, b, 0);
             break;
           case VOp::kVfmul:
-            r = fp::arith(fp::Arith::kMul, a, b, 0, frm, &flags);
+            r = batch.arith(fp::Arith::kMul, a, b, 0);
             break;
           case VOp::kVfdiv:
-            r = fp::arith(fp::Arith::kDiv, a, b, 0, frm, &flags);
+            r = batch.arith(fp::Arith::kDiv, a, b, 0);
             break;
           case VOp::kVfmacc:  // +(vs1 * vs2) + vd (13.6)
-            r = fp::arith(fp::Arith::kFma, b, a, d, frm, &flags);
+            r = batch.arith(fp::Arith::kFma, b, a, d);
             break;
           case VOp::kVfnmsac:  // -(vs1 * vs2) + vd
-            r = fp::arith(fp::Arith::kFma, b ^ fp::kSignBit, a, d, frm, &flags);
+            r = batch.arith(fp::Arith::kFma, b ^ fp::kSignBit, a, d);
             break;
           case VOp::kVfmin:
           case VOp::kVfmax:
@@ -500,6 +507,7 @@ VResult exec_fp(const VInst& in, VectorState& st, ThreadState& sc) {
         st.set_element(in.vd, i, 32, r);
       }
       break;
+    }
   }
   sc.fcsr |= flags;
   st.vstart = 0;

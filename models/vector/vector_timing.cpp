@@ -21,6 +21,9 @@ VectorTiming::VectorTiming(const TimingParams& params) : params_(params), bank_f
     throw std::invalid_argument(
         "VectorTiming: lanes, banks, bank_word_bytes, memory_units and queue_depth must be > 0");
   convoy_.writer.fill(-1);
+  const auto pow2 = [](uint64_t v) { return (v & (v - 1)) == 0; };
+  pow2_banks_ = pow2(params.banks) && pow2(params.bank_word_bytes);
+  while ((uint64_t{1} << word_shift_) < params.bank_word_bytes) ++word_shift_;
 }
 
 unsigned VectorTiming::latency(const VectorOp& op) const {
@@ -129,7 +132,7 @@ IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
     if (op.unit == Unit::kMemory && !op.arrivals) {
       const uint64_t address = op.addresses ? op.addresses[k] : op.base + static_cast<uint64_t>(op.stride) * k;
       if (address != kNoAddress) {
-        uint64_t& free = bank_free_[(address / params_.bank_word_bytes) % params_.banks];
+        uint64_t& free = bank_free_[bank_of(address)];
         if (free > t) {
           stats_.bank_conflict_stalls += free - t;
           t = free;

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -144,8 +145,16 @@ class VectorTiming {
   // instructions it would chain to.
   bool fits(const VectorOp& op, std::vector<int>& chained) const;
   void open_convoy(uint64_t start);
+  // (address / bank_word_bytes) mod banks: shifts and a mask when both are
+  // powers of two (the usual case; two divisions per element otherwise).
+  size_t bank_of(uint64_t address) const {
+    if (pow2_banks_) return static_cast<size_t>((address >> word_shift_) & (params_.banks - 1));
+    return static_cast<size_t>((address / params_.bank_word_bytes) % params_.banks);
+  }
 
   TimingParams params_;
+  bool pow2_banks_ = false;
+  unsigned word_shift_ = 0;
   Convoy convoy_;
   std::vector<Running> running_;
   std::deque<uint64_t> recent_starts_;  // the last queue_depth start cycles

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/fp.h"
 #include "isa/vector.h"
 
 namespace tessera::isa::vec {
@@ -604,6 +605,61 @@ TEST_F(VectorFp, ComparesMovesReductionsAndFlags) {
   // A reserved frm (5) makes FP instructions illegal.
   sc.fcsr = 5u << 5;
   rejects(opv(0x00, kFvv, 1, 2, 3), "vfadd.vv\tv1,v2,v3");
+}
+
+// The element loops clear and read the host's exception flags once per
+// instruction (fp::ArithBatch): under every rounding mode each element is
+// what scalar fp::arith gives, and fflags is the union of the elements'
+// flags, for exact, inexact, overflowing, underflowing, infinite and NaN
+// operands (signalling ones too).
+TEST_F(VectorFp, BatchedElementsMatchScalarArithmetic) {
+  cfg(32, kM1, 4);
+  const uint32_t values[] = {fbits(1.5f), fbits(0.1f), 0x7F7FFFFFu, 0x00800001u, 0x7F800000u,  0xFF800000u,
+                             0x7FC00000u, 0x7F800001u, 0x00000001u, 0x80000000u, fbits(-3.0f), fbits(1e-30f)};
+  struct Case {
+    uint32_t f6;
+    fp::Arith op;
+    bool acc, negate;  // vd accumulates; vs1 negated (vfnmsac)
+  };
+  const Case cases[] = {{0x00, fp::Arith::kAdd, false, false}, {0x02, fp::Arith::kSub, false, false},
+                        {0x24, fp::Arith::kMul, false, false}, {0x20, fp::Arith::kDiv, false, false},
+                        {0x2C, fp::Arith::kFma, true, false},  {0x2F, fp::Arith::kFma, true, true}};
+  constexpr size_t kN = sizeof values / sizeof values[0];
+  for (unsigned rm = 0; rm <= rm::kRmm; ++rm)
+    for (const Case& c : cases)
+      for (size_t first = 0; first < kN; first += 4) {
+        std::vector<uint32_t> a, b, d;  // vs2, vs1, vd: shifted rows of the table
+        for (size_t i = 0; i < 4; ++i) {
+          a.push_back(values[(first + i) % kN]);
+          b.push_back(values[(first + i + 5) % kN]);
+          d.push_back(values[(first + i + 7) % kN]);
+        }
+        setv(2, 32, a);
+        setv(3, 32, b);
+        setv(1, 32, d);
+        sc.fcsr = rm << 5;
+        ASSERT_EQ(isa::vec::execute(decode_vector(opv(c.f6, kFvv, 1, 2, 3)), st, sc, mem).trap, Trap::kNone);
+        uint32_t flags = 0;
+        for (size_t i = 0; i < 4; ++i) {
+          const uint32_t want = c.acc ? fp::arith(c.op, c.negate ? b[i] ^ fp::kSignBit : b[i], a[i], d[i], rm, &flags)
+                                      : fp::arith(c.op, a[i], b[i], 0, rm, &flags);
+          EXPECT_EQ(st.element(1, static_cast<unsigned>(i), 32), want)
+              << "f6 0x" << std::hex << c.f6 << " rm " << rm << " element " << i;
+        }
+        EXPECT_EQ(sc.fcsr & 0x1F, flags) << "f6 0x" << std::hex << c.f6 << " rm " << rm << " first " << first;
+      }
+  // Reductions too.
+  for (unsigned rm = 0; rm <= rm::kRmm; ++rm) {
+    setv(2, 32, {0x7F7FFFFFu, 0x7F7FFFFFu, fbits(0.1f), fbits(-1.0f)});
+    setv(4, 32, {fbits(0.3f)});
+    sc.fcsr = rm << 5;
+    ASSERT_EQ(isa::vec::execute(decode_vector(opv(0x03, kFvv, 1, 2, 4)), st, sc, mem).trap, Trap::kNone);
+    uint32_t flags = 0, acc = fbits(0.3f);
+    for (const uint32_t x : {0x7F7FFFFFu, 0x7F7FFFFFu, fbits(0.1f), fbits(-1.0f)})
+      acc = fp::arith(fp::Arith::kAdd, acc, x, 0, rm, &flags);
+    EXPECT_EQ(st.element(1, 0, 32), acc) << "rm " << rm;
+    EXPECT_EQ(sc.fcsr & 0x1F, flags) << "rm " << rm;
+  }
 }
 
 TEST_F(VectorFp, FpNeedsSew32) {
