@@ -266,9 +266,11 @@ void Platform::roi(bool begin) {
   if (begin && !roi_active_) {
     roi_active_ = roi_used_ = true;
     for (int i = 0; i < 3; ++i) roi_start_[i] = now[i];
+    roi_host_start_ = std::chrono::steady_clock::now();
   } else if (!begin && roi_active_) {
     roi_active_ = false;
     for (int i = 0; i < 3; ++i) roi_total_[i] += now[i] - roi_start_[i];
+    roi_host_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - roi_host_start_).count();
   }
 }
 
@@ -371,7 +373,10 @@ nlohmann::json Platform::stats_json() const {
        sum.kernel_host_seconds > 0 ? static_cast<double>(sum.warp_insts) / sum.kernel_host_seconds : 0.0},
   };
   if (roi_used_)
-    j["roi"] = {{"sim_cycles", roi_total_[0]}, {"warp_insts", roi_total_[1]}, {"thread_insts", roi_total_[2]}};
+    j["roi"] = {{"sim_cycles", roi_total_[0]},
+                {"warp_insts", roi_total_[1]},
+                {"thread_insts", roi_total_[2]},
+                {"host_seconds", roi_host_seconds_}};
   if (cluster_ && options_.fast_forward) {
     const cpu::FastForwardInfo& ff = cluster_->fast_forward_info();
     j["fast_forward"] = {

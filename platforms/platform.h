@@ -4,6 +4,7 @@
 // loads the program, runs it and reports.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -114,6 +115,8 @@ class Platform {
   std::string output_error_;
   uint32_t program_argc_ = 0, program_argv_ = 0;  // core 0's s0 and s1 at start (crt0 passes them to main)
   bool roi_active_ = false, roi_used_ = false;
+  std::chrono::steady_clock::time_point roi_host_start_;
+  double roi_host_seconds_ = 0;                                   // host time inside the region
   uint64_t roi_start_[3] = {0, 0, 0}, roi_total_[3] = {0, 0, 0};  // cycles, warp insts, thread insts
 };
 

@@ -21,8 +21,9 @@ using isa::vec::VOp;
 
 // Reads zeros and fails the accesses `why` refuses (the plan of a load or
 // store, and the banked path's checks). `why` judges a whole byte range, so
-// a block of kClearBytes found clear once clears every element inside it
-// (one call per block instead of one per element).
+// a 4 KiB page (or, in a page that holds code or a guard, a 64-byte block)
+// found clear once clears every element inside it: a call or two per
+// instruction instead of one per element.
 class CheckedMemory : public isa::vec::VectorMemory {
  public:
   explicit CheckedMemory(std::function<std::string(uint32_t, unsigned, bool)> why) : why_(std::move(why)) {}
@@ -32,19 +33,28 @@ class CheckedMemory : public isa::vec::VectorMemory {
 
  protected:
   isa::MemStatus check(uint32_t addr, unsigned bytes, bool store) {
-    const uint32_t block = addr & ~(kClearBytes - 1);
-    if (block == clear_[store] && ((addr + bytes - 1) & ~(kClearBytes - 1)) == block) return isa::MemStatus::kOk;
+    for (const Clear& c : clear_[store])
+      if (((addr ^ c.base) & ~(c.bytes - 1)) == 0 && ((addr + bytes - 1) ^ c.base) < c.bytes)
+        return isa::MemStatus::kOk;
     refusal_ = why_(addr, bytes, store);
     if (!refusal_.empty()) return isa::MemStatus::kAccessFault;
-    if (why_(block, kClearBytes, store).empty()) clear_[store] = block;
+    for (Clear& c : clear_[store]) {
+      const uint32_t base = addr & ~(c.bytes - 1);
+      if (why_(base, c.bytes, store).empty()) {
+        c.base = base;
+        break;
+      }
+    }
     return isa::MemStatus::kOk;
   }
 
  private:
-  static constexpr uint32_t kClearBytes = 64;
+  struct Clear {
+    uint32_t bytes, base;  // base 1: none yet
+  };
   std::function<std::string(uint32_t, unsigned, bool)> why_;
   std::string refusal_;
-  uint32_t clear_[2] = {1, 1};  // the block last found clear for loads, stores (1: none)
+  Clear clear_[2][2] = {{{4096, 1}, {64, 1}}, {{4096, 1}, {64, 1}}};  // loads, stores: page, block
 };
 
 // The second pass of a load or store made through the L1D: the accesses
@@ -138,16 +148,14 @@ const isa::vec::VInst& ControlCluster::vector_inst(uint32_t pc, uint32_t raw) {
 }
 
 std::string ControlCluster::vector_refusal(uint32_t addr, unsigned bytes, bool store) const {
-  const uint64_t end = uint64_t{addr} + bytes;  // the range [addr, end); at most a line
+  const uint64_t end = uint64_t{addr} + bytes;  // the range [addr, end); at most a page
   if (is_mmio(addr) || is_mmio(static_cast<uint32_t>(end - 1)))
     return "an MMIO register (vector loads and stores address memory only)";
   if (!global_.contains(addr, bytes)) return "outside memory";
   for (const StackGuard& g : stack_guards_)
     if (addr < uint64_t{g.base} + g.bytes && g.base < end)
       return fmt::format("stack overflow into the {}-byte guard of {}", g.bytes, g.stack);
-  if (store)
-    for (uint64_t w = addr & ~3u; w < end; w += 4)
-      if (program_.find(static_cast<uint32_t>(w))) return "the program's code (the executable segment is read-only)";
+  if (store && program_.overlaps(addr, bytes)) return "the program's code (the executable segment is read-only)";
   return "";
 }
 

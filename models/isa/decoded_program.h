@@ -20,6 +20,12 @@ class DecodedProgram {
     }
     return nullptr;
   }
+  // Whether any byte of [addr, addr + bytes) is in an executable segment.
+  bool overlaps(uint32_t addr, uint32_t bytes) const {
+    for (const Range& r : ranges_)
+      if (addr < uint64_t{r.base} + r.bytes && r.base < uint64_t{addr} + bytes) return true;
+    return false;
+  }
 
  private:
   struct Range {
