@@ -5,6 +5,7 @@
  *                   the vadd.vv after it is an illegal instruction
  *   BAD_MISALIGNED  vle32.v from a word address + 2: element 0 misaligned
  *   BAD_UNMAPPED    vle32.v whose element 3 lies past the end of memory
+ *   BAD_NULL        vse32.v through a null pointer (address 0, below memory)
  */
 #include "tessera.h"
 #include "tessera_rvv.h"
@@ -27,6 +28,8 @@ int main(void) {
                    : "+r"(vl)
                    : "r"(0x8FFFFFF4u)
                    : "memory");
+#elif defined(BAD_NULL)
+  __asm__ volatile(TESSERA_RVV("vsetvli %0,%0,e32,m1,ta,ma\n\tvse32.v v1,(%1)") : "+r"(vl) : "r"(0u) : "memory");
 #endif
   printf("FAIL vector_bad: the bad instruction did not stop the run\n");
   return (int)words[0];

@@ -34,7 +34,7 @@ class CheckedMemory : public isa::vec::VectorMemory {
  protected:
   isa::MemStatus check(uint32_t addr, unsigned bytes, bool store) {
     for (const Clear& c : clear_[store])
-      if (((addr ^ c.base) & ~(c.bytes - 1)) == 0 && ((addr + bytes - 1) ^ c.base) < c.bytes)
+      if ((addr & ~(c.bytes - 1)) == c.base && ((addr + bytes - 1) & ~(c.bytes - 1)) == c.base)
         return isa::MemStatus::kOk;
     refusal_ = why_(addr, bytes, store);
     if (!refusal_.empty()) return isa::MemStatus::kAccessFault;
@@ -50,7 +50,7 @@ class CheckedMemory : public isa::vec::VectorMemory {
 
  private:
   struct Clear {
-    uint32_t bytes, base;  // base 1: none yet
+    uint32_t bytes, base;  // base 1 (never a multiple of bytes): none yet
   };
   std::function<std::string(uint32_t, unsigned, bool)> why_;
   std::string refusal_;

@@ -247,6 +247,12 @@ TEST(VectorBadInput, UnmappedElementNamesTheElementOnBothPaths) {
                  {"vector load access fault at element 3, address 0x90000000: outside memory", "vstart = 3"});
 }
 
+TEST(VectorBadInput, NullPointerStoreIsOutsideMemoryOnBothPaths) {
+  for (const char* path : {"vector.memory=cluster", "vector.memory=banked"})
+    expect_fault(run("vector_bad_null", {path}),
+                 {"vector store access fault at element 0, address 0x00000000: outside memory", "vstart = 0"});
+}
+
 TEST(VectorBadInput, BadParametersNameTheKey) {
   const auto r = run("vector_cycles", {"vector.memory=cache"});
   EXPECT_EQ(r.status, 2) << r.out << r.err;
