@@ -42,22 +42,27 @@ ChannelController::ChannelController(unsigned channel, const DramSpec& spec, con
   page_closes_ = page_->close_at(0) != kNever;
   precharge_waits_for_hits_ = !scheduler_->eligible(Candidate{CommandKind::kPre, true});
   oldest_only_ = scheduler_->oldest_only();
-  queue_[0].reserve(params.read_queue);
-  queue_[1].reserve(params.write_queue);
+  queue_[0].reserve(size_t{params.read_queue} * pcs_);
+  queue_[1].reserve(size_t{params.write_queue} * pcs_);
+  slots_.reserve(queue_[0].capacity() + queue_[1].capacity());
   refresh_due_ = kNever;
   for (unsigned pc = 0; pc < pcs_; ++pc) refresh_due_ = std::min(refresh_due_, refresh_->due(pc));
   next_event_ = refresh_due_;
 }
 
-bool ChannelController::can_accept(bool is_write, unsigned count) const {
-  return queue_[is_write].size() + count <= (is_write ? params_.write_queue : params_.read_queue);
-}
-
 void ChannelController::enqueue(const Transaction& transaction) {
   const unsigned d = transaction.is_write;
-  auto& q = queue_[d];
-  q.push_back(transaction);
-  Transaction& t = q.back();
+  uint32_t slot;
+  if (free_slots_.empty()) {
+    slot = static_cast<uint32_t>(slots_.size());
+    slots_.push_back(transaction);
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    slots_[slot] = transaction;
+  }
+  queue_[d].push_back(slot);
+  Transaction& t = slots_[slot];
   const unsigned b = flat(t.address);
   t.bank = static_cast<uint16_t>(b);
   ++queued_[d][t.address.pc];
@@ -72,7 +77,7 @@ void ChannelController::count_hits(unsigned b, uint32_t row) {
   const unsigned pc = b / banks_per_pc_;
   for (unsigned d = 0; d < 2; ++d) {
     uint16_t n = 0;
-    for (const auto& t : queue_[d]) n += t.bank == b && t.address.row == row;
+    for (const uint32_t slot : queue_[d]) n += slots_[slot].bank == b && slots_[slot].address.row == row;
     hit_total_[d][pc] = hit_total_[d][pc] - hits_[d][b] + n;
     hits_[d][b] = n;
   }
@@ -204,7 +209,7 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // change before then). The queue's hits and misses per pseudo channel are
   // counted, so the walk stops as soon as it has every kind of command it
   // looks for or no transaction of a missing kind is left.
-  const std::vector<Transaction>& queue = queue_[dir];
+  const std::vector<uint32_t>& queue = queue_[dir];
   std::vector<uint16_t>& hits = hits_[dir];
   const std::vector<uint16_t>& other_hits = hits_[1 - dir];
   const bool other_wanted = mode == WalkMode::kActiveAndOther;
@@ -233,7 +238,7 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
     if ((p.column != npos || hits_left == 0) && (p.row != npos || misses_left == 0) &&
         (p.other_row != npos || other_misses_left == 0 || p.row != npos))
       break;
-    const Transaction& t = queue[i];
+    const Transaction& t = slots_[queue[i]];
     const DramAddress& a = t.address;
     if (oldest_only_) {
       if (unseen == 0) break;
@@ -346,7 +351,7 @@ void ChannelController::process(uint64_t cycle) {
   auto older = [&](size_t r, size_t w) -> int {
     if (r == npos) return w == npos ? -1 : 1;
     if (w == npos) return 0;
-    return queue_[1][w].arrival < queue_[0][r].arrival ? 1 : 0;
+    return slots_[queue_[1][w]].arrival < slots_[queue_[0][r]].arrival ? 1 : 0;
   };
   const int column_dir = older(pick[0].column, pick[1].column);
   int row_dir = older(pick[0].row, pick[1].row);
@@ -366,9 +371,10 @@ void ChannelController::process(uint64_t cycle) {
   bool issued = false;
   // Column bus.
   if (column_dir >= 0) {
-    std::vector<Transaction>& queue = queue_[column_dir];
+    std::vector<uint32_t>& queue = queue_[column_dir];
     const size_t column_index = pick[column_dir].column;
-    const Transaction t = queue[column_index];
+    const uint32_t slot = queue[column_index];
+    const Transaction t = slots_[slot];
     const unsigned b = t.bank;
     issue(t.is_write ? CommandKind::kWr : CommandKind::kRd, t.address, cycle);
     if (conflict_cycle_[b] == cycle && conflict_index_[b] < column_index) ++bypassed_[b];
@@ -376,6 +382,7 @@ void ChannelController::process(uint64_t cycle) {
     --hit_total_[column_dir][t.address.pc];
     --queued_[column_dir][t.address.pc];
     queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(column_index));
+    free_slots_.push_back(slot);
     ++(t.is_write ? stats_.writes : stats_.reads);
     issued = true;
     const uint64_t done = cycle + (t.is_write ? spec_.timing.CWL : spec_.timing.CL) + burst_cycles_;
@@ -387,7 +394,7 @@ void ChannelController::process(uint64_t cycle) {
   if (!row_issued && row_index != npos) {
     // The column command of this cycle may have changed the timing; the
     // candidate stands only if it is still legal.
-    const DramAddress& a = queue_[row_dir][row_index].address;
+    const DramAddress& a = slots_[queue_[row_dir][row_index]].address;
     if (timing_.earliest(row_kind, a.pc, a.bank_group, a.bank) <= cycle) {
       issue(row_kind, a, cycle);
       if (row_kind == CommandKind::kAct) {

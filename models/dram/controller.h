@@ -30,19 +30,21 @@ struct ControllerParams {
   std::string scheduler = "fr_fcfs";
   std::string page_policy = "open";
   std::string refresh = "all_bank";
-  // Spread the pseudo channels' refreshes over the interval (docs/dram.md,
-  // "Refresh", for why the default keeps them aligned).
-  bool refresh_stagger = false;
+  // How refreshes are spread over the interval (refresh.h; docs/dram.md,
+  // "Refresh stagger", for the measurements behind the default).
+  RefreshStagger refresh_stagger = RefreshStagger::kPseudoChannels;
   // Refreshes a busy pseudo channel may owe before one is forced (elastic
   // refresh: a due refresh waits while the pseudo channel has queued
   // requests and issues once it has none). 1: every due refresh is forced.
   unsigned refresh_postpone = 8;
-  unsigned read_queue = 32;
-  unsigned write_queue = 64;
+  // Queue entries (bursts) per pseudo channel: one pseudo channel's full
+  // queue never blocks the other's requests (docs/dram.md, "Queues").
+  unsigned read_queue = 16;
+  unsigned write_queue = 48;
   // Per pseudo channel: it drains writes from the time this many of its
   // writes are queued until only the low watermark's are left (docs/dram.md,
   // "Write draining", for the measured trade-off behind these defaults).
-  unsigned write_high_watermark = 32;
+  unsigned write_high_watermark = 40;
   unsigned write_low_watermark = 8;
   uint64_t adaptive_timeout = 32;  // cycles a row stays open idle (adaptive page)
   // FR-FCFS with a cap (Mutlu and Moscibroda, MICRO 2007): at most this many
@@ -74,7 +76,10 @@ class ChannelController {
 
   ChannelController(unsigned channel, const DramSpec& spec, const ControllerParams& params, Completion on_complete);
 
-  bool can_accept(bool is_write, unsigned count) const;
+  // Whether pseudo channel `pc`'s read (or write) queue has room for `count` more bursts.
+  bool can_accept(unsigned pc, bool is_write, unsigned count) const {
+    return queued_[is_write][pc] + count <= (is_write ? params_.write_queue : params_.read_queue);
+  }
   // The transaction joins its queue at cycle `arrival` (>= the next cycle
   // to process); it may issue in that same cycle.
   void enqueue(const Transaction& t);
@@ -142,9 +147,14 @@ class ChannelController {
   std::vector<uint64_t> conflict_cycle_;
   std::vector<size_t> conflict_index_;
   std::vector<bool> capped_;
-  std::vector<Transaction> queue_[2];  // reads, writes; oldest first
-  std::vector<uint8_t> draining_;      // per pseudo channel: 1 = write mode
-  std::vector<uint8_t> seen_;          // scratch: oldest_only walks
+  // The queued transactions live in slots_; each queue orders their slot
+  // numbers (a column command takes one from the middle: moving a 4-byte
+  // number is cheaper than moving the transaction).
+  std::vector<Transaction> slots_;
+  std::vector<uint32_t> free_slots_;
+  std::vector<uint32_t> queue_[2];  // reads, writes; oldest first
+  std::vector<uint8_t> draining_;   // per pseudo channel: 1 = write mode
+  std::vector<uint8_t> seen_;       // scratch: oldest_only walks
   // Scratch of a walk: banks whose row command was already looked at (the
   // stamp of the walk), and each pseudo channel's earliest ACT cycle.
   std::vector<uint64_t> row_seen_;

@@ -27,6 +27,7 @@ struct Options {
   double read_ratio = 1.0;
   uint32_t request_bytes = 64;
   uint64_t seed = 1;
+  unsigned window = kDefaultSourceWindow;
   std::vector<std::string> sets;
   bool json = false;
 };
@@ -67,7 +68,7 @@ int run(const Options& o) {
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const DriveResult r = drive(ms, *source, requests, o.request_bytes);
+  const DriveResult r = drive(ms, *source, requests, o.request_bytes, o.window);
   ms.finish(r.end_cycle);
   const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -100,6 +101,7 @@ int run(const Options& o) {
   j["read_requests"] = st.read_requests;
   j["write_requests"] = st.write_requests;
   j["request_bytes"] = o.request_bytes;
+  j["window"] = o.window;
   j["cycles"] = r.end_cycle;
   j["tck_ps"] = spec.tck_ps;
   j["bytes"] = st.bytes;
@@ -182,6 +184,11 @@ tessera::sim::ToolCommand add_dram_command(CLI::App& app) {
   cmd->add_option("--seed", options->seed, "Random seed")
       ->capture_default_str()
       ->check(sim::unsigned_in(0, UINT64_MAX));
+  cmd->add_option("--window", options->window,
+                  "Requests the source holds that the queues have not accepted; younger ones pass one waiting for "
+                  "a full queue, except to its pseudo channel (1: stall on the first full queue)")
+      ->capture_default_str()
+      ->check(sim::unsigned_in(1, 1000000));
   cmd->add_option("--set", options->sets, "Override a parameter: key=value, e.g. scheduler=fcfs (repeatable)");
   cmd->add_flag("--json", options->json, "Print one JSON object");
   return tessera::sim::ToolCommand{cmd, [options, cmd] {

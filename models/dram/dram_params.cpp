@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tessera::dram {
 
 DramConfig load_dram_config(sim::Config& cfg, const std::string& p) {
@@ -22,16 +24,20 @@ DramConfig load_dram_config(sim::Config& cfg, const std::string& p) {
   k.scheduler = cfg.get_enum(p + "scheduler", k.scheduler, scheduler_names(), "Request scheduler");
   k.page_policy = cfg.get_enum(p + "page_policy", k.page_policy, page_policy_names(), "Row-buffer policy");
   k.refresh = cfg.get_enum(p + "refresh", k.refresh, refresh_names(), "Refresh: all-bank REFab or per-bank REFsb");
-  k.refresh_stagger =
-      cfg.get_bool(p + "refresh_stagger", k.refresh_stagger,
-                   "Spread the pseudo channels' refreshes evenly over the interval (false: all at the same instant)");
+  const auto& stagger_names = refresh_stagger_names();
+  const std::string stagger = cfg.get_enum(
+      p + "refresh_stagger", stagger_names[static_cast<size_t>(k.refresh_stagger)], stagger_names,
+      "Refresh phases: none (all at once), pseudo_channels (a channel's pseudo channels apart, every channel's "
+      "k-th together), all (every pseudo channel apart)");
+  k.refresh_stagger = static_cast<RefreshStagger>(std::find(stagger_names.begin(), stagger_names.end(), stagger) -
+                                                  stagger_names.begin());
   k.refresh_postpone = static_cast<unsigned>(
       cfg.get_int(p + "refresh_postpone", k.refresh_postpone, 1, 8,
                   "Refreshes a busy pseudo channel may owe before one is forced (1: never postpone; JEDEC allows 8)"));
   k.read_queue = static_cast<unsigned>(
-      cfg.get_int(p + "read_queue", k.read_queue, 1, 4096, "Read queue entries (bursts) per channel controller"));
+      cfg.get_int(p + "read_queue", k.read_queue, 1, 4096, "Read queue entries (bursts) per pseudo channel"));
   k.write_queue = static_cast<unsigned>(
-      cfg.get_int(p + "write_queue", k.write_queue, 1, 4096, "Write queue entries (bursts) per channel controller"));
+      cfg.get_int(p + "write_queue", k.write_queue, 1, 4096, "Write queue entries (bursts) per pseudo channel"));
   k.write_high_watermark =
       static_cast<unsigned>(cfg.get_int(p + "write_high_watermark", k.write_high_watermark, 1, 4096,
                                         "Writes queued for a pseudo channel that start its write drain"));

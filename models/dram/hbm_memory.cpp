@@ -404,9 +404,12 @@ HbmMemory::Port::Admit HbmMemory::admit(const Port::Request& r, uint64_t cycle) 
   m.bytes = gp.get_data_length();
   m.is_write = gp.is_write();
   in_flight_[slot] = InFlight{&gp, r.socket};
-  if (!engine_->enqueue(m, cycle)) {  // back-pressure: it and all younger wait
+  // Back-pressure: a request whose pseudo channel's queue is full waits;
+  // younger ones to other pseudo channels pass it (the engine keeps every
+  // later request to its pseudo channels waiting too).
+  if (!engine_->enqueue(m, cycle)) {
     free_ids_.push_back(slot);
-    return Port::Admit::kStop;
+    return Port::Admit::kWait;
   }
   origin_[&gp] = Origin{r.socket, r.arrival};
   if (timeline_) {

@@ -3,7 +3,8 @@
 // (MemorySystem); parameters under `dram.` (dram_params.h).
 //
 // Protocol (sim::AtTargetPort): BEGIN_REQ in; END_REQ when the request enters
-// a controller queue (withheld while the queue is full: back-pressure);
+// a controller queue (withheld while its pseudo channel's queue is full:
+// back-pressure; younger requests to other pseudo channels pass it);
 // BEGIN_RESP at the cycle its last burst's data has moved; the initiator
 // answers END_RESP or TLM_COMPLETED. b_transport performs the access with
 // the idle row-miss latency. Transactions with MemExt::timing_only model

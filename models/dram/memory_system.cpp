@@ -24,7 +24,8 @@ MemorySystem::MemorySystem(const DramConfig& config, Completion on_complete)
     if (config_.check_protocol) channels_.back()->add_observer(&checker_);
     channels_.back()->add_observer(&energy_);
   }
-  need_.assign(channels_.size(), 0);
+  need_.assign(channels_.size() * config_.spec.org.pseudo_channels, 0);
+  closed_.assign(need_.size(), 0);
   stats_.read_latency_histogram.assign(kLatencyBuckets, 0);
 }
 
@@ -32,24 +33,42 @@ void MemorySystem::add_observer(CommandObserver* o) {
   for (auto& ch : channels_) ch->add_observer(o);
 }
 
-bool MemorySystem::enqueue(const MemRequest& r, uint64_t cycle) {
-  const unsigned burst = config_.spec.org.burst_bytes();
+void MemorySystem::split(const MemRequest& r, Split& s) const {
   if (r.bytes == 0 || r.address >= capacity() || r.bytes > capacity() - r.address)
     throw std::out_of_range(
         fmt::format("DRAM request 0x{:x}+{} beyond capacity 0x{:x}", r.address, r.bytes, capacity()));
+  s.request = r;
+  s.bursts.clear();
+  const unsigned shift = map_.offset_bits();  // a burst is 1 << offset_bits bytes
+  const uint64_t first = r.address >> shift, last = (r.address + r.bytes - 1) >> shift;
+  for (uint64_t b = first; b <= last; ++b) s.bursts.push_back(map_.decode(b << shift));
+}
+
+bool MemorySystem::enqueue(const MemRequest& r, uint64_t cycle) {
+  split(r, scratch_);
+  return enqueue(scratch_, cycle);
+}
+
+bool MemorySystem::enqueue(const Split& s, uint64_t cycle) {
+  const MemRequest& r = s.request;
   advance_to(cycle);
-  const uint64_t first = r.address / burst, last = (r.address + r.bytes - 1) / burst;
-  const unsigned count = static_cast<unsigned>(last - first + 1);
-  decoded_.clear();
-  for (uint64_t b = first; b <= last; ++b) decoded_.push_back(map_.decode(b * burst));
-  // All or nothing: every burst needs room in its channel's queue.
-  for (const DramAddress& a : decoded_) ++need_[a.channel];
+  const unsigned count = static_cast<unsigned>(s.bursts.size());
+  // All or nothing: every burst needs room in its pseudo channel's queue,
+  // and none of them may be closed by an older refused request this cycle.
+  if (closed_cycle_ != cycle && closed_cycle_ != kNever) {
+    std::fill(closed_.begin(), closed_.end(), 0);
+    closed_cycle_ = kNever;
+  }
+  for (const DramAddress& a : s.bursts) ++need_[queue_id(a)];
   bool room = true;
-  for (const DramAddress& a : decoded_) {
-    if (need_[a.channel] && !channels_[a.channel]->can_accept(r.is_write, need_[a.channel])) room = false;
-    need_[a.channel] = 0;
+  for (const DramAddress& a : s.bursts) {
+    const unsigned q = queue_id(a);
+    if (need_[q] && (closed_[q] || !channels_[a.channel]->can_accept(a.pc, r.is_write, need_[q]))) room = false;
+    need_[q] = 0;
   }
   if (!room) {
+    for (const DramAddress& a : s.bursts) closed_[queue_id(a)] = 1;
+    closed_cycle_ = cycle;
     ++stats_.rejected;
     return false;
   }
@@ -65,7 +84,7 @@ bool MemorySystem::enqueue(const MemRequest& r, uint64_t cycle) {
   ++live_;
   ++stats_.requests;
   ++(r.is_write ? stats_.write_requests : stats_.read_requests);
-  for (const DramAddress& a : decoded_) {
+  for (const DramAddress& a : s.bursts) {
     Transaction t;
     t.tag = slot;
     t.arrival = cycle;

@@ -44,7 +44,7 @@ struct SystemStats {
   uint64_t bursts = 0, bytes = 0;
   uint64_t read_latency_sum = 0;                 // cycles, arrival to data end
   std::vector<uint64_t> read_latency_histogram;  // bucket = cycles
-  uint64_t rejected = 0;                         // enqueue refused (queue full)
+  uint64_t rejected = 0;                         // enqueue refused (queue full or closed)
   uint64_t last_done = 0;
 };
 
@@ -61,10 +61,37 @@ class MemorySystem {
   const AddressMap& address_map() const { return map_; }
   uint64_t capacity() const { return config_.spec.capacity_bytes(); }
 
-  // Accepts the whole request (all its bursts) or nothing (false: a queue is
-  // full). `cycle` must be >= now(); cycles before it are decided first.
-  // Throws std::out_of_range for an address beyond capacity.
+  // Accepts the whole request (all its bursts) or nothing (false): it is
+  // refused if the queue of one of its bursts (a pseudo channel's read or
+  // write queue) is full, or if one of its pseudo channels is closed. A
+  // refused request closes the pseudo channels of its bursts to every later
+  // request of the same cycle, so a source that offers its waiting requests
+  // oldest first lets younger ones pass a request waiting for a full queue,
+  // never one to the same pseudo channel: the requests to one address keep
+  // their order. `cycle` must be >= now(); cycles before it are decided
+  // first. Throws std::out_of_range for an address beyond capacity.
   bool enqueue(const MemRequest& request, uint64_t cycle);
+  // A request split into its bursts once, for a source that offers it
+  // again every cycle until it is accepted.
+  struct Split {
+    MemRequest request;
+    std::vector<DramAddress> bursts;
+  };
+  // Fills `out` (reusing its storage). Throws std::out_of_range for an
+  // address beyond capacity.
+  void split(const MemRequest& request, Split& out) const;
+  bool enqueue(const Split& request, uint64_t cycle);
+  // False if a queue of one of the bursts is full, so that enqueue would
+  // refuse the request now (true does not promise that it accepts it).
+  bool may_accept(const Split& request) const {
+    for (const DramAddress& a : request.bursts)
+      if (!channels_[a.channel]->can_accept(a.pc, request.request.is_write, 1)) return false;
+    return true;
+  }
+  // The pseudo channels of the whole system, numbered 0 .. queue_count()-1:
+  // each has its own read and write queue.
+  unsigned queue_id(const DramAddress& a) const { return a.channel * config_.spec.org.pseudo_channels + a.pc; }
+  unsigned queue_count() const { return static_cast<unsigned>(closed_.size()); }
   void advance_to(uint64_t cycle);
   uint64_t next_event_cycle() const;
   uint64_t now() const { return now_; }
@@ -99,8 +126,10 @@ class MemorySystem {
   std::vector<std::unique_ptr<ChannelController>> channels_;
   std::vector<Pending> pending_;  // slot per request in flight
   std::vector<uint32_t> free_slots_;
-  std::vector<unsigned> need_;        // scratch: bursts per channel of one request
-  std::vector<DramAddress> decoded_;  // scratch: the bursts of one request
+  std::vector<unsigned> need_;      // scratch: bursts per pseudo channel of one request
+  std::vector<uint8_t> closed_;     // per pseudo channel: closed for the rest of closed_cycle_
+  uint64_t closed_cycle_ = kNever;  // the cycle closed_ applies to (kNever: none closed)
+  Split scratch_;                   // the bursts of a request offered unsplit
   size_t live_ = 0;
   uint64_t now_ = 0;
   SystemStats stats_;

@@ -48,16 +48,27 @@ AllBankRefresh::AllBankRefresh(std::vector<uint64_t> first_due, uint64_t interva
 PerBankRefresh::PerBankRefresh(std::vector<uint64_t> first_due, unsigned banks_per_pc, uint64_t interval)
     : banks_(banks_per_pc), interval_(interval), due_(std::move(first_due)), next_bank_(due_.size(), 0) {}
 
-uint64_t first_refresh_due(const DramSpec& spec, unsigned channel, unsigned pc, uint64_t interval, bool stagger) {
-  if (!stagger) return interval;
+uint64_t first_refresh_due(const DramSpec& spec, unsigned channel, unsigned pc, uint64_t interval,
+                           RefreshStagger stagger) {
   // Pseudo channel k of N, phases k x interval / N apart (rounded down).
-  const uint64_t n = static_cast<uint64_t>(spec.channels()) * spec.org.pseudo_channels;
-  const uint64_t k = static_cast<uint64_t>(channel) * spec.org.pseudo_channels + pc;
+  uint64_t k = 0, n = 1;
+  if (stagger == RefreshStagger::kPseudoChannels) {
+    k = pc;
+    n = spec.org.pseudo_channels;
+  } else if (stagger == RefreshStagger::kAll) {
+    k = static_cast<uint64_t>(channel) * spec.org.pseudo_channels + pc;
+    n = static_cast<uint64_t>(spec.channels()) * spec.org.pseudo_channels;
+  }
   return interval + k * interval / n;
 }
 
+const std::vector<std::string>& refresh_stagger_names() {
+  static const std::vector<std::string> names = {"none", "pseudo_channels", "all"};
+  return names;
+}
+
 std::unique_ptr<RefreshPolicy> make_refresh_policy(const std::string& name, const DramSpec& spec, unsigned channel,
-                                                   bool stagger) {
+                                                   RefreshStagger stagger) {
   const bool all = name == "all_bank";
   const uint64_t interval = all ? spec.timing.tREFI : spec.timing.tREFISB;
   std::vector<uint64_t> first(spec.org.pseudo_channels);

@@ -1,13 +1,17 @@
 // Refresh policy of a channel controller. A refresh falls due every tREFI
 // (all-bank, REFab per pseudo channel) or every tREFISB (per-bank REFsb, one
-// bank after another, so every bank is refreshed once per tREFI). With
-// staggering the pseudo channels of the whole memory system
-// are spread evenly over the interval: pseudo channel k of N (k = channel x
-// pseudo channels + pc) first falls due at interval + k x interval / N, so
-// no two refresh at once; without it every one falls due at the same
-// instant. While a
-// refresh is pending the controller stops opening rows in its scope,
-// precharges the open ones and issues the refresh as soon as it is legal.
+// bank after another, so every bank is refreshed once per tREFI). The
+// stagger spreads first due times over the interval: pseudo channel k of N
+// first falls due at interval + k x interval / N, where (RefreshStagger)
+//   kNone            N = 1: every pseudo channel at the same instant;
+//   kPseudoChannels  k = pc, N = pseudo channels per channel: the pseudo
+//                    channels of a channel apart, pseudo channel k of every
+//                    channel together;
+//   kAll             k = channel x pseudo channels + pc over the whole
+//                    memory system: no two at once.
+// While a refresh is pending the controller stops opening rows in its
+// scope, precharges the open ones and issues the refresh as soon as it is
+// legal.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +23,8 @@
 #include "dram/spec.h"
 
 namespace tessera::dram {
+
+enum class RefreshStagger { kNone, kPseudoChannels, kAll };
 
 class RefreshPolicy {
  public:
@@ -38,10 +44,13 @@ class RefreshPolicy {
 
 // The policy of channel `channel` (its pseudo channels' phases depend on it).
 std::unique_ptr<RefreshPolicy> make_refresh_policy(const std::string& name, const DramSpec& spec, unsigned channel,
-                                                   bool stagger);
+                                                   RefreshStagger stagger);
 // First due cycle of pseudo channel `pc` of `channel` for a refresh every
-// `interval` (the staggered phase, or `interval` itself without stagger).
-uint64_t first_refresh_due(const DramSpec& spec, unsigned channel, unsigned pc, uint64_t interval, bool stagger);
+// `interval`.
+uint64_t first_refresh_due(const DramSpec& spec, unsigned channel, unsigned pc, uint64_t interval,
+                           RefreshStagger stagger);
 const std::vector<std::string>& refresh_names();
+// The names of `dram.refresh_stagger`, in RefreshStagger order.
+const std::vector<std::string>& refresh_stagger_names();
 
 }  // namespace tessera::dram

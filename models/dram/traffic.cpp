@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <deque>
 #include <sstream>
+#include <stdexcept>
 
 #include "sim/config.h"
 
@@ -89,20 +91,138 @@ bool TraceSource::next(TraceEntry& e) {
   return true;
 }
 
-DriveResult drive(MemorySystem& ms, TrafficSource& source, uint64_t max_requests, uint32_t request_bytes) {
+namespace {
+
+// The requests a source holds that the queues have not accepted, offered
+// every cycle oldest first as MemorySystem::enqueue orders them: a request
+// refused closes its pseudo channels to younger requests, so a request can
+// only be accepted once every older waiting request that shares one of its
+// pseudo channels has been. Each pseudo channel keeps its waiting requests
+// in a FIFO, and only a request at the head of all of its FIFOs (a
+// candidate) is offered: candidates share no pseudo channel, so at most one
+// per pseudo channel is offered in a cycle instead of the whole window.
+class Window {
+ public:
+  Window(MemorySystem& ms, unsigned capacity) : ms_(ms), capacity_(capacity), fifo_(ms.queue_count()) {}
+
+  bool full() const { return live_ == capacity_; }
+  bool empty() const { return live_ == 0; }
+
+  // Offers the candidates oldest first at `cycle`, and those an accepted
+  // one leaves at the head of all their FIFOs; returns how many were
+  // accepted.
+  uint64_t offer(uint64_t cycle) {
+    // Queues gain room only when a column command takes a burst out.
+    const uint64_t bursts = ms_.stats().bursts;
+    if (bursts == bursts_at_offer_) return 0;
+    bursts_at_offer_ = bursts;
+    uint64_t accepted = 0;
+    for (size_t i = 0; i < candidates_.size();) {
+      const uint32_t slot = candidates_[i].slot;
+      // A candidate shares no pseudo channel with an older waiting request,
+      // so skipping one that cannot fit closes nothing enqueue would close.
+      if (!ms_.may_accept(entries_[slot].split) || !ms_.enqueue(entries_[slot].split, cycle)) {
+        ++i;
+        continue;
+      }
+      ++accepted;
+      candidates_.erase(candidates_.begin() + static_cast<std::ptrdiff_t>(i));
+      remove(slot);  // new candidates are younger: they sort after i
+    }
+    return accepted;
+  }
+
+  // A new request (younger than every waiting one), offered at once if it
+  // is a candidate; returns whether it was accepted.
+  bool add(const MemRequest& request, uint64_t cycle) {
+    uint32_t slot;
+    if (free_.empty()) {
+      slot = static_cast<uint32_t>(entries_.size());
+      entries_.emplace_back();
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+    }
+    Entry& entry = entries_[slot];
+    ms_.split(request, entry.split);
+    entry.queues.clear();
+    for (const DramAddress& a : entry.split.bursts) {
+      const unsigned q = ms_.queue_id(a);
+      if (std::find(entry.queues.begin(), entry.queues.end(), q) == entry.queues.end()) entry.queues.push_back(q);
+    }
+    for (unsigned q : entry.queues) fifo_[q].push_back(slot);
+    ++live_;
+    if (!heads_all(slot)) return false;
+    if (ms_.may_accept(entry.split) && ms_.enqueue(entry.split, cycle)) {
+      remove(slot);  // the youngest: no request waits behind it
+      return true;
+    }
+    candidates_.push_back(Key{request.id, slot});
+    return false;
+  }
+
+ private:
+  struct Entry {
+    MemorySystem::Split split;
+    std::vector<unsigned> queues;  // its pseudo channels, each once
+  };
+  struct Key {
+    uint64_t id;  // the request's: its age
+    uint32_t slot;
+    bool operator<(const Key& o) const { return id < o.id; }
+  };
+
+  bool heads_all(uint32_t slot) const {
+    for (unsigned q : entries_[slot].queues)
+      if (fifo_[q].front() != slot) return false;
+    return true;
+  }
+
+  // Takes an accepted request out of its FIFOs; a request it leaves at the
+  // head of all of its own becomes a candidate.
+  void remove(uint32_t slot) {
+    for (unsigned q : entries_[slot].queues) {
+      std::deque<uint32_t>& f = fifo_[q];
+      f.pop_front();
+      if (f.empty() || !heads_all(f.front())) continue;
+      const Key k{entries_[f.front()].split.request.id, f.front()};
+      candidates_.insert(std::upper_bound(candidates_.begin(), candidates_.end(), k), k);
+    }
+    free_.push_back(slot);
+    --live_;
+  }
+
+  MemorySystem& ms_;
+  unsigned capacity_;
+  size_t live_ = 0;
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> free_;
+  std::vector<std::deque<uint32_t>> fifo_;  // per pseudo channel: waiting slots, oldest first
+  std::vector<Key> candidates_;             // heads of all their FIFOs, oldest first
+  uint64_t bursts_at_offer_ = 0;            // bursts served by the last offer()
+};
+
+}  // namespace
+
+DriveResult drive(MemorySystem& ms, TrafficSource& source, uint64_t max_requests, uint32_t request_bytes,
+                  unsigned window) {
+  if (window == 0) throw std::invalid_argument("drive: window must be at least 1");
   DriveResult result;
+  uint64_t generated = 0;
   TraceEntry e;
   bool have = max_requests > 0 && source.next(e);
+  Window waiting(ms, window);
   uint64_t t = ms.now();
-  while (have || !ms.idle()) {
-    while (have && e.cycle <= t) {
-      if (!ms.enqueue(MemRequest{result.requests, e.address, request_bytes, e.is_write}, t)) break;
-      ++result.requests;
-      have = result.requests < max_requests && source.next(e);
+  while (have || !waiting.empty() || !ms.idle()) {
+    // The waiting requests first, then new arrivals while the window has room.
+    result.requests += waiting.offer(t);
+    while (have && e.cycle <= t && !waiting.full()) {
+      result.requests += waiting.add(MemRequest{generated++, e.address, request_bytes, e.is_write}, t);
+      have = generated < max_requests && source.next(e);
     }
     ms.advance_to(t + 1);
     uint64_t next = ms.next_event_cycle();
-    if (have && e.cycle > t) next = std::min(next, e.cycle);
+    if (have && e.cycle > t && !waiting.full()) next = std::min(next, e.cycle);
     if (next == kNever) break;
     t = std::max(next, t + 1);
   }

@@ -71,10 +71,21 @@ struct DriveResult {
   uint64_t end_cycle = 0;  // the last data transfer's end (or the last arrival)
 };
 
-// Feeds up to `max_requests` from `source` (each `request_bytes`), in order,
-// each no earlier than its cycle and as soon as the queues accept it; runs
-// until every request's last command has issued. The caller ends the run
-// with ms.finish(end).
-DriveResult drive(MemorySystem& ms, TrafficSource& source, uint64_t max_requests, uint32_t request_bytes);
+// Requests a source holds that the controllers' queues have not accepted
+// yet, by default: with the default refresh stagger more only adds
+// queueing (docs/dram.md, "Queues and sources"; refresh_stagger=all needs
+// about 256).
+constexpr unsigned kDefaultSourceWindow = 32;
+
+// Feeds up to `max_requests` from `source` (each `request_bytes`), each no
+// earlier than its cycle and as soon as the queues accept it; runs until
+// every request's last command has issued. The source holds up to `window`
+// requests not yet accepted and offers them oldest first every cycle, so a
+// request waiting for a full queue is passed by younger ones to other
+// pseudo channels (never to its own: MemorySystem::enqueue); with window 1
+// it stalls on the first full queue. The caller ends the run with
+// ms.finish(end).
+DriveResult drive(MemorySystem& ms, TrafficSource& source, uint64_t max_requests, uint32_t request_bytes,
+                  unsigned window = kDefaultSourceWindow);
 
 }  // namespace tessera::dram

@@ -196,7 +196,8 @@ def timing_table(out, ds3_ini):
 # DRAMsim3's effective values where Tessera's hbm2 preset differs (docs/dram.md,
 # "Timing sources"): its legacy-channel tFAW, the 4 Gb tRFC, tCCD_L at its own
 # burst time and no row-bus occupancy for ACT. The "Tessera, DRAMsim3 timings"
-# rows run with these overrides, so the controllers are compared on equal timings.
+# rows run with these overrides and DRAMsim3's in-order source and synchronized
+# refresh, so the controllers are compared on equal terms.
 DS3_TIMINGS = {"tFAW": 30, "tRFC": 260, "tCCD_L": 2, "tACT_BUS": 1}
 
 
@@ -204,7 +205,9 @@ def ds3_timing_sets():
     args = []
     for k, v in DS3_TIMINGS.items():
         args += ["--set", "timing.%s=%d" % (k, v)]
-    return args
+    # DRAMsim3's trace reader offers its requests strictly in order, and its
+    # HBM channels refresh together.
+    return args + ["--window", "1", "--set", "refresh_stagger=none"]
 
 
 def hbm(args, out):

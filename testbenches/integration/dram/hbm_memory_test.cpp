@@ -170,6 +170,23 @@ TEST(HbmMemory, IdleLatenciesDataAddressErrorBackpressureAndSkipEquivalence) {
   init_skip.accesses = accesses;
   init_tick.accesses = accesses;
 
+  // Two initiators on one HBM with one read entry per pseudo channel. A
+  // sends two reads to bank 0 of ch0 pc0 at 0 ns: the first (row 1) enters,
+  // the second (row 2) waits for the first's RD at cycle 14 and enters at
+  // 15. B's read to ch1 at 1 ns passes it: END_REQ 1 ps after its arrival
+  // and the idle miss latency, 30 ns (it would wait for 15 ns and answer at
+  // 45 ns if a full queue held back every younger request).
+  sim::Config cfg_pass;
+  cfg_pass.set("dram.spec", "hbm2", "test");
+  cfg_pass.set("dram.read_queue", "1", "test");
+  sim::StatGroup root_pass("chip");
+  HbmMemory pass("hbm_pass", cfg_pass, nullptr, kBase, root_pass);
+  Initiator init_a("init_a"), init_b("init_b");
+  init_a.socket.bind(pass.socket);
+  init_b.socket.bind(pass.socket);
+  init_a.accesses = {{ns(0), kBase + 0x40000, 32, false, true, 0}, {ns(0), kBase + 0x80000, 32, false, true, 0}};
+  init_b.accesses = {{ns(1), kBase + 0x20, 32, false, true, 0}};
+
   sc_core::sc_start(ns(200000));
   sc_core::sc_stop();
 
@@ -202,6 +219,11 @@ TEST(HbmMemory, IdleLatenciesDataAddressErrorBackpressureAndSkipEquivalence) {
   EXPECT_EQ(js["dram"]["address_errors"].get<uint64_t>(), 2u);  // AT and LT
   EXPECT_EQ(js["dram"]["protocol_violations"].get<uint64_t>(), 0u);
   EXPECT_GT(js["dram"]["refreshes"].get<uint64_t>(), 0u);  // 200 us >> tREFI
+  ASSERT_EQ(init_a.results.size(), 2u);
+  ASSERT_EQ(init_b.results.size(), 1u);
+  EXPECT_EQ(init_a.results[1].end_req, ns(15) + sc_core::sc_time(1, sc_core::SC_PS));
+  EXPECT_EQ(init_b.results[0].end_req, ns(1) + sc_core::sc_time(1, sc_core::SC_PS));
+  EXPECT_EQ(init_b.results[0].begin_resp, ns(31));
   // Identical with and without idle skipping: statistics and every response time.
   EXPECT_EQ(js.dump(), jt.dump());
   for (size_t i = 0; i < r.size(); ++i) {

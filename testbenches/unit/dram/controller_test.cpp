@@ -269,14 +269,15 @@ INSTANTIATE_TEST_SUITE_P(
                           {"xor_bank_hash", "true"}, {"write_high_watermark", "8"}, {"write_low_watermark", "2"}}));
 
 // Refresh (acceptance): over a long run every pseudo channel refreshes at
-// each of its due times, postponed ones included. Pseudo channel k (=
-// channel x 2 + pc) of the 16 of an HBM2 stack falls due at interval +
-// offset, offset = k x interval / 16 when staggered (else 0), then every
+// each of its due times, postponed ones included. Pseudo channel pc of
+// channel ch of an HBM2 stack falls due at interval + offset, then every
 // interval, so by `end` it has refreshed (end - 1 - offset) / interval
-// times (integer division: due times before `end`). The run ends half an
-// interval after a due time with an idle tail, so the owed refreshes have
-// had time to issue.
-void expect_refreshes_match_elapsed_time(const Settings& settings, K kind, uint64_t interval, bool stagger) {
+// times (integer division: due times before `end`); the offset is 0
+// without stagger, pc x interval / 2 with `pseudo_channels` and
+// (ch x 2 + pc) x interval / 16 with `all`. The run ends half an interval
+// after a due time with an idle tail, so the owed refreshes have had time
+// to issue.
+void expect_refreshes_match_elapsed_time(const Settings& settings, K kind, uint64_t interval, RefreshStagger stagger) {
   DramConfig config = make_config(settings);
   MemorySystem ms(config, nullptr);
   CommandLog log;
@@ -288,28 +289,48 @@ void expect_refreshes_match_elapsed_time(const Settings& settings, K kind, uint6
   EXPECT_EQ(ms.checker().violation_count(), 0u);
   for (unsigned ch = 0; ch < ms.channels(); ++ch)
     for (unsigned pc = 0; pc < 2; ++pc) {
-      const uint64_t offset = stagger ? (ch * 2 + pc) * interval / 16 : 0;
+      const uint64_t offset = stagger == RefreshStagger::kAll              ? (ch * 2 + pc) * interval / 16
+                              : stagger == RefreshStagger::kPseudoChannels ? pc * interval / 2
+                                                                           : 0;
       EXPECT_EQ(log.count(kind, ch, pc), (end - 1 - offset) / interval) << "ch" << ch << " pc" << pc;
     }
 }
 
-TEST(DramRefresh, AllBankRefreshesEqualElapsedOverTRefi) {
-  expect_refreshes_match_elapsed_time({}, K::kRefAb, 3900, false);  // tREFI of HBM2
-  expect_refreshes_match_elapsed_time(Settings{{"refresh_stagger", "true"}}, K::kRefAb, 3900, true);
+TEST(DramRefresh, AllBankRefreshesEqualElapsedOverTRefi) {  // tREFI 3900
+  expect_refreshes_match_elapsed_time(Settings{{"refresh_stagger", "none"}}, K::kRefAb, 3900, RefreshStagger::kNone);
+  expect_refreshes_match_elapsed_time({}, K::kRefAb, 3900, RefreshStagger::kPseudoChannels);  // the default
+  expect_refreshes_match_elapsed_time(Settings{{"refresh_stagger", "all"}}, K::kRefAb, 3900, RefreshStagger::kAll);
 }
 
-TEST(DramRefresh, PerBankRefreshesEqualElapsedOverTRefiSb) {
-  expect_refreshes_match_elapsed_time(Settings{{"refresh", "per_bank"}}, K::kRefSb, 243, false);  // tREFISB
-  expect_refreshes_match_elapsed_time(Settings{{"refresh", "per_bank"}, {"refresh_stagger", "true"}}, K::kRefSb, 243,
-                                      true);
+TEST(DramRefresh, PerBankRefreshesEqualElapsedOverTRefiSb) {  // tREFISB 243
+  expect_refreshes_match_elapsed_time(Settings{{"refresh", "per_bank"}, {"refresh_stagger", "none"}}, K::kRefSb, 243,
+                                      RefreshStagger::kNone);
+  expect_refreshes_match_elapsed_time(Settings{{"refresh", "per_bank"}}, K::kRefSb, 243,
+                                      RefreshStagger::kPseudoChannels);
+  expect_refreshes_match_elapsed_time(Settings{{"refresh", "per_bank"}, {"refresh_stagger", "all"}}, K::kRefSb, 243,
+                                      RefreshStagger::kAll);
 }
 
-// Staggered refresh on an idle HBM2 stack: pseudo channel k = channel x 2
-// + pc first refreshes at tREFI 3900 + floor(k x 3900 / 16), k x 243.75
-// rounded down: 0 243 487 731 975 1218 1462 1706 1950 2193 2437 2681 2925
-// 3168 3412 3656; then every 3900.
+// The default stagger on an idle HBM2 stack: pseudo channel 0 of every
+// channel first refreshes at tREFI 3900, pseudo channel 1 half an interval
+// later, 3900 + 3900 / 2 = 5850; then every 3900. The eight channels'
+// controllers are independent, so the same pseudo channel of each refreshes
+// in the same cycle.
+TEST(DramRefresh, StaggeredPseudoChannelsOfAChannelRefreshHalfAnIntervalApart) {
+  Harness h(Settings{});
+  h.run_until(3 * 3900);
+  for (unsigned ch = 0; ch < 8; ++ch) {
+    EXPECT_EQ(h.log.cycles(K::kRefAb, ch, 0), (std::vector<uint64_t>{3900, 7800})) << "ch" << ch;
+    EXPECT_EQ(h.log.cycles(K::kRefAb, ch, 1), (std::vector<uint64_t>{5850, 9750})) << "ch" << ch;
+  }
+}
+
+// `all` on an idle HBM2 stack: pseudo channel k = channel x 2 + pc first
+// refreshes at tREFI 3900 + floor(k x 3900 / 16), k x 243.75 rounded down:
+// 0 243 487 731 975 1218 1462 1706 1950 2193 2437 2681 2925 3168 3412 3656;
+// then every 3900.
 TEST(DramRefresh, StaggeredAllBankRefreshSpreadsPseudoChannelsOverTRefi) {
-  Harness h(Settings{{"refresh_stagger", "true"}});
+  Harness h(Settings{{"refresh_stagger", "all"}});
   h.run_until(3 * 3900);
   const uint64_t offsets[16] = {0,    243,  487,  731,  975,  1218, 1462, 1706,
                                 1950, 2193, 2437, 2681, 2925, 3168, 3412, 3656};
@@ -321,11 +342,11 @@ TEST(DramRefresh, StaggeredAllBankRefreshSpreadsPseudoChannelsOverTRefi) {
     }
 }
 
-// Synchronized (refresh_stagger=false, the default): every pseudo channel falls due at
+// Synchronized (refresh_stagger=none): every pseudo channel falls due at
 // 3900; the two of a channel share its row bus, so PC 1 refreshes a cycle
 // after PC 0 (3901, 7801).
 TEST(DramRefresh, SynchronizedRefreshKeepsPseudoChannelsAligned) {
-  Harness h(Settings{{"refresh_stagger", "false"}});
+  Harness h(Settings{{"refresh_stagger", "none"}});
   h.run_until(3 * 3900);
   for (unsigned ch = 0; ch < 8; ++ch) {
     EXPECT_EQ(h.log.cycles(K::kRefAb, ch, 0), (std::vector<uint64_t>{3900, 7800})) << "ch" << ch;
@@ -342,7 +363,7 @@ TEST(DramRefresh, SynchronizedRefreshKeepsPseudoChannelsAligned) {
 // tRFC 350 = 1388 and RD at 1388 + 14 = 1402.
 TEST(DramRefresh, DueRefreshWaitsForABusyPseudoChannelUnlessForced) {
   for (const char* postpone : {"8", "1"}) {
-    Harness h(Settings{{"timing.tREFI", "1000"}, {"refresh_stagger", "false"}, {"refresh_postpone", postpone}});
+    Harness h(Settings{{"timing.tREFI", "1000"}, {"refresh_stagger", "none"}, {"refresh_postpone", postpone}});
     h.read(990, 0, 0, 0, 1);
     h.run_until(1500);
     const bool elastic = std::string(postpone) == "8";
@@ -357,7 +378,7 @@ TEST(DramRefresh, DueRefreshWaitsForABusyPseudoChannelUnlessForced) {
 // i.e. 15.1875 k rounded down (PC 1 of channel 0: 15; PC 0 of channel 4:
 // 121), first due at 243 + that.
 TEST(DramRefresh, StaggeredPerBankRefreshSpreadsOverTRefiSb) {
-  Harness h(Settings{{"refresh", "per_bank"}, {"refresh_stagger", "true"}});
+  Harness h(Settings{{"refresh", "per_bank"}, {"refresh_stagger", "all"}});
   h.run_until(600);
   EXPECT_EQ(h.log.cycles(K::kRefSb, 0, 0), (std::vector<uint64_t>{243, 486}));
   EXPECT_EQ(h.log.cycles(K::kRefSb, 0, 1), (std::vector<uint64_t>{258, 501}));

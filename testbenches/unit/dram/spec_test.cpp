@@ -81,8 +81,12 @@ TEST(DramSpec, RefreshLongerThanItsIntervalIsRejected) {
 TEST(DramSpec, BadParametersAreErrorsNamingTheKey) {
   EXPECT_NE(config_error({{"scheduler", "lifo"}}).find("dram.scheduler"), std::string::npos);
   EXPECT_NE(config_error({{"stacks", "3"}}).find("dram.stacks = 3 must be a power of two"), std::string::npos);
-  // The low watermark must stay below the high one (default 32).
+  // The low watermark must stay below the high one (default 40).
   EXPECT_NE(config_error({{"write_low_watermark", "40"}}).find("dram.write_low_watermark (40)"), std::string::npos);
+  // The stagger was a bool before it had three modes: "true" names them.
+  const std::string stagger = config_error({{"refresh_stagger", "true"}});
+  EXPECT_NE(stagger.find("dram.refresh_stagger"), std::string::npos) << stagger;
+  EXPECT_NE(stagger.find("pseudo_channels"), std::string::npos) << stagger;
   EXPECT_NE(config_error({{"timing.tRCD", "10"}}).find("dram.timing.tRCD"), std::string::npos);  // unknown key
 }
 

@@ -224,7 +224,7 @@ TEST(DramTiming, ActivateWaitsTRfcAfterAllBankRefresh) {
 
 // Synchronized refresh, so both pseudo channels fall due at 1000.
 TEST(DramTiming, RefreshWaitsTRpAfterItsPrecharge) {
-  Harness h(Settings{{"timing.tREFI", "1000"}, {"refresh_stagger", "false"}});
+  Harness h(Settings{{"timing.tREFI", "1000"}, {"refresh_stagger", "none"}});
   h.read(0, 0, 0, 0, 1);  // leaves row 1 open (open page)
   h.run_until(2000);
   EXPECT_EQ(h.log.cycles(K::kPre, 0, 0), (std::vector<uint64_t>{1000}));
