@@ -210,6 +210,7 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // counted, so the walk stops as soon as it has every kind of command it
   // looks for or no transaction of a missing kind is left.
   const std::vector<uint32_t>& queue = queue_[dir];
+  if (queue.empty()) return;  // nothing to pick, nothing to wait for
   std::vector<uint16_t>& hits = hits_[dir];
   const std::vector<uint16_t>& other_hits = hits_[1 - dir];
   const bool other_wanted = mode == WalkMode::kActiveAndOther;
