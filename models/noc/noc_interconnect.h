@@ -127,8 +127,9 @@ class NocInterconnect : public sc_core::sc_module, public sim::InFlightReporter 
   std::unique_ptr<Network> net_;
   sim::ClockedMethod clocked_;
   // While the method runs every cycle anyway, arrivals plan no wake-up of
-  // their own (the cycle after the network drains is then not stepped; the
-  // cycles_stepped/cycles_skipped statistics count exactly that).
+  // their own. With noc.skip_idle the network is stepped only in cycles
+  // with something in it (cycles_stepped) and skipped in the others
+  // (cycles_skipped), whenever the method runs.
   bool ticking_ = false;
   bool mismatched_ = false;  // a lockstep router disagreed with its model
 

@@ -213,21 +213,9 @@ TEST(FlightRecorderClean, ALockstepMismatchWritesTheLastCyclesToo) {
 
 // ---------------------------------------------------------------- tracing changes nothing
 
-// The statistics of a run, without the host's own timing and without how a
-// network was advanced (cycles_stepped / cycles_skipped of every NoC
-// instance: a wake-up in the instant a request arrives steps an empty
-// network once or skips it, depending on the order SystemC runs processes,
-// which tracing changes; every other statistic is the same either way, as
-// waves_noc_test.cpp also checks).
+// The statistics of a run, without the host's own timing.
 nlohmann::json stats_without_host_time(const std::string& path) {
-  nlohmann::json j = tessera::test::without_host_time(nlohmann::json::parse(tessera::test::read_file(path)));
-  if (j.contains("chip"))
-    for (auto& [name, unit] : j["chip"].items())
-      if (unit.is_object() && unit.contains("noc") && unit["noc"].is_object()) {
-        unit["noc"].erase("cycles_stepped");
-        unit["noc"].erase("cycles_skipped");
-      }
-  return j;
+  return tessera::test::without_host_time(nlohmann::json::parse(tessera::test::read_file(path)));
 }
 
 class TracingChangesNothing : public ::testing::TestWithParam<std::string> {};

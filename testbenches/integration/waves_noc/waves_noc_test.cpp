@@ -236,16 +236,14 @@ TEST(CrossbarWaves, EveryInputStrobeReachesTheOutputNamedByDest) {
   EXPECT_GE(max_queue, 1u);
 }
 
-// Statistics without host-time fields.
-// Without the host's timing and the network's cycles_stepped/cycles_skipped,
-// which count how the simulator advanced (noc.skip_idle): a traced network
-// wakes at the cycle a strobe returns to 0, an untraced one jumps over it.
+// Statistics without host-time fields. The network's cycles_stepped and
+// cycles_skipped stay: a traced network also wakes at the cycle a strobe
+// returns to 0, and skips that cycle as an untraced one jumps over it.
 nlohmann::json strip_host(nlohmann::json j) {
   if (j.is_object()) {
     nlohmann::json out = nlohmann::json::object();
     for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key().find("host") == std::string::npos && it.key() != "cycles_stepped" && it.key() != "cycles_skipped")
-        out[it.key()] = strip_host(it.value());
+      if (it.key().find("host") == std::string::npos) out[it.key()] = strip_host(it.value());
     return out;
   }
   return j;
