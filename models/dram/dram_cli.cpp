@@ -128,8 +128,8 @@ int run(const Options& o) {
   } else {
     fmt::print("tessera dram: {} x{} stack(s), {} channels x {} pseudo channels, {} pattern\n", spec.name, spec.stacks,
                spec.channels(), spec.org.pseudo_channels, o.pattern);
-    fmt::print("  requests             {} ({} reads, {} writes) of {} B\n", st.requests, st.read_requests,
-               st.write_requests, o.request_bytes);
+    fmt::print("  requests             {} ({} reads, {} writes) of {} B, source window {}\n", st.requests,
+               st.read_requests, st.write_requests, o.request_bytes, o.window);
     fmt::print("  simulated            {} cycles ({:.1f} ns at tCK {} ps)\n", r.end_cycle, elapsed_ns, spec.tck_ps);
     fmt::print("  bandwidth            {:.1f} GB/s of {:.1f} GB/s peak ({:.1f}%)\n", bandwidth,
                spec.peak_bandwidth_gbps(), 100.0 * bandwidth / spec.peak_bandwidth_gbps());

@@ -85,6 +85,18 @@ TEST(DramCli, UnknownParameterIsNamed) {
   EXPECT_NE(r.err.find("dram.schedular"), std::string::npos) << r.err;
 }
 
+TEST(DramCli, EmptySourceWindowIsRefused) {
+  const auto r = run_tessera({"dram", "--window", "0"}, 60);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--window"), std::string::npos) << r.err;
+}
+
+TEST(DramCli, SummaryNamesTheSourceWindow) {
+  const auto r = run_tessera({"dram", "--requests", "1000", "--window", "4"}, 60);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("source window 4"), std::string::npos) << r.out;
+}
+
 TEST(DramCli, MalformedTraceLineIsReportedWithItsNumber) {
   const std::string trace = write_file("bad.trace", "0 R 0x0\n1 Q 0x40\n");
   const auto r = run_tessera({"dram", "--pattern", "trace", "--trace-file", trace}, 60);
