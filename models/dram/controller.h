@@ -38,7 +38,7 @@ struct ControllerParams {
   // requests and issues once it has none). 1: every due refresh is forced.
   unsigned refresh_postpone = 8;
   // Queue entries (bursts) per pseudo channel: one pseudo channel's full
-  // queue never blocks the other's requests (docs/dram.md, "Queues").
+  // queue never blocks the other's requests (docs/dram.md, "Queues and sources").
   unsigned read_queue = 16;
   unsigned write_queue = 48;
   // Per pseudo channel: it drains writes from the time this many of its
