@@ -161,7 +161,7 @@ std::string ControlCluster::vector_refusal(uint32_t addr, unsigned bytes, bool s
 
 void ControlCluster::vector_fault(Hart& h, const isa::vec::VInst& v, const isa::vec::VResult& r) {
   const uint32_t pc = h.state.pc;
-  const isa::vec::VectorState& vs = vector_units_[h.id()]->state();
+  const isa::vec::VectorState& vs = *h.vector;
   const std::string text = isa::vec::disassemble(v);
   std::string what;
   switch (r.trap) {
@@ -200,14 +200,15 @@ void ControlCluster::vector_fault(Hart& h, const isa::vec::VInst& v, const isa::
 bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, uint64_t now) {
   const unsigned id = h.id();
   const uint32_t pc = h.state.pc;
-  vector::VectorUnit* unit = vector_units_[id].get();
+  vector::VectorUnit* unit = core_vector_unit_[id];
   if (!unit) {
     run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
               fmt::format("{}.core{}: illegal instruction 0x{:08x} ({}) at pc 0x{:08x}: a vector instruction, and "
-                          "core {} has no vector unit (cluster.vector_units = {})",
-                          name(), id, v.raw, isa::vec::disassemble(v), pc, id, vector_unit_count_));
+                          "core {} has no vector unit ({})",
+                          name(), id, v.raw, isa::vec::disassemble(v), pc, id, vector_unit_settings()));
     return true;
   }
+  const unsigned context = vector_context(id);
   if (h.tx_depth > 0) {
     run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
               fmt::format("{}.core{}: {} at pc 0x{:08x} inside a transaction: the vector registers are not part "
@@ -215,6 +216,9 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
                           name(), id, isa::vec::disassemble(v), pc));
     return true;
   }
+  // A shared unit takes its cores' instructions in the order they reach it:
+  // each core hands one over when the engine reaches the core's cycle.
+  if (cores_per_vector_unit_ > 1 && t != now) return true;
   const auto why = [this](uint32_t addr, unsigned bytes, bool store) { return vector_refusal(addr, bytes, store); };
   VectorCounters& counters = vector_counters_[id];
   const bool memory = v.is_load() || v.is_store();
@@ -229,10 +233,10 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
         return true;
       }
       CheckedMemory check(why);
-      unit->plan(v, h.state, check);
+      unit->plan(v, h.state, check, context);
       acc = VectorAccesses{true, 0, {}, {}, t};
     }
-    const vector::VectorUnit::Plan& plan = unit->last_plan();
+    const vector::VectorUnit::Plan& plan = unit->last_plan(context);
     if (acc.issued < plan.accesses.size()) {
       if (t != now) return true;
       if (draining_) {
@@ -260,7 +264,7 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
     acc.active = false;
     ReplayMemory replay(why, acc.loaded);
     start = acc.start;
-    step = unit->execute(v, h.state, replay, start, &acc.arrivals);
+    step = unit->execute(v, h.state, replay, start, &acc.arrivals, context);
   } else if (memory) {
     // Banked: a coherent port beside the bus, used when no bus transaction
     // is in flight (the cluster drains first, as at a coherence point).
@@ -273,7 +277,7 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
     }
     draining_ = false;
     BankedMemory banked(why, *engine_);
-    step = unit->execute(v, h.state, banked, t);
+    step = unit->execute(v, h.state, banked, t, nullptr, context);
     banked.flush();  // the elements before a faulting one are written too
     counters.bytes_loaded += banked.bytes_read;
     counters.bytes_stored += banked.bytes_written;
@@ -282,7 +286,7 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
     if (banked.bytes_written) run_.note_change();
   } else {
     CheckedMemory none([](uint32_t, unsigned, bool) { return std::string("not a memory instruction"); });
-    step = unit->execute(v, h.state, none, t);
+    step = unit->execute(v, h.state, none, t, nullptr, context);
   }
   if (step.result.trap != isa::Trap::kNone) {
     vector_fault(h, v, step.result);
@@ -301,26 +305,17 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
   return false;
 }
 
+std::string ControlCluster::vector_unit_settings() const {
+  if (cores_per_vector_unit_ == 1) return fmt::format("cluster.vector_units = {}", vector_units_.size());
+  return fmt::format("cluster.vector_units = {}, cluster.cores_per_vector_unit = {}", vector_units_.size(),
+                     cores_per_vector_unit_);
+}
+
 void ControlCluster::add_vector_stats(unsigned core) {
-  const vector::VectorUnit& unit = *vector_units_[core];
   auto g = std::make_unique<sim::StatGroup>("vector", &engine_->core_stats(core));
-  const vector::TimingStats& s = unit.stats();
-  g->add_counter("instructions", &s.instructions, "Vector instructions timed (vset* not included)");
-  g->add_counter("element_ops", &s.element_ops, "Elements processed, masked-off ones included");
-  g->add_counter("chimes", &s.convoys, "Convoys executed: one chime each");
-  g->add_counter("chained_operands", &s.chained_operands, "Operand reads served by chaining");
-  g->add_counter("memory_elements", &s.memory_elements, "Elements loaded or stored");
-  g->add_counter("bank_conflict_stalls", &s.bank_conflict_stalls,
-                 "Cycles elements waited for a busy bank (vector.memory: banked)");
-  g->add_counter("busy_cycles", &s.busy_cycles, "Cycles some convoy was executing");
-  g->add_counter("element_slots", &s.element_slots, "Lane-cycles in which elements entered pipelines");
-  const unsigned lanes = unit.timing().params().lanes;
-  g->add_formula(
-      "lane_utilisation",
-      [&s, lanes] {
-        return s.busy_cycles ? static_cast<double>(s.element_ops) / static_cast<double>(s.busy_cycles * lanes) : 0.0;
-      },
-      "Element operations per lane per busy cycle");
+  // A unit's own counters are in the group of the first core it serves
+  // (of every core when units are not shared).
+  if (vector_context(core) == 0) add_vector_unit_stats(*g, *core_vector_unit_[core]);
   const VectorCounters& c = vector_counters_[core];
   g->add_counter("bytes_loaded", &c.bytes_loaded, "Bytes read by vector loads");
   g->add_counter("bytes_stored", &c.bytes_stored, "Bytes written by vector stores");
@@ -329,6 +324,31 @@ void ControlCluster::add_vector_stats(unsigned core) {
   g->add_counter("engine_drains", &c.engine_drains,
                  "Banked accesses that first waited for the cluster's bus to go idle");
   vector_stats_.push_back(std::move(g));
+}
+
+void ControlCluster::add_vector_unit_stats(sim::StatGroup& g, const vector::VectorUnit& unit) {
+  const vector::TimingStats& s = unit.stats();
+  g.add_counter("instructions", &s.instructions, "Vector instructions timed (vset* not included)");
+  g.add_counter("element_ops", &s.element_ops, "Elements processed, masked-off ones included");
+  g.add_counter("chimes", &s.convoys, "Convoys executed: one chime each");
+  g.add_counter("chained_operands", &s.chained_operands, "Operand reads served by chaining");
+  g.add_counter("memory_elements", &s.memory_elements, "Elements loaded or stored");
+  g.add_counter("bank_conflict_stalls", &s.bank_conflict_stalls,
+                "Cycles elements waited for a busy bank (vector.memory: banked)");
+  g.add_counter("busy_cycles", &s.busy_cycles, "Cycles some convoy was executing");
+  g.add_counter("element_slots", &s.element_slots, "Lane-cycles in which elements entered pipelines");
+  const unsigned lanes = unit.timing().params().lanes;
+  g.add_formula(
+      "lane_utilisation",
+      [&s, lanes] {
+        return s.busy_cycles ? static_cast<double>(s.element_ops) / static_cast<double>(s.busy_cycles * lanes) : 0.0;
+      },
+      "Element operations per lane per busy cycle");
+  const unsigned contexts = unit.contexts();
+  if (contexts > 1)
+    g.add_formula(
+        "cores_served", [contexts] { return static_cast<double>(contexts); },
+        "Cores sharing this unit, each with its own vector registers (cluster.cores_per_vector_unit)");
 }
 
 }  // namespace tessera::cpu

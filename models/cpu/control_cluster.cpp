@@ -61,11 +61,22 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   // core0..N with their L1s); the cores' counters join their core nodes.
   engine_ = std::make_unique<bus::Cluster>(params, *memory_side_, &ctx.stats_parent);
 
+  cores_per_vector_unit_ = static_cast<unsigned>(
+      cfg.get_int("cluster.cores_per_vector_unit", 1, 1, params.cores,
+                  "Control cores sharing one vector unit, each with its own vector registers (docs/vector.md)"));
+  const unsigned max_units = params.cores / cores_per_vector_unit_;
+  const auto unit_count = static_cast<unsigned>(
+      cfg.get_int("cluster.vector_units", max_units, 0, max_units,
+                  fmt::format("Vector units, serving cluster.cores_per_vector_unit cores each from core 0 (at most "
+                              "cluster.cores / cluster.cores_per_vector_unit = {})",
+                              max_units)));
   vector_params_ = vector::load_vector_params(cfg);
-  vector_unit_count_ = static_cast<unsigned>(
-      cfg.get_int("cluster.vector_units", params.cores, 0, params.cores,
-                  "Control cores with a vector unit, from core 0 (docs/vector.md): one unit per core"));
-  vector_units_.resize(params.cores);
+  vector_params_.timing.contexts = cores_per_vector_unit_;
+  for (unsigned u = 0; u < unit_count; ++u)
+    vector_units_.push_back(std::make_unique<vector::VectorUnit>(vector_params_));
+  core_vector_unit_.assign(params.cores, nullptr);
+  for (unsigned h = 0; h < unit_count * cores_per_vector_unit_; ++h)
+    core_vector_unit_[h] = vector_units_[h / cores_per_vector_unit_].get();
   vector_accesses_.resize(params.cores);
   vector_counters_.resize(params.cores);
 
@@ -85,9 +96,8 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
                    "Cycles from issuing a data access to its completion, summed");
     g->add_counter("wfi_cycles", &hart->wfi_cycles, "Cycles asleep in wfi");
     hart->fallback_locks = &engine_->fallback_locks(h);
-    if (h < vector_unit_count_) {
-      vector_units_[h] = std::make_unique<vector::VectorUnit>(vector_params_);
-      hart->vector = &vector_units_[h]->state();
+    if (core_vector_unit_[h]) {
+      hart->vector = &core_vector_unit_[h]->state(vector_context(h));
       add_vector_stats(h);
     }
     harts_.push_back(std::move(hart));
@@ -105,8 +115,8 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   boot.state.x[9] = ctx.argv;
 
   if (ctx.wave) {
-    waves_ =
-        std::make_unique<ClusterWaves>(*ctx.wave, sim::wave_scope(sc_module::name()), params.cores, vector_unit_count_);
+    waves_ = std::make_unique<ClusterWaves>(*ctx.wave, sim::wave_scope(sc_module::name()), params.cores,
+                                            unit_count * cores_per_vector_unit_);
     if (!waves_->any()) waves_.reset();
   }
   if (waves_) {
@@ -586,8 +596,7 @@ void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult
   const bool vector_csr = inst.csr == vcsr::kVstart || inst.csr == vcsr::kVxsat || inst.csr == vcsr::kVxrm ||
                           inst.csr == vcsr::kVcsr || (inst.csr >= vcsr::kVl && inst.csr <= vcsr::kVlenb);
   if (r.trap == Trap::kIllegalInstruction && !h.vector && inst.csr != 0 && vector_csr)
-    what += fmt::format(": a vector CSR, and core {} has no vector unit (cluster.vector_units = {})", h.id(),
-                        vector_unit_count_);
+    what += fmt::format(": a vector CSR, and core {} has no vector unit ({})", h.id(), vector_unit_settings());
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
 }

@@ -205,6 +205,7 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   std::string vector_refusal(uint32_t addr, unsigned bytes, bool store) const;
   void vector_fault(Hart& h, const isa::vec::VInst& v, const isa::vec::VResult& r);
   void add_vector_stats(unsigned core);
+  void add_vector_unit_stats(sim::StatGroup& g, const vector::VectorUnit& unit);
   void forget_fetch_lines() { fetch_line_.assign(harts_.size(), kNoLine); }
 
   const sim::ClockDomain& clock_;
@@ -255,12 +256,19 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   bool log_device_writes_ = false;
   std::vector<std::pair<uint32_t, uint32_t>> device_writes_, replay_writes_;
 
-  // Per hart: its vector unit (null: none), the element accesses of the
-  // vector load or store it is making through the L1D, and counters.
+  // The vector units (cluster.vector_units), each serving
+  // cluster.cores_per_vector_unit consecutive cores from core 0, one
+  // register context per core; per hart: its unit (null: none), the element
+  // accesses of the vector load or store it is making through the L1D, and
+  // counters.
   vector::VectorParams vector_params_;
-  std::vector<std::unique_ptr<vector::VectorUnit>> vector_units_;  // null: the core has no unit
-  unsigned vector_unit_count_ = 0;                                 // cluster.vector_units
-  std::unordered_map<uint32_t, isa::vec::VInst> vector_decoded_;   // by pc
+  std::vector<std::unique_ptr<vector::VectorUnit>> vector_units_;
+  unsigned cores_per_vector_unit_ = 1;
+  std::vector<vector::VectorUnit*> core_vector_unit_;  // per hart; null: the core has no unit
+  unsigned vector_context(unsigned core) const { return core % cores_per_vector_unit_; }
+  // The settings behind a core without a unit, for its fault message.
+  std::string vector_unit_settings() const;
+  std::unordered_map<uint32_t, isa::vec::VInst> vector_decoded_;  // by pc
   struct VectorAccesses {
     bool active = false;
     size_t issued = 0;               // accesses of the unit's plan issued so far

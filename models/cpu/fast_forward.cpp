@@ -116,7 +116,7 @@ SwitchReason ControlCluster::switch_reason(const isa::Inst& inst, const Hart& h)
   if (isa::is_tx_op(inst.op)) return SwitchReason::kTx;
   // The vector registers are at their reset state until the first vector
   // instruction, so the switch before it needs no vector state.
-  if (inst.op == isa::Op::kIllegal && vector_units_[h.id()] &&
+  if (inst.op == isa::Op::kIllegal && core_vector_unit_[h.id()] &&
       isa::vec::decode_vector(inst.raw).op != isa::vec::VOp::kIllegal)
     return SwitchReason::kVector;
   if (inst.is_store && !inst.is_load) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace tessera::vector {
 
@@ -17,10 +18,11 @@ unsigned ceil_log2(unsigned n) {
 
 VectorTiming::VectorTiming(const TimingParams& params) : params_(params), bank_free_(params.banks, 0) {
   if (params.lanes == 0 || params.banks == 0 || params.bank_word_bytes == 0 || params.memory_units == 0 ||
-      params.queue_depth == 0)
+      params.queue_depth == 0 || params.contexts == 0)
     throw std::invalid_argument(
-        "VectorTiming: lanes, banks, bank_word_bytes, memory_units and queue_depth must be > 0");
-  convoy_.writer.fill(-1);
+        "VectorTiming: lanes, banks, bank_word_bytes, memory_units, queue_depth and contexts must be > 0");
+  convoy_.writer.assign(size_t{kRegisters} * params.contexts, -1);
+  convoy_.read.assign(convoy_.writer.size(), 0);
   const auto pow2 = [](uint64_t v) { return (v & (v - 1)) == 0; };
   pow2_banks_ = pow2(params.banks) && pow2(params.bank_word_bytes);
   while ((uint64_t{1} << word_shift_) < params.bank_word_bytes) ++word_shift_;
@@ -58,6 +60,8 @@ bool VectorTiming::fits(const VectorOp& op, std::vector<int>& chained) const {
   // accumulator): then each of its elements is written after it read the
   // earlier writer's, and chaining decides. A source the convoy writes may
   // be read only through chaining.
+  // Registers of other contexts are other registers.
+  const size_t base = size_t{op.context} * kRegisters;
   const auto reads = [&](unsigned r) {
     for (size_t i = 0; i < op.vs.size(); ++i)
       if (op.vs[i] != kNoReg && r >= op.vs[i] && r < unsigned{op.vs[i]} + op.vs_regs[i]) return true;
@@ -65,13 +69,13 @@ bool VectorTiming::fits(const VectorOp& op, std::vector<int>& chained) const {
   };
   if (op.vd != kNoReg) {
     for (unsigned r = op.vd; r < unsigned{op.vd} + op.vd_regs && r < kRegisters; ++r) {
-      if (convoy_.read[r]) return false;
-      if (convoy_.writer[r] >= 0 && !reads(r)) return false;
+      if (convoy_.read[base + r]) return false;
+      if (convoy_.writer[base + r] >= 0 && !reads(r)) return false;
     }
   }
   const auto chain = [&](uint8_t first, uint8_t count) {
     for (unsigned r = first; r < unsigned{first} + count && r < kRegisters; ++r) {
-      const int w = convoy_.writer[r];
+      const int w = convoy_.writer[base + r];
       if (w < 0) continue;
       if (params_.chaining == Chaining::kNone || running_[static_cast<size_t>(w)].reduction) return false;
       if (std::find(chained.begin(), chained.end(), w) == chained.end()) chained.push_back(w);
@@ -91,16 +95,21 @@ bool VectorTiming::fits(const VectorOp& op, std::vector<int>& chained) const {
 
 void VectorTiming::open_convoy(uint64_t start) {
   if (convoy_.number > 0) stats_.busy_cycles += convoy_.end - convoy_.start;
-  Convoy next;
-  next.start = next.end = start;
-  next.number = convoy_.number + 1;
-  next.writer.fill(-1);
-  convoy_ = next;
+  convoy_.start = convoy_.end = start;
+  ++convoy_.number;
+  convoy_.units.fill(0);
+  convoy_.reads = convoy_.writes = 0;
+  convoy_.loads = convoy_.stores = false;
+  std::fill(convoy_.writer.begin(), convoy_.writer.end(), int8_t{-1});
+  std::fill(convoy_.read.begin(), convoy_.read.end(), uint8_t{0});
   running_.clear();
   ++stats_.convoys;
 }
 
 IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
+  if (op.context >= params_.contexts)
+    throw std::invalid_argument("VectorTiming: an instruction of context " + std::to_string(op.context) +
+                                " on a unit with " + std::to_string(params_.contexts));
   IssueResult r;
   // The issue queue holds `queue_depth` instructions that have not started.
   r.accepted = ready;
@@ -161,18 +170,21 @@ IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
   for (int w : chained) ++running_[static_cast<size_t>(w)].chained_readers;
   ++convoy_.units[static_cast<unsigned>(op.unit)];
   if (op.unit == Unit::kMemory) (op.is_store ? convoy_.stores : convoy_.loads) = true;
+  const size_t base = size_t{op.context} * kRegisters;
   for (size_t i = 0; i < op.vs.size(); ++i) {
     if (op.vs[i] == kNoReg) continue;
     ++convoy_.reads;
-    for (unsigned g = op.vs[i]; g < unsigned{op.vs[i]} + op.vs_regs[i] && g < kRegisters; ++g) convoy_.read[g] = true;
+    for (unsigned g = op.vs[i]; g < unsigned{op.vs[i]} + op.vs_regs[i] && g < kRegisters; ++g)
+      convoy_.read[base + g] = 1;
   }
   if (op.masked) {
     ++convoy_.reads;
-    convoy_.read[0] = true;
+    convoy_.read[base] = 1;
   }
   if (op.vd != kNoReg) {
     ++convoy_.writes;
-    for (unsigned g = op.vd; g < unsigned{op.vd} + op.vd_regs && g < kRegisters; ++g) convoy_.writer[g] = index;
+    for (unsigned g = op.vd; g < unsigned{op.vd} + op.vd_regs && g < kRegisters; ++g)
+      convoy_.writer[base + g] = static_cast<int8_t>(index);
   }
   convoy_.end = std::max(convoy_.end, r.complete);
   running_.push_back(std::move(run));

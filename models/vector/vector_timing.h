@@ -68,6 +68,10 @@ struct TimingParams {
   unsigned bank_busy = 12;
   unsigned bank_word_bytes = 4;
   unsigned queue_depth = 8;  // instructions accepted and not yet started
+  // Register contexts: a unit shared by several cores holds each core's 32
+  // registers; their instructions share the issue queue, the functional
+  // units, the ports and the banks, and never depend on each other.
+  unsigned contexts = 1;
 };
 
 // One vector instruction as the timing model sees it.
@@ -81,6 +85,7 @@ struct VectorOp {
   std::array<uint8_t, 3> vs_regs{1, 1, 1};
   bool masked = false;     // reads v0
   bool reduction = false;  // its result exists only after the last element
+  uint8_t context = 0;     // whose registers vd and vs name (< contexts)
   // Memory: element k's address is addresses[k] when given (indexed, or as
   // accessed; kNoAddress: no access), else base + k * stride.
   uint64_t base = 0;
@@ -137,8 +142,10 @@ class VectorTiming {
     std::array<unsigned, kUnits> units{};
     unsigned reads = 0, writes = 0;
     bool loads = false, stores = false;
-    std::array<int8_t, kRegisters> writer{};  // index into running_, or -1
-    std::array<bool, kRegisters> read{};
+    // Per register of every context (context * kRegisters + register): the
+    // instruction of running_ that writes it (-1: none), whether one reads it.
+    std::vector<int8_t> writer;
+    std::vector<uint8_t> read;
   };
   unsigned latency(const VectorOp& op) const;
   // Whether `op` may join the current convoy; `chained` gets the running

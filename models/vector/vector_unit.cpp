@@ -56,30 +56,35 @@ isa::MemStatus VectorUnit::Planner::write(uint32_t addr, unsigned bytes, const u
 }
 
 VectorUnit::VectorUnit(const VectorParams& params)
-    : state_(params.vlen), scratch_(params.vlen), timing_(params.timing) {}
+    : states_(params.timing.contexts, isa::vec::VectorState(params.vlen)),
+      scratch_(params.vlen),
+      plans_(params.timing.contexts),
+      timing_(params.timing) {}
 
 const VectorUnit::Plan& VectorUnit::plan(const isa::vec::VInst& inst, const isa::ThreadState& scalar,
-                                         isa::vec::VectorMemory& check) {
-  scratch_ = state_;
+                                         isa::vec::VectorMemory& check, unsigned context) {
+  scratch_ = states_.at(context);
   isa::ThreadState s = scalar;
-  plan_.accesses.clear();
+  Plan& plan = plans_.at(context);
+  plan.accesses.clear();
   Planner planner;
   planner.check = &check;
-  planner.accesses = &plan_.accesses;
-  plan_.result = isa::vec::execute(inst, scratch_, s, planner);
-  return plan_;
+  planner.accesses = &plan.accesses;
+  plan.result = isa::vec::execute(inst, scratch_, s, planner);
+  return plan;
 }
 
 VectorUnit::Step VectorUnit::execute(const isa::vec::VInst& inst, isa::ThreadState& scalar,
                                      isa::vec::VectorMemory& memory, uint64_t ready,
-                                     const std::vector<uint64_t>* arrivals) {
+                                     const std::vector<uint64_t>* arrivals, unsigned context) {
   Step step;
+  isa::vec::VectorState& state = states_.at(context);
   // The facts are those of the state the instruction starts from.
-  const isa::vec::VFacts f = isa::vec::facts(inst, state_);
-  const uint32_t vstart = state_.vstart;
+  const isa::vec::VFacts f = isa::vec::facts(inst, state);
+  const uint32_t vstart = state.vstart;
   recorder_.target = &memory;
   recorder_.addresses.clear();
-  step.result = isa::vec::execute(inst, state_, scalar, recorder_);
+  step.result = isa::vec::execute(inst, state, scalar, recorder_);
   if (step.result.trap != isa::Trap::kNone || inst.fu == FuClass::kConfig) return step;
 
   VectorOp op;
@@ -87,6 +92,7 @@ VectorUnit::Step VectorUnit::execute(const isa::vec::VInst& inst, isa::ThreadSta
   op.is_store = inst.is_store();
   op.vl = f.vl;
   op.reduction = is_reduction(inst.op);
+  op.context = static_cast<uint8_t>(context);
   if (f.dst.count > 0) {
     op.vd = f.dst.first;
     op.vd_regs = f.dst.count;
@@ -104,7 +110,7 @@ VectorUnit::Step VectorUnit::execute(const isa::vec::VInst& inst, isa::ThreadSta
     if (arrivals) element_arrivals_.assign(f.vl, kNoAddress);
     size_t next = 0;
     for (uint32_t k = vstart; k < f.vl && next < recorder_.addresses.size(); ++k) {
-      if (inst.masked && !state_.mask_bit(0, k)) continue;
+      if (inst.masked && !state.mask_bit(0, k)) continue;
       if (arrivals && next < arrivals->size()) element_arrivals_[k] = (*arrivals)[next];
       element_addresses_[k] = recorder_.addresses[next++];
     }

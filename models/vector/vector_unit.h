@@ -3,7 +3,10 @@
 // by VectorTiming, from the facts the ISA library gives about it under the
 // current vtype and vl and from the element addresses it actually accessed.
 // The control core that drives it supplies the scalar registers, the
-// memory and the cycle each instruction reaches the unit.
+// memory and the cycle each instruction reaches the unit. A unit shared by
+// several cores (TimingParams::contexts) holds a register context per core:
+// each instruction names its context, and the contexts share the timing
+// model (issue queue, functional units, ports and banks).
 #pragma once
 
 #include <cstdint>
@@ -24,11 +27,12 @@ class VectorUnit {
     bool timed = false;        // vset* and trapping instructions take no vector-unit time
     IssueResult timing;
   };
-  // Executes `inst` now and times it from cycle `ready`. arrivals (memory
-  // through the cluster): the cycle each access completed, in the order the
-  // instruction makes them; null: the banks time the accesses.
+  // Executes `inst` on the registers of `context` now and times it from
+  // cycle `ready`. arrivals (memory through the cluster): the cycle each
+  // access completed, in the order the instruction makes them; null: the
+  // banks time the accesses.
   Step execute(const isa::vec::VInst& inst, isa::ThreadState& scalar, isa::vec::VectorMemory& memory, uint64_t ready,
-               const std::vector<uint64_t>* arrivals = nullptr);
+               const std::vector<uint64_t>* arrivals = nullptr, unsigned context = 0);
 
   // One element access of a load or store.
   struct Access {
@@ -45,11 +49,13 @@ class VectorUnit {
   // `scalar`: it runs on a copy of the state, `check` saying which accesses
   // fault (its reads' data is ignored). No address depends on data the same
   // instruction loads, so execute() with the same state makes the same ones.
-  const Plan& plan(const isa::vec::VInst& inst, const isa::ThreadState& scalar, isa::vec::VectorMemory& check);
-  const Plan& last_plan() const { return plan_; }
+  const Plan& plan(const isa::vec::VInst& inst, const isa::ThreadState& scalar, isa::vec::VectorMemory& check,
+                   unsigned context = 0);
+  const Plan& last_plan(unsigned context = 0) const { return plans_.at(context); }
 
-  isa::vec::VectorState& state() { return state_; }
-  const isa::vec::VectorState& state() const { return state_; }
+  unsigned contexts() const { return static_cast<unsigned>(states_.size()); }
+  isa::vec::VectorState& state(unsigned context = 0) { return states_.at(context); }
+  const isa::vec::VectorState& state(unsigned context = 0) const { return states_.at(context); }
   const VectorTiming& timing() const { return timing_; }
   // The timing statistics as of the last instruction (stable storage for
   // counters).
@@ -73,8 +79,9 @@ class VectorUnit {
     isa::MemStatus write(uint32_t addr, unsigned bytes, const uint8_t* data) override;
   };
 
-  isa::vec::VectorState state_, scratch_;
-  Plan plan_;
+  std::vector<isa::vec::VectorState> states_;  // per context
+  isa::vec::VectorState scratch_;
+  std::vector<Plan> plans_;  // per context: the last plan() of its core
   TimingStats stats_;
   std::vector<uint64_t> element_arrivals_;
   VectorTiming timing_;

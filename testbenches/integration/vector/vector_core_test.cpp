@@ -129,6 +129,84 @@ TEST(VectorStats, CountInstructionsElementsAndChimes) {
                j["chip"]["cluster"]["core1"]["vector"]["instructions"].get<uint64_t>() != 0);
 }
 
+void expect_fault(const RunResult& r, const std::vector<std::string>& parts) {
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  for (const auto& p : parts) EXPECT_NE(r.err.find(p), std::string::npos) << "missing '" << p << "' in\n" << r.err;
+}
+
+nlohmann::json run_with_stats(const std::string& program, std::vector<std::string> sets, const std::string& name) {
+  const std::string stats = temp_path(name);
+  const auto r = run(program, sets, {"--stats", stats});
+  expect_pass(r, program);
+  if (r.status != 0) return {};
+  auto j = nlohmann::json::parse(read_file(stats));
+  std::filesystem::remove(stats);
+  return j;
+}
+
+// Units shared by several cores (cluster.cores_per_vector_unit): each core
+// keeps its own registers, vl and vtype (its results equal the scalar
+// ones), the unit's counters sum its cores' work, and the cores contend for
+// its functional units (the exact cycles of that rule are in
+// VectorTiming.SharedUnit*).
+TEST(VectorShared, CoresSharingAUnitKeepTheirOwnRegisters) {
+  for (const char* path : {"vector.memory=cluster", "vector.memory=banked"}) {
+    SCOPED_TRACE(path);
+    const auto priv = run_with_stats("vector_shared", {path}, "vector_private.json");
+    const auto shared =
+        run_with_stats("vector_shared", {path, "cluster.cores_per_vector_unit=4"}, "vector_shared.json");
+    const auto pairs = run_with_stats("vector_shared", {path, "cluster.cores_per_vector_unit=2"}, "vector_pairs.json");
+    if (priv.empty() || shared.empty() || pairs.empty()) continue;
+    const auto& p = priv["chip"]["cluster"];
+    const auto& s = shared["chip"]["cluster"];
+    // One unit: its counters are core 0's and hold all four cores' work;
+    // each core still counts its own bytes.
+    uint64_t instructions = 0, elements = 0;
+    for (unsigned c = 0; c < 4; ++c) {
+      const std::string core = "core" + std::to_string(c);
+      instructions += p[core]["vector"]["instructions"].get<uint64_t>();
+      elements += p[core]["vector"]["element_ops"].get<uint64_t>();
+      EXPECT_EQ(s[core]["vector"]["bytes_loaded"], p[core]["vector"]["bytes_loaded"]) << core;
+      EXPECT_EQ(s[core]["vector"]["bytes_stored"], p[core]["vector"]["bytes_stored"]) << core;
+      if (c > 0) {
+        EXPECT_FALSE(s[core]["vector"].contains("instructions")) << core;
+      }
+    }
+    EXPECT_GT(p["core3"]["vector"]["element_ops"].get<uint64_t>(), p["core0"]["vector"]["element_ops"].get<uint64_t>());
+    EXPECT_EQ(s["core0"]["vector"]["instructions"].get<uint64_t>(), instructions);
+    EXPECT_EQ(s["core0"]["vector"]["element_ops"].get<uint64_t>(), elements);
+    EXPECT_EQ(s["core0"]["vector"]["cores_served"].get<double>(), 4.0);
+    EXPECT_FALSE(p["core0"]["vector"].contains("cores_served"));
+    // Two units of two cores: cores 0 and 2 hold the counters.
+    const auto& q = pairs["chip"]["cluster"];
+    EXPECT_EQ(q["core0"]["vector"]["element_ops"].get<uint64_t>() + q["core2"]["vector"]["element_ops"].get<uint64_t>(),
+              elements);
+    EXPECT_EQ(q["core2"]["vector"]["cores_served"].get<double>(), 2.0);
+    // Four cores on one unit's lanes take longer than on four units.
+    EXPECT_GT(shared["roi"]["sim_cycles"].get<uint64_t>(), priv["roi"]["sim_cycles"].get<uint64_t>());
+    EXPECT_GE(shared["roi"]["sim_cycles"].get<uint64_t>(), pairs["roi"]["sim_cycles"].get<uint64_t>());
+  }
+}
+
+TEST(VectorShared, CoreBeyondTheSharedUnitsHasNone) {
+  // Four cores, three per unit: one unit serves cores 0 to 2, core 3 has none.
+  expect_fault(run("vector_shared", {"cluster.cores_per_vector_unit=3"}),
+               {"cluster.core3: illegal instruction", "core 3 has no vector unit",
+                "(cluster.vector_units = 1, cluster.cores_per_vector_unit = 3)"});
+}
+
+TEST(VectorShared, BadSharingNamesTheKey) {
+  const auto too_many = run("vector_shared", {"cluster.cores_per_vector_unit=2", "cluster.vector_units=3"});
+  EXPECT_EQ(too_many.status, 2) << too_many.out << too_many.err;
+  EXPECT_NE(too_many.err.find("cluster.vector_units"), std::string::npos) << too_many.err;
+  const auto zero = run("vector_shared", {"cluster.cores_per_vector_unit=0"});
+  EXPECT_EQ(zero.status, 2) << zero.out << zero.err;
+  EXPECT_NE(zero.err.find("cluster.cores_per_vector_unit"), std::string::npos) << zero.err;
+  const auto five = run("vector_shared", {"cluster.cores_per_vector_unit=5"});
+  EXPECT_EQ(five.status, 2) << five.out << five.err;
+  EXPECT_NE(five.err.find("cluster.cores_per_vector_unit"), std::string::npos) << five.err;
+}
+
 // A core started again (HART_START) does not keep the vtype and vl its
 // previous function set: vill, vl 0, vstart 0.
 TEST(VectorRestart, AStartedCoreBeginsWithTheResetVectorState) { expect_pass(run("vector_restart"), "vector_restart"); }
@@ -216,11 +294,6 @@ TEST(VectorWaves, IssuesAndConvoysShowPerCore) {
 }
 
 // ---- bad input ----
-
-void expect_fault(const RunResult& r, const std::vector<std::string>& parts) {
-  EXPECT_EQ(r.status, 3) << r.out << r.err;
-  for (const auto& p : parts) EXPECT_NE(r.err.find(p), std::string::npos) << "missing '" << p << "' in\n" << r.err;
-}
 
 TEST(VectorBadInput, VectorInstructionOnACoreWithoutAUnit) {
   expect_fault(run("vector_routines", {"cluster.vector_units=0"}),

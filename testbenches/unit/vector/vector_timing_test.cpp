@@ -339,10 +339,67 @@ TEST(VectorTiming, FullIssueQueueHoldsTheScalarCoreBack) {
   EXPECT_EQ(fourth.start, 210u);
 }
 
+VectorOp in_context(VectorOp op, uint8_t context) {
+  op.context = context;
+  return op;
+}
+
+TEST(VectorTiming, SharedUnitKeepsEachContextsRegistersApart) {
+  // Two cores on one unit, flexible chaining. Core 0: MULV V1,V2,V3 (elements
+  // ready at k + 7, completes 7 + 64 = 71). In one context ADDV V4,V1,V5
+  // chains to it: element k enters at k + 7, completes 63 + 7 + 6 + 1 = 77.
+  // Core 1's V1 is another register: its add neither chains nor waits, and
+  // joins the convoy on the free add unit: 6 + 64 = 70.
+  TimingParams p = vmips(Chaining::kFlexible);
+  VectorTiming one(p);
+  one.issue(arith(Unit::kMul, 1, 2, 3, 64), 0);
+  const IssueResult chained = one.issue(arith(Unit::kAdd, 4, 1, 5, 64), 0);
+  EXPECT_EQ(chained.chained, 1u);
+  EXPECT_EQ(chained.complete, 77u);
+
+  p.contexts = 2;
+  VectorTiming shared(p);
+  EXPECT_EQ(shared.issue(in_context(arith(Unit::kMul, 1, 2, 3, 64), 0), 0).complete, 71u);
+  const IssueResult other = shared.issue(in_context(arith(Unit::kAdd, 4, 1, 5, 64), 1), 0);
+  EXPECT_EQ(other.convoy, 1u);
+  EXPECT_EQ(other.chained, 0u);
+  EXPECT_EQ(other.start, 0u);
+  EXPECT_EQ(other.complete, 70u);
+  // Core 1 loading its V2 is no hazard either (core 0's MULV reads V2: in
+  // one context that WAR ends the convoy, as
+  // OverwritingARegisterTheConvoyUsesEndsTheConvoy shows); the memory unit
+  // is free, so the load joins too. Its own V1, which its ADDV reads, would
+  // end the convoy.
+  EXPECT_EQ(shared.issue(in_context(load(2, 64, 0x1000), 1), 0).convoy, 1u);
+  EXPECT_EQ(shared.issue(in_context(arith(Unit::kDiv, 1, 6, 7, 64), 1), 0).convoy, 2u);
+}
+
+TEST(VectorTiming, SharedUnitSerialisesContextsOnOneFunctionalUnit) {
+  // Both cores add: one add unit, so core 1's add waits for the next convoy,
+  // which starts when the first completes (6 + 64 = 70) and ends at 140.
+  // The two cores together take as long as one core's two adds.
+  TimingParams p = vmips(Chaining::kFlexible);
+  p.contexts = 2;
+  VectorTiming v(p);
+  EXPECT_EQ(v.issue(in_context(arith(Unit::kAdd, 1, 2, 3, 64), 0), 0).complete, 70u);
+  const IssueResult second = v.issue(in_context(arith(Unit::kAdd, 1, 2, 3, 64), 1), 0);
+  EXPECT_EQ(second.convoy, 2u);
+  EXPECT_EQ(second.start, 70u);
+  EXPECT_EQ(second.complete, 140u);
+  EXPECT_EQ(v.stats().convoys, 2u);
+  EXPECT_EQ(v.stats().element_ops, 128u);
+}
+
 TEST(VectorTiming, BadParametersAreRefused) {
   TimingParams p;
   p.lanes = 0;
   EXPECT_THROW(VectorTiming{p}, std::invalid_argument);
+  p.lanes = 1;
+  p.contexts = 0;
+  EXPECT_THROW(VectorTiming{p}, std::invalid_argument);
+  p.contexts = 2;
+  VectorTiming v(p);
+  EXPECT_THROW(v.issue(in_context(arith(Unit::kAdd, 1, 2, 3, 4), 2), 0), std::invalid_argument);
 }
 
 }  // namespace

@@ -133,6 +133,40 @@ TEST(VectorUnit, MaskedOffElementsTakeTheirSlotWithoutAMemoryAccess) {
   EXPECT_EQ(one_bank.execute(decode_vector(kVleMasked), s, mem, 0).timing.complete, 50u);
 }
 
+TEST(VectorUnit, SharedUnitHoldsARegisterContextPerCore) {
+  // Two contexts: context 0 sets vl 8 and loads X into its v1; context 1
+  // still has the reset vtype (vill), so the same load is illegal there, and
+  // after its own vsetvli (vl 4) it loads Y into its v1, leaving context 0's
+  // v1 as it was.
+  VectorParams p;
+  p.timing.contexts = 2;
+  VectorUnit unit(p);
+  ASSERT_EQ(unit.contexts(), 2u);
+  Flat mem(0x3000);
+  for (uint32_t i = 0; i < 8; ++i) {
+    mem.set(0x1000 + 4 * i, static_cast<float>(i));
+    mem.set(0x2000 + 4 * i, static_cast<float>(100 + i));
+  }
+  isa::ThreadState s{};
+  s.x[10] = 8;
+  s.x[11] = 0x1000;
+  ASSERT_EQ(unit.execute(decode_vector(kVsetvliE32), s, mem, 0, nullptr, 0).result.trap, isa::Trap::kNone);
+  ASSERT_EQ(unit.execute(decode_vector(kVleX), s, mem, 0, nullptr, 0).result.trap, isa::Trap::kNone);
+  EXPECT_EQ(unit.execute(decode_vector(kVleX), s, mem, 0, nullptr, 1).result.trap, isa::Trap::kIllegalInstruction);
+  s.x[10] = 4;
+  s.x[11] = 0x2000;
+  ASSERT_EQ(unit.execute(decode_vector(kVsetvliE32), s, mem, 0, nullptr, 1).result.trap, isa::Trap::kNone);
+  ASSERT_EQ(unit.execute(decode_vector(kVleX), s, mem, 0, nullptr, 1).result.trap, isa::Trap::kNone);
+  EXPECT_EQ(unit.state(0).vl, 8u);
+  EXPECT_EQ(unit.state(1).vl, 4u);
+  EXPECT_EQ(unit.state(0).element(1, 7, 32), bits(7.0f));
+  EXPECT_EQ(unit.state(1).element(1, 3, 32), bits(103.0f));
+  EXPECT_EQ(unit.state(1).element(1, 5, 32), 0u);  // beyond its vl: never written
+  // One timing model: both loads were timed by it (the illegal one was not).
+  EXPECT_EQ(unit.stats().instructions, 2u);
+  EXPECT_EQ(unit.stats().element_ops, 12u);
+}
+
 TEST(VectorUnit, FaultingInstructionIsNotTimed) {
   Flat mem(0x100);
   isa::ThreadState s{};
