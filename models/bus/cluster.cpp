@@ -258,7 +258,8 @@ void Cluster::tick() {
                     params_.htm.policy == Policy::kRequesterWins ? "; older-wins does" : ""),
         running.empty() ? " none" : running));
   }
-  if (!failed() && !idle() && ctx_.now > ctx_.last_progress + deadlock_window_) {
+  // The cheap test first: idle() walks every agent, and runs every tick.
+  if (!failed() && ctx_.now > ctx_.last_progress + deadlock_window_ && !idle()) {
     std::string outstanding;
     for (const auto& a : agents_) {
       for (size_t p = 0; p < kPorts; ++p) {
@@ -343,7 +344,10 @@ uint64_t Cluster::next_event_cycle() const {
     const Agent& a = *agents_[l1d_agent(c)];
     if (!a.tx.ops.empty() && !a.misses[static_cast<size_t>(Port::kTx)].active()) consider(soon);
   }
-  if (!idle()) consider(ctx_.last_progress + deadlock_window_ + 1);
+  // The watchdog's deadline counts only if it comes first (idle() is the
+  // costly test).
+  if (std::max(ctx_.last_progress + deadlock_window_ + 1, soon) < t && !idle())
+    consider(ctx_.last_progress + deadlock_window_ + 1);
   if (ctx_.aborts_since_useful > 0) consider(ctx_.last_useful + deadlock_window_ + 1);
   return t;
 }
@@ -918,10 +922,18 @@ void Cluster::debug_read_line(uint64_t line, uint8_t* out) const {
 }
 
 void Cluster::debug_write_line(uint64_t line, const DebugPiece* pieces, size_t count) {
-  for (size_t i = 0; i < count; ++i)
-    if (!memory_.contains(line + pieces[i].offset, pieces[i].size))
-      throw std::invalid_argument(
-          fmt::format("debug write: address {:#x} is outside the cluster's memory", line + pieces[i].offset));
+  // The pieces' hull inside memory puts every piece inside (one check for
+  // the line); else the first piece outside is named.
+  uint32_t lo = line_bytes_, hi = 0;
+  for (size_t i = 0; i < count; ++i) {
+    lo = std::min(lo, pieces[i].offset);
+    hi = std::max(hi, pieces[i].offset + pieces[i].size);
+  }
+  if (count && !memory_.contains(line + lo, hi - lo))
+    for (size_t i = 0; i < count; ++i)
+      if (!memory_.contains(line + pieces[i].offset, pieces[i].size))
+        throw std::invalid_argument(
+            fmt::format("debug write: address {:#x} is outside the cluster's memory", line + pieces[i].offset));
   if (!bus_.line_free(line))
     throw std::logic_error(fmt::format("debug write to {:#x}: a bus transaction on the line is in flight",
                                        line + (count ? pieces[0].offset : 0)));

@@ -8,6 +8,7 @@
 // banks (vector.memory: banked).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cpu/control_cluster.h"
@@ -92,31 +93,36 @@ class BankedMemory final : public CheckedMemory {
   BankedMemory(std::function<std::string(uint32_t, unsigned, bool)> why, bus::Cluster& engine)
       : CheckedMemory(std::move(why)),
         engine_(engine),
+        line_bytes_(engine.line_bytes()),
         line_mask_(~(engine.line_bytes() - 1)),
         line_(engine.line_bytes()) {}
   isa::MemStatus read(uint32_t addr, unsigned bytes, uint8_t* data) override {
     const isa::MemStatus s = check(addr, bytes, false);
-    if (s != isa::MemStatus::kOk) return s;
-    const uint32_t line = addr & line_mask_;
-    if (line != read_line_) {
-      engine_.debug_read_line(line, line_.data());
-      read_line_ = line;
-    }
-    std::memcpy(data, &line_[addr - line], bytes);
-    bytes_read += bytes;
+    if (s == isa::MemStatus::kOk) copy_out(addr, bytes, data);
     return s;
   }
   isa::MemStatus write(uint32_t addr, unsigned bytes, const uint8_t* data) override {
     const isa::MemStatus s = check(addr, bytes, true);
-    if (s != isa::MemStatus::kOk) return s;
-    const uint32_t line = addr & line_mask_;
-    if (line != write_line_) flush();
-    write_line_ = line;
-    uint32_t v = 0;
-    for (unsigned b = 0; b < bytes; ++b) v |= uint32_t{data[b]} << (8 * b);
-    pieces_.push_back({addr - line, bytes, v});
-    bytes_written += bytes;
+    if (s == isa::MemStatus::kOk) put(addr, bytes, data);
     return s;
+  }
+  // A span is checked line by line first (the page or block found clear
+  // clears the rest at once), then moved a line (loads) or an element
+  // (stores) at a time, as the element accesses would be.
+  bool read_span(uint32_t addr, uint32_t bytes, unsigned, uint8_t* data) override {
+    if (!clear(addr, bytes, false)) return false;
+    for (uint32_t done = 0; done < bytes;) {
+      const uint32_t a = addr + done;
+      const uint32_t n = std::min(bytes - done, line_bytes_ - (a & (line_bytes_ - 1)));
+      copy_out(a, n, data + done);
+      done += n;
+    }
+    return true;
+  }
+  bool write_span(uint32_t addr, uint32_t bytes, unsigned element_bytes, const uint8_t* data) override {
+    if (!clear(addr, bytes, true)) return false;
+    for (uint32_t done = 0; done < bytes; done += element_bytes) put(addr + done, element_bytes, data + done);
+    return true;
   }
   // Writes the pieces gathered for the current line (after the instruction).
   void flush() {
@@ -126,8 +132,40 @@ class BankedMemory final : public CheckedMemory {
   uint64_t bytes_read = 0, bytes_written = 0;
 
  private:
+  // Whether every byte of [addr, addr + bytes) may be accessed.
+  bool clear(uint32_t addr, uint32_t bytes, bool store) {
+    for (uint32_t done = 0; done < bytes;) {
+      const uint32_t a = addr + done;
+      const uint32_t n = std::min(bytes - done, line_bytes_ - (a & (line_bytes_ - 1)));
+      if (check(a, n, store) != isa::MemStatus::kOk) return false;
+      done += n;
+    }
+    return true;
+  }
+  // Bytes of one line to `data`.
+  void copy_out(uint32_t addr, unsigned bytes, uint8_t* data) {
+    const uint32_t line = addr & line_mask_;
+    if (line != read_line_) {
+      engine_.debug_read_line(line, line_.data());
+      read_line_ = line;
+    }
+    std::memcpy(data, &line_[addr - line], bytes);
+    bytes_read += bytes;
+  }
+  // One element of a store, written with its line's others by flush().
+  void put(uint32_t addr, unsigned bytes, const uint8_t* data) {
+    const uint32_t line = addr & line_mask_;
+    if (line != write_line_) flush();
+    write_line_ = line;
+    uint32_t v = 0;
+    for (unsigned b = 0; b < bytes; ++b) v |= uint32_t{data[b]} << (8 * b);
+    pieces_.push_back({addr - line, bytes, v});
+    bytes_written += bytes;
+  }
+
   static constexpr uint32_t kNoLine = 1;  // not line-aligned: never a line
   bus::Cluster& engine_;
+  const uint32_t line_bytes_;
   const uint32_t line_mask_;
   std::vector<uint8_t> line_;
   uint32_t read_line_ = kNoLine, write_line_ = kNoLine;

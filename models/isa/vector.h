@@ -230,6 +230,18 @@ class VectorMemory {
   virtual ~VectorMemory() = default;
   virtual MemStatus read(uint32_t addr, unsigned bytes, uint8_t* data) = 0;
   virtual MemStatus write(uint32_t addr, unsigned bytes, const uint8_t* data) = 0;
+  // The elements of an unmasked unit-stride access at once: `bytes`
+  // contiguous bytes from `addr` (aligned elements of `element_bytes`,
+  // in element order). False if this memory does not do it whole (an
+  // element would fault, or it works element by element only): then nothing
+  // was read or written and the executor makes the accesses one by one, so
+  // a fault names its element as before.
+  virtual bool read_span(uint32_t /*addr*/, uint32_t /*bytes*/, unsigned /*element_bytes*/, uint8_t* /*data*/) {
+    return false;
+  }
+  virtual bool write_span(uint32_t /*addr*/, uint32_t /*bytes*/, unsigned /*element_bytes*/, const uint8_t* /*data*/) {
+    return false;
+  }
 };
 
 struct VResult {

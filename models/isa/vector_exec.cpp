@@ -390,6 +390,21 @@ VResult exec_memory(const VInst& in, const Shape& s, VectorState& st, ThreadStat
   const unsigned data_eew = s.dst.eew, bytes = data_eew / 8;
   const uint32_t base = xval(sc, in.vs1);
   const uint32_t stride = xval(sc, in.vs2);
+  if (in.mem == MemKind::kUnitStride && !in.masked && st.vstart < st.vl && base % bytes == 0) {
+    // Element i is at base + i * bytes and in the register group at byte
+    // i * bytes (4.1): the span is one copy, if the memory takes it whole.
+    const uint64_t first = uint64_t{base} + uint64_t{st.vstart} * bytes;
+    const uint64_t length = uint64_t{st.vl - st.vstart} * bytes;
+    if (first + length <= (uint64_t{1} << 32)) {
+      uint8_t* group = st.reg(in.vd) + st.vstart * bytes;
+      const auto a = static_cast<uint32_t>(first);
+      const auto n = static_cast<uint32_t>(length);
+      if (store ? mem.write_span(a, n, bytes, group) : mem.read_span(a, n, bytes, group)) {
+        st.vstart = 0;
+        return {};
+      }
+    }
+  }
   for (uint32_t i = st.vstart; i < st.vl; ++i) {
     if (in.masked && !st.mask_bit(0, i)) continue;
     uint32_t addr = base + i * bytes;

@@ -44,7 +44,7 @@ unsigned VectorTiming::latency(const VectorOp& op) const {
 
 bool VectorTiming::fits(const VectorOp& op, std::vector<int>& chained) const {
   chained.clear();
-  if (running_.empty()) return false;
+  if (running_count_ == 0) return false;
   // Structural hazards: each unit runs one instruction of a convoy (memory:
   // `memory_units`, loads and stores not mixed), and the register file has
   // its ports.
@@ -102,7 +102,7 @@ void VectorTiming::open_convoy(uint64_t start) {
   convoy_.loads = convoy_.stores = false;
   std::fill(convoy_.writer.begin(), convoy_.writer.end(), int8_t{-1});
   std::fill(convoy_.read.begin(), convoy_.read.end(), uint8_t{0});
-  running_.clear();
+  running_count_ = 0;
   ++stats_.convoys;
 }
 
@@ -127,7 +127,13 @@ IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
 
   const unsigned lat = latency(op);
   const unsigned lanes = params_.lanes;
-  Running run{op.vd, op.vd_regs, op.reduction, 0, {}};
+  // The convoy's entries are reused, so their element arrays keep their storage.
+  if (running_count_ == running_.size()) running_.emplace_back();
+  Running& run = running_[running_count_];
+  run.vd = op.vd;
+  run.vd_regs = op.vd_regs;
+  run.reduction = op.reduction;
+  run.chained_readers = 0;
   run.ready.resize(op.vl);
   entered_.resize(op.vl);
   for (uint32_t k = 0; k < op.vl; ++k) {
@@ -166,7 +172,7 @@ IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
   }
 
   // Record the instruction in its convoy.
-  const int index = static_cast<int>(running_.size());
+  const int index = static_cast<int>(running_count_);
   for (int w : chained) ++running_[static_cast<size_t>(w)].chained_readers;
   ++convoy_.units[static_cast<unsigned>(op.unit)];
   if (op.unit == Unit::kMemory) (op.is_store ? convoy_.stores : convoy_.loads) = true;
@@ -187,7 +193,7 @@ IssueResult VectorTiming::issue(const VectorOp& op, uint64_t ready) {
       convoy_.writer[base + g] = static_cast<int8_t>(index);
   }
   convoy_.end = std::max(convoy_.end, r.complete);
-  running_.push_back(std::move(run));
+  ++running_count_;
 
   recent_starts_.push_back(r.start);
   if (recent_starts_.size() > params_.queue_depth) recent_starts_.pop_front();

@@ -163,7 +163,8 @@ class VectorTiming {
   bool pow2_banks_ = false;
   unsigned word_shift_ = 0;
   Convoy convoy_;
-  std::vector<Running> running_;
+  std::vector<Running> running_;  // the first running_count_ are the convoy's
+  size_t running_count_ = 0;
   std::deque<uint64_t> recent_starts_;  // the last queue_depth start cycles
   std::vector<uint64_t> bank_free_;
   std::vector<uint64_t> entered_;  // scratch: element entry cycles

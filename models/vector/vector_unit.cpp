@@ -39,6 +39,43 @@ isa::MemStatus VectorUnit::Recorder::write(uint32_t addr, unsigned bytes, const 
   return target->write(addr, bytes, data);
 }
 
+void VectorUnit::Recorder::record_span(uint32_t addr, uint32_t bytes, unsigned element_bytes) {
+  if (addresses.empty() && span_elements == 0) {
+    span_addr = addr;
+    span_elements = bytes / element_bytes;
+    span_stride = element_bytes;
+    return;
+  }
+  expand_span();
+  for (uint32_t offset = 0; offset < bytes; offset += element_bytes) addresses.push_back(addr + offset);
+}
+
+void VectorUnit::Recorder::expand_span() {
+  if (span_elements == 0) return;
+  std::vector<uint64_t> later;
+  later.swap(addresses);
+  for (uint32_t k = 0; k < span_elements; ++k) addresses.push_back(span_addr + uint64_t{k} * span_stride);
+  addresses.insert(addresses.end(), later.begin(), later.end());
+  span_elements = 0;
+}
+
+void VectorUnit::Recorder::clear() {
+  addresses.clear();
+  span_elements = 0;
+}
+
+bool VectorUnit::Recorder::read_span(uint32_t addr, uint32_t bytes, unsigned element_bytes, uint8_t* data) {
+  if (!target->read_span(addr, bytes, element_bytes, data)) return false;
+  record_span(addr, bytes, element_bytes);
+  return true;
+}
+
+bool VectorUnit::Recorder::write_span(uint32_t addr, uint32_t bytes, unsigned element_bytes, const uint8_t* data) {
+  if (!target->write_span(addr, bytes, element_bytes, data)) return false;
+  record_span(addr, bytes, element_bytes);
+  return true;
+}
+
 isa::MemStatus VectorUnit::Planner::read(uint32_t addr, unsigned bytes, uint8_t* data) {
   std::fill(data, data + bytes, uint8_t{0});
   const isa::MemStatus status = check->read(addr, bytes, data);
@@ -83,7 +120,7 @@ VectorUnit::Step VectorUnit::execute(const isa::vec::VInst& inst, isa::ThreadSta
   const isa::vec::VFacts f = isa::vec::facts(inst, state);
   const uint32_t vstart = state.vstart;
   recorder_.target = &memory;
-  recorder_.addresses.clear();
+  recorder_.clear();
   step.result = isa::vec::execute(inst, state, scalar, recorder_);
   if (step.result.trap != isa::Trap::kNone || inst.fu == FuClass::kConfig) return step;
 
@@ -103,9 +140,16 @@ VectorUnit::Step VectorUnit::execute(const isa::vec::VInst& inst, isa::ThreadSta
     op.vs_regs[i] = f.src[i].count;
   }
   op.masked = f.src[3].count > 0;
-  if (op.unit == Unit::kMemory) {
+  if (op.unit == Unit::kMemory && !arrivals && vstart == 0 && recorder_.addresses.empty() &&
+      recorder_.span_elements == f.vl) {
+    // One span of every element (unit stride, unmasked): element k's
+    // address is base + k * stride, which the timing model computes itself.
+    op.base = recorder_.span_addr;
+    op.stride = recorder_.span_stride;
+  } else if (op.unit == Unit::kMemory) {
     // Element k's address, or none for an element that did not access
     // memory (before vstart, or masked off): it still takes its slot.
+    recorder_.expand_span();
     element_addresses_.assign(f.vl, kNoAddress);
     if (arrivals) element_arrivals_.assign(f.vl, kNoAddress);
     size_t next = 0;

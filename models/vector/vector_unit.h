@@ -62,13 +62,24 @@ class VectorUnit {
   const TimingStats& stats() const { return stats_; }
 
  private:
-  // Passes accesses through and records each element's address, in order.
+  // Passes accesses through and records each element's address, in order:
+  // a span alone is kept as its first address, element count and stride.
   class Recorder : public isa::vec::VectorMemory {
    public:
     isa::vec::VectorMemory* target = nullptr;
     std::vector<uint64_t> addresses;
+    uint64_t span_addr = 0;
+    uint32_t span_elements = 0;  // 0: no span kept apart
+    unsigned span_stride = 0;
+    void clear();
+    void expand_span();  // the span's addresses into `addresses`, first
     isa::MemStatus read(uint32_t addr, unsigned bytes, uint8_t* data) override;
     isa::MemStatus write(uint32_t addr, unsigned bytes, const uint8_t* data) override;
+    bool read_span(uint32_t addr, uint32_t bytes, unsigned element_bytes, uint8_t* data) override;
+    bool write_span(uint32_t addr, uint32_t bytes, unsigned element_bytes, const uint8_t* data) override;
+
+   private:
+    void record_span(uint32_t addr, uint32_t bytes, unsigned element_bytes);
   };
 
   class Planner : public isa::vec::VectorMemory {
