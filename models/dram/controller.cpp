@@ -27,11 +27,12 @@ ChannelController::ChannelController(unsigned channel, const DramSpec& spec, con
       bypassed_(banks_.size(), 0),
       conflict_cycle_(banks_.size(), kNever),
       conflict_index_(banks_.size(), 0),
-      capped_(banks_.size(), false),
+      capped_(banks_.size(), 0),
+      open_row_(banks_.size(), kClosed),
+      floor_(size_t{spec.org.pseudo_channels} * kCommandKinds, 0),
       draining_(spec.org.pseudo_channels, 0),
       seen_(spec.org.pseudo_channels, 0),
       row_seen_(banks_.size(), 0),
-      act_floor_(spec.org.pseudo_channels, 0),
       owed_(spec.org.pseudo_channels, 0),
       refresh_urgent_(spec.org.pseudo_channels, 0) {
   for (unsigned d = 0; d < 2; ++d) {
@@ -61,11 +62,12 @@ void ChannelController::enqueue(const Transaction& transaction) {
     free_slots_.pop_back();
     slots_[slot] = transaction;
   }
-  queue_[d].push_back(slot);
   Transaction& t = slots_[slot];
   const unsigned b = flat(t.address);
   t.bank = static_cast<uint16_t>(b);
+  queue_[d].push_back(Entry{t.address.row, t.bank, static_cast<uint8_t>(t.address.pc), slot});
   ++queued_[d][t.address.pc];
+  mode_dirty_ = true;
   if (banks_[b].hit(t.address.row)) {
     ++hits_[d][b];
     ++hit_total_[d][t.address.pc];
@@ -77,7 +79,7 @@ void ChannelController::count_hits(unsigned b, uint32_t row) {
   const unsigned pc = b / banks_per_pc_;
   for (unsigned d = 0; d < 2; ++d) {
     uint16_t n = 0;
-    for (const uint32_t slot : queue_[d]) n += slots_[slot].bank == b && slots_[slot].address.row == row;
+    for (const Entry& e : queue_[d]) n += e.bank == b && e.row == row;
     hit_total_[d][pc] = hit_total_[d][pc] - hits_[d][b] + n;
     hits_[d][b] = n;
   }
@@ -99,6 +101,8 @@ void ChannelController::issue(CommandKind kind, const DramAddress& a, uint64_t c
   } else {
     const unsigned b = flat(a);
     banks_[b].apply(kind, a.row, cycle);
+    if (kind == CommandKind::kAct) open_row_[b] = a.row;
+    if (kind == CommandKind::kPre) open_row_[b] = kClosed;
     if (kind == CommandKind::kAct || kind == CommandKind::kPre) bypassed_[b] = 0;
     if (kind == CommandKind::kAct) count_hits(b, a.row);
     if (kind == CommandKind::kPre) {
@@ -118,10 +122,6 @@ DramAddress ChannelController::address_of(unsigned b) const {
   a.bank_group = (b % banks_per_pc_) / banks_per_group_;
   a.bank = b % banks_per_group_;
   return a;
-}
-
-bool ChannelController::blocked_by_refresh(const DramAddress& a) const {
-  return refresh_urgent_[a.pc] && refresh_->covers(a.pc, a.bank_group * banks_per_group_ + a.bank);
 }
 
 void ChannelController::update_mode() {
@@ -199,7 +199,15 @@ bool ChannelController::page_close_step(uint64_t cycle, uint64_t& next) {
   return false;
 }
 
-void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks& p, uint64_t& next) {
+void ChannelController::update_floors() {
+  for (unsigned pc = 0; pc < pcs_; ++pc) {
+    uint64_t* f = &floor_[size_t{pc} * kCommandKinds];
+    for (const CommandKind k : {CommandKind::kAct, CommandKind::kPre, CommandKind::kRd, CommandKind::kWr})
+      f[static_cast<unsigned>(k)] = timing_.floor(k, pc);
+  }
+}
+
+void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks& picks, uint64_t& next_event) {
   // One pass over queue `dir`, oldest first: the first allowed command that
   // is legal now on each bus, for the pseudo channels in this queue's mode,
   // and (unless mode is kActive, and only while no row command for the
@@ -209,15 +217,33 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // change before then). The queue's hits and misses per pseudo channel are
   // counted, so the walk stops as soon as it has every kind of command it
   // looks for or no transaction of a missing kind is left.
-  const std::vector<uint32_t>& queue = queue_[dir];
+  const std::vector<Entry>& queue = queue_[dir];
   if (queue.empty()) return;  // nothing to pick, nothing to wait for
-  std::vector<uint16_t>& hits = hits_[dir];
-  const std::vector<uint16_t>& other_hits = hits_[1 - dir];
+  // The state the loop reads, in locals: through the members the compiler
+  // would reload each of them after every store of the loop.
+  const Entry* const entries = queue.data();
+  const size_t size = queue.size();
+  const uint16_t* const hits = hits_[dir].data();
+  const uint16_t* const other_hits = hits_[1 - dir].data();
+  const uint64_t* const open_row = open_row_.data();
+  const uint8_t* const draining = draining_.data();
+  const uint64_t* const floor = floor_.data();
+  uint64_t* const row_seen = row_seen_.data();
+  uint64_t* const conflict_cycle = conflict_cycle_.data();
+  uint8_t* const capped = capped_.data();
+  const bool oldest_only = oldest_only_;
+  const bool precharge_waits_for_hits = precharge_waits_for_hits_;
+  const bool any_refresh_urgent = any_refresh_urgent_;
+  const unsigned row_hit_cap = params_.row_hit_cap;
+  const CommandKind column_kind = dir ? CommandKind::kWr : CommandKind::kRd;
+  Picks p = picks;
+  uint64_t next = next_event;
+
   const bool other_wanted = mode == WalkMode::kActiveAndOther;
   size_t hits_left = 0, misses_left = 0, other_misses_left = 0;
   for (unsigned pc = 0; pc < pcs_; ++pc) {
     const size_t h = hit_total_[dir][pc], m = queued_[dir][pc] - hit_total_[dir][pc];
-    if (draining_[pc] == dir) {
+    if (draining[pc] == dir) {
       hits_left += h;
       misses_left += m;
     } else if (other_wanted) {
@@ -227,30 +253,45 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // While the row bus is busy (the second cycle of an ACT) no row command
   // can issue: only column commands are looked for (unless a row-hit cap
   // needs the conflicts of this cycle found).
-  const bool rows_blocked = params_.row_hit_cap == 0 && timing_.row_bus_free() > cycle;
+  const bool rows_blocked = row_hit_cap == 0 && timing_.row_bus_free() > cycle;
   if (rows_blocked) {
     if (misses_left + other_misses_left > 0) next = std::min(next, timing_.row_bus_free());
     misses_left = other_misses_left = 0;
   }
   unsigned unseen = pcs_;
-  if (oldest_only_) std::fill(seen_.begin(), seen_.end(), 0);
+  if (oldest_only) std::fill(seen_.begin(), seen_.end(), 0);
   const uint64_t stamp = ++walk_stamp_;
-  for (size_t i = 0; i < queue.size(); ++i) {
-    if ((p.column != npos || hits_left == 0) && (p.row != npos || misses_left == 0) &&
-        (p.other_row != npos || other_misses_left == 0 || p.row != npos))
-      break;
-    const Transaction& t = slots_[queue[i]];
-    const DramAddress& a = t.address;
-    if (oldest_only_) {
+  // Whether `kind` is legal at bank `b` of pseudo channel `pc` now; if not,
+  // `next` learns when.
+  const auto legal_now = [&](CommandKind kind, unsigned pc, unsigned b) {
+    const uint64_t at = std::max(floor[pc * kCommandKinds + static_cast<unsigned>(kind)], timing_.bank_next(kind, b));
+    if (at <= cycle) return true;
+    next = std::min(next, at);
+    return false;
+  };
+  size_t i = 0;
+  for (; i < size; ++i) {
+    // Once a row command is found (or none is left to look for), the rest
+    // of the queue only matters for its row hits: the loop after this one
+    // looks at those alone. A found row command always issues in this
+    // cycle, so neither `next` nor the other mode's row command can matter
+    // any more. (FCFS looks at the oldest transaction of each pseudo
+    // channel, hit or not, and stays in this loop.)
+    const bool rows_done = p.row != npos || (misses_left == 0 && (p.other_row != npos || other_misses_left == 0));
+    if (rows_done && (!oldest_only || p.column != npos || hits_left == 0)) break;
+    const Entry& e = entries[i];
+    const unsigned pc = e.pc;
+    if (oldest_only) {
       if (unseen == 0) break;
-      if (seen_[a.pc]) continue;
-      seen_[a.pc] = 1;
+      if (seen_[pc]) continue;
+      seen_[pc] = 1;
       --unseen;
     }
-    const unsigned b = t.bank;
-    const BankState& bank = banks_[b];
-    const bool is_hit = bank.hit(a.row);
-    const bool active = draining_[a.pc] == dir;
+    const unsigned b = e.bank;
+    const uint64_t open = open_row[b];
+    const bool is_hit = open == e.row;
+    const bool is_open = open != kClosed;
+    const bool active = draining[pc] == dir;
     if (!is_hit && rows_blocked) continue;
     if (active) {
       --(is_hit ? hits_left : misses_left);
@@ -262,58 +303,72 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
     if (!is_hit) {
       // Every miss of a bank needs the same row command at the same cycle:
       // only the oldest of each bank is looked at.
-      if (row_seen_[b] == stamp) continue;
-      row_seen_[b] = stamp;
-      if (!bank.open() && act_floor_[a.pc] > cycle) {
-        next = std::min(next, act_floor_[a.pc]);
-        continue;
+      if (row_seen[b] == stamp) continue;
+      row_seen[b] = stamp;
+      if (!is_open) {
+        const uint64_t act_floor = floor[pc * kCommandKinds + static_cast<unsigned>(CommandKind::kAct)];
+        if (act_floor > cycle) {
+          next = std::min(next, act_floor);
+          continue;
+        }
       }
     }
-    if (any_refresh_urgent_ && blocked_by_refresh(a)) continue;
-    // Whether `kind` is legal for this transaction now; if not, `next` learns when.
-    const auto legal_now = [&](CommandKind kind) {
-      const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
-      if (at <= cycle) return true;
-      next = std::min(next, at);
-      return false;
-    };
+    if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
     if (!active) {
       // Preparing a bank for the other mode: never close a row that this
       // pseudo channel's current mode still hits (nor, under FR-FCFS, one
       // the transaction's own queue still hits).
-      const CommandKind kind = bank.open() ? CommandKind::kPre : CommandKind::kAct;
-      if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits_ && hits[b] > 0))) continue;
-      if (legal_now(kind)) {
+      const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+      if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits && hits[b] > 0))) continue;
+      if (legal_now(kind, pc, b)) {
         p.other_row = i;
         p.other_row_kind = kind;
       }
     } else if (is_hit) {
       if (p.column != npos) continue;
-      if (conflict_cycle_[b] == cycle && capped_[b]) continue;  // an older conflict's turn
-      const CommandKind kind = t.is_write ? CommandKind::kWr : CommandKind::kRd;
-      if (legal_now(kind)) p.column = i;
+      if (conflict_cycle[b] == cycle && capped[b]) continue;  // an older conflict's turn
+      if (legal_now(column_kind, pc, b)) p.column = i;
     } else {
       if (p.row != npos) continue;
-      const CommandKind kind = bank.open() ? CommandKind::kPre : CommandKind::kAct;
-      if (precharge_waits_for_hits_ && kind == CommandKind::kPre && hits[b] > 0) {
-        if (conflict_cycle_[b] != cycle) {  // the oldest conflict of this bank
-          conflict_cycle_[b] = cycle;
+      const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+      if (precharge_waits_for_hits && kind == CommandKind::kPre && hits[b] > 0) {
+        if (conflict_cycle[b] != cycle) {  // the oldest conflict of this bank
+          conflict_cycle[b] = cycle;
           conflict_index_[b] = i;
-          capped_[b] = params_.row_hit_cap > 0 && bypassed_[b] >= params_.row_hit_cap;
+          capped[b] = row_hit_cap > 0 && bypassed_[b] >= row_hit_cap;
         }
-        if (!capped_[b]) continue;
+        if (!capped[b]) continue;
       }
-      if (legal_now(kind)) {
+      if (legal_now(kind, pc, b)) {
         p.row = i;
         p.row_kind = kind;
       }
     }
   }
+  if (!oldest_only) {
+    // The row hits of pseudo channels in this queue's mode, as above.
+    for (; i < size && p.column == npos && hits_left > 0; ++i) {
+      const Entry& e = entries[i];
+      const unsigned pc = e.pc, b = e.bank;
+      if (open_row[b] != e.row || draining[pc] != dir) continue;
+      --hits_left;
+      if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+      if (conflict_cycle[b] == cycle && capped[b]) continue;  // an older conflict's turn
+      if (legal_now(column_kind, pc, b)) p.column = i;
+    }
+  }
+  picks = p;
+  next_event = next;
 }
 
 void ChannelController::process(uint64_t cycle) {
   now_ = cycle;
-  update_mode();
+  // update_mode() is a function of the queue counts alone, and applying it
+  // twice changes nothing: it only needs to run after they changed.
+  if (mode_dirty_) {
+    update_mode();
+    mode_dirty_ = false;
+  }
   if (cycle >= refresh_due_) {
     refresh_due_ = kNever;
     for (unsigned pc = 0; pc < pcs_; ++pc) {
@@ -344,7 +399,7 @@ void ChannelController::process(uint64_t cycle) {
   uint64_t next = kNever;
   Picks pick[2];
   for (Picks& p : pick) p = Picks{npos, npos, npos, CommandKind::kAct, CommandKind::kAct};
-  for (unsigned pc = 0; pc < pcs_; ++pc) act_floor_[pc] = timing_.floor(CommandKind::kAct, pc);
+  update_floors();
   walk(0, cycle, WalkMode::kActiveAndOther, pick[0], next);
   walk(1, cycle, pick[0].row == npos ? WalkMode::kActiveAndOther : WalkMode::kActive, pick[1], next);
 
@@ -352,7 +407,7 @@ void ChannelController::process(uint64_t cycle) {
   auto older = [&](size_t r, size_t w) -> int {
     if (r == npos) return w == npos ? -1 : 1;
     if (w == npos) return 0;
-    return slots_[queue_[1][w]].arrival < slots_[queue_[0][r]].arrival ? 1 : 0;
+    return slots_[queue_[1][w].slot].arrival < slots_[queue_[0][r].slot].arrival ? 1 : 0;
   };
   const int column_dir = older(pick[0].column, pick[1].column);
   int row_dir = older(pick[0].row, pick[1].row);
@@ -372,9 +427,9 @@ void ChannelController::process(uint64_t cycle) {
   bool issued = false;
   // Column bus.
   if (column_dir >= 0) {
-    std::vector<uint32_t>& queue = queue_[column_dir];
+    std::vector<Entry>& queue = queue_[column_dir];
     const size_t column_index = pick[column_dir].column;
-    const uint32_t slot = queue[column_index];
+    const uint32_t slot = queue[column_index].slot;
     const Transaction t = slots_[slot];
     const unsigned b = t.bank;
     issue(t.is_write ? CommandKind::kWr : CommandKind::kRd, t.address, cycle);
@@ -382,6 +437,7 @@ void ChannelController::process(uint64_t cycle) {
     --hits_[column_dir][b];
     --hit_total_[column_dir][t.address.pc];
     --queued_[column_dir][t.address.pc];
+    mode_dirty_ = true;
     queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(column_index));
     free_slots_.push_back(slot);
     ++(t.is_write ? stats_.writes : stats_.reads);
@@ -395,7 +451,7 @@ void ChannelController::process(uint64_t cycle) {
   if (!row_issued && row_index != npos) {
     // The column command of this cycle may have changed the timing; the
     // candidate stands only if it is still legal.
-    const DramAddress& a = slots_[queue_[row_dir][row_index]].address;
+    const DramAddress& a = slots_[queue_[row_dir][row_index].slot].address;
     if (timing_.earliest(row_kind, a.pc, a.bank_group, a.bank) <= cycle) {
       issue(row_kind, a, cycle);
       if (row_kind == CommandKind::kAct) {

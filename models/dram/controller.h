@@ -107,8 +107,8 @@ class ChannelController {
   unsigned flat(const DramAddress& a) const { return flat(a.pc, a.bank_group, a.bank); }
   DramAddress address_of(unsigned bank_flat) const;  // row and column 0
   void issue(CommandKind kind, const DramAddress& a, uint64_t cycle);
+  void update_floors();
   void count_hits(unsigned bank_flat, uint32_t row);
-  bool blocked_by_refresh(const DramAddress& a) const;
   // Refresh work on the row bus; returns true if a command issued.
   bool refresh_step(uint64_t cycle, uint64_t& next);
   bool page_close_step(uint64_t cycle, uint64_t& next);
@@ -146,20 +146,37 @@ class ChannelController {
   std::vector<uint32_t> bypassed_;
   std::vector<uint64_t> conflict_cycle_;
   std::vector<size_t> conflict_index_;
-  std::vector<bool> capped_;
-  // The queued transactions live in slots_; each queue orders their slot
-  // numbers (a column command takes one from the middle: moving a 4-byte
-  // number is cheaper than moving the transaction).
+  std::vector<uint8_t> capped_;
+  // The queued transactions live in slots_; each queue orders compact
+  // entries that hold what the walk reads of each (a column command takes
+  // one from the middle: moving 12 bytes is cheaper than moving the
+  // transaction, and the walk reads the queue in order instead of
+  // following each slot number to its transaction).
+  struct Entry {
+    uint32_t row;
+    uint16_t bank;  // flat index
+    uint8_t pc;
+    uint32_t slot;
+  };
   std::vector<Transaction> slots_;
   std::vector<uint32_t> free_slots_;
-  std::vector<uint32_t> queue_[2];  // reads, writes; oldest first
-  std::vector<uint8_t> draining_;   // per pseudo channel: 1 = write mode
-  std::vector<uint8_t> seen_;       // scratch: oldest_only walks
+  std::vector<Entry> queue_[2];  // reads, writes; oldest first
+  // Per bank: the open row, or kClosed (no row equals it), mirroring
+  // banks_ for the walk's hit test.
+  static constexpr uint64_t kClosed = uint64_t{1} << 32;
+  std::vector<uint64_t> open_row_;
+  // Per pseudo channel and command kind (kCommandKinds each): the cycle
+  // before which no bank's command of that kind is legal (TimingState::floor),
+  // taken once per process() before the walks, as no command issues
+  // between them.
+  std::vector<uint64_t> floor_;
+  bool mode_dirty_ = true;         // queued_ changed since update_mode() last ran
+  std::vector<uint8_t> draining_;  // per pseudo channel: 1 = write mode
+  std::vector<uint8_t> seen_;      // scratch: oldest_only walks
   // Scratch of a walk: banks whose row command was already looked at (the
-  // stamp of the walk), and each pseudo channel's earliest ACT cycle.
+  // stamp of the walk).
   std::vector<uint64_t> row_seen_;
   uint64_t walk_stamp_ = 0;
-  std::vector<uint64_t> act_floor_;
   // Per pseudo channel: refreshes due and not yet issued, and whether the
   // oldest must issue now (the channel idle, or the postponement limit).
   std::vector<uint32_t> owed_;

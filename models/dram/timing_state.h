@@ -1,7 +1,7 @@
 // The controller's timing bookkeeping for one channel: for every command
-// kind, the earliest cycle it may issue, kept per bank, per bank group, per
-// pseudo channel and per command bus, and pushed forward each time a command
-// issues (the "next allowed" formulation of DRAMSys and DRAMsim3). The
+// kind, the earliest cycle it may issue, kept per bank (the bank group's
+// rules pushed into each of its banks), per pseudo channel and per command
+// bus, and pushed forward each time a command issues (the "next allowed" formulation of DRAMSys and DRAMsim3). The
 // protocol checker verifies the same rules with the opposite formulation
 // (the last time of each command), so the two cannot share a mistake.
 #pragma once
@@ -23,11 +23,14 @@ class TimingState {
   // Earliest cycle `kind` may issue to (pc, bank_group, bank); bank
   // arguments are ignored for REFab.
   uint64_t earliest(CommandKind kind, unsigned pc, unsigned bank_group, unsigned bank) const {
-    uint64_t at = floor(kind, pc);
+    const uint64_t at = floor(kind, pc);
     if (kind == CommandKind::kRefAb) return at;
-    at = std::max(at, group_[pc * bank_groups_ + bank_group].get(kind));
-    return std::max(at, bank_[bank_index(pc, bank_group, bank)].get(kind));
+    return std::max(at, bank_next(kind, bank_index(pc, bank_group, bank)));
   }
+  // The bank's and its bank group's part of earliest() for the bank with
+  // flat index `bank` ((pc x bank groups + group) x banks per group + bank):
+  // earliest() is the larger of this and floor().
+  uint64_t bank_next(CommandKind kind, unsigned bank) const { return bank_[bank].get(kind); }
   // The part of earliest() common to every bank of pseudo channel `pc`
   // (command bus, pseudo-channel rules, tFAW): no bank's `kind` command is
   // legal before it.
@@ -55,10 +58,17 @@ class TimingState {
     return (pc * bank_groups_ + bg) * banks_per_group_ + bank;
   }
 
+  // Pushes to every bank of a bank group: a bank's entry holds the bank
+  // group's rules as well, so earliest() reads one table per bank.
+  void push_group(unsigned pc, unsigned bank_group, CommandKind k, uint64_t cycle) {
+    Next* bank = &bank_[bank_index(pc, bank_group, 0)];
+    for (unsigned i = 0; i < banks_per_group_; ++i) bank[i].push(k, cycle);
+  }
+
   Timing t_;
   unsigned burst_;
   unsigned bank_groups_, banks_per_group_;
-  std::vector<Next> bank_, group_, pc_;
+  std::vector<Next> bank_, pc_;
   std::vector<std::array<uint64_t, 4>> act_window_;  // last four ACT cycles per PC (tFAW)
   std::vector<unsigned> act_window_pos_;
   std::vector<unsigned> act_count_;
