@@ -23,7 +23,7 @@ struct Violation {
   std::string detail;
 };
 
-class ProtocolChecker : public CommandObserver {
+class ProtocolChecker final : public CommandObserver {
  public:
   explicit ProtocolChecker(const DramSpec& spec);
 

@@ -37,6 +37,7 @@ ChannelController::ChannelController(unsigned channel, const DramSpec& spec, con
       refresh_urgent_(spec.org.pseudo_channels, 0) {
   for (unsigned d = 0; d < 2; ++d) {
     hits_[d].assign(banks_.size(), 0);
+    bank_queued_[d].assign(banks_.size(), 0);
     queued_[d].assign(pcs_, 0);
     hit_total_[d].assign(pcs_, 0);
   }
@@ -67,7 +68,8 @@ void ChannelController::enqueue(const Transaction& transaction) {
   t.bank = static_cast<uint16_t>(b);
   queue_[d].push_back(Entry{t.address.row, t.bank, static_cast<uint8_t>(t.address.pc), slot});
   ++queued_[d][t.address.pc];
-  mode_dirty_ = true;
+  ++bank_queued_[d][b];
+  mode_dirty_ = urgency_dirty_ = true;
   if (banks_[b].hit(t.address.row)) {
     ++hits_[d][b];
     ++hit_total_[d][t.address.pc];
@@ -79,7 +81,13 @@ void ChannelController::count_hits(unsigned b, uint32_t row) {
   const unsigned pc = b / banks_per_pc_;
   for (unsigned d = 0; d < 2; ++d) {
     uint16_t n = 0;
-    for (const Entry& e : queue_[d]) n += e.bank == b && e.row == row;
+    // The bank's queued transactions are counted: the scan stops at its last.
+    const Entry* e = queue_[d].data();
+    for (uint32_t left = bank_queued_[d][b]; left > 0; ++e) {
+      if (e->bank != b) continue;
+      --left;
+      n += e->row == row;
+    }
     hit_total_[d][pc] = hit_total_[d][pc] - hits_[d][b] + n;
     hits_[d][b] = n;
   }
@@ -112,6 +120,8 @@ void ChannelController::issue(CommandKind kind, const DramAddress& a, uint64_t c
       }
     }
   }
+  if (checker_) checker_->on_command(cmd);
+  if (energy_) energy_->on_command(cmd);
   for (CommandObserver* o : observers_) o->on_command(cmd);
 }
 
@@ -175,6 +185,7 @@ bool ChannelController::refresh_step(uint64_t cycle, uint64_t& next) {
       refresh_->issued(pc);
       --owed_[pc];
       refresh_urgent_[pc] = 0;  // the next owed one starts when the rule says
+      urgency_dirty_ = true;
       return true;
     }
     next = std::min(next, at);
@@ -269,93 +280,153 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
     next = std::min(next, at);
     return false;
   };
-  size_t i = 0;
-  for (; i < size; ++i) {
-    // Once a row command is found (or none is left to look for), the rest
-    // of the queue only matters for its row hits: the loop after this one
-    // looks at those alone. A found row command always issues in this
-    // cycle, so neither `next` nor the other mode's row command can matter
-    // any more. (FCFS looks at the oldest transaction of each pseudo
-    // channel, hit or not, and stays in this loop.)
-    const bool rows_done = p.row != npos || (misses_left == 0 && (p.other_row != npos || other_misses_left == 0));
-    if (rows_done && (!oldest_only || p.column != npos || hits_left == 0)) break;
-    const Entry& e = entries[i];
-    const unsigned pc = e.pc;
-    if (oldest_only) {
+  if (oldest_only) {
+    // FCFS: the oldest transaction of each pseudo channel, hit or not.
+    for (size_t i = 0; i < size; ++i) {
+      if ((p.column != npos || hits_left == 0) && (p.row != npos || misses_left == 0) &&
+          (p.other_row != npos || other_misses_left == 0 || p.row != npos))
+        break;
+      const Entry& e = entries[i];
+      const unsigned pc = e.pc;
       if (unseen == 0) break;
       if (seen_[pc]) continue;
       seen_[pc] = 1;
       --unseen;
-    }
-    const unsigned b = e.bank;
-    const uint64_t open = open_row[b];
-    const bool is_hit = open == e.row;
-    const bool is_open = open != kClosed;
-    const bool active = draining[pc] == dir;
-    if (!is_hit && rows_blocked) continue;
-    if (active) {
-      --(is_hit ? hits_left : misses_left);
-    } else {
-      if (is_hit || !other_wanted) continue;
-      --other_misses_left;
-      if (p.other_row != npos) continue;
-    }
-    if (!is_hit) {
-      // Every miss of a bank needs the same row command at the same cycle:
-      // only the oldest of each bank is looked at.
-      if (row_seen[b] == stamp) continue;
-      row_seen[b] = stamp;
-      if (!is_open) {
-        const uint64_t act_floor = floor[pc * kCommandKinds + static_cast<unsigned>(CommandKind::kAct)];
-        if (act_floor > cycle) {
-          next = std::min(next, act_floor);
-          continue;
+      const unsigned b = e.bank;
+      const uint64_t open = open_row[b];
+      const bool is_hit = open == e.row;
+      const bool is_open = open != kClosed;
+      const bool active = draining[pc] == dir;
+      if (!is_hit && rows_blocked) continue;
+      if (active) {
+        --(is_hit ? hits_left : misses_left);
+      } else {
+        if (is_hit || !other_wanted) continue;
+        --other_misses_left;
+        if (p.other_row != npos) continue;
+      }
+      if (!is_hit) {
+        // Every miss of a bank needs the same row command at the same cycle:
+        // only the oldest of each bank is looked at.
+        if (row_seen[b] == stamp) continue;
+        row_seen[b] = stamp;
+        if (!is_open) {
+          const uint64_t act_floor = floor[pc * kCommandKinds + static_cast<unsigned>(CommandKind::kAct)];
+          if (act_floor > cycle) {
+            next = std::min(next, act_floor);
+            continue;
+          }
+        }
+      }
+      if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+      if (!active) {
+        // Preparing a bank for the other mode: never close a row that this
+        // pseudo channel's current mode still hits (nor, under FR-FCFS, one
+        // the transaction's own queue still hits).
+        const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+        if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits && hits[b] > 0))) continue;
+        if (legal_now(kind, pc, b)) {
+          p.other_row = i;
+          p.other_row_kind = kind;
+        }
+      } else if (is_hit) {
+        if (p.column != npos) continue;
+        if (conflict_cycle[b] == cycle && capped[b]) continue;  // an older conflict's turn
+        if (legal_now(column_kind, pc, b)) p.column = i;
+      } else {
+        if (p.row != npos) continue;
+        const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+        if (precharge_waits_for_hits && kind == CommandKind::kPre && hits[b] > 0) {
+          if (conflict_cycle[b] != cycle) {  // the oldest conflict of this bank
+            conflict_cycle[b] = cycle;
+            conflict_index_[b] = i;
+            capped[b] = row_hit_cap > 0 && bypassed_[b] >= row_hit_cap;
+          }
+          if (!capped[b]) continue;
+        }
+        if (legal_now(kind, pc, b)) {
+          p.row = i;
+          p.row_kind = kind;
         }
       }
     }
+    picks = p;
+    next_event = next;
+    return;
+  }
+  // Every transaction (FR-FCFS), in two loops. The first stops once a row
+  // command is found (or none is left to look for): a found row command
+  // always issues in this cycle, so neither `next` nor the other mode's row
+  // command can matter any more, and the rest of the queue only matters for
+  // its row hits, which the second loop looks at alone. The first loop
+  // never runs while the row bus is busy (no misses are counted then).
+  size_t i = 0;
+  for (; i < size; ++i) {
+    if (p.row != npos || (misses_left == 0 && (p.other_row != npos || other_misses_left == 0))) break;
+    const Entry& e = entries[i];
+    const unsigned pc = e.pc, b = e.bank;
+    const uint64_t open = open_row[b];
+    const bool active = draining[pc] == dir;
+    if (open == e.row) {  // a row hit
+      if (!active) continue;
+      --hits_left;
+      if (p.column != npos) continue;
+      if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+      if (conflict_cycle[b] == cycle && capped[b]) continue;  // an older conflict's turn
+      if (legal_now(column_kind, pc, b)) p.column = i;
+      continue;
+    }
+    if (active) {
+      --misses_left;
+    } else {
+      if (!other_wanted) continue;
+      --other_misses_left;
+      if (p.other_row != npos) continue;
+    }
+    // Every miss of a bank needs the same row command at the same cycle:
+    // only the oldest of each bank is looked at.
+    if (row_seen[b] == stamp) continue;
+    row_seen[b] = stamp;
+    const bool is_open = open != kClosed;
+    if (!is_open) {
+      const uint64_t act_floor = floor[pc * kCommandKinds + static_cast<unsigned>(CommandKind::kAct)];
+      if (act_floor > cycle) {
+        next = std::min(next, act_floor);
+        continue;
+      }
+    }
     if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+    const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
     if (!active) {
-      // Preparing a bank for the other mode: never close a row that this
-      // pseudo channel's current mode still hits (nor, under FR-FCFS, one
-      // the transaction's own queue still hits).
-      const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+      // As above.
       if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits && hits[b] > 0))) continue;
       if (legal_now(kind, pc, b)) {
         p.other_row = i;
         p.other_row_kind = kind;
       }
-    } else if (is_hit) {
-      if (p.column != npos) continue;
-      if (conflict_cycle[b] == cycle && capped[b]) continue;  // an older conflict's turn
-      if (legal_now(column_kind, pc, b)) p.column = i;
-    } else {
-      if (p.row != npos) continue;
-      const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
-      if (precharge_waits_for_hits && kind == CommandKind::kPre && hits[b] > 0) {
-        if (conflict_cycle[b] != cycle) {  // the oldest conflict of this bank
-          conflict_cycle[b] = cycle;
-          conflict_index_[b] = i;
-          capped[b] = row_hit_cap > 0 && bypassed_[b] >= row_hit_cap;
-        }
-        if (!capped[b]) continue;
+      continue;
+    }
+    if (precharge_waits_for_hits && kind == CommandKind::kPre && hits[b] > 0) {
+      if (conflict_cycle[b] != cycle) {  // the oldest conflict of this bank
+        conflict_cycle[b] = cycle;
+        conflict_index_[b] = i;
+        capped[b] = row_hit_cap > 0 && bypassed_[b] >= row_hit_cap;
       }
-      if (legal_now(kind, pc, b)) {
-        p.row = i;
-        p.row_kind = kind;
-      }
+      if (!capped[b]) continue;
+    }
+    if (legal_now(kind, pc, b)) {
+      p.row = i;
+      p.row_kind = kind;
     }
   }
-  if (!oldest_only) {
-    // The row hits of pseudo channels in this queue's mode, as above.
-    for (; i < size && p.column == npos && hits_left > 0; ++i) {
-      const Entry& e = entries[i];
-      const unsigned pc = e.pc, b = e.bank;
-      if (open_row[b] != e.row || draining[pc] != dir) continue;
-      --hits_left;
-      if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
-      if (conflict_cycle[b] == cycle && capped[b]) continue;  // an older conflict's turn
-      if (legal_now(column_kind, pc, b)) p.column = i;
-    }
+  for (; i < size && p.column == npos && hits_left > 0; ++i) {
+    const Entry& e = entries[i];
+    const unsigned pc = e.pc, b = e.bank;
+    if (open_row[b] != e.row || draining[pc] != dir) continue;
+    --hits_left;
+    if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+    if (conflict_cycle[b] == cycle && capped[b]) continue;  // an older conflict's turn
+    if (legal_now(column_kind, pc, b)) p.column = i;
   }
   picks = p;
   next_event = next;
@@ -374,6 +445,7 @@ void ChannelController::process(uint64_t cycle) {
     for (unsigned pc = 0; pc < pcs_; ++pc) {
       while (cycle >= refresh_->due(pc)) {
         ++owed_[pc];
+        urgency_dirty_ = true;
         refresh_->advance(pc);
       }
       refresh_due_ = std::min(refresh_due_, refresh_->due(pc));
@@ -384,13 +456,18 @@ void ChannelController::process(uint64_t cycle) {
   // stops new activations in its scope, precharges and issues as soon as
   // legal, even if requests arrive meanwhile (else every idle moment would
   // close rows for a refresh that never comes).
-  any_refresh_urgent_ = false;
-  for (unsigned pc = 0; pc < pcs_; ++pc) {
-    const bool urgent =
-        refresh_urgent_[pc] ||
-        (owed_[pc] > 0 && (owed_[pc] >= params_.refresh_postpone || queued_[0][pc] + queued_[1][pc] == 0));
-    refresh_urgent_[pc] = urgent;
-    any_refresh_urgent_ = any_refresh_urgent_ || urgent;
+  // (A function of owed_, the queue counts and itself that gives the same
+  // answer when applied again: it is only redone after one of them changed.)
+  if (urgency_dirty_) {
+    urgency_dirty_ = false;
+    any_refresh_urgent_ = false;
+    for (unsigned pc = 0; pc < pcs_; ++pc) {
+      const bool urgent =
+          refresh_urgent_[pc] ||
+          (owed_[pc] > 0 && (owed_[pc] >= params_.refresh_postpone || queued_[0][pc] + queued_[1][pc] == 0));
+      refresh_urgent_[pc] = urgent;
+      any_refresh_urgent_ = any_refresh_urgent_ || urgent;
+    }
   }
 
   // Each pseudo channel is served from the queue of its mode; the row bus
@@ -437,7 +514,8 @@ void ChannelController::process(uint64_t cycle) {
     --hits_[column_dir][b];
     --hit_total_[column_dir][t.address.pc];
     --queued_[column_dir][t.address.pc];
-    mode_dirty_ = true;
+    --bank_queued_[column_dir][b];
+    mode_dirty_ = urgency_dirty_ = true;
     queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(column_index));
     free_slots_.push_back(slot);
     ++(t.is_write ? stats_.writes : stats_.reads);

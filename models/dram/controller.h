@@ -17,7 +17,9 @@
 
 #include "dram/address_map.h"
 #include "dram/bank_state.h"
+#include "dram/checker.h"
 #include "dram/command.h"
+#include "dram/energy.h"
 #include "dram/page_policy.h"
 #include "dram/refresh.h"
 #include "dram/scheduler.h"
@@ -84,6 +86,13 @@ class ChannelController {
   // to process); it may issue in that same cycle.
   void enqueue(const Transaction& t);
   void add_observer(CommandObserver* o) { observers_.push_back(o); }
+  // The memory system's protocol checker (may be null) and energy model,
+  // told of every command before the observers: direct calls, where the
+  // observers cost an indirect call each per command.
+  void set_models(ProtocolChecker* checker, EnergyModel* energy) {
+    checker_ = checker;
+    energy_ = energy;
+  }
 
   // Decides the commands of `cycle` (>= every cycle processed before).
   void process(uint64_t cycle);
@@ -138,6 +147,7 @@ class ChannelController {
   // Index 0: reads, 1: writes. Queued hits on each bank's open row, and per
   // pseudo channel the queued transactions and their hits.
   std::vector<uint16_t> hits_[2];
+  std::vector<uint32_t> bank_queued_[2];  // per bank: queued transactions
   std::vector<uint32_t> queued_[2], hit_total_[2];
   // Row-hit cap: per bank, hits served past an older conflicting request
   // since the row opened; and, for the cycle being scheduled, where the
@@ -170,7 +180,9 @@ class ChannelController {
   // taken once per process() before the walks, as no command issues
   // between them.
   std::vector<uint64_t> floor_;
-  bool mode_dirty_ = true;         // queued_ changed since update_mode() last ran
+  bool mode_dirty_ = true;  // queued_ changed since update_mode() last ran
+  // An input of the refresh urgency changed since it was last worked out.
+  bool urgency_dirty_ = true;
   std::vector<uint8_t> draining_;  // per pseudo channel: 1 = write mode
   std::vector<uint8_t> seen_;      // scratch: oldest_only walks
   // Scratch of a walk: banks whose row command was already looked at (the
@@ -186,6 +198,8 @@ class ChannelController {
   bool oldest_only_ = false;
   uint64_t refresh_due_ = 0;  // earliest due cycle of a refresh not yet owed
   bool any_refresh_urgent_ = false;
+  ProtocolChecker* checker_ = nullptr;
+  EnergyModel* energy_ = nullptr;
   std::vector<CommandObserver*> observers_;
   uint64_t now_ = 0;  // next cycle to process
   uint64_t next_event_ = 0;
