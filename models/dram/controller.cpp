@@ -35,6 +35,11 @@ ChannelController::ChannelController(unsigned channel, const DramSpec& spec, con
       row_seen_(banks_.size(), 0),
       owed_(spec.org.pseudo_channels, 0),
       refresh_urgent_(spec.org.pseudo_channels, 0) {
+  for (unsigned b = 0; b < banks_.size(); ++b) {
+    const DramAddress a = address_of(b);
+    group_of_.push_back(static_cast<uint8_t>(a.bank_group));
+    bank_in_group_.push_back(static_cast<uint8_t>(a.bank));
+  }
   for (unsigned d = 0; d < 2; ++d) {
     hits_[d].assign(banks_.size(), 0);
     bank_queued_[d].assign(banks_.size(), 0);
@@ -66,7 +71,7 @@ void ChannelController::enqueue(const Transaction& transaction) {
   Transaction& t = slots_[slot];
   const unsigned b = flat(t.address);
   t.bank = static_cast<uint16_t>(b);
-  queue_[d].push_back(Entry{t.address.row, t.bank, static_cast<uint8_t>(t.address.pc), slot});
+  queue_[d].push_back(Entry{t.address.row, t.address.column, slot, t.bank, static_cast<uint8_t>(t.address.pc)});
   ++queued_[d][t.address.pc];
   ++bank_queued_[d][b];
   mode_dirty_ = urgency_dirty_ = true;
@@ -360,9 +365,11 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // command can matter any more, and the rest of the queue only matters for
   // its row hits, which the second loop looks at alone. The first loop
   // never runs while the row bus is busy (no misses are counted then).
+  // Misses still to look at: this mode's, and the other mode's until one of
+  // those has its row command.
+  size_t rows_left = misses_left + other_misses_left;
   size_t i = 0;
-  for (; i < size; ++i) {
-    if (p.row != npos || (misses_left == 0 && (p.other_row != npos || other_misses_left == 0))) break;
+  for (; i < size && rows_left > 0; ++i) {
     const Entry& e = entries[i];
     const unsigned pc = e.pc, b = e.bank;
     const uint64_t open = open_row[b];
@@ -377,11 +384,11 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
       continue;
     }
     if (active) {
-      --misses_left;
+      --rows_left;
     } else {
-      if (!other_wanted) continue;
+      if (!other_wanted || p.other_row != npos) continue;
+      --rows_left;
       --other_misses_left;
-      if (p.other_row != npos) continue;
     }
     // Every miss of a bank needs the same row command at the same cycle:
     // only the oldest of each bank is looked at.
@@ -403,6 +410,7 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
       if (legal_now(kind, pc, b)) {
         p.other_row = i;
         p.other_row_kind = kind;
+        rows_left -= other_misses_left;  // the other mode's are no longer looked for
       }
       continue;
     }
@@ -415,8 +423,9 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
       if (!capped[b]) continue;
     }
     if (legal_now(kind, pc, b)) {
-      p.row = i;
+      p.row = i++;
       p.row_kind = kind;
+      break;
     }
   }
   for (; i < size && p.column == npos && hits_left > 0; ++i) {
@@ -477,8 +486,10 @@ void ChannelController::process(uint64_t cycle) {
   Picks pick[2];
   for (Picks& p : pick) p = Picks{npos, npos, npos, CommandKind::kAct, CommandKind::kAct};
   update_floors();
-  walk(0, cycle, WalkMode::kActiveAndOther, pick[0], next);
-  walk(1, cycle, pick[0].row == npos ? WalkMode::kActiveAndOther : WalkMode::kActive, pick[1], next);
+  // (An empty queue offers nothing: the call is skipped.)
+  if (!queue_[0].empty()) walk(0, cycle, WalkMode::kActiveAndOther, pick[0], next);
+  if (!queue_[1].empty())
+    walk(1, cycle, pick[0].row == npos ? WalkMode::kActiveAndOther : WalkMode::kActive, pick[1], next);
 
   // Between the queues the older candidate wins (a read on a tie).
   auto older = [&](size_t r, size_t w) -> int {
@@ -506,22 +517,23 @@ void ChannelController::process(uint64_t cycle) {
   if (column_dir >= 0) {
     std::vector<Entry>& queue = queue_[column_dir];
     const size_t column_index = pick[column_dir].column;
-    const uint32_t slot = queue[column_index].slot;
-    const Transaction t = slots_[slot];
-    const unsigned b = t.bank;
-    issue(t.is_write ? CommandKind::kWr : CommandKind::kRd, t.address, cycle);
+    const Entry e = queue[column_index];
+    const bool is_write = column_dir == 1;
+    const unsigned b = e.bank;
+    issue(is_write ? CommandKind::kWr : CommandKind::kRd, address_of(e), cycle);
     if (conflict_cycle_[b] == cycle && conflict_index_[b] < column_index) ++bypassed_[b];
     --hits_[column_dir][b];
-    --hit_total_[column_dir][t.address.pc];
-    --queued_[column_dir][t.address.pc];
+    --hit_total_[column_dir][e.pc];
+    --queued_[column_dir][e.pc];
     --bank_queued_[column_dir][b];
     mode_dirty_ = urgency_dirty_ = true;
     queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(column_index));
-    free_slots_.push_back(slot);
-    ++(t.is_write ? stats_.writes : stats_.reads);
+    ++(is_write ? stats_.writes : stats_.reads);
     issued = true;
-    const uint64_t done = cycle + (t.is_write ? spec_.timing.CWL : spec_.timing.CL) + burst_cycles_;
-    on_complete_(t, done);
+    const uint64_t done = cycle + (is_write ? spec_.timing.CWL : spec_.timing.CL) + burst_cycles_;
+    // The slot is freed after the callback, which may enqueue.
+    on_complete_(slots_[e.slot], done);
+    free_slots_.push_back(e.slot);
     if (row_dir == column_dir && row_index != npos && row_index > column_index) --row_index;
   }
   // Row bus: refresh first, then the scheduler's ACT/PRE, then page closes.
@@ -529,7 +541,7 @@ void ChannelController::process(uint64_t cycle) {
   if (!row_issued && row_index != npos) {
     // The column command of this cycle may have changed the timing; the
     // candidate stands only if it is still legal.
-    const DramAddress& a = slots_[queue_[row_dir][row_index].slot].address;
+    const DramAddress a = address_of(queue_[row_dir][row_index]);
     if (timing_.earliest(row_kind, a.pc, a.bank_group, a.bank) <= cycle) {
       issue(row_kind, a, cycle);
       if (row_kind == CommandKind::kAct) {

@@ -158,16 +158,29 @@ class ChannelController {
   std::vector<size_t> conflict_index_;
   std::vector<uint8_t> capped_;
   // The queued transactions live in slots_; each queue orders compact
-  // entries that hold what the walk reads of each (a column command takes
-  // one from the middle: moving 12 bytes is cheaper than moving the
-  // transaction, and the walk reads the queue in order instead of
-  // following each slot number to its transaction).
+  // entries that hold what the walk and a row command need of each (a
+  // column command takes one from the middle: moving 16 bytes is cheaper
+  // than moving the transaction, and the walk reads the queue in order
+  // instead of following each slot number to its transaction, which is
+  // seldom in the L1 cache).
   struct Entry {
-    uint32_t row;
+    uint32_t row, column;
+    uint32_t slot;
     uint16_t bank;  // flat index
     uint8_t pc;
-    uint32_t slot;
   };
+  // The transaction's address, from its entry.
+  DramAddress address_of(const Entry& e) const {
+    DramAddress a;
+    a.channel = channel_;
+    a.pc = e.pc;
+    a.bank_group = group_of_[e.bank];
+    a.bank = bank_in_group_[e.bank];
+    a.row = e.row;
+    a.column = e.column;
+    return a;
+  }
+  std::vector<uint8_t> group_of_, bank_in_group_;  // per flat bank
   std::vector<Transaction> slots_;
   std::vector<uint32_t> free_slots_;
   std::vector<Entry> queue_[2];  // reads, writes; oldest first

@@ -33,6 +33,10 @@ void TimingState::issue(const Command& c) {
       act_window_[c.pc][act_window_pos_[c.pc]] = t;
       act_window_pos_[c.pc] = (act_window_pos_[c.pc] + 1) % 4;
       ++act_count_[c.pc];
+      // tFAW: the oldest of the last four ACTs opens the window for a fifth.
+      // It only moves later, so pushing it keeps the same maximum as taking
+      // it into account in every floor().
+      if (act_count_[c.pc] >= 4) pc.push(K::kAct, act_window_[c.pc][act_window_pos_[c.pc]] + t_.tFAW);
       row_bus_free_ = std::max(row_bus_free_, t + t_.tACT_BUS);
       break;
     }

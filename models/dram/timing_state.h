@@ -35,12 +35,8 @@ class TimingState {
   // (command bus, pseudo-channel rules, tFAW): no bank's `kind` command is
   // legal before it.
   uint64_t floor(CommandKind kind, unsigned pc) const {
-    uint64_t at = std::max(is_column_command(kind) ? column_bus_free_ : row_bus_free_, pc_[pc].get(kind));
-    if (kind == CommandKind::kAct && act_count_[pc] >= 4) {
-      // tFAW: the oldest of the last four ACTs opens the window for a fifth.
-      at = std::max(at, act_window_[pc][act_window_pos_[pc]] + t_.tFAW);
-    }
-    return at;
+    // (The pseudo channel's ACT entry holds tFAW as well: issue() pushes it.)
+    return std::max(is_column_command(kind) ? column_bus_free_ : row_bus_free_, pc_[pc].get(kind));
   }
   uint64_t row_bus_free() const { return row_bus_free_; }
   void issue(const Command& cmd);
