@@ -78,20 +78,36 @@ void ChannelController::enqueue(const Transaction& transaction) {
   if (banks_[b].hit(t.address.row)) {
     ++hits_[d][b];
     ++hit_total_[d][t.address.pc];
+    hit_index_[d].push_back(static_cast<uint32_t>(queue_[d].size() - 1));
   }
   next_event_ = std::min(next_event_, std::max(t.arrival, now_));
+}
+
+void ChannelController::drop_hits(unsigned d, unsigned b) {
+  if (hits_[d][b] == 0) return;
+  std::vector<uint32_t>& index = hit_index_[d];
+  const std::vector<Entry>& queue = queue_[d];
+  index.erase(std::remove_if(index.begin(), index.end(), [&](uint32_t i) { return queue[i].bank == b; }), index.end());
 }
 
 void ChannelController::count_hits(unsigned b, uint32_t row) {
   const unsigned pc = b / banks_per_pc_;
   for (unsigned d = 0; d < 2; ++d) {
+    drop_hits(d, b);
+    std::vector<uint32_t>& index = hit_index_[d];
     uint16_t n = 0;
     // The bank's queued transactions are counted: the scan stops at its last.
-    const Entry* e = queue_[d].data();
+    const Entry* const first = queue_[d].data();
+    const Entry* e = first;
     for (uint32_t left = bank_queued_[d][b]; left > 0; ++e) {
       if (e->bank != b) continue;
       --left;
-      n += e->row == row;
+      if (e->row != row) continue;
+      ++n;
+      // (Sorted insertion: the index is short, and std::inplace_merge would
+      // allocate a buffer each time.)
+      const auto i = static_cast<uint32_t>(e - first);
+      index.insert(std::upper_bound(index.begin(), index.end(), i), i);
     }
     hit_total_[d][pc] = hit_total_[d][pc] - hits_[d][b] + n;
     hits_[d][b] = n;
@@ -120,6 +136,7 @@ void ChannelController::issue(CommandKind kind, const DramAddress& a, uint64_t c
     if (kind == CommandKind::kAct) count_hits(b, a.row);
     if (kind == CommandKind::kPre) {
       for (unsigned d = 0; d < 2; ++d) {
+        drop_hits(d, b);
         hit_total_[d][a.pc] -= hits_[d][b];
         hits_[d][b] = 0;
       }
@@ -285,18 +302,23 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
     next = std::min(next, at);
     return false;
   };
-  if (oldest_only) {
-    // FCFS: the oldest transaction of each pseudo channel, hit or not.
+  if (oldest_only || row_hit_cap > 0) {
+    // Every transaction in one loop, as the policies are defined: FCFS
+    // looks at the oldest transaction of each pseudo channel, hit or not;
+    // under a row-hit cap a row hit waits for an older conflict of its
+    // bank recorded earlier in the same walk.
     for (size_t i = 0; i < size; ++i) {
       if ((p.column != npos || hits_left == 0) && (p.row != npos || misses_left == 0) &&
           (p.other_row != npos || other_misses_left == 0 || p.row != npos))
         break;
       const Entry& e = entries[i];
       const unsigned pc = e.pc;
-      if (unseen == 0) break;
-      if (seen_[pc]) continue;
-      seen_[pc] = 1;
-      --unseen;
+      if (oldest_only) {
+        if (unseen == 0) break;
+        if (seen_[pc]) continue;
+        seen_[pc] = 1;
+        --unseen;
+      }
       const unsigned b = e.bank;
       const uint64_t open = open_row[b];
       const bool is_hit = open == e.row;
@@ -359,30 +381,36 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
     next_event = next;
     return;
   }
-  // Every transaction (FR-FCFS), in two loops. The first stops once a row
-  // command is found (or none is left to look for): a found row command
-  // always issues in this cycle, so neither `next` nor the other mode's row
-  // command can matter any more, and the rest of the queue only matters for
-  // its row hits, which the second loop looks at alone. The first loop
-  // never runs while the row bus is busy (no misses are counted then).
-  // Misses still to look at: this mode's, and the other mode's until one of
-  // those has its row command.
+  // FR-FCFS without a row-hit cap. The column command: the oldest row hit
+  // of a pseudo channel in this queue's mode that is legal now, from the
+  // hit index (the hits are few and the queue walk would pass every miss
+  // on the way). Without a cap no conflict holds a hit back, so the hits
+  // need not be interleaved with the row commands' loop below.
+  if (hits_left > 0) {
+    for (const uint32_t index : hit_index_[dir]) {
+      const Entry& e = entries[index];
+      const unsigned pc = e.pc, b = e.bank;
+      if (draining[pc] != dir) continue;
+      if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+      if (legal_now(column_kind, pc, b)) {
+        p.column = index;
+        break;
+      }
+    }
+  }
+  // The row command: the walk stops at the first one legal now (a found
+  // row command always issues in this cycle, so neither `next` nor the
+  // other mode's row command can matter any more), or once no miss is left
+  // to look at. It never runs while the row bus is busy (no misses are
+  // counted then). Misses still to look at: this mode's, and the other
+  // mode's until one of those has its row command.
   size_t rows_left = misses_left + other_misses_left;
-  size_t i = 0;
-  for (; i < size && rows_left > 0; ++i) {
+  for (size_t i = 0; i < size && rows_left > 0; ++i) {
     const Entry& e = entries[i];
     const unsigned pc = e.pc, b = e.bank;
     const uint64_t open = open_row[b];
+    if (open == e.row) continue;  // a row hit
     const bool active = draining[pc] == dir;
-    if (open == e.row) {  // a row hit
-      if (!active) continue;
-      --hits_left;
-      if (p.column != npos) continue;
-      if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
-      if (conflict_cycle[b] == cycle && capped[b]) continue;  // an older conflict's turn
-      if (legal_now(column_kind, pc, b)) p.column = i;
-      continue;
-    }
     if (active) {
       --rows_left;
     } else {
@@ -414,28 +442,13 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
       }
       continue;
     }
-    if (precharge_waits_for_hits && kind == CommandKind::kPre && hits[b] > 0) {
-      if (conflict_cycle[b] != cycle) {  // the oldest conflict of this bank
-        conflict_cycle[b] = cycle;
-        conflict_index_[b] = i;
-        capped[b] = row_hit_cap > 0 && bypassed_[b] >= row_hit_cap;
-      }
-      if (!capped[b]) continue;
-    }
+    // A conflict waits for the hits of its bank (no cap to record it for).
+    if (precharge_waits_for_hits && kind == CommandKind::kPre && hits[b] > 0) continue;
     if (legal_now(kind, pc, b)) {
-      p.row = i++;
+      p.row = i;
       p.row_kind = kind;
       break;
     }
-  }
-  for (; i < size && p.column == npos && hits_left > 0; ++i) {
-    const Entry& e = entries[i];
-    const unsigned pc = e.pc, b = e.bank;
-    if (open_row[b] != e.row || draining[pc] != dir) continue;
-    --hits_left;
-    if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
-    if (conflict_cycle[b] == cycle && capped[b]) continue;  // an older conflict's turn
-    if (legal_now(column_kind, pc, b)) p.column = i;
   }
   picks = p;
   next_event = next;
@@ -528,6 +541,11 @@ void ChannelController::process(uint64_t cycle) {
     --bank_queued_[column_dir][b];
     mode_dirty_ = urgency_dirty_ = true;
     queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(column_index));
+    // A column command serves a row hit: its index leaves the hit index,
+    // and the younger ones move up with the queue.
+    std::vector<uint32_t>& index = hit_index_[column_dir];
+    auto at = std::lower_bound(index.begin(), index.end(), static_cast<uint32_t>(column_index));
+    for (auto it = index.erase(at); it != index.end(); ++it) --*it;
     ++(is_write ? stats_.writes : stats_.reads);
     issued = true;
     const uint64_t done = cycle + (is_write ? spec_.timing.CWL : spec_.timing.CL) + burst_cycles_;

@@ -118,6 +118,7 @@ class ChannelController {
   void issue(CommandKind kind, const DramAddress& a, uint64_t cycle);
   void update_floors();
   void count_hits(unsigned bank_flat, uint32_t row);
+  void drop_hits(unsigned dir, unsigned bank_flat);  // removes the bank's from hit_index_[dir]
   // Refresh work on the row bus; returns true if a command issued.
   bool refresh_step(uint64_t cycle, uint64_t& next);
   bool page_close_step(uint64_t cycle, uint64_t& next);
@@ -148,6 +149,10 @@ class ChannelController {
   // pseudo channel the queued transactions and their hits.
   std::vector<uint16_t> hits_[2];
   std::vector<uint32_t> bank_queued_[2];  // per bank: queued transactions
+  // Per queue: the queue indices of its row hits, ascending (FR-FCFS
+  // without a row-hit cap looks for its column command among them instead
+  // of walking the whole queue).
+  std::vector<uint32_t> hit_index_[2];
   std::vector<uint32_t> queued_[2], hit_total_[2];
   // Row-hit cap: per bank, hits served past an older conflicting request
   // since the row opened; and, for the cycle being scheduled, where the
