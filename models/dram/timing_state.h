@@ -45,8 +45,10 @@ class TimingState {
   struct Next {  // earliest cycle per follower command kind
     std::array<uint64_t, kCommandKinds> at{};
     void push(CommandKind k, uint64_t cycle) {
+      // A conditional move: whether a push moves the time is data-dependent
+      // and a branch on it is mispredicted often.
       auto& v = at[static_cast<unsigned>(k)];
-      if (cycle > v) v = cycle;
+      v = std::max(v, cycle);
     }
     uint64_t get(CommandKind k) const { return at[static_cast<unsigned>(k)]; }
   };
