@@ -51,7 +51,7 @@ ChannelController::ChannelController(unsigned channel, const DramSpec& spec, con
   oldest_only_ = scheduler_->oldest_only();
   queue_[0].reserve(size_t{params.read_queue} * pcs_);
   queue_[1].reserve(size_t{params.write_queue} * pcs_);
-  slots_.reserve(queue_[0].capacity() + queue_[1].capacity());
+  slots_.reserve((size_t{params.read_queue} + params.write_queue) * pcs_);
   refresh_due_ = kNever;
   for (unsigned pc = 0; pc < pcs_; ++pc) refresh_due_ = std::min(refresh_due_, refresh_->due(pc));
   next_event_ = refresh_due_;
@@ -78,23 +78,26 @@ void ChannelController::enqueue(const Transaction& transaction) {
   if (banks_[b].hit(t.address.row)) {
     ++hits_[d][b];
     ++hit_total_[d][t.address.pc];
-    hit_index_[d].push_back(static_cast<uint32_t>(queue_[d].size() - 1));
+    hit_index_[d].insert(queue_[d].size() - 1);
   }
   next_event_ = std::min(next_event_, std::max(t.arrival, now_));
 }
 
 void ChannelController::drop_hits(unsigned d, unsigned b) {
   if (hits_[d][b] == 0) return;
-  std::vector<uint32_t>& index = hit_index_[d];
-  const std::vector<Entry>& queue = queue_[d];
-  index.erase(std::remove_if(index.begin(), index.end(), [&](uint32_t i) { return queue[i].bank == b; }), index.end());
+  IndexMask& index = hit_index_[d];
+  const EntryQueue& queue = queue_[d];
+  index.for_each([&](size_t i) {
+    if (queue[i].bank == b) index.erase(i);
+    return false;
+  });
 }
 
 void ChannelController::count_hits(unsigned b, uint32_t row) {
   const unsigned pc = b / banks_per_pc_;
   for (unsigned d = 0; d < 2; ++d) {
     drop_hits(d, b);
-    std::vector<uint32_t>& index = hit_index_[d];
+    IndexMask& index = hit_index_[d];
     uint16_t n = 0;
     // The bank's queued transactions are counted: the scan stops at its last.
     const Entry* const first = queue_[d].data();
@@ -104,10 +107,7 @@ void ChannelController::count_hits(unsigned b, uint32_t row) {
       --left;
       if (e->row != row) continue;
       ++n;
-      // (Sorted insertion: the index is short, and std::inplace_merge would
-      // allocate a buffer each time.)
-      const auto i = static_cast<uint32_t>(e - first);
-      index.insert(std::upper_bound(index.begin(), index.end(), i), i);
+      index.insert(static_cast<size_t>(e - first));
     }
     hit_total_[d][pc] = hit_total_[d][pc] - hits_[d][b] + n;
     hits_[d][b] = n;
@@ -250,7 +250,7 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // change before then). The queue's hits and misses per pseudo channel are
   // counted, so the walk stops as soon as it has every kind of command it
   // looks for or no transaction of a missing kind is left.
-  const std::vector<Entry>& queue = queue_[dir];
+  const EntryQueue& queue = queue_[dir];
   if (queue.empty()) return;  // nothing to pick, nothing to wait for
   // The state the loop reads, in locals: through the members the compiler
   // would reload each of them after every store of the loop.
@@ -387,14 +387,18 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // on the way). Without a cap no conflict holds a hit back, so the hits
   // need not be interleaved with the row commands' loop below.
   if (hits_left > 0) {
-    for (const uint32_t index : hit_index_[dir]) {
-      const Entry& e = entries[index];
-      const unsigned pc = e.pc, b = e.bank;
-      if (draining[pc] != dir) continue;
-      if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
-      if (legal_now(column_kind, pc, b)) {
-        p.column = index;
-        break;
+    const std::vector<uint64_t>& words = hit_index_[dir].words();
+    for (size_t k = 0; k < words.size() && p.column == npos; ++k) {
+      for (uint64_t w = words[k]; w != 0; w &= w - 1) {
+        const size_t index = k * 64 + static_cast<size_t>(__builtin_ctzll(w));
+        const Entry& e = entries[index];
+        const unsigned pc = e.pc, b = e.bank;
+        if (draining[pc] != dir) continue;
+        if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+        if (legal_now(column_kind, pc, b)) {
+          p.column = index;
+          break;
+        }
       }
     }
   }
@@ -528,7 +532,7 @@ void ChannelController::process(uint64_t cycle) {
   bool issued = false;
   // Column bus.
   if (column_dir >= 0) {
-    std::vector<Entry>& queue = queue_[column_dir];
+    EntryQueue& queue = queue_[column_dir];
     const size_t column_index = pick[column_dir].column;
     const Entry e = queue[column_index];
     const bool is_write = column_dir == 1;
@@ -540,12 +544,10 @@ void ChannelController::process(uint64_t cycle) {
     --queued_[column_dir][e.pc];
     --bank_queued_[column_dir][b];
     mode_dirty_ = urgency_dirty_ = true;
-    queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(column_index));
+    queue.erase(column_index);
     // A column command serves a row hit: its index leaves the hit index,
     // and the younger ones move up with the queue.
-    std::vector<uint32_t>& index = hit_index_[column_dir];
-    auto at = std::lower_bound(index.begin(), index.end(), static_cast<uint32_t>(column_index));
-    for (auto it = index.erase(at); it != index.end(); ++it) --*it;
+    hit_index_[column_dir].remove(column_index);
     ++(is_write ? stats_.writes : stats_.reads);
     issued = true;
     const uint64_t done = cycle + (is_write ? spec_.timing.CWL : spec_.timing.CL) + burst_cycles_;

@@ -9,6 +9,7 @@
 // cycles in between without changing any result.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -149,10 +150,46 @@ class ChannelController {
   // pseudo channel the queued transactions and their hits.
   std::vector<uint16_t> hits_[2];
   std::vector<uint32_t> bank_queued_[2];  // per bank: queued transactions
-  // Per queue: the queue indices of its row hits, ascending (FR-FCFS
-  // without a row-hit cap looks for its column command among them instead
-  // of walking the whole queue).
-  std::vector<uint32_t> hit_index_[2];
+  // A set of queue indices as a bit mask: a column command takes an entry
+  // from the middle of its queue, and removing its index moves every
+  // younger one down in a few word operations, whatever their number.
+  class IndexMask {
+   public:
+    void insert(size_t i) {
+      if (i / 64 >= words_.size()) words_.resize(i / 64 + 1, 0);
+      words_[i / 64] |= uint64_t{1} << (i % 64);
+    }
+    void erase(size_t i) { words_[i / 64] &= ~(uint64_t{1} << (i % 64)); }
+    // Takes index i out (in the set or not): every larger index moves down by one.
+    void remove(size_t i) {
+      size_t k = i / 64;
+      if (k >= words_.size()) return;
+      const unsigned bit = i % 64;
+      uint64_t w = words_[k];
+      w = (w & ((uint64_t{1} << bit) - 1)) | (bit == 63 ? 0 : (w >> (bit + 1)) << bit);
+      for (; k + 1 < words_.size(); ++k) {
+        words_[k] = w | (words_[k + 1] << 63);
+        w = words_[k + 1] >> 1;
+      }
+      words_[k] = w;
+    }
+    // Calls f(index) in ascending order until it returns true.
+    template <class F>
+    void for_each(F f) const {
+      for (size_t k = 0; k < words_.size(); ++k)
+        for (uint64_t w = words_[k]; w != 0; w &= w - 1)
+          if (f(k * 64 + static_cast<size_t>(__builtin_ctzll(w)))) return;
+    }
+
+    const std::vector<uint64_t>& words() const { return words_; }  // bit i % 64 of word i / 64: index i
+
+   private:
+    std::vector<uint64_t> words_;
+  };
+  // Per queue: the queue indices of its row hits (FR-FCFS without a
+  // row-hit cap looks for its column command among them instead of walking
+  // the whole queue).
+  IndexMask hit_index_[2];
   std::vector<uint32_t> queued_[2], hit_total_[2];
   // Row-hit cap: per bank, hits served past an older conflicting request
   // since the row opened; and, for the cycle being scheduled, where the
@@ -188,7 +225,42 @@ class ChannelController {
   std::vector<uint8_t> group_of_, bank_in_group_;  // per flat bank
   std::vector<Transaction> slots_;
   std::vector<uint32_t> free_slots_;
-  std::vector<Entry> queue_[2];  // reads, writes; oldest first
+  // A queue of entries, oldest first, that takes an entry out of the
+  // middle by moving the shorter side: the oldest row hit usually sits near
+  // the front (sequential traffic), where a vector would move the whole
+  // queue behind it.
+  class EntryQueue {
+   public:
+    size_t size() const { return buf_.size() - head_; }
+    bool empty() const { return buf_.size() == head_; }
+    const Entry* data() const { return buf_.data() + head_; }
+    const Entry& operator[](size_t i) const { return buf_[head_ + i]; }
+    void reserve(size_t n) { buf_.reserve(2 * n); }
+    void push_back(const Entry& e) {
+      // The free space before the head is reclaimed once it is as long as
+      // the queue, so the buffer stays within twice the longest queue.
+      if (head_ > 0 && head_ >= size()) {
+        buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+      buf_.push_back(e);
+    }
+    // Takes out entry i; the younger ones move up by one.
+    void erase(size_t i) {
+      const auto at = buf_.begin() + static_cast<std::ptrdiff_t>(head_ + i);
+      if (i < size() / 2) {
+        std::move_backward(buf_.begin() + static_cast<std::ptrdiff_t>(head_), at, at + 1);
+        ++head_;
+      } else {
+        buf_.erase(at);
+      }
+    }
+
+   private:
+    std::vector<Entry> buf_;
+    size_t head_ = 0;
+  };
+  EntryQueue queue_[2];  // reads, writes
   // Per bank: the open row, or kClosed (no row equals it), mirroring
   // banks_ for the walk's hit test.
   static constexpr uint64_t kClosed = uint64_t{1} << 32;
