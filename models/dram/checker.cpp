@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tessera::dram {
 
 namespace {
@@ -47,7 +49,19 @@ ProtocolChecker::ProtocolChecker(const DramSpec& spec) : spec_(spec) {
       {"tRRD_L before REFsb", K::kAct, K::kRefSb, S::kBankGroup, t.tRRD_L},
       {"tRRD_S before REFsb", K::kAct, K::kRefSb, S::kPseudoChannel, t.tRRD_S},
   };
-  for (const Rule& r : rules_) rules_by_next_[idx(r.next)].push_back(&r);
+  for (const Rule& r : rules_) {
+    rules_by_next_[idx(r.next)].push_back(&r);
+    // REFab is checked against its pseudo-channel rules only.
+    if (r.next == K::kRefAb && r.scope != S::kPseudoChannel) continue;
+    std::vector<Bound>& bounds = bounds_by_next_[idx(r.next)];
+    const auto d = static_cast<int64_t>(r.distance);
+    auto same = std::find_if(bounds.begin(), bounds.end(),
+                             [&](const Bound& b) { return b.scope == r.scope && b.prev == r.prev; });
+    if (same == bounds.end())
+      bounds.push_back(Bound{r.scope, r.prev, d});
+    else
+      same->distance = std::max(same->distance, d);
+  }
   Last never;
   never.fill(kLongAgo);
   const unsigned pcs = spec.channels() * spec.org.pseudo_channels;
@@ -68,6 +82,29 @@ void ProtocolChecker::report(uint64_t cycle, const std::string& rule, const std:
 std::string ProtocolChecker::where(const Command& c) const {
   if (c.kind == CommandKind::kRefAb) return fmt::format("{} ch{} pc{}", to_string(c.kind), c.channel, c.pc);
   return fmt::format("{} ch{} pc{} bg{} ba{} row {}", to_string(c.kind), c.channel, c.pc, c.bank_group, c.bank, c.row);
+}
+
+void ProtocolChecker::check_rules(const Command& c, const Bank& bank, const Last& group, const Pc& pc) {
+  const auto now = static_cast<int64_t>(c.cycle);
+  for (const Rule* r : rules_by_next_[idx(c.kind)]) {
+    int64_t last = kLongAgo;
+    if (c.kind == CommandKind::kRefAb && r->scope != Scope::kPseudoChannel) continue;
+    switch (r->scope) {
+      case Scope::kBank:
+        last = bank.last[idx(r->prev)];
+        break;
+      case Scope::kBankGroup:
+        last = group[idx(r->prev)];
+        break;
+      case Scope::kPseudoChannel:
+        last = pc.last[idx(r->prev)];
+        break;
+    }
+    if (last != kLongAgo && now - last < static_cast<int64_t>(r->distance))
+      report(c.cycle, r->name,
+             fmt::format("{}: {} cycles after {} at {}, needs {}", where(c), now - last, to_string(r->prev), last,
+                         r->distance));
+  }
 }
 
 void ProtocolChecker::on_command(const Command& c) {
@@ -100,26 +137,12 @@ void ProtocolChecker::on_command(const Command& c) {
     ch.last_row_kind = c.kind;
   }
 
-  // Timing rules.
-  for (const Rule* r : rules_by_next_[idx(c.kind)]) {
-    int64_t last = kLongAgo;
-    if (c.kind == CommandKind::kRefAb && r->scope != Scope::kPseudoChannel) continue;
-    switch (r->scope) {
-      case Scope::kBank:
-        last = bank.last[idx(r->prev)];
-        break;
-      case Scope::kBankGroup:
-        last = group[idx(r->prev)];
-        break;
-      case Scope::kPseudoChannel:
-        last = pc.last[idx(r->prev)];
-        break;
-    }
-    if (last != kLongAgo && now - last < static_cast<int64_t>(r->distance))
-      report(c.cycle, r->name,
-             fmt::format("{}: {} cycles after {} at {}, needs {}", where(c), now - last, to_string(r->prev), last,
-                         r->distance));
-  }
+  // Timing rules: the bounds first, each rule only when one fails.
+  const int64_t* const last_in[3] = {bank.last.data(), group.data(), pc.last.data()};  // in Scope order
+  bool suspect = false;
+  for (const Bound& b : bounds_by_next_[idx(c.kind)])
+    suspect |= now - last_in[static_cast<unsigned>(b.scope)][idx(b.prev)] < b.distance;
+  if (suspect) check_rules(c, bank, group, pc);
   if (c.kind == CommandKind::kAct) {
     const int64_t fourth = pc.acts[pc.act_pos];  // the oldest of the last four
     if (fourth != kLongAgo && now - fourth < static_cast<int64_t>(spec_.timing.tFAW))

@@ -23,7 +23,7 @@ struct Violation {
   std::string detail;
 };
 
-class ProtocolChecker : public CommandObserver {
+class ProtocolChecker final : public CommandObserver {
  public:
   explicit ProtocolChecker(const DramSpec& spec);
 
@@ -61,12 +61,24 @@ class ProtocolChecker : public CommandObserver {
     CommandKind last_row_kind = CommandKind::kPre;
   };
 
+  // Checks each timing rule that ends at `c` and reports those it breaks.
+  void check_rules(const Command& c, const Bank& bank, const Last& group, const Pc& pc);
   void report(uint64_t cycle, const std::string& rule, const std::string& detail);
   std::string where(const Command& c) const;
 
   DramSpec spec_;
   std::vector<Rule> rules_;
   std::array<std::vector<const Rule*>, kCommandKinds> rules_by_next_;
+  // For each command kind, one bound per (scope, previous kind) of the rules
+  // that end at it: the largest of their distances. A command that keeps
+  // every bound keeps every rule, so the rules themselves (and their names)
+  // are only looked at when a bound fails.
+  struct Bound {
+    Scope scope;
+    CommandKind prev;
+    int64_t distance;
+  };
+  std::array<std::vector<Bound>, kCommandKinds> bounds_by_next_;
   std::vector<Bank> banks_;
   std::vector<Last> groups_;
   std::vector<Pc> pcs_;

@@ -27,15 +27,22 @@ ChannelController::ChannelController(unsigned channel, const DramSpec& spec, con
       bypassed_(banks_.size(), 0),
       conflict_cycle_(banks_.size(), kNever),
       conflict_index_(banks_.size(), 0),
-      capped_(banks_.size(), false),
+      capped_(banks_.size(), 0),
+      open_row_(banks_.size(), kClosed),
+      floor_(size_t{spec.org.pseudo_channels} * kCommandKinds, 0),
       draining_(spec.org.pseudo_channels, 0),
       seen_(spec.org.pseudo_channels, 0),
       row_seen_(banks_.size(), 0),
-      act_floor_(spec.org.pseudo_channels, 0),
       owed_(spec.org.pseudo_channels, 0),
       refresh_urgent_(spec.org.pseudo_channels, 0) {
+  for (unsigned b = 0; b < banks_.size(); ++b) {
+    const DramAddress a = address_of(b);
+    group_of_.push_back(static_cast<uint8_t>(a.bank_group));
+    bank_in_group_.push_back(static_cast<uint8_t>(a.bank));
+  }
   for (unsigned d = 0; d < 2; ++d) {
     hits_[d].assign(banks_.size(), 0);
+    bank_queued_[d].assign(banks_.size(), 0);
     queued_[d].assign(pcs_, 0);
     hit_total_[d].assign(pcs_, 0);
   }
@@ -44,7 +51,7 @@ ChannelController::ChannelController(unsigned channel, const DramSpec& spec, con
   oldest_only_ = scheduler_->oldest_only();
   queue_[0].reserve(size_t{params.read_queue} * pcs_);
   queue_[1].reserve(size_t{params.write_queue} * pcs_);
-  slots_.reserve(queue_[0].capacity() + queue_[1].capacity());
+  slots_.reserve((size_t{params.read_queue} + params.write_queue) * pcs_);
   refresh_due_ = kNever;
   for (unsigned pc = 0; pc < pcs_; ++pc) refresh_due_ = std::min(refresh_due_, refresh_->due(pc));
   next_event_ = refresh_due_;
@@ -61,23 +68,47 @@ void ChannelController::enqueue(const Transaction& transaction) {
     free_slots_.pop_back();
     slots_[slot] = transaction;
   }
-  queue_[d].push_back(slot);
   Transaction& t = slots_[slot];
   const unsigned b = flat(t.address);
   t.bank = static_cast<uint16_t>(b);
+  queue_[d].push_back(Entry{t.address.row, t.address.column, slot, t.bank, static_cast<uint8_t>(t.address.pc)});
   ++queued_[d][t.address.pc];
+  ++bank_queued_[d][b];
+  mode_dirty_ = urgency_dirty_ = true;
   if (banks_[b].hit(t.address.row)) {
     ++hits_[d][b];
     ++hit_total_[d][t.address.pc];
+    hit_index_[d].insert(queue_[d].size() - 1);
   }
   next_event_ = std::min(next_event_, std::max(t.arrival, now_));
+}
+
+void ChannelController::drop_hits(unsigned d, unsigned b) {
+  if (hits_[d][b] == 0) return;
+  IndexMask& index = hit_index_[d];
+  const EntryQueue& queue = queue_[d];
+  index.for_each([&](size_t i) {
+    if (queue[i].bank == b) index.erase(i);
+    return false;
+  });
 }
 
 void ChannelController::count_hits(unsigned b, uint32_t row) {
   const unsigned pc = b / banks_per_pc_;
   for (unsigned d = 0; d < 2; ++d) {
+    drop_hits(d, b);
+    IndexMask& index = hit_index_[d];
     uint16_t n = 0;
-    for (const uint32_t slot : queue_[d]) n += slots_[slot].bank == b && slots_[slot].address.row == row;
+    // The bank's queued transactions are counted: the scan stops at its last.
+    const Entry* const first = queue_[d].data();
+    const Entry* e = first;
+    for (uint32_t left = bank_queued_[d][b]; left > 0; ++e) {
+      if (e->bank != b) continue;
+      --left;
+      if (e->row != row) continue;
+      ++n;
+      index.insert(static_cast<size_t>(e - first));
+    }
     hit_total_[d][pc] = hit_total_[d][pc] - hits_[d][b] + n;
     hits_[d][b] = n;
   }
@@ -99,15 +130,20 @@ void ChannelController::issue(CommandKind kind, const DramAddress& a, uint64_t c
   } else {
     const unsigned b = flat(a);
     banks_[b].apply(kind, a.row, cycle);
+    if (kind == CommandKind::kAct) open_row_[b] = a.row;
+    if (kind == CommandKind::kPre) open_row_[b] = kClosed;
     if (kind == CommandKind::kAct || kind == CommandKind::kPre) bypassed_[b] = 0;
     if (kind == CommandKind::kAct) count_hits(b, a.row);
     if (kind == CommandKind::kPre) {
       for (unsigned d = 0; d < 2; ++d) {
+        drop_hits(d, b);
         hit_total_[d][a.pc] -= hits_[d][b];
         hits_[d][b] = 0;
       }
     }
   }
+  if (checker_) checker_->on_command(cmd);
+  if (energy_) energy_->on_command(cmd);
   for (CommandObserver* o : observers_) o->on_command(cmd);
 }
 
@@ -118,10 +154,6 @@ DramAddress ChannelController::address_of(unsigned b) const {
   a.bank_group = (b % banks_per_pc_) / banks_per_group_;
   a.bank = b % banks_per_group_;
   return a;
-}
-
-bool ChannelController::blocked_by_refresh(const DramAddress& a) const {
-  return refresh_urgent_[a.pc] && refresh_->covers(a.pc, a.bank_group * banks_per_group_ + a.bank);
 }
 
 void ChannelController::update_mode() {
@@ -175,6 +207,7 @@ bool ChannelController::refresh_step(uint64_t cycle, uint64_t& next) {
       refresh_->issued(pc);
       --owed_[pc];
       refresh_urgent_[pc] = 0;  // the next owed one starts when the rule says
+      urgency_dirty_ = true;
       return true;
     }
     next = std::min(next, at);
@@ -199,7 +232,15 @@ bool ChannelController::page_close_step(uint64_t cycle, uint64_t& next) {
   return false;
 }
 
-void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks& p, uint64_t& next) {
+void ChannelController::update_floors() {
+  for (unsigned pc = 0; pc < pcs_; ++pc) {
+    uint64_t* f = &floor_[size_t{pc} * kCommandKinds];
+    for (const CommandKind k : {CommandKind::kAct, CommandKind::kPre, CommandKind::kRd, CommandKind::kWr})
+      f[static_cast<unsigned>(k)] = timing_.floor(k, pc);
+  }
+}
+
+void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks& picks, uint64_t& next_event) {
   // One pass over queue `dir`, oldest first: the first allowed command that
   // is legal now on each bus, for the pseudo channels in this queue's mode,
   // and (unless mode is kActive, and only while no row command for the
@@ -209,15 +250,33 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // change before then). The queue's hits and misses per pseudo channel are
   // counted, so the walk stops as soon as it has every kind of command it
   // looks for or no transaction of a missing kind is left.
-  const std::vector<uint32_t>& queue = queue_[dir];
+  const EntryQueue& queue = queue_[dir];
   if (queue.empty()) return;  // nothing to pick, nothing to wait for
-  std::vector<uint16_t>& hits = hits_[dir];
-  const std::vector<uint16_t>& other_hits = hits_[1 - dir];
+  // The state the loop reads, in locals: through the members the compiler
+  // would reload each of them after every store of the loop.
+  const Entry* const entries = queue.data();
+  const size_t size = queue.size();
+  const uint16_t* const hits = hits_[dir].data();
+  const uint16_t* const other_hits = hits_[1 - dir].data();
+  const uint64_t* const open_row = open_row_.data();
+  const uint8_t* const draining = draining_.data();
+  const uint64_t* const floor = floor_.data();
+  uint64_t* const row_seen = row_seen_.data();
+  uint64_t* const conflict_cycle = conflict_cycle_.data();
+  uint8_t* const capped = capped_.data();
+  const bool oldest_only = oldest_only_;
+  const bool precharge_waits_for_hits = precharge_waits_for_hits_;
+  const bool any_refresh_urgent = any_refresh_urgent_;
+  const unsigned row_hit_cap = params_.row_hit_cap;
+  const CommandKind column_kind = dir ? CommandKind::kWr : CommandKind::kRd;
+  Picks p = picks;
+  uint64_t next = next_event;
+
   const bool other_wanted = mode == WalkMode::kActiveAndOther;
   size_t hits_left = 0, misses_left = 0, other_misses_left = 0;
   for (unsigned pc = 0; pc < pcs_; ++pc) {
     const size_t h = hit_total_[dir][pc], m = queued_[dir][pc] - hit_total_[dir][pc];
-    if (draining_[pc] == dir) {
+    if (draining[pc] == dir) {
       hits_left += h;
       misses_left += m;
     } else if (other_wanted) {
@@ -227,98 +286,192 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // While the row bus is busy (the second cycle of an ACT) no row command
   // can issue: only column commands are looked for (unless a row-hit cap
   // needs the conflicts of this cycle found).
-  const bool rows_blocked = params_.row_hit_cap == 0 && timing_.row_bus_free() > cycle;
+  const bool rows_blocked = row_hit_cap == 0 && timing_.row_bus_free() > cycle;
   if (rows_blocked) {
     if (misses_left + other_misses_left > 0) next = std::min(next, timing_.row_bus_free());
     misses_left = other_misses_left = 0;
   }
   unsigned unseen = pcs_;
-  if (oldest_only_) std::fill(seen_.begin(), seen_.end(), 0);
+  if (oldest_only) std::fill(seen_.begin(), seen_.end(), 0);
   const uint64_t stamp = ++walk_stamp_;
-  for (size_t i = 0; i < queue.size(); ++i) {
-    if ((p.column != npos || hits_left == 0) && (p.row != npos || misses_left == 0) &&
-        (p.other_row != npos || other_misses_left == 0 || p.row != npos))
-      break;
-    const Transaction& t = slots_[queue[i]];
-    const DramAddress& a = t.address;
-    if (oldest_only_) {
-      if (unseen == 0) break;
-      if (seen_[a.pc]) continue;
-      seen_[a.pc] = 1;
-      --unseen;
-    }
-    const unsigned b = t.bank;
-    const BankState& bank = banks_[b];
-    const bool is_hit = bank.hit(a.row);
-    const bool active = draining_[a.pc] == dir;
-    if (!is_hit && rows_blocked) continue;
-    if (active) {
-      --(is_hit ? hits_left : misses_left);
-    } else {
-      if (is_hit || !other_wanted) continue;
-      --other_misses_left;
-      if (p.other_row != npos) continue;
-    }
-    if (!is_hit) {
-      // Every miss of a bank needs the same row command at the same cycle:
-      // only the oldest of each bank is looked at.
-      if (row_seen_[b] == stamp) continue;
-      row_seen_[b] = stamp;
-      if (!bank.open() && act_floor_[a.pc] > cycle) {
-        next = std::min(next, act_floor_[a.pc]);
-        continue;
+  // Whether `kind` is legal at bank `b` of pseudo channel `pc` now; if not,
+  // `next` learns when.
+  const auto legal_now = [&](CommandKind kind, unsigned pc, unsigned b) {
+    const uint64_t at = std::max(floor[pc * kCommandKinds + static_cast<unsigned>(kind)], timing_.bank_next(kind, b));
+    if (at <= cycle) return true;
+    next = std::min(next, at);
+    return false;
+  };
+  if (oldest_only || row_hit_cap > 0) {
+    // Every transaction in one loop, as the policies are defined: FCFS
+    // looks at the oldest transaction of each pseudo channel, hit or not;
+    // under a row-hit cap a row hit waits for an older conflict of its
+    // bank recorded earlier in the same walk.
+    for (size_t i = 0; i < size; ++i) {
+      if ((p.column != npos || hits_left == 0) && (p.row != npos || misses_left == 0) &&
+          (p.other_row != npos || other_misses_left == 0 || p.row != npos))
+        break;
+      const Entry& e = entries[i];
+      const unsigned pc = e.pc;
+      if (oldest_only) {
+        if (unseen == 0) break;
+        if (seen_[pc]) continue;
+        seen_[pc] = 1;
+        --unseen;
       }
-    }
-    if (any_refresh_urgent_ && blocked_by_refresh(a)) continue;
-    // Whether `kind` is legal for this transaction now; if not, `next` learns when.
-    const auto legal_now = [&](CommandKind kind) {
-      const uint64_t at = timing_.earliest(kind, a.pc, a.bank_group, a.bank);
-      if (at <= cycle) return true;
-      next = std::min(next, at);
-      return false;
-    };
-    if (!active) {
-      // Preparing a bank for the other mode: never close a row that this
-      // pseudo channel's current mode still hits (nor, under FR-FCFS, one
-      // the transaction's own queue still hits).
-      const CommandKind kind = bank.open() ? CommandKind::kPre : CommandKind::kAct;
-      if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits_ && hits[b] > 0))) continue;
-      if (legal_now(kind)) {
-        p.other_row = i;
-        p.other_row_kind = kind;
+      const unsigned b = e.bank;
+      const uint64_t open = open_row[b];
+      const bool is_hit = open == e.row;
+      const bool is_open = open != kClosed;
+      const bool active = draining[pc] == dir;
+      if (!is_hit && rows_blocked) continue;
+      if (active) {
+        --(is_hit ? hits_left : misses_left);
+      } else {
+        if (is_hit || !other_wanted) continue;
+        --other_misses_left;
+        if (p.other_row != npos) continue;
       }
-    } else if (is_hit) {
-      if (p.column != npos) continue;
-      if (conflict_cycle_[b] == cycle && capped_[b]) continue;  // an older conflict's turn
-      const CommandKind kind = t.is_write ? CommandKind::kWr : CommandKind::kRd;
-      if (legal_now(kind)) p.column = i;
-    } else {
-      if (p.row != npos) continue;
-      const CommandKind kind = bank.open() ? CommandKind::kPre : CommandKind::kAct;
-      if (precharge_waits_for_hits_ && kind == CommandKind::kPre && hits[b] > 0) {
-        if (conflict_cycle_[b] != cycle) {  // the oldest conflict of this bank
-          conflict_cycle_[b] = cycle;
-          conflict_index_[b] = i;
-          capped_[b] = params_.row_hit_cap > 0 && bypassed_[b] >= params_.row_hit_cap;
+      if (!is_hit) {
+        // Every miss of a bank needs the same row command at the same cycle:
+        // only the oldest of each bank is looked at.
+        if (row_seen[b] == stamp) continue;
+        row_seen[b] = stamp;
+        if (!is_open) {
+          const uint64_t act_floor = floor[pc * kCommandKinds + static_cast<unsigned>(CommandKind::kAct)];
+          if (act_floor > cycle) {
+            next = std::min(next, act_floor);
+            continue;
+          }
         }
-        if (!capped_[b]) continue;
       }
-      if (legal_now(kind)) {
-        p.row = i;
-        p.row_kind = kind;
+      if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+      if (!active) {
+        // Preparing a bank for the other mode: never close a row that this
+        // pseudo channel's current mode still hits (nor, under FR-FCFS, one
+        // the transaction's own queue still hits).
+        const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+        if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits && hits[b] > 0))) continue;
+        if (legal_now(kind, pc, b)) {
+          p.other_row = i;
+          p.other_row_kind = kind;
+        }
+      } else if (is_hit) {
+        if (p.column != npos) continue;
+        if (conflict_cycle[b] == cycle && capped[b]) continue;  // an older conflict's turn
+        if (legal_now(column_kind, pc, b)) p.column = i;
+      } else {
+        if (p.row != npos) continue;
+        const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+        if (precharge_waits_for_hits && kind == CommandKind::kPre && hits[b] > 0) {
+          if (conflict_cycle[b] != cycle) {  // the oldest conflict of this bank
+            conflict_cycle[b] = cycle;
+            conflict_index_[b] = i;
+            capped[b] = row_hit_cap > 0 && bypassed_[b] >= row_hit_cap;
+          }
+          if (!capped[b]) continue;
+        }
+        if (legal_now(kind, pc, b)) {
+          p.row = i;
+          p.row_kind = kind;
+        }
+      }
+    }
+    picks = p;
+    next_event = next;
+    return;
+  }
+  // FR-FCFS without a row-hit cap. The column command: the oldest row hit
+  // of a pseudo channel in this queue's mode that is legal now, from the
+  // hit index (the hits are few and the queue walk would pass every miss
+  // on the way). Without a cap no conflict holds a hit back, so the hits
+  // need not be interleaved with the row commands' loop below.
+  if (hits_left > 0) {
+    const std::vector<uint64_t>& words = hit_index_[dir].words();
+    for (size_t k = 0; k < words.size() && p.column == npos; ++k) {
+      for (uint64_t w = words[k]; w != 0; w &= w - 1) {
+        const size_t index = k * 64 + static_cast<size_t>(__builtin_ctzll(w));
+        const Entry& e = entries[index];
+        const unsigned pc = e.pc, b = e.bank;
+        if (draining[pc] != dir) continue;
+        if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+        if (legal_now(column_kind, pc, b)) {
+          p.column = index;
+          break;
+        }
       }
     }
   }
+  // The row command: the walk stops at the first one legal now (a found
+  // row command always issues in this cycle, so neither `next` nor the
+  // other mode's row command can matter any more), or once no miss is left
+  // to look at. It never runs while the row bus is busy (no misses are
+  // counted then). Misses still to look at: this mode's, and the other
+  // mode's until one of those has its row command.
+  size_t rows_left = misses_left + other_misses_left;
+  for (size_t i = 0; i < size && rows_left > 0; ++i) {
+    const Entry& e = entries[i];
+    const unsigned pc = e.pc, b = e.bank;
+    const uint64_t open = open_row[b];
+    if (open == e.row) continue;  // a row hit
+    const bool active = draining[pc] == dir;
+    if (active) {
+      --rows_left;
+    } else {
+      if (!other_wanted || p.other_row != npos) continue;
+      --rows_left;
+      --other_misses_left;
+    }
+    // Every miss of a bank needs the same row command at the same cycle:
+    // only the oldest of each bank is looked at.
+    if (row_seen[b] == stamp) continue;
+    row_seen[b] = stamp;
+    const bool is_open = open != kClosed;
+    if (!is_open) {
+      const uint64_t act_floor = floor[pc * kCommandKinds + static_cast<unsigned>(CommandKind::kAct)];
+      if (act_floor > cycle) {
+        next = std::min(next, act_floor);
+        continue;
+      }
+    }
+    if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+    const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+    if (!active) {
+      // As above.
+      if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits && hits[b] > 0))) continue;
+      if (legal_now(kind, pc, b)) {
+        p.other_row = i;
+        p.other_row_kind = kind;
+        rows_left -= other_misses_left;  // the other mode's are no longer looked for
+      }
+      continue;
+    }
+    // A conflict waits for the hits of its bank (no cap to record it for).
+    if (precharge_waits_for_hits && kind == CommandKind::kPre && hits[b] > 0) continue;
+    if (legal_now(kind, pc, b)) {
+      p.row = i;
+      p.row_kind = kind;
+      break;
+    }
+  }
+  picks = p;
+  next_event = next;
 }
 
 void ChannelController::process(uint64_t cycle) {
   now_ = cycle;
-  update_mode();
+  // update_mode() is a function of the queue counts alone, and applying it
+  // twice changes nothing: it only needs to run after they changed.
+  if (mode_dirty_) {
+    update_mode();
+    mode_dirty_ = false;
+  }
   if (cycle >= refresh_due_) {
     refresh_due_ = kNever;
     for (unsigned pc = 0; pc < pcs_; ++pc) {
       while (cycle >= refresh_->due(pc)) {
         ++owed_[pc];
+        urgency_dirty_ = true;
         refresh_->advance(pc);
       }
       refresh_due_ = std::min(refresh_due_, refresh_->due(pc));
@@ -329,13 +482,18 @@ void ChannelController::process(uint64_t cycle) {
   // stops new activations in its scope, precharges and issues as soon as
   // legal, even if requests arrive meanwhile (else every idle moment would
   // close rows for a refresh that never comes).
-  any_refresh_urgent_ = false;
-  for (unsigned pc = 0; pc < pcs_; ++pc) {
-    const bool urgent =
-        refresh_urgent_[pc] ||
-        (owed_[pc] > 0 && (owed_[pc] >= params_.refresh_postpone || queued_[0][pc] + queued_[1][pc] == 0));
-    refresh_urgent_[pc] = urgent;
-    any_refresh_urgent_ = any_refresh_urgent_ || urgent;
+  // (A function of owed_, the queue counts and itself that gives the same
+  // answer when applied again: it is only redone after one of them changed.)
+  if (urgency_dirty_) {
+    urgency_dirty_ = false;
+    any_refresh_urgent_ = false;
+    for (unsigned pc = 0; pc < pcs_; ++pc) {
+      const bool urgent =
+          refresh_urgent_[pc] ||
+          (owed_[pc] > 0 && (owed_[pc] >= params_.refresh_postpone || queued_[0][pc] + queued_[1][pc] == 0));
+      refresh_urgent_[pc] = urgent;
+      any_refresh_urgent_ = any_refresh_urgent_ || urgent;
+    }
   }
 
   // Each pseudo channel is served from the queue of its mode; the row bus
@@ -344,15 +502,17 @@ void ChannelController::process(uint64_t cycle) {
   uint64_t next = kNever;
   Picks pick[2];
   for (Picks& p : pick) p = Picks{npos, npos, npos, CommandKind::kAct, CommandKind::kAct};
-  for (unsigned pc = 0; pc < pcs_; ++pc) act_floor_[pc] = timing_.floor(CommandKind::kAct, pc);
-  walk(0, cycle, WalkMode::kActiveAndOther, pick[0], next);
-  walk(1, cycle, pick[0].row == npos ? WalkMode::kActiveAndOther : WalkMode::kActive, pick[1], next);
+  update_floors();
+  // (An empty queue offers nothing: the call is skipped.)
+  if (!queue_[0].empty()) walk(0, cycle, WalkMode::kActiveAndOther, pick[0], next);
+  if (!queue_[1].empty())
+    walk(1, cycle, pick[0].row == npos ? WalkMode::kActiveAndOther : WalkMode::kActive, pick[1], next);
 
   // Between the queues the older candidate wins (a read on a tie).
   auto older = [&](size_t r, size_t w) -> int {
     if (r == npos) return w == npos ? -1 : 1;
     if (w == npos) return 0;
-    return slots_[queue_[1][w]].arrival < slots_[queue_[0][r]].arrival ? 1 : 0;
+    return slots_[queue_[1][w].slot].arrival < slots_[queue_[0][r].slot].arrival ? 1 : 0;
   };
   const int column_dir = older(pick[0].column, pick[1].column);
   int row_dir = older(pick[0].row, pick[1].row);
@@ -372,22 +532,28 @@ void ChannelController::process(uint64_t cycle) {
   bool issued = false;
   // Column bus.
   if (column_dir >= 0) {
-    std::vector<uint32_t>& queue = queue_[column_dir];
+    EntryQueue& queue = queue_[column_dir];
     const size_t column_index = pick[column_dir].column;
-    const uint32_t slot = queue[column_index];
-    const Transaction t = slots_[slot];
-    const unsigned b = t.bank;
-    issue(t.is_write ? CommandKind::kWr : CommandKind::kRd, t.address, cycle);
+    const Entry e = queue[column_index];
+    const bool is_write = column_dir == 1;
+    const unsigned b = e.bank;
+    issue(is_write ? CommandKind::kWr : CommandKind::kRd, address_of(e), cycle);
     if (conflict_cycle_[b] == cycle && conflict_index_[b] < column_index) ++bypassed_[b];
     --hits_[column_dir][b];
-    --hit_total_[column_dir][t.address.pc];
-    --queued_[column_dir][t.address.pc];
-    queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(column_index));
-    free_slots_.push_back(slot);
-    ++(t.is_write ? stats_.writes : stats_.reads);
+    --hit_total_[column_dir][e.pc];
+    --queued_[column_dir][e.pc];
+    --bank_queued_[column_dir][b];
+    mode_dirty_ = urgency_dirty_ = true;
+    queue.erase(column_index);
+    // A column command serves a row hit: its index leaves the hit index,
+    // and the younger ones move up with the queue.
+    hit_index_[column_dir].remove(column_index);
+    ++(is_write ? stats_.writes : stats_.reads);
     issued = true;
-    const uint64_t done = cycle + (t.is_write ? spec_.timing.CWL : spec_.timing.CL) + burst_cycles_;
-    on_complete_(t, done);
+    const uint64_t done = cycle + (is_write ? spec_.timing.CWL : spec_.timing.CL) + burst_cycles_;
+    // The slot is freed after the callback, which may enqueue.
+    on_complete_(slots_[e.slot], done);
+    free_slots_.push_back(e.slot);
     if (row_dir == column_dir && row_index != npos && row_index > column_index) --row_index;
   }
   // Row bus: refresh first, then the scheduler's ACT/PRE, then page closes.
@@ -395,7 +561,7 @@ void ChannelController::process(uint64_t cycle) {
   if (!row_issued && row_index != npos) {
     // The column command of this cycle may have changed the timing; the
     // candidate stands only if it is still legal.
-    const DramAddress& a = slots_[queue_[row_dir][row_index]].address;
+    const DramAddress a = address_of(queue_[row_dir][row_index]);
     if (timing_.earliest(row_kind, a.pc, a.bank_group, a.bank) <= cycle) {
       issue(row_kind, a, cycle);
       if (row_kind == CommandKind::kAct) {

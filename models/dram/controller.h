@@ -9,6 +9,7 @@
 // cycles in between without changing any result.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -17,7 +18,9 @@
 
 #include "dram/address_map.h"
 #include "dram/bank_state.h"
+#include "dram/checker.h"
 #include "dram/command.h"
+#include "dram/energy.h"
 #include "dram/page_policy.h"
 #include "dram/refresh.h"
 #include "dram/scheduler.h"
@@ -84,6 +87,13 @@ class ChannelController {
   // to process); it may issue in that same cycle.
   void enqueue(const Transaction& t);
   void add_observer(CommandObserver* o) { observers_.push_back(o); }
+  // The memory system's protocol checker (may be null) and energy model,
+  // told of every command before the observers: direct calls, where the
+  // observers cost an indirect call each per command.
+  void set_models(ProtocolChecker* checker, EnergyModel* energy) {
+    checker_ = checker;
+    energy_ = energy;
+  }
 
   // Decides the commands of `cycle` (>= every cycle processed before).
   void process(uint64_t cycle);
@@ -107,8 +117,9 @@ class ChannelController {
   unsigned flat(const DramAddress& a) const { return flat(a.pc, a.bank_group, a.bank); }
   DramAddress address_of(unsigned bank_flat) const;  // row and column 0
   void issue(CommandKind kind, const DramAddress& a, uint64_t cycle);
+  void update_floors();
   void count_hits(unsigned bank_flat, uint32_t row);
-  bool blocked_by_refresh(const DramAddress& a) const;
+  void drop_hits(unsigned dir, unsigned bank_flat);  // removes the bank's from hit_index_[dir]
   // Refresh work on the row bus; returns true if a command issued.
   bool refresh_step(uint64_t cycle, uint64_t& next);
   bool page_close_step(uint64_t cycle, uint64_t& next);
@@ -138,6 +149,47 @@ class ChannelController {
   // Index 0: reads, 1: writes. Queued hits on each bank's open row, and per
   // pseudo channel the queued transactions and their hits.
   std::vector<uint16_t> hits_[2];
+  std::vector<uint32_t> bank_queued_[2];  // per bank: queued transactions
+  // A set of queue indices as a bit mask: a column command takes an entry
+  // from the middle of its queue, and removing its index moves every
+  // younger one down in a few word operations, whatever their number.
+  class IndexMask {
+   public:
+    void insert(size_t i) {
+      if (i / 64 >= words_.size()) words_.resize(i / 64 + 1, 0);
+      words_[i / 64] |= uint64_t{1} << (i % 64);
+    }
+    void erase(size_t i) { words_[i / 64] &= ~(uint64_t{1} << (i % 64)); }
+    // Takes index i out (in the set or not): every larger index moves down by one.
+    void remove(size_t i) {
+      size_t k = i / 64;
+      if (k >= words_.size()) return;
+      const unsigned bit = i % 64;
+      uint64_t w = words_[k];
+      w = (w & ((uint64_t{1} << bit) - 1)) | (bit == 63 ? 0 : (w >> (bit + 1)) << bit);
+      for (; k + 1 < words_.size(); ++k) {
+        words_[k] = w | (words_[k + 1] << 63);
+        w = words_[k + 1] >> 1;
+      }
+      words_[k] = w;
+    }
+    // Calls f(index) in ascending order until it returns true.
+    template <class F>
+    void for_each(F f) const {
+      for (size_t k = 0; k < words_.size(); ++k)
+        for (uint64_t w = words_[k]; w != 0; w &= w - 1)
+          if (f(k * 64 + static_cast<size_t>(__builtin_ctzll(w)))) return;
+    }
+
+    const std::vector<uint64_t>& words() const { return words_; }  // bit i % 64 of word i / 64: index i
+
+   private:
+    std::vector<uint64_t> words_;
+  };
+  // Per queue: the queue indices of its row hits (FR-FCFS without a
+  // row-hit cap looks for its column command among them instead of walking
+  // the whole queue).
+  IndexMask hit_index_[2];
   std::vector<uint32_t> queued_[2], hit_total_[2];
   // Row-hit cap: per bank, hits served past an older conflicting request
   // since the row opened; and, for the cycle being scheduled, where the
@@ -146,20 +198,87 @@ class ChannelController {
   std::vector<uint32_t> bypassed_;
   std::vector<uint64_t> conflict_cycle_;
   std::vector<size_t> conflict_index_;
-  std::vector<bool> capped_;
-  // The queued transactions live in slots_; each queue orders their slot
-  // numbers (a column command takes one from the middle: moving a 4-byte
-  // number is cheaper than moving the transaction).
+  std::vector<uint8_t> capped_;
+  // The queued transactions live in slots_; each queue orders compact
+  // entries that hold what the walk and a row command need of each (a
+  // column command takes one from the middle: moving 16 bytes is cheaper
+  // than moving the transaction, and the walk reads the queue in order
+  // instead of following each slot number to its transaction, which is
+  // seldom in the L1 cache).
+  struct Entry {
+    uint32_t row, column;
+    uint32_t slot;
+    uint16_t bank;  // flat index
+    uint8_t pc;
+  };
+  // The transaction's address, from its entry.
+  DramAddress address_of(const Entry& e) const {
+    DramAddress a;
+    a.channel = channel_;
+    a.pc = e.pc;
+    a.bank_group = group_of_[e.bank];
+    a.bank = bank_in_group_[e.bank];
+    a.row = e.row;
+    a.column = e.column;
+    return a;
+  }
+  std::vector<uint8_t> group_of_, bank_in_group_;  // per flat bank
   std::vector<Transaction> slots_;
   std::vector<uint32_t> free_slots_;
-  std::vector<uint32_t> queue_[2];  // reads, writes; oldest first
-  std::vector<uint8_t> draining_;   // per pseudo channel: 1 = write mode
-  std::vector<uint8_t> seen_;       // scratch: oldest_only walks
+  // A queue of entries, oldest first, that takes an entry out of the
+  // middle by moving the shorter side: the oldest row hit usually sits near
+  // the front (sequential traffic), where a vector would move the whole
+  // queue behind it.
+  class EntryQueue {
+   public:
+    size_t size() const { return buf_.size() - head_; }
+    bool empty() const { return buf_.size() == head_; }
+    const Entry* data() const { return buf_.data() + head_; }
+    const Entry& operator[](size_t i) const { return buf_[head_ + i]; }
+    void reserve(size_t n) { buf_.reserve(2 * n); }
+    void push_back(const Entry& e) {
+      // The free space before the head is reclaimed once it is as long as
+      // the queue, so the buffer stays within twice the longest queue.
+      if (head_ > 0 && head_ >= size()) {
+        buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+      buf_.push_back(e);
+    }
+    // Takes out entry i; the younger ones move up by one.
+    void erase(size_t i) {
+      const auto at = buf_.begin() + static_cast<std::ptrdiff_t>(head_ + i);
+      if (i < size() / 2) {
+        std::move_backward(buf_.begin() + static_cast<std::ptrdiff_t>(head_), at, at + 1);
+        ++head_;
+      } else {
+        buf_.erase(at);
+      }
+    }
+
+   private:
+    std::vector<Entry> buf_;
+    size_t head_ = 0;
+  };
+  EntryQueue queue_[2];  // reads, writes
+  // Per bank: the open row, or kClosed (no row equals it), mirroring
+  // banks_ for the walk's hit test.
+  static constexpr uint64_t kClosed = uint64_t{1} << 32;
+  std::vector<uint64_t> open_row_;
+  // Per pseudo channel and command kind (kCommandKinds each): the cycle
+  // before which no bank's command of that kind is legal (TimingState::floor),
+  // taken once per process() before the walks, as no command issues
+  // between them.
+  std::vector<uint64_t> floor_;
+  bool mode_dirty_ = true;  // queued_ changed since update_mode() last ran
+  // An input of the refresh urgency changed since it was last worked out.
+  bool urgency_dirty_ = true;
+  std::vector<uint8_t> draining_;  // per pseudo channel: 1 = write mode
+  std::vector<uint8_t> seen_;      // scratch: oldest_only walks
   // Scratch of a walk: banks whose row command was already looked at (the
-  // stamp of the walk), and each pseudo channel's earliest ACT cycle.
+  // stamp of the walk).
   std::vector<uint64_t> row_seen_;
   uint64_t walk_stamp_ = 0;
-  std::vector<uint64_t> act_floor_;
   // Per pseudo channel: refreshes due and not yet issued, and whether the
   // oldest must issue now (the channel idle, or the postponement limit).
   std::vector<uint32_t> owed_;
@@ -169,6 +288,8 @@ class ChannelController {
   bool oldest_only_ = false;
   uint64_t refresh_due_ = 0;  // earliest due cycle of a refresh not yet owed
   bool any_refresh_urgent_ = false;
+  ProtocolChecker* checker_ = nullptr;
+  EnergyModel* energy_ = nullptr;
   std::vector<CommandObserver*> observers_;
   uint64_t now_ = 0;  // next cycle to process
   uint64_t next_event_ = 0;

@@ -24,7 +24,7 @@ struct EnergyBreakdown {
   double total_pj() const { return act_pj + read_pj + write_pj + refresh_pj + background_pj; }
 };
 
-class EnergyModel : public CommandObserver {
+class EnergyModel final : public CommandObserver {
  public:
   explicit EnergyModel(const DramSpec& spec);
   void on_command(const Command& cmd) override;

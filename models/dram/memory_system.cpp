@@ -21,8 +21,7 @@ MemorySystem::MemorySystem(const DramConfig& config, Completion on_complete)
   for (unsigned c = 0; c < config_.spec.channels(); ++c) {
     channels_.push_back(std::make_unique<ChannelController>(
         c, config_.spec, config_.controller, [this](const Transaction& t, uint64_t done) { burst_done(t, done); }));
-    if (config_.check_protocol) channels_.back()->add_observer(&checker_);
-    channels_.back()->add_observer(&energy_);
+    channels_.back()->set_models(config_.check_protocol ? &checker_ : nullptr, &energy_);
   }
   need_.assign(channels_.size() * config_.spec.org.pseudo_channels, 0);
   closed_.assign(need_.size(), 0);

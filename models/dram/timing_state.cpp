@@ -10,7 +10,6 @@ TimingState::TimingState(const DramSpec& spec)
       bank_groups_(spec.org.bank_groups),
       banks_per_group_(spec.org.banks_per_group),
       bank_(spec.org.pseudo_channels * spec.org.banks_per_pc()),
-      group_(spec.org.pseudo_channels * spec.org.bank_groups),
       pc_(spec.org.pseudo_channels),
       act_window_(spec.org.pseudo_channels),
       act_window_pos_(spec.org.pseudo_channels, 0),
@@ -23,18 +22,21 @@ void TimingState::issue(const Command& c) {
   switch (c.kind) {
     case K::kAct: {
       Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
-      Next& group = group_[c.pc * bank_groups_ + c.bank_group];
       bank.push(K::kRd, t + t_.tRCDRD);
       bank.push(K::kWr, t + t_.tRCDWR);
       bank.push(K::kPre, t + t_.tRAS);
       bank.push(K::kAct, t + t_.tRC);
-      group.push(K::kAct, t + t_.tRRD_L);
-      group.push(K::kRefSb, t + t_.tRRD_L);
+      push_group(c.pc, c.bank_group, K::kAct, t + t_.tRRD_L);
+      push_group(c.pc, c.bank_group, K::kRefSb, t + t_.tRRD_L);
       pc.push(K::kAct, t + t_.tRRD_S);
       pc.push(K::kRefSb, t + t_.tRRD_S);
       act_window_[c.pc][act_window_pos_[c.pc]] = t;
       act_window_pos_[c.pc] = (act_window_pos_[c.pc] + 1) % 4;
       ++act_count_[c.pc];
+      // tFAW: the oldest of the last four ACTs opens the window for a fifth.
+      // It only moves later, so pushing it keeps the same maximum as taking
+      // it into account in every floor().
+      if (act_count_[c.pc] >= 4) pc.push(K::kAct, act_window_[c.pc][act_window_pos_[c.pc]] + t_.tFAW);
       row_bus_free_ = std::max(row_bus_free_, t + t_.tACT_BUS);
       break;
     }
@@ -48,8 +50,7 @@ void TimingState::issue(const Command& c) {
     }
     case K::kRd: {
       Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
-      Next& group = group_[c.pc * bank_groups_ + c.bank_group];
-      group.push(K::kRd, t + t_.tCCD_L);
+      push_group(c.pc, c.bank_group, K::kRd, t + t_.tCCD_L);
       pc.push(K::kRd, t + std::max(t_.tCCD_S, burst_));
       // Read-to-write turnaround: the write's data (CWL later) must follow
       // the read's data (CL + burst later) plus the bus turnaround.
@@ -61,9 +62,8 @@ void TimingState::issue(const Command& c) {
     }
     case K::kWr: {
       Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
-      Next& group = group_[c.pc * bank_groups_ + c.bank_group];
-      group.push(K::kWr, t + t_.tCCD_L);
-      group.push(K::kRd, t + t_.CWL + burst_ + t_.tWTR_L);
+      push_group(c.pc, c.bank_group, K::kWr, t + t_.tCCD_L);
+      push_group(c.pc, c.bank_group, K::kRd, t + t_.CWL + burst_ + t_.tWTR_L);
       pc.push(K::kWr, t + std::max(t_.tCCD_S, burst_));
       pc.push(K::kRd, t + t_.CWL + burst_ + t_.tWTR_S);
       bank.push(K::kPre, t + t_.CWL + burst_ + t_.tWR);

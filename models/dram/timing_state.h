@@ -1,7 +1,7 @@
 // The controller's timing bookkeeping for one channel: for every command
-// kind, the earliest cycle it may issue, kept per bank, per bank group, per
-// pseudo channel and per command bus, and pushed forward each time a command
-// issues (the "next allowed" formulation of DRAMSys and DRAMsim3). The
+// kind, the earliest cycle it may issue, kept per bank (the bank group's
+// rules pushed into each of its banks), per pseudo channel and per command
+// bus, and pushed forward each time a command issues (the "next allowed" formulation of DRAMSys and DRAMsim3). The
 // protocol checker verifies the same rules with the opposite formulation
 // (the last time of each command), so the two cannot share a mistake.
 #pragma once
@@ -23,21 +23,20 @@ class TimingState {
   // Earliest cycle `kind` may issue to (pc, bank_group, bank); bank
   // arguments are ignored for REFab.
   uint64_t earliest(CommandKind kind, unsigned pc, unsigned bank_group, unsigned bank) const {
-    uint64_t at = floor(kind, pc);
+    const uint64_t at = floor(kind, pc);
     if (kind == CommandKind::kRefAb) return at;
-    at = std::max(at, group_[pc * bank_groups_ + bank_group].get(kind));
-    return std::max(at, bank_[bank_index(pc, bank_group, bank)].get(kind));
+    return std::max(at, bank_next(kind, bank_index(pc, bank_group, bank)));
   }
+  // The bank's and its bank group's part of earliest() for the bank with
+  // flat index `bank` ((pc x bank groups + group) x banks per group + bank):
+  // earliest() is the larger of this and floor().
+  uint64_t bank_next(CommandKind kind, unsigned bank) const { return bank_[bank].get(kind); }
   // The part of earliest() common to every bank of pseudo channel `pc`
   // (command bus, pseudo-channel rules, tFAW): no bank's `kind` command is
   // legal before it.
   uint64_t floor(CommandKind kind, unsigned pc) const {
-    uint64_t at = std::max(is_column_command(kind) ? column_bus_free_ : row_bus_free_, pc_[pc].get(kind));
-    if (kind == CommandKind::kAct && act_count_[pc] >= 4) {
-      // tFAW: the oldest of the last four ACTs opens the window for a fifth.
-      at = std::max(at, act_window_[pc][act_window_pos_[pc]] + t_.tFAW);
-    }
-    return at;
+    // (The pseudo channel's ACT entry holds tFAW as well: issue() pushes it.)
+    return std::max(is_column_command(kind) ? column_bus_free_ : row_bus_free_, pc_[pc].get(kind));
   }
   uint64_t row_bus_free() const { return row_bus_free_; }
   void issue(const Command& cmd);
@@ -46,8 +45,10 @@ class TimingState {
   struct Next {  // earliest cycle per follower command kind
     std::array<uint64_t, kCommandKinds> at{};
     void push(CommandKind k, uint64_t cycle) {
+      // A conditional move: whether a push moves the time is data-dependent
+      // and a branch on it is mispredicted often.
       auto& v = at[static_cast<unsigned>(k)];
-      if (cycle > v) v = cycle;
+      v = std::max(v, cycle);
     }
     uint64_t get(CommandKind k) const { return at[static_cast<unsigned>(k)]; }
   };
@@ -55,10 +56,17 @@ class TimingState {
     return (pc * bank_groups_ + bg) * banks_per_group_ + bank;
   }
 
+  // Pushes to every bank of a bank group: a bank's entry holds the bank
+  // group's rules as well, so earliest() reads one table per bank.
+  void push_group(unsigned pc, unsigned bank_group, CommandKind k, uint64_t cycle) {
+    Next* bank = &bank_[bank_index(pc, bank_group, 0)];
+    for (unsigned i = 0; i < banks_per_group_; ++i) bank[i].push(k, cycle);
+  }
+
   Timing t_;
   unsigned burst_;
   unsigned bank_groups_, banks_per_group_;
-  std::vector<Next> bank_, group_, pc_;
+  std::vector<Next> bank_, pc_;
   std::vector<std::array<uint64_t, 4>> act_window_;  // last four ACT cycles per PC (tFAW)
   std::vector<unsigned> act_window_pos_;
   std::vector<unsigned> act_count_;
