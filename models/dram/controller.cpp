@@ -302,6 +302,23 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
     next = std::min(next, at);
     return false;
   };
+  // Whether a miss of bank `b` is looked at for a row command: only the
+  // oldest miss of each bank (every miss of a bank needs the same row
+  // command at the same cycle), and an ACT only once the pseudo channel's
+  // floor (tRRD, tFAW) has passed; if not, `next` learns when.
+  const auto first_miss_of_bank = [&](unsigned pc, unsigned b, bool is_open) {
+    if (row_seen[b] == stamp) return false;
+    row_seen[b] = stamp;
+    if (is_open) return true;
+    const uint64_t act_floor = floor[pc * kCommandKinds + static_cast<unsigned>(CommandKind::kAct)];
+    if (act_floor <= cycle) return true;
+    next = std::min(next, act_floor);
+    return false;
+  };
+  // Whether a started refresh holds bank `b` of pseudo channel `pc`.
+  const auto held_by_refresh = [&](unsigned pc, unsigned b) {
+    return any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_);
+  };
   if (oldest_only || row_hit_cap > 0) {
     // Every transaction in one loop, as the policies are defined: FCFS
     // looks at the oldest transaction of each pseudo channel, hit or not;
@@ -332,20 +349,8 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
         --other_misses_left;
         if (p.other_row != npos) continue;
       }
-      if (!is_hit) {
-        // Every miss of a bank needs the same row command at the same cycle:
-        // only the oldest of each bank is looked at.
-        if (row_seen[b] == stamp) continue;
-        row_seen[b] = stamp;
-        if (!is_open) {
-          const uint64_t act_floor = floor[pc * kCommandKinds + static_cast<unsigned>(CommandKind::kAct)];
-          if (act_floor > cycle) {
-            next = std::min(next, act_floor);
-            continue;
-          }
-        }
-      }
-      if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+      if (!is_hit && !first_miss_of_bank(pc, b, is_open)) continue;
+      if (held_by_refresh(pc, b)) continue;
       if (!active) {
         // Preparing a bank for the other mode: never close a row that this
         // pseudo channel's current mode still hits (nor, under FR-FCFS, one
@@ -394,7 +399,7 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
         const Entry& e = entries[index];
         const unsigned pc = e.pc, b = e.bank;
         if (draining[pc] != dir) continue;
-        if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+        if (held_by_refresh(pc, b)) continue;
         if (legal_now(column_kind, pc, b)) {
           p.column = index;
           break;
@@ -422,19 +427,9 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
       --rows_left;
       --other_misses_left;
     }
-    // Every miss of a bank needs the same row command at the same cycle:
-    // only the oldest of each bank is looked at.
-    if (row_seen[b] == stamp) continue;
-    row_seen[b] = stamp;
     const bool is_open = open != kClosed;
-    if (!is_open) {
-      const uint64_t act_floor = floor[pc * kCommandKinds + static_cast<unsigned>(CommandKind::kAct)];
-      if (act_floor > cycle) {
-        next = std::min(next, act_floor);
-        continue;
-      }
-    }
-    if (any_refresh_urgent && refresh_urgent_[pc] && refresh_->covers(pc, b - pc * banks_per_pc_)) continue;
+    if (!first_miss_of_bank(pc, b, is_open)) continue;
+    if (held_by_refresh(pc, b)) continue;
     const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
     if (!active) {
       // As above.
