@@ -1,9 +1,10 @@
 // The controller's timing bookkeeping for one channel: for every command
 // kind, the earliest cycle it may issue, kept per bank (the bank group's
 // rules pushed into each of its banks), per pseudo channel and per command
-// bus, and pushed forward each time a command issues (the "next allowed" formulation of DRAMSys and DRAMsim3). The
-// protocol checker verifies the same rules with the opposite formulation
-// (the last time of each command), so the two cannot share a mistake.
+// bus, and pushed forward each time a command issues (the "next allowed"
+// formulation of DRAMSys and DRAMsim3). The protocol checker verifies the
+// same rules with the opposite formulation (the last time of each
+// command), so the two cannot share a mistake.
 #pragma once
 
 #include <algorithm>
