@@ -414,25 +414,22 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // counted then). Misses still to look at: this mode's, and the other
   // mode's until one of those has its row command.
   size_t rows_left = misses_left + other_misses_left;
+  uint64_t rows_next = kNever;  // this mode's misses' (a local the loop keeps in a register)
+  const uint64_t* const bank_next = timing_.bank_next_table();
   for (size_t i = 0; i < size && rows_left > 0; ++i) {
     const Entry& e = entries[i];
     const unsigned pc = e.pc, b = e.bank;
     const uint64_t open = open_row[b];
     if (open == e.row) continue;  // a row hit
-    const bool active = draining[pc] == dir;
-    if (active) {
-      --rows_left;
-    } else {
+    const bool is_open = open != kClosed;
+    const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+    if (draining[pc] != dir) {
+      // Preparing a bank for the other mode, as above.
       if (!other_wanted || p.other_row != npos) continue;
       --rows_left;
       --other_misses_left;
-    }
-    const bool is_open = open != kClosed;
-    if (!first_miss_of_bank(pc, b, is_open)) continue;
-    if (held_by_refresh(pc, b)) continue;
-    const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
-    if (!active) {
-      // As above.
+      if (!first_miss_of_bank(pc, b, is_open)) continue;
+      if (held_by_refresh(pc, b)) continue;
       if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits && hits[b] > 0))) continue;
       if (legal_now(kind, pc, b)) {
         p.other_row = i;
@@ -441,16 +438,31 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
       }
       continue;
     }
-    // A conflict waits for the hits of its bank (no cap to record it for).
-    if (precharge_waits_for_hits && kind == CommandKind::kPre && hits[b] > 0) continue;
-    if (legal_now(kind, pc, b)) {
+    --rows_left;
+    // A miss of this mode, without branches on the data: which misses are
+    // the oldest of their bank, which banks are open and which commands are
+    // legal now follow no pattern in random traffic, and a branch on each
+    // was mispredicted about every other entry. The command's legal cycle
+    // `at` becomes kNever where it is not a candidate: a younger miss of a
+    // bank already looked at, or a conflict waiting for the hits of its
+    // bank (no cap to record it for).
+    const bool first = row_seen[b] != stamp;
+    row_seen[b] = stamp;
+    const bool waits = precharge_waits_for_hits & is_open & (hits[b] > 0);
+    const uint64_t candidate = uint64_t{0} - static_cast<uint64_t>(first & !waits);  // all ones or zero
+    const unsigned k = static_cast<unsigned>(kind);
+    uint64_t at = std::max(floor[pc * kCommandKinds + k], bank_next[b * kCommandKinds + k]);
+    at = (at & candidate) | ~candidate;
+    if (any_refresh_urgent && held_by_refresh(pc, b)) at = kNever;
+    rows_next = std::min(rows_next, at);
+    if (at <= cycle) {
       p.row = i;
       p.row_kind = kind;
       break;
     }
   }
   picks = p;
-  next_event = next;
+  next_event = std::min(next, rows_next);
 }
 
 void ChannelController::process(uint64_t cycle) {

@@ -9,7 +9,7 @@ TimingState::TimingState(const DramSpec& spec)
       burst_(spec.org.burst_cycles()),
       bank_groups_(spec.org.bank_groups),
       banks_per_group_(spec.org.banks_per_group),
-      bank_(spec.org.pseudo_channels * spec.org.banks_per_pc()),
+      bank_next_(size_t{spec.org.pseudo_channels} * spec.org.banks_per_pc() * kCommandKinds, 0),
       pc_(spec.org.pseudo_channels),
       act_window_(spec.org.pseudo_channels),
       act_window_pos_(spec.org.pseudo_channels, 0),
@@ -21,11 +21,11 @@ void TimingState::issue(const Command& c) {
   Next& pc = pc_[c.pc];
   switch (c.kind) {
     case K::kAct: {
-      Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
-      bank.push(K::kRd, t + t_.tRCDRD);
-      bank.push(K::kWr, t + t_.tRCDWR);
-      bank.push(K::kPre, t + t_.tRAS);
-      bank.push(K::kAct, t + t_.tRC);
+      const unsigned bank = bank_index(c.pc, c.bank_group, c.bank);
+      push_bank(bank, K::kRd, t + t_.tRCDRD);
+      push_bank(bank, K::kWr, t + t_.tRCDWR);
+      push_bank(bank, K::kPre, t + t_.tRAS);
+      push_bank(bank, K::kAct, t + t_.tRC);
       push_group(c.pc, c.bank_group, K::kAct, t + t_.tRRD_L);
       push_group(c.pc, c.bank_group, K::kRefSb, t + t_.tRRD_L);
       pc.push(K::kAct, t + t_.tRRD_S);
@@ -41,32 +41,32 @@ void TimingState::issue(const Command& c) {
       break;
     }
     case K::kPre: {
-      Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
-      bank.push(K::kAct, t + t_.tRP);
-      bank.push(K::kRefSb, t + t_.tRP);
+      const unsigned bank = bank_index(c.pc, c.bank_group, c.bank);
+      push_bank(bank, K::kAct, t + t_.tRP);
+      push_bank(bank, K::kRefSb, t + t_.tRP);
       pc.push(K::kRefAb, t + t_.tRP);
       row_bus_free_ = std::max(row_bus_free_, t + 1);
       break;
     }
     case K::kRd: {
-      Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
+      const unsigned bank = bank_index(c.pc, c.bank_group, c.bank);
       push_group(c.pc, c.bank_group, K::kRd, t + t_.tCCD_L);
       pc.push(K::kRd, t + std::max(t_.tCCD_S, burst_));
       // Read-to-write turnaround: the write's data (CWL later) must follow
       // the read's data (CL + burst later) plus the bus turnaround.
       const uint64_t rtw = t + t_.CL + burst_ + t_.tRTRS;
       pc.push(K::kWr, rtw > t + t_.CWL ? rtw - t_.CWL : t + 1);
-      bank.push(K::kPre, t + t_.tRTP);
+      push_bank(bank, K::kPre, t + t_.tRTP);
       column_bus_free_ = std::max(column_bus_free_, t + 1);
       break;
     }
     case K::kWr: {
-      Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
+      const unsigned bank = bank_index(c.pc, c.bank_group, c.bank);
       push_group(c.pc, c.bank_group, K::kWr, t + t_.tCCD_L);
       push_group(c.pc, c.bank_group, K::kRd, t + t_.CWL + burst_ + t_.tWTR_L);
       pc.push(K::kWr, t + std::max(t_.tCCD_S, burst_));
       pc.push(K::kRd, t + t_.CWL + burst_ + t_.tWTR_S);
-      bank.push(K::kPre, t + t_.CWL + burst_ + t_.tWR);
+      push_bank(bank, K::kPre, t + t_.CWL + burst_ + t_.tWR);
       column_bus_free_ = std::max(column_bus_free_, t + 1);
       break;
     }
@@ -77,9 +77,9 @@ void TimingState::issue(const Command& c) {
       row_bus_free_ = std::max(row_bus_free_, t + 1);
       break;
     case K::kRefSb: {
-      Next& bank = bank_[bank_index(c.pc, c.bank_group, c.bank)];
-      bank.push(K::kAct, t + t_.tRFCSB);
-      bank.push(K::kRefSb, t + t_.tRFCSB);
+      const unsigned bank = bank_index(c.pc, c.bank_group, c.bank);
+      push_bank(bank, K::kAct, t + t_.tRFCSB);
+      push_bank(bank, K::kRefSb, t + t_.tRFCSB);
       pc.push(K::kAct, t + t_.tRREFD);
       pc.push(K::kRefSb, t + t_.tRREFD);
       // An all-bank refresh needs every bank refreshed-out as well.

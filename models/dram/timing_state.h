@@ -31,7 +31,10 @@ class TimingState {
   // The bank's and its bank group's part of earliest() for the bank with
   // flat index `bank` ((pc x bank groups + group) x banks per group + bank):
   // earliest() is the larger of this and floor().
-  uint64_t bank_next(CommandKind kind, unsigned bank) const { return bank_[bank].get(kind); }
+  uint64_t bank_next(CommandKind kind, unsigned bank) const { return bank_next_[bank * kCommandKinds + static_cast<unsigned>(kind)]; }
+  // bank_next() of every bank, flat: entry bank x kCommandKinds + kind (for
+  // a loop over many banks, which reads it through one pointer).
+  const uint64_t* bank_next_table() const { return bank_next_.data(); }
   // The part of earliest() common to every bank of pseudo channel `pc`
   // (command bus, pseudo-channel rules, tFAW): no bank's `kind` command is
   // legal before it.
@@ -60,14 +63,20 @@ class TimingState {
   // Pushes to every bank of a bank group: a bank's entry holds the bank
   // group's rules as well, so earliest() reads one table per bank.
   void push_group(unsigned pc, unsigned bank_group, CommandKind k, uint64_t cycle) {
-    Next* bank = &bank_[bank_index(pc, bank_group, 0)];
-    for (unsigned i = 0; i < banks_per_group_; ++i) bank[i].push(k, cycle);
+    const unsigned first = bank_index(pc, bank_group, 0);
+    for (unsigned i = 0; i < banks_per_group_; ++i) push_bank(first + i, k, cycle);
+  }
+  // As Next::push, for one bank's entry.
+  void push_bank(unsigned bank, CommandKind k, uint64_t cycle) {
+    uint64_t& v = bank_next_[bank * kCommandKinds + static_cast<unsigned>(k)];
+    v = std::max(v, cycle);
   }
 
   Timing t_;
   unsigned burst_;
   unsigned bank_groups_, banks_per_group_;
-  std::vector<Next> bank_, pc_;
+  std::vector<uint64_t> bank_next_;  // per bank, kCommandKinds each
+  std::vector<Next> pc_;
   std::vector<std::array<uint64_t, 4>> act_window_;  // last four ACT cycles per PC (tFAW)
   std::vector<unsigned> act_window_pos_;
   std::vector<unsigned> act_count_;

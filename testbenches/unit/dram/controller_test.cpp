@@ -268,6 +268,30 @@ INSTANTIATE_TEST_SUITE_P(
                       Settings{
                           {"xor_bank_hash", "true"}, {"write_high_watermark", "8"}, {"write_low_watermark", "2"}}));
 
+// FR-FCFS without a cap has its own search (the column command from an
+// index of the row hits, the row command from a loop without branches on
+// the data); a cap no bank reaches in the run makes the controller take
+// the loop that walks every transaction as the policy is defined. Both
+// must issue the same commands at the same cycles.
+class FrFcfsSearch : public ::testing::TestWithParam<Settings> {};
+
+TEST_P(FrFcfsSearch, DecidesAsTheWalkOfEveryTransaction) {
+  Settings fast = GetParam(), walk = GetParam();
+  walk.push_back({"row_hit_cap", "65535"});
+  const RunDigest a = run_random(fast, 4000, 17), b = run_random(walk, 4000, 17);
+  EXPECT_EQ(a.violations, 0u);
+  EXPECT_GT(a.commands.size(), 8000u);
+  EXPECT_TRUE(same_commands(a.commands, b.commands));
+  EXPECT_EQ(a.end, b.end);
+  EXPECT_EQ(a.latency, b.latency);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Policies, FrFcfsSearch,
+    ::testing::Values(Settings{}, Settings{{"page_policy", "adaptive"}, {"refresh", "per_bank"}},
+                      Settings{{"page_policy", "closed"}, {"timing.tREFI", "1000"}},
+                      Settings{{"write_high_watermark", "8"}, {"write_low_watermark", "2"}, {"refresh_postpone", "1"}}));
+
 // Refresh (acceptance): over a long run every pseudo channel refreshes at
 // each of its due times, postponed ones included. Pseudo channel pc of
 // channel ch of an HBM2 stack falls due at interval + offset, then every
