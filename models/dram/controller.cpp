@@ -72,42 +72,49 @@ void ChannelController::enqueue(const Transaction& transaction) {
   const unsigned b = flat(t.address);
   t.bank = static_cast<uint16_t>(b);
   queue_[d].push_back(Entry{t.address.row, t.address.column, slot, t.bank, static_cast<uint8_t>(t.address.pc)});
-  ++queued_[d][t.address.pc];
-  ++bank_queued_[d][b];
   mode_dirty_ = urgency_dirty_ = true;
   if (banks_[b].hit(t.address.row)) {
     ++hits_[d][b];
     ++hit_total_[d][t.address.pc];
     hit_index_[d].insert(queue_[d].size() - 1);
+  } else if (bank_queued_[d][b] == hits_[d][b]) {  // the bank's first miss in this queue
+    miss_index_[d].insert(queue_[d].size() - 1);
   }
+  ++queued_[d][t.address.pc];
+  ++bank_queued_[d][b];
   next_event_ = std::min(next_event_, std::max(t.arrival, now_));
 }
 
-void ChannelController::drop_hits(unsigned d, unsigned b) {
-  if (hits_[d][b] == 0) return;
-  IndexMask& index = hit_index_[d];
-  const EntryQueue& queue = queue_[d];
-  index.for_each([&](size_t i) {
-    if (queue[i].bank == b) index.erase(i);
-    return false;
-  });
-}
-
-void ChannelController::count_hits(unsigned b, uint32_t row) {
+void ChannelController::index_bank(unsigned b) {
   const unsigned pc = b / banks_per_pc_;
+  const uint64_t open = open_row_[b];
   for (unsigned d = 0; d < 2; ++d) {
-    drop_hits(d, b);
-    IndexMask& index = hit_index_[d];
+    // A bank that closes without hits in this queue keeps its indices: its
+    // oldest miss was its oldest transaction already.
+    if (open == kClosed && hits_[d][b] == 0) continue;
+    IndexMask &hits = hit_index_[d], &misses = miss_index_[d];
     uint16_t n = 0;
+    bool miss_found = false;
     // The bank's queued transactions are counted: the scan stops at its last.
     const Entry* const first = queue_[d].data();
     const Entry* e = first;
     for (uint32_t left = bank_queued_[d][b]; left > 0; ++e) {
       if (e->bank != b) continue;
       --left;
-      if (e->row != row) continue;
-      ++n;
-      index.insert(static_cast<size_t>(e - first));
+      const auto i = static_cast<size_t>(e - first);
+      if (e->row == open) {
+        ++n;
+        hits.insert(i);
+        misses.erase(i);
+      } else {
+        hits.erase(i);
+        if (miss_found) {
+          misses.erase(i);
+        } else {
+          misses.insert(i);
+          miss_found = true;
+        }
+      }
     }
     hit_total_[d][pc] = hit_total_[d][pc] - hits_[d][b] + n;
     hits_[d][b] = n;
@@ -130,16 +137,10 @@ void ChannelController::issue(CommandKind kind, const DramAddress& a, uint64_t c
   } else {
     const unsigned b = flat(a);
     banks_[b].apply(kind, a.row, cycle);
-    if (kind == CommandKind::kAct) open_row_[b] = a.row;
-    if (kind == CommandKind::kPre) open_row_[b] = kClosed;
-    if (kind == CommandKind::kAct || kind == CommandKind::kPre) bypassed_[b] = 0;
-    if (kind == CommandKind::kAct) count_hits(b, a.row);
-    if (kind == CommandKind::kPre) {
-      for (unsigned d = 0; d < 2; ++d) {
-        drop_hits(d, b);
-        hit_total_[d][a.pc] -= hits_[d][b];
-        hits_[d][b] = 0;
-      }
+    if (kind == CommandKind::kAct || kind == CommandKind::kPre) {
+      open_row_[b] = kind == CommandKind::kAct ? a.row : kClosed;
+      bypassed_[b] = 0;
+      index_bank(b);
     }
   }
   if (checker_) checker_->on_command(cmd);
@@ -407,58 +408,55 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
       }
     }
   }
-  // The row command: the walk stops at the first one legal now (a found
-  // row command always issues in this cycle, so neither `next` nor the
-  // other mode's row command can matter any more), or once no miss is left
-  // to look at. It never runs while the row bus is busy (no misses are
-  // counted then). Misses still to look at: this mode's, and the other
-  // mode's until one of those has its row command.
-  size_t rows_left = misses_left + other_misses_left;
-  uint64_t rows_next = kNever;  // this mode's misses' (a local the loop keeps in a register)
+  // The row command: the oldest miss of a bank (miss_index_: the younger
+  // misses of a bank need the same command at the same cycle) whose
+  // command is legal now; the search stops there (a found row command
+  // always issues in this cycle, so neither `next` nor the other mode's row
+  // command can matter any more). It never runs while the row bus is busy
+  // (no misses are counted then).
+  if (misses_left + other_misses_left == 0) {
+    picks = p;
+    next_event = next;
+    return;
+  }
+  uint64_t rows_next = kNever;  // a local the loop keeps in a register
   const uint64_t* const bank_next = timing_.bank_next_table();
-  for (size_t i = 0; i < size && rows_left > 0; ++i) {
-    const Entry& e = entries[i];
-    const unsigned pc = e.pc, b = e.bank;
-    const uint64_t open = open_row[b];
-    if (open == e.row) continue;  // a row hit
-    const bool is_open = open != kClosed;
-    const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
-    if (draining[pc] != dir) {
-      // Preparing a bank for the other mode, as above.
-      if (!other_wanted || p.other_row != npos) continue;
-      --rows_left;
-      --other_misses_left;
-      if (!first_miss_of_bank(pc, b, is_open)) continue;
-      if (held_by_refresh(pc, b)) continue;
-      if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits && hits[b] > 0))) continue;
-      if (legal_now(kind, pc, b)) {
-        p.other_row = i;
-        p.other_row_kind = kind;
-        rows_left -= other_misses_left;  // the other mode's are no longer looked for
+  const std::vector<uint64_t>& words = miss_index_[dir].words();
+  for (size_t k = 0; k < words.size() && p.row == npos; ++k) {
+    for (uint64_t w = words[k]; w != 0; w &= w - 1) {
+      const size_t i = k * 64 + static_cast<size_t>(__builtin_ctzll(w));
+      const Entry& e = entries[i];
+      const unsigned pc = e.pc, b = e.bank;
+      const bool is_open = open_row[b] != kClosed;
+      const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+      if (draining[pc] != dir) {
+        // Preparing a bank for the other mode, as above.
+        if (!other_wanted || p.other_row != npos) continue;
+        if (held_by_refresh(pc, b)) continue;
+        if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits && hits[b] > 0))) continue;
+        if (legal_now(kind, pc, b)) {
+          p.other_row = i;
+          p.other_row_kind = kind;
+        }
+        continue;
       }
-      continue;
-    }
-    --rows_left;
-    // A miss of this mode, without branches on the data: which misses are
-    // the oldest of their bank, which banks are open and which commands are
-    // legal now follow no pattern in random traffic, and a branch on each
-    // was mispredicted about every other entry. The command's legal cycle
-    // `at` becomes kNever where it is not a candidate: a younger miss of a
-    // bank already looked at, or a conflict waiting for the hits of its
-    // bank (no cap to record it for).
-    const bool first = row_seen[b] != stamp;
-    row_seen[b] = stamp;
-    const bool waits = precharge_waits_for_hits & is_open & (hits[b] > 0);
-    const uint64_t candidate = uint64_t{0} - static_cast<uint64_t>(first & !waits);  // all ones or zero
-    const unsigned k = static_cast<unsigned>(kind);
-    uint64_t at = std::max(floor[pc * kCommandKinds + k], bank_next[b * kCommandKinds + k]);
-    at = (at & candidate) | ~candidate;
-    if (any_refresh_urgent && held_by_refresh(pc, b)) at = kNever;
-    rows_next = std::min(rows_next, at);
-    if (at <= cycle) {
-      p.row = i;
-      p.row_kind = kind;
-      break;
+      // A miss of this mode, without branches on the data: which banks are
+      // open and which commands are legal now follow no pattern in random
+      // traffic, and a branch on each was mispredicted about every other
+      // miss. The command's legal cycle `at` becomes kNever for a conflict
+      // waiting for the hits of its bank (no cap to record it for).
+      const bool waits = precharge_waits_for_hits & is_open & (hits[b] > 0);
+      const uint64_t candidate = uint64_t{0} - static_cast<uint64_t>(!waits);  // all ones or zero
+      const unsigned kind_index = static_cast<unsigned>(kind);
+      uint64_t at = std::max(floor[pc * kCommandKinds + kind_index], bank_next[b * kCommandKinds + kind_index]);
+      at = (at & candidate) | ~candidate;
+      if (any_refresh_urgent && held_by_refresh(pc, b)) at = kNever;
+      rows_next = std::min(rows_next, at);
+      if (at <= cycle) {
+        p.row = i;
+        p.row_kind = kind;
+        break;
+      }
     }
   }
   picks = p;
@@ -555,6 +553,7 @@ void ChannelController::process(uint64_t cycle) {
     // A column command serves a row hit: its index leaves the hit index,
     // and the younger ones move up with the queue.
     hit_index_[column_dir].remove(column_index);
+    miss_index_[column_dir].remove(column_index);
     ++(is_write ? stats_.writes : stats_.reads);
     issued = true;
     const uint64_t done = cycle + (is_write ? spec_.timing.CWL : spec_.timing.CL) + burst_cycles_;

@@ -118,8 +118,9 @@ class ChannelController {
   DramAddress address_of(unsigned bank_flat) const;  // row and column 0
   void issue(CommandKind kind, const DramAddress& a, uint64_t cycle);
   void update_floors();
-  void count_hits(unsigned bank_flat, uint32_t row);
-  void drop_hits(unsigned dir, unsigned bank_flat);  // removes the bank's from hit_index_[dir]
+  // After the bank's row opened or closed: its hits counted again and its
+  // entries' bits in hit_index_ and miss_index_ set anew.
+  void index_bank(unsigned bank_flat);
   // Refresh work on the row bus; returns true if a command issued.
   bool refresh_step(uint64_t cycle, uint64_t& next);
   bool page_close_step(uint64_t cycle, uint64_t& next);
@@ -159,7 +160,9 @@ class ChannelController {
       if (i / 64 >= words_.size()) words_.resize(i / 64 + 1, 0);
       words_[i / 64] |= uint64_t{1} << (i % 64);
     }
-    void erase(size_t i) { words_[i / 64] &= ~(uint64_t{1} << (i % 64)); }
+    void erase(size_t i) {
+      if (i / 64 < words_.size()) words_[i / 64] &= ~(uint64_t{1} << (i % 64));
+    }
     // Takes index i out (in the set or not): every larger index moves down by one.
     void remove(size_t i) {
       size_t k = i / 64;
@@ -173,14 +176,6 @@ class ChannelController {
       }
       words_[k] = w;
     }
-    // Calls f(index) in ascending order until it returns true.
-    template <class F>
-    void for_each(F f) const {
-      for (size_t k = 0; k < words_.size(); ++k)
-        for (uint64_t w = words_[k]; w != 0; w &= w - 1)
-          if (f(k * 64 + static_cast<size_t>(__builtin_ctzll(w)))) return;
-    }
-
     const std::vector<uint64_t>& words() const { return words_; }  // bit i % 64 of word i / 64: index i
 
    private:
@@ -190,6 +185,10 @@ class ChannelController {
   // row-hit cap looks for its column command among them instead of walking
   // the whole queue).
   IndexMask hit_index_[2];
+  // Per queue: the queue index of each bank's oldest miss (every miss of a
+  // bank needs the same row command, legal at the same cycle, so FR-FCFS
+  // without a cap looks at these alone for its row command).
+  IndexMask miss_index_[2];
   std::vector<uint32_t> queued_[2], hit_total_[2];
   // Row-hit cap: per bank, hits served past an older conflicting request
   // since the row opened; and, for the cycle being scheduled, where the

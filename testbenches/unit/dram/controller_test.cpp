@@ -269,10 +269,11 @@ INSTANTIATE_TEST_SUITE_P(
                           {"xor_bank_hash", "true"}, {"write_high_watermark", "8"}, {"write_low_watermark", "2"}}));
 
 // FR-FCFS without a cap has its own search (the column command from an
-// index of the row hits, the row command from a loop without branches on
-// the data); a cap no bank reaches in the run makes the controller take
-// the loop that walks every transaction as the policy is defined. Both
-// must issue the same commands at the same cycles.
+// index of the row hits, the row command from an index of each bank's
+// oldest miss, kept up to date as requests come and go and rows open and
+// close); a cap no bank reaches in the run makes the controller take the
+// loop that walks every transaction as the policy is defined. Both must
+// issue the same commands at the same cycles.
 class FrFcfsSearch : public ::testing::TestWithParam<Settings> {};
 
 TEST_P(FrFcfsSearch, DecidesAsTheWalkOfEveryTransaction) {
