@@ -31,7 +31,9 @@ class TimingState {
   // The bank's and its bank group's part of earliest() for the bank with
   // flat index `bank` ((pc x bank groups + group) x banks per group + bank):
   // earliest() is the larger of this and floor().
-  uint64_t bank_next(CommandKind kind, unsigned bank) const { return bank_next_[bank * kCommandKinds + static_cast<unsigned>(kind)]; }
+  uint64_t bank_next(CommandKind kind, unsigned bank) const {
+    return bank_next_[bank * kCommandKinds + static_cast<unsigned>(kind)];
+  }
   // bank_next() of every bank, flat: entry bank x kCommandKinds + kind (for
   // a loop over many banks, which reads it through one pointer).
   const uint64_t* bank_next_table() const { return bank_next_.data(); }

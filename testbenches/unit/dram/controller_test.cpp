@@ -287,11 +287,12 @@ TEST_P(FrFcfsSearch, DecidesAsTheWalkOfEveryTransaction) {
   EXPECT_EQ(a.latency, b.latency);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Policies, FrFcfsSearch,
-    ::testing::Values(Settings{}, Settings{{"page_policy", "adaptive"}, {"refresh", "per_bank"}},
-                      Settings{{"page_policy", "closed"}, {"timing.tREFI", "1000"}},
-                      Settings{{"write_high_watermark", "8"}, {"write_low_watermark", "2"}, {"refresh_postpone", "1"}}));
+INSTANTIATE_TEST_SUITE_P(Policies, FrFcfsSearch,
+                         ::testing::Values(Settings{}, Settings{{"page_policy", "adaptive"}, {"refresh", "per_bank"}},
+                                           Settings{{"page_policy", "closed"}, {"timing.tREFI", "1000"}},
+                                           Settings{{"write_high_watermark", "8"},
+                                                    {"write_low_watermark", "2"},
+                                                    {"refresh_postpone", "1"}}));
 
 // Refresh (acceptance): over a long run every pseudo channel refreshes at
 // each of its due times, postponed ones included. Pseudo channel pc of

@@ -166,11 +166,12 @@ TEST(NocMeasure, HotspotJustAboveCapacityAcceptsWhatBookSimAccepts) {
   // warmup_periods = 3, seed 1; docs/validation.md, "NoC: hotspot just
   // above capacity") accepts 0.0521 at an offered 0.06 and 0.0579 at 0.1,
   // and reaches 1/16 from 0.15. Long windows, so the figures are steady.
-  const Settings window = {{"noc.mode", "throughput"}, {"noc.warmup", "60000"}, {"noc.cycles", "20000"},
-                           {"noc.max_samples", "20"}, {"noc.converge", "0"}};
-  const struct {
-    double offered, booksim;
-  } points[] = {{0.06, 0.0521021}, {0.1, 0.057924}, {0.15, 0.0625}};
+  const Settings window = {{"noc.mode", "throughput"},
+                           {"noc.warmup", "60000"},
+                           {"noc.cycles", "20000"},
+                           {"noc.max_samples", "20"},
+                           {"noc.converge", "0"}};
+  const struct { double offered, booksim; } points[] = {{0.06, 0.0521021}, {0.1, 0.057924}, {0.15, 0.0625}};
   for (const auto& pt : points) {
     const MeasureResult r = run_measurement(params({}), hotspot(pt.offered, window));
     EXPECT_NEAR(r.accepted, pt.booksim, 0.01 * pt.booksim) << pt.offered << " " << r.to_json().dump();
