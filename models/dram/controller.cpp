@@ -248,9 +248,12 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // queue's mode is found) the first row command that prepares a bank for a
   // pseudo channel in the other mode. Every command looked at that is
   // not legal yet lowers `next` to the cycle it becomes legal (nothing can
-  // change before then). The queue's hits and misses per pseudo channel are
-  // counted, so the walk stops as soon as it has every kind of command it
-  // looks for or no transaction of a missing kind is left.
+  // change before then). FCFS and a row-hit cap pass over the queue itself
+  // and stop as soon as they have every kind of command they look for or
+  // no transaction of a missing kind is left (the queue's hits and misses
+  // per pseudo channel are counted); FR-FCFS without a cap looks only at
+  // the row hits (hit_index_) and each bank's oldest miss (miss_index_),
+  // in the same order.
   const EntryQueue& queue = queue_[dir];
   if (queue.empty()) return;  // nothing to pick, nothing to wait for
   // The state the loop reads, in locals: through the members the compiler
