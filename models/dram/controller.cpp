@@ -396,20 +396,10 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   // on the way). Without a cap no conflict holds a hit back, so the hits
   // need not be interleaved with the row commands' loop below.
   if (hits_left > 0) {
-    const std::vector<uint64_t>& words = hit_index_[dir].words();
-    for (size_t k = 0; k < words.size() && p.column == npos; ++k) {
-      for (uint64_t w = words[k]; w != 0; w &= w - 1) {
-        const size_t index = k * 64 + static_cast<size_t>(__builtin_ctzll(w));
-        const Entry& e = entries[index];
-        const unsigned pc = e.pc, b = e.bank;
-        if (draining[pc] != dir) continue;
-        if (held_by_refresh(pc, b)) continue;
-        if (legal_now(column_kind, pc, b)) {
-          p.column = index;
-          break;
-        }
-      }
-    }
+    p.column = hit_index_[dir].find_first([&](size_t i) {
+      const unsigned pc = entries[i].pc, b = entries[i].bank;
+      return draining[pc] == dir && !held_by_refresh(pc, b) && legal_now(column_kind, pc, b);
+    });
   }
   // The row command: the oldest miss of a bank (miss_index_: the younger
   // misses of a bank need the same command at the same cycle) whose
@@ -424,44 +414,38 @@ void ChannelController::walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks&
   }
   uint64_t rows_next = kNever;  // a local the loop keeps in a register
   const uint64_t* const bank_next = timing_.bank_next_table();
-  const std::vector<uint64_t>& words = miss_index_[dir].words();
-  for (size_t k = 0; k < words.size() && p.row == npos; ++k) {
-    for (uint64_t w = words[k]; w != 0; w &= w - 1) {
-      const size_t i = k * 64 + static_cast<size_t>(__builtin_ctzll(w));
-      const Entry& e = entries[i];
-      const unsigned pc = e.pc, b = e.bank;
-      const bool is_open = open_row[b] != kClosed;
-      const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
-      if (draining[pc] != dir) {
-        // Preparing a bank for the other mode, as above.
-        if (!other_wanted || p.other_row != npos) continue;
-        if (held_by_refresh(pc, b)) continue;
-        if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits && hits[b] > 0))) continue;
-        if (legal_now(kind, pc, b)) {
-          p.other_row = i;
-          p.other_row_kind = kind;
-        }
-        continue;
+  p.row = miss_index_[dir].find_first([&](size_t i) {
+    const Entry& e = entries[i];
+    const unsigned pc = e.pc, b = e.bank;
+    const bool is_open = open_row[b] != kClosed;
+    const CommandKind kind = is_open ? CommandKind::kPre : CommandKind::kAct;
+    if (draining[pc] != dir) {
+      // Preparing a bank for the other mode, as above.
+      if (!other_wanted || p.other_row != npos) return false;
+      if (held_by_refresh(pc, b)) return false;
+      if (kind == CommandKind::kPre && (other_hits[b] > 0 || (precharge_waits_for_hits && hits[b] > 0))) return false;
+      if (legal_now(kind, pc, b)) {
+        p.other_row = i;
+        p.other_row_kind = kind;
       }
-      // A miss of this mode, without branches on the data: which banks are
-      // open and which commands are legal now follow no pattern in random
-      // traffic, and a branch on each was mispredicted about every other
-      // miss. The command's legal cycle `at` becomes kNever for a conflict
-      // waiting for the hits of its bank (no cap to record it for).
-      const bool waits = precharge_waits_for_hits & is_open & (hits[b] > 0);
-      const uint64_t candidate = uint64_t{0} - static_cast<uint64_t>(!waits);  // all ones or zero
-      const unsigned kind_index = static_cast<unsigned>(kind);
-      uint64_t at = std::max(floor[pc * kCommandKinds + kind_index], bank_next[b * kCommandKinds + kind_index]);
-      at = (at & candidate) | ~candidate;
-      if (any_refresh_urgent && held_by_refresh(pc, b)) at = kNever;
-      rows_next = std::min(rows_next, at);
-      if (at <= cycle) {
-        p.row = i;
-        p.row_kind = kind;
-        break;
-      }
+      return false;
     }
-  }
+    // A miss of this mode, without branches on the data: which banks are
+    // open and which commands are legal now follow no pattern in random
+    // traffic, and a branch on each was mispredicted about every other
+    // miss. The command's legal cycle `at` becomes kNever for a conflict
+    // waiting for the hits of its bank (no cap to record it for).
+    const bool waits = precharge_waits_for_hits & is_open & (hits[b] > 0);
+    const uint64_t candidate = uint64_t{0} - static_cast<uint64_t>(!waits);  // all ones or zero
+    const unsigned kind_index = static_cast<unsigned>(kind);
+    uint64_t at = std::max(floor[pc * kCommandKinds + kind_index], bank_next[b * kCommandKinds + kind_index]);
+    at = (at & candidate) | ~candidate;
+    if (any_refresh_urgent && held_by_refresh(pc, b)) at = kNever;
+    rows_next = std::min(rows_next, at);
+    if (at > cycle) return false;
+    p.row_kind = kind;
+    return true;
+  });
   picks = p;
   next_event = std::min(next, rows_next);
 }

@@ -176,7 +176,17 @@ class ChannelController {
       }
       words_[k] = w;
     }
-    const std::vector<uint64_t>& words() const { return words_; }  // bit i % 64 of word i / 64: index i
+    // The smallest index in the set for which `found(index)` is true (each
+    // index is offered in ascending order until then), or npos.
+    template <class F>
+    size_t find_first(F found) const {
+      for (size_t k = 0; k < words_.size(); ++k)
+        for (uint64_t w = words_[k]; w != 0; w &= w - 1) {
+          const size_t i = k * 64 + static_cast<size_t>(__builtin_ctzll(w));
+          if (found(i)) return i;
+        }
+      return static_cast<size_t>(-1);
+    }
 
    private:
     std::vector<uint64_t> words_;
