@@ -8,10 +8,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <thread>
+
+#include "test_scratch.h"
 
 namespace tessera::test {
 
@@ -118,8 +121,9 @@ std::map<std::string, std::vector<long long>> parse_results(const std::string& o
 }
 
 std::string temp_path(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir && *dir ? dir : "/tmp") + "/tessera_" + std::to_string(getpid()) + "_" + name;
+  const std::string dir = scratch_dir();
+  std::filesystem::create_directories(dir);
+  return dir + "/" + name;
 }
 
 }  // namespace tessera::test

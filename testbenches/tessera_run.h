@@ -33,8 +33,8 @@ std::string read_file(const std::string& path);
 // What a shell command prints on stdout (a tool such as fst2vcd).
 std::string command_output(const std::string& cmd);
 
-// A scratch file path of this test process ($TEST_TMPDIR or /tmp, with the
-// process id in the name), so tests running side by side never share one.
+// A scratch file path of this test process, in scratch_dir() (test_scratch.h),
+// which it creates.
 std::string temp_path(const std::string& name);
 
 }  // namespace tessera::test

@@ -14,6 +14,7 @@
 #include "rtl/common/lockstep.h"
 #include "rtl/common/rtl_harness.h"
 #include "tessera_run.h"
+#include "test_scratch.h"
 
 namespace {
 
@@ -31,7 +32,7 @@ void apply(Vaccumulator& m, const AccIn& in) {
 using Harness = RtlHarness<Vaccumulator, AccIn>;
 
 std::string temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("tessera_cosim_" + name + "_" + std::to_string(getpid()));
+  const auto dir = std::filesystem::path(tessera::test::scratch_dir()) / ("cosim_" + name);
   std::filesystem::remove_all(dir);
   return dir.string();
 }

@@ -17,6 +17,7 @@
 #include "sim/config.h"
 #include "sm/shared_bank_pins.h"
 #include "sm/sm_params.h"
+#include "test_scratch.h"
 
 using namespace tessera;
 using sm::BankOp;
@@ -226,7 +227,7 @@ TEST(SharedBankRtl, FaddIsBitExact) {
 // mutant is not: LockstepMismatch names the cycle and the instance, and the
 // FST of the cycles before it is readable.
 TEST(SharedBankRtl, LockstepCatchesTheMutantWithoutBroadcast) {
-  const auto dir = std::filesystem::temp_directory_path() / ("tessera_cosim_shared_" + std::to_string(getpid()));
+  const auto dir = std::filesystem::path(tessera::test::scratch_dir()) / "cosim_shared";
   std::filesystem::remove_all(dir);
   sim::Config cfg;
   cfg.set("sm.shared_impl", "lockstep", "test");

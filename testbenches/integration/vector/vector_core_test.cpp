@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tessera_run.h"
+#include "test_scratch.h"
 #include "wave_reader.h"
 
 using tessera::test::read_file;
@@ -24,7 +25,8 @@ namespace {
 std::string fw(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
 std::string chip() { return std::string(PLATFORM_DIR) + "/chip.yaml"; }
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()))).string();
+  std::filesystem::create_directories(tessera::test::scratch_dir());
+  return tessera::test::scratch_dir() + "/" + name;
 }
 
 RunResult run(const std::string& program, const std::vector<std::string>& sets = {},

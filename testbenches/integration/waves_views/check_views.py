@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """gtkwave itself, headless under Xvfb, loads the waves/ views (docs/waveforms.md).
 
   check_views.py view TESSERA FW_DIR REPO WORK VIEW PLATFORM[,PLATFORM...]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Compiles firmware programs with and without the dual-issue scheduling pass
 (firmware/tessera-sched), runs both builds on a platform and compares them.
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Unit tests of firmware/tessera-sched, the dual-issue scheduling pass, on
 small assembly snippets: pairs formed, every dependence kept, barriers never
 crossed, unchanged blocks written as they were."""
