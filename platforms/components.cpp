@@ -68,10 +68,12 @@ auto peek(const sim::Config& cfg, const NetlistInstance& inst, F read) {
 
 // ---------------------------------------------------------------- SM cluster
 
+constexpr int64_t kMaxSms = 256;  // of a cluster, and of the whole chip
+
 unsigned sm_cluster_size(const NetlistInstance& inst, const sim::Config& cfg) {
-  if (const auto n = int_attribute(inst, "count", 1, 256)) return static_cast<unsigned>(*n);
+  if (const auto n = int_attribute(inst, "count", 1, kMaxSms)) return static_cast<unsigned>(*n);
   return peek(cfg, inst, [](sim::Config& c) {
-    return static_cast<unsigned>(c.get_int("gpu.num_sms", 1, 1, 256, "Streaming multiprocessors"));
+    return static_cast<unsigned>(c.get_int("gpu.num_sms", 1, 1, kMaxSms, "Streaming multiprocessors"));
   });
 }
 
@@ -79,13 +81,27 @@ class SmCluster : public Component {
  public:
   SmCluster(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
     unsigned total = 0;  // every cluster's SMs: what each SM reports as %nsmid
-    for (const auto& other : ctx.netlist.instances)
-      if (other.type == "sm_cluster") total += sm_cluster_size(other, ctx.config);
+    std::string sizes;
+    for (const auto& other : ctx.netlist.instances) {
+      if (other.type != "sm_cluster") continue;
+      const unsigned n = sm_cluster_size(other, ctx.config);
+      total += n;
+      sizes += fmt::format("{}{}: {}", sizes.empty() ? "" : ", ", other.name, n);
+    }
+    // The limit of one cluster holds for the chip: checked before any SM
+    // is built, so a netlist of many large clusters is refused, not run out
+    // of memory.
+    if (total > kMaxSms)
+      throw sim::ConfigError(
+          fmt::format("{}: the netlist's sm_cluster instances have {} SMs in all ({}); a chip has "
+                      "at most {} (count, gpu.num_sms)",
+                      ctx.netlist.origin, total, sizes, kMaxSms));
     auto& atomics = shared_atomics(ctx);
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
     // gpu.num_sms is the size of a cluster without `count` (and read only then).
-    const auto given = int_attribute(inst, "count", 1, 256);
-    const int64_t count = given ? *given : ctx.config.get_int("gpu.num_sms", 1, 1, 256, "Streaming multiprocessors");
+    const auto given = int_attribute(inst, "count", 1, kMaxSms);
+    const int64_t count =
+        given ? *given : ctx.config.get_int("gpu.num_sms", 1, 1, kMaxSms, "Streaming multiprocessors");
     params_ = sm::SmParams::from_config(ctx.config);
     for (int64_t i = 0; i < count; ++i) {
       const unsigned id = ctx.counters["sm"]++;

@@ -23,6 +23,7 @@
 #include "sim/log.h"
 #include "sim/output_file.h"
 #include "sim/tool_command.h"
+#include "sim/unhandled_error.h"
 
 namespace fs = std::filesystem;
 using tessera::sim::ConfigError;
@@ -117,7 +118,7 @@ int run(const std::string& platform_arg, const std::string& elf, const std::vect
         const std::string& stats_path, tessera::platform::RunOptions options, bool quiet) {
   tessera::sim::Config cfg;
   const std::string platform_file = resolve_platform(platform_arg);
-  options.inputs = {platform_file, elf};
+  options.inputs = {platform_file, elf, options.restore};
   // Outputs are opened before the run, so a bad path costs nothing.
   tessera::sim::OutputFile stats_out;
   if (!stats_path.empty()) stats_out = tessera::sim::OutputFile("--stats", stats_path, options.inputs);
@@ -293,6 +294,9 @@ int sc_main(int argc, char** argv) {
   } catch (const tessera::isa::ElfError& e) {
     fmt::print(stderr, "tessera: error: {}\n", e.what());
     return tessera::sim::kStatusConfigError;
+  } catch (...) {
+    std::fflush(stdout);  // the guest's console so far, before the report
+    return tessera::sim::report_unhandled_exception(std::current_exception(), stderr);
   }
   // Results printed on stdout (the console, --json) count as outputs too.
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {

@@ -104,6 +104,10 @@ Netlist parse_netlist(const std::string& text, const std::string& origin) {
   if (!instances.IsMap())
     throw ConfigError(
         fmt::format("{}: 'instances' must map instance names to {{type: ..., ...}}", at(origin, instances)));
+  // An empty netlist is not the default chip: leaving 'instances' out is.
+  if (instances.size() == 0)
+    throw ConfigError(
+        fmt::format("{}: 'instances' is empty (leave it out for the default chip)", at(origin, instances)));
   std::map<std::string, std::string> first_seen;
   for (const auto& kv : instances) {
     NetlistInstance inst;

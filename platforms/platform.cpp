@@ -145,7 +145,7 @@ void Platform::setup_fast_forward(cpu::ControlCluster* cluster) {
     if (o.fast_forward || !o.checkpoint_out.empty())
       throw sim::ConfigError(
           "--restore starts a detailed run from a checkpoint: it takes neither --fast-forward nor --checkpoint-out");
-    const cpu::Checkpoint c = cpu::read_checkpoint(o.restore);
+    const cpu::Checkpoint c = cpu::read_checkpoint(o.restore, global_->size());
     const uint64_t hash = cpu::file_hash(program_path_);
     if (c.elf_hash != hash)
       throw sim::ConfigError(fmt::format(
@@ -300,9 +300,7 @@ int Platform::run() {
         "{}--checkpoint-out {}: no checkpoint written: the run ended before its first ROI "
         "begin, kernel launch, tx.* or wfi",
         output_error_.empty() ? "" : "; ", options_.checkpoint_out);
-    checkpoint_file_ = sim::OutputFile();
-    std::error_code ec;
-    std::filesystem::remove(options_.checkpoint_out, ec);
+    checkpoint_file_ = sim::OutputFile();  // an existing file stays as it was
   }
   if (wave_) finish_waveform();
   if (timeline_) {

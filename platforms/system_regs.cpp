@@ -44,8 +44,9 @@ void SystemRegs::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
       case kExit:
         flush_console();
         // A process exit status is 8 bits (as POSIX exit() keeps them); the
-        // summary shows a value that did not fit.
-        run_.stop(sim::ExitKind::kProgramExit, static_cast<int>(value & 0xFF),
+        // summary shows a value that did not fit. One whose low 8 bits are 0
+        // (256, say) exits 1, not 0: a failure must not read as success.
+        run_.stop(sim::ExitKind::kProgramExit, program_exit_status(value),
                   value > 0xFF ? fmt::format("EXIT was written {}", static_cast<int32_t>(value)) : "");
         return;
       case kRoi:

@@ -18,6 +18,14 @@ namespace tessera::platform {
 // The region-of-interest register (a non-zero store begins the region).
 inline constexpr uint32_t kRoiRegister = 0x008;
 
+// The exit status of `tessera run` for a program that wrote `value` to EXIT
+// (or returned it from main): its low 8 bits, as POSIX exit() keeps them,
+// but 1 when those are 0 and the value is not: 256 must not read as success.
+inline int program_exit_status(uint32_t value) {
+  const int low = static_cast<int>(value & 0xFF);
+  return low == 0 && value != 0 ? 1 : low;
+}
+
 class SystemRegs : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<SystemRegs> socket;

@@ -4,9 +4,12 @@
 #include <zlib.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <unordered_set>
 
+#include "cpu/hart.h"
 #include "sim/config.h"
 
 namespace tessera::cpu {
@@ -69,14 +72,20 @@ class Reader {
 
 }  // namespace
 
-uint64_t bytes_hash(const std::string& bytes) {
+namespace {
+
+uint64_t fnv1a(const char* bytes, size_t n) {
   uint64_t h = 0xcbf29ce484222325ull;
-  for (const char c : bytes) {
-    h ^= static_cast<uint8_t>(c);
+  for (size_t i = 0; i < n; ++i) {
+    h ^= static_cast<uint8_t>(bytes[i]);
     h *= 0x100000001b3ull;
   }
   return h;
 }
+
+}  // namespace
+
+uint64_t bytes_hash(const std::string& bytes) { return fnv1a(bytes.data(), bytes.size()); }
 
 static std::string read_all(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
@@ -126,10 +135,11 @@ std::string encode_checkpoint(const Checkpoint& c) {
     w.raw(z.data(), n);
   }
   w.raw(kEndMagic, sizeof kEndMagic);
+  w.u64(bytes_hash(w.out));
   return std::move(w.out);
 }
 
-Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path) {
+Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path, uint64_t memory_limit) {
   Reader r(bytes, path);
   char magic[8];
   if (bytes.size() < sizeof magic || std::memcmp(bytes.data(), kMagic, sizeof magic) != 0)
@@ -140,11 +150,28 @@ Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path) 
   if (c.version != Checkpoint::kVersion)
     throw sim::ConfigError(fmt::format("{}: checkpoint format version {}; this tessera reads version {}", path,
                                        c.version, Checkpoint::kVersion));
+  // Any bit changed since the file was written (a header field, a register,
+  // a core's mode, a page) is refused here, before anything is decoded.
+  constexpr size_t kChecksumBytes = 8;
+  r.need(kChecksumBytes, "the checksum");
+  const size_t body = bytes.size() - kChecksumBytes;
+  uint64_t checksum = 0;
+  std::memcpy(&checksum, bytes.data() + body, kChecksumBytes);
+  if (fnv1a(bytes.data(), body) != checksum)
+    throw sim::ConfigError(
+        fmt::format("{}: the checkpoint is corrupt (its checksum does not match: the file was cut short or changed "
+                    "after it was written)",
+                    path));
   c.program = r.str("the header");
   c.elf_hash = r.u64("the header");
   c.platform = r.str("the header");
   c.memory_base = r.u32("the header");
   c.memory_size = r.u64("the header");
+  if (c.memory_size > memory_limit)
+    throw sim::ConfigError(
+        fmt::format("{}: the checkpoint's memory ({} MiB) is larger than the platform's ({} MiB; "
+                    "memory.size_mb)",
+                    path, c.memory_size >> 20, memory_limit >> 20));
   c.reason = r.str("the header");
   c.switch_pc = r.u32("the header");
   const uint32_t harts = r.u32("the core count");
@@ -171,6 +198,11 @@ Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path) 
     throw sim::ConfigError(fmt::format("{}: the checkpoint is corrupt ({} device registers)", path, writes));
   for (uint32_t k = 0; k < writes; ++k) {
     const uint32_t offset = r.u32("the device registers");
+    // Only the devices' registers are replayed, never the console, EXIT,
+    // the ROI or the cycle counter below them.
+    if (offset < kDeviceRegisters || offset % 4 != 0)
+      throw sim::ConfigError(
+          fmt::format("{}: the checkpoint is corrupt (a device register at MMIO offset 0x{:x})", path, offset));
     c.cluster.device_writes.emplace_back(offset, r.u32("the device registers"));
   }
   const uint32_t pages = r.u32("the page count");
@@ -179,9 +211,13 @@ Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path) 
     throw sim::ConfigError(
         fmt::format("{}: the checkpoint is corrupt ({} pages in {} bytes of memory)", path, pages, c.memory_size));
   std::vector<uint8_t> z;
+  std::unordered_set<uint32_t> seen;
   for (uint32_t k = 0; k < pages; ++k) {
     Checkpoint::Page p;
     p.addr = r.u32("a memory page");
+    if (!seen.insert(p.addr).second)
+      throw sim::ConfigError(
+          fmt::format("{}: the checkpoint is corrupt (the page at 0x{:08x} appears twice)", path, p.addr));
     const uint32_t n = r.u32("a memory page");
     r.need(n, "a memory page");  // before the buffer is sized from an untrusted count
     z.resize(n);
@@ -199,13 +235,21 @@ Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path) 
   }
   char end[4];
   r.raw(end, sizeof end, "the end marker");
-  if (std::memcmp(end, kEndMagic, sizeof end) != 0 || r.pos() != bytes.size())
+  if (std::memcmp(end, kEndMagic, sizeof end) != 0 || r.pos() != body)
     throw sim::ConfigError(fmt::format("{}: the checkpoint is corrupt (no end marker where expected)", path));
   return c;
 }
 
-Checkpoint read_checkpoint(const std::string& path) {
-  return decode_checkpoint(read_all(path, "checkpoint (--restore)"), path);
+Checkpoint read_checkpoint(const std::string& path, uint64_t memory_limit) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || status.type() != std::filesystem::file_type::regular)
+    throw sim::ConfigError(fmt::format("{}: cannot read the checkpoint (--restore): {}", path,
+                                       ec ? ec.message()
+                                       : status.type() == std::filesystem::file_type::not_found
+                                           ? "no such file"
+                                           : "not a regular file"));
+  return decode_checkpoint(read_all(path, "checkpoint (--restore)"), path, memory_limit);
 }
 
 }  // namespace tessera::cpu

@@ -31,7 +31,7 @@ struct ClusterSnapshot {
 };
 
 struct Checkpoint {
-  static constexpr uint32_t kVersion = 1;
+  static constexpr uint32_t kVersion = 2;  // 2: a checksum after the end marker
   static constexpr uint32_t kPageBytes = 1u << 16;
   uint32_t version = kVersion;
   std::string program;  // the ELF's path when written
@@ -53,11 +53,15 @@ struct Checkpoint {
 uint64_t file_hash(const std::string& path);
 uint64_t bytes_hash(const std::string& bytes);
 
-// The file's bytes (pages compressed).
+// The file's bytes (pages compressed), then the FNV-1a hash of all of them.
 std::string encode_checkpoint(const Checkpoint& c);
 // ConfigError naming `path` and what is wrong (not a checkpoint, another
-// version, truncated, corrupt pages).
-Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path);
-Checkpoint read_checkpoint(const std::string& path);
+// version, a checksum that does not match, truncated, a memory larger than
+// `memory_limit` bytes, corrupt or repeated pages), found before any page is
+// decoded where it can be: what it allocates is bounded by memory_limit.
+Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path,
+                             uint64_t memory_limit = uint64_t{1} << 32);
+// Reads a regular file only (not a device, FIFO or directory).
+Checkpoint read_checkpoint(const std::string& path, uint64_t memory_limit = uint64_t{1} << 32);
 
 }  // namespace tessera::cpu

@@ -547,6 +547,7 @@ bool ControlCluster::run_tx_instruction(Hart& h, const isa::Inst& inst, uint64_t
         ++h.tx_depth;
         return retire_local(0, true);
       }
+      if (refuse_undo_log(h)) return true;
       if (t != now) return true;  // the engine begins it at its own time
       if (draining_) {
         h.ready_at = t + 1;
@@ -599,6 +600,28 @@ void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult
     what += fmt::format(": a vector CSR, and core {} has no vector unit ({})", h.id(), vector_unit_settings());
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
+}
+
+bool ControlCluster::refuse_undo_log(Hart& h) {
+  // Only eager versioning writes the log: old values go to txlogbase +
+  // 8 * n as two words, which the caches write back to global memory.
+  if (engine_->params().htm.versioning != bus::Versioning::kEager || h.tx_log_size == 0) return false;
+  const uint32_t base = h.tx_log_base, bytes = h.tx_log_size;
+  const uint64_t end = uint64_t{base} + bytes;
+  std::string why;
+  if (base % 4 != 0)
+    why = fmt::format("txlogbase 0x{:08x} is not 4-byte aligned", base);
+  else if (!global_.contains(base, bytes))
+    why = fmt::format("[0x{:08x}, 0x{:x}) is outside global memory [0x{:08x}, 0x{:x})", base, end, global_.base(),
+                      uint64_t{global_.base()} + global_.size());
+  else if (program_.overlaps(base, bytes))
+    why = fmt::format("[0x{:08x}, 0x{:x}) overlaps the program's code, which is read-only", base, end);
+  if (why.empty()) return false;
+  run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+            fmt::format("{}.core{}: tx.begin with an undo log (txlogbase, txlogsize {}) the core cannot write: {} "
+                        "at pc 0x{:08x}",
+                        name(), h.id(), bytes, why, h.state.pc));
+  return true;
 }
 
 bool ControlCluster::refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr, bool mmio_access) {

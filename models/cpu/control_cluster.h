@@ -192,6 +192,10 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // A data access that must not be issued (MMIO other than a 32-bit load or
   // store, a stack guard, the program's code): the run stops; true.
   bool refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr, bool mmio_access);
+  // An outermost tx.begin whose undo log (txlogbase, txlogsize: guest CSRs)
+  // eager versioning could not write, misaligned, outside global memory or
+  // on the program's code: the run stops with a guest fault; true.
+  bool refuse_undo_log(Hart& h);
   void stop_on_engine_failure();
   // Vector units (docs/vector.md, "On the control cores"). The decoded
   // vector instruction of the word at pc (op kIllegal: not one).

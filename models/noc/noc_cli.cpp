@@ -144,14 +144,14 @@ void write_csv(std::FILE* out, const std::vector<MeasureResult>& points) {
 int run_sweep(const NocParams& p, MeasureOptions o, const CliOptions& cli) {
   const SweepRange range = parse_sweep(cli.sweep);
   // Outputs are checked before the sweep, so a bad path costs nothing. The
-  // plot is written by the plotter; creating it here proves the path.
+  // plot is written by the plotter, after the checks of every output.
   const std::vector<std::string> inputs{o.trace};
   std::string csv_path = cli.csv;
   if (csv_path.empty() && !cli.plot.empty())
     csv_path = (std::filesystem::temp_directory_path() / fmt::format("tessera_noc_{}.csv", ::getpid())).string();
   sim::OutputFile csv_out;
   if (!csv_path.empty()) csv_out = sim::OutputFile("--csv", csv_path, inputs);
-  if (!cli.plot.empty()) sim::OutputFile("--plot", cli.plot, inputs).close();
+  if (!cli.plot.empty()) sim::OutputFile::check("--plot", cli.plot, inputs);
   std::vector<MeasureResult> points;
   const int steps = range.points;
   fmt::print(stderr, "sweep: {}, traffic {}, {} loads from {} to {}\n", describe(p), o.traffic, steps, range.from,
@@ -198,8 +198,6 @@ int run_sweep(const NocParams& p, MeasureOptions o, const CliOptions& cli) {
     const sim::SubprocessResult rc = sim::run_subprocess(argv);
     if (cli.csv.empty()) std::filesystem::remove(csv_path);
     if (!rc.started || rc.status != 0) {
-      std::error_code ec;  // the empty file that proved the path
-      if (std::filesystem::file_size(cli.plot, ec) == 0 && !ec) std::filesystem::remove(cli.plot, ec);
       std::string command;
       for (const auto& a : argv) command += (command.empty() ? "" : " ") + a;
       fmt::print(stderr, "tessera: error: plotting failed ({}{}{})\n", command, rc.error.empty() ? "" : ": ", rc.error);

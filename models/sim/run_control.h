@@ -27,6 +27,8 @@ inline constexpr int kStatusDeadlock = 5;
 inline constexpr int kStatusCycleLimit = 6;
 inline constexpr int kStatusOutputError = 7;  // an output file could not be written
 inline constexpr int kStatusLockstepMismatch = 8;
+inline constexpr int kStatusHostMemory = 9;      // the host ran out of memory
+inline constexpr int kStatusInternalError = 70;  // a bug of the simulator (sysexits.h EX_SOFTWARE)
 
 class RunControl {
  public:

@@ -70,14 +70,9 @@ Timeline::Timeline(TimelineOptions options, uint64_t sm_period_ps)
   buffer_ += "},\"traceEvents\":[\n";
 }
 
-Timeline::~Timeline() {
-  // A run that ended by an exception: the file still ends as valid JSON.
-  if (closed_) return;
-  try {
-    close(last_ps_);
-  } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch): the error that ended the run is reported
-  }
-}
+// Not closed: the run was refused or ended by an exception. The staged file
+// is dropped (OutputFile) and a file already at the path stays as it was.
+Timeline::~Timeline() = default;
 
 uint64_t Timeline::now_ps() {
   static const auto ps = sc_core::sc_time(1, sc_core::SC_PS).value();
@@ -137,7 +132,6 @@ void Timeline::event(char ph, const Track& t, std::string_view name, uint64_t ps
   if (!first_) buffer_ += ",\n";
   first_ = false;
   fmt::format_to(std::back_inserter(buffer_), "{{\"ph\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":", ph, t.pid, t.tid);
-  last_ps_ = std::max(last_ps_, ps);
   append_ts(buffer_, ps);
   buffer_ += ",\"name\":\"";
   append_escaped(buffer_, name);

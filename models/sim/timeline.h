@@ -139,7 +139,6 @@ class Timeline {
   uint64_t start_ps_ = 0, end_ps_ = ~uint64_t{0};
   uint64_t sample_count_[2] = {0, 0};
   uint64_t events_ = 0;
-  uint64_t last_ps_ = 0;  // the latest time written (the destructor's close)
   bool first_ = true, closed_ = false;
   std::vector<Track> tracks_;
   std::map<std::pair<std::string, std::string>, int> track_ids_;

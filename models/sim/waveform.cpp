@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <stdexcept>
 
@@ -64,12 +65,15 @@ Waveform::Waveform(TraceOptions options, WaveSinkFactory make_sink)
     : options_(std::move(options)), make_sink_(std::move(make_sink)) {
   if (!options_.path.empty()) sink_ = make_sink_("--vcd", options_.path);
   if (options_.flight_cycles) {
-    // The directory is made if its parent exists, so the default (waves)
-    // works from any directory.
-    ::mkdir(options_.flight_dir.c_str(), 0777);
+    // The directory is made when a waveform is written, if its parent
+    // exists (so the default, waves, works from any directory): a run that
+    // is refused or never dumps leaves nothing behind.
     struct stat st {};
-    if (::stat(options_.flight_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
-        ::access(options_.flight_dir.c_str(), W_OK) != 0)
+    const std::string parent = std::filesystem::path(options_.flight_dir).parent_path().string();
+    const bool exists = ::stat(options_.flight_dir.c_str(), &st) == 0;
+    const bool usable = exists ? S_ISDIR(st.st_mode) && ::access(options_.flight_dir.c_str(), W_OK) == 0
+                               : ::access(parent.empty() ? "." : parent.c_str(), W_OK) == 0;
+    if (!usable)
       throw ConfigError(fmt::format(
           "--flight-recorder: the directory {} for its waveforms cannot be made or is not writable (set --flight-dir)",
           options_.flight_dir));
@@ -221,6 +225,7 @@ std::string Waveform::dump_flight_recorder(const std::string& reason, uint64_t n
   flush();
   trim_flight(now_ps);
   const std::string path = fmt::format("{}/{}-{}.fst", options_.flight_dir, options_.program, reason);
+  ::mkdir(options_.flight_dir.c_str(), 0777);  // checked at the start; the sink reports a failure
   std::unique_ptr<WaveSink> out = make_sink_("--flight-recorder", path);
   out->declare(declared_);
   const uint64_t from = now_ps > flight_ps_ ? now_ps - flight_ps_ : 0;

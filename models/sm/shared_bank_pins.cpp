@@ -97,7 +97,11 @@ class LockstepPins final : public RtlPins<V> {
                    fmt::format("{:08x}", v.resp_data[l]));
       }
     }
-    r.set_wave(this->h_.dump_window(fmt::format("{}_cycle{}", this->h_.instance(), cycle)));
+    try {
+      r.set_wave(this->h_.dump_window(fmt::format("{}_cycle{}", this->h_.instance(), cycle)));
+    } catch (const std::exception& e) {  // the mismatch is the result; the waveform is its evidence
+      r.input("waveform", fmt::format("not written: {}", e.what()));
+    }
     throw rtl::LockstepMismatch(r);
   }
 

@@ -11,11 +11,10 @@ namespace tessera::rtl {
 
 FstSink::FstSink(const std::string& option, const std::string& path, const std::vector<std::string>& inputs)
     : option_(option), path_(path) {
-  // The same checks as every output (not an input, writable), before fstapi
-  // takes the file over.
-  sim::OutputFile probe(option, path, inputs);
-  probe.close();
-  ctx_ = fstWriterCreate(path.c_str(), 1);
+  // An output like any other (checked, staged, in place only on success);
+  // fstapi writes its staging file by name.
+  out_ = sim::OutputFile(option, path, inputs);
+  ctx_ = fstWriterCreate(out_.writing_path().c_str(), 1);
   if (!ctx_) throw sim::ConfigError(fmt::format("{} {}: cannot create the FST file", option, path));
   fstWriterSetTimescale(ctx_, -12);  // picoseconds, as sim::Waveform
   fstWriterSetPackType(ctx_, FST_WR_PT_LZ4);
@@ -60,6 +59,7 @@ void FstSink::close(uint64_t end_ps) {
   fstWriterClose(ctx_);
   ctx_ = nullptr;
   if (failed) throw sim::OutputError(fmt::format("{} {}: writing the FST file failed", option_, path_));
+  out_.close();
 }
 
 std::unique_ptr<sim::WaveSink> make_wave_sink(const std::string& option, const std::string& path,

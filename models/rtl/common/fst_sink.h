@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/output_file.h"
 #include "sim/waveform.h"
 
 namespace tessera::rtl {
@@ -22,6 +23,7 @@ class FstSink : public sim::WaveSink {
 
  private:
   std::string option_, path_;
+  sim::OutputFile out_;  // get() unused: fstapi writes out_.writing_path()
   void* ctx_ = nullptr;  // fstapi writer
   std::vector<uint32_t> handles_, widths_;
   uint64_t time_ = 0;

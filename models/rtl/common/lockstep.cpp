@@ -1,8 +1,15 @@
 #include "rtl/common/lockstep.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "rtl/common/wave_options.h"
+#include "sim/config.h"
 
 namespace tessera::rtl {
 
@@ -34,6 +41,21 @@ RtlOptions RtlOptions::from_config(sim::Config& cfg) {
   o.mutation = cfg.get_enum("rtl.mutation", "none", mutation_names(),
                             "Testing only: build of the RTL blocks with a known bug, to show lockstep catches it");
   return o;
+}
+
+void check_wave_dir(const std::string& dir) {
+  if (dir.empty()) throw sim::ConfigError("rtl.wave_dir: the directory name is empty");
+  // The deepest part of the path that exists must be a directory we may
+  // write in; what is below it is made when a waveform is written.
+  std::filesystem::path existing = std::filesystem::absolute(dir);
+  std::error_code ec;
+  while (!std::filesystem::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path())
+    existing = existing.parent_path();
+  if (!std::filesystem::is_directory(existing, ec))
+    throw sim::ConfigError(fmt::format("rtl.wave_dir '{}': {} is not a directory", dir, existing.string()));
+  if (::access(existing.c_str(), W_OK) != 0)
+    throw sim::ConfigError(
+        fmt::format("rtl.wave_dir '{}': cannot write in {}: {}", dir, existing.string(), std::strerror(errno)));
 }
 
 size_t MismatchReport::differences() const {

@@ -88,6 +88,7 @@ class RtlHarness {
 
   RtlHarness(std::string instance, Apply apply, WaveOptions waves)
       : instance_(std::move(instance)), apply_(apply), waves_(std::move(waves)), model_(make_model(*ctx_)) {
+    if (waves_.record) check_wave_dir(waves_.dir);  // before the run, not at the mismatch
     if (waves_.cycles == 0) waves_.cycles = 1;
     older_.log.reserve(waves_.cycles);
     newer_.log.reserve(waves_.cycles);
@@ -141,7 +142,7 @@ class RtlHarness {
     std::filesystem::create_directories(waves_.dir);
     const std::string path = (std::filesystem::path(waves_.dir) / (file_stem + ".fst")).string();
     const Window& from = older_.log.empty() ? newer_ : older_;
-    auto ctx = std::make_unique<VerilatedContext>();
+    auto ctx = make_context();
     std::unique_ptr<V> replay = make_model(*ctx);
     {
       MemoryRestore in(from.state);
@@ -189,6 +190,15 @@ class RtlHarness {
     std::vector<Logged> log;
   };
 
+  // A context evaluates its models on the calling thread. Verilator's default
+  // (std::thread::hardware_concurrency() threads) gives every context a pool
+  // of that many less one idle worker threads, each with its own stack: a
+  // 64-router RTL mesh held 64 of them on 2 cores, and would hold 4,032 on 64.
+  static std::unique_ptr<VerilatedContext> make_context() {
+    auto ctx = std::make_unique<VerilatedContext>();
+    ctx->threads(1);
+    return ctx;
+  }
   static std::unique_ptr<V> make_model(VerilatedContext& ctx) { return std::make_unique<V>(&ctx, "rtl"); }
   static void edge(V& m) {
     m.clk = 0;
@@ -205,7 +215,7 @@ class RtlHarness {
   std::string instance_;
   Apply apply_;
   WaveOptions waves_;
-  std::unique_ptr<VerilatedContext> ctx_ = std::make_unique<VerilatedContext>();
+  std::unique_ptr<VerilatedContext> ctx_ = make_context();
   std::unique_ptr<V> model_;
   uint64_t steps_ = 0;
   Window older_, newer_;

@@ -22,4 +22,10 @@ struct WaveOptions {
   }
 };
 
+// Throws sim::ConfigError naming rtl.wave_dir unless `dir` is a directory
+// that takes new files, or can be made as one (it is made only when a
+// waveform is written): checked when a lockstep block is built, so that a
+// mismatch found late in a run is never lost to an unwritable directory.
+void check_wave_dir(const std::string& dir);
+
 }  // namespace tessera::rtl

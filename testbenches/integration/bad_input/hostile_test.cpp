@@ -4,6 +4,8 @@
 // documented status (docs/firmware-abi.md) and no signal, hang or damage.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -161,6 +163,54 @@ TEST(Hostile, OutputMayNotOverwriteAnInput) {
   const RunResult r = run_tessera({"run", platform, elf("ok"), "--stats", platform, "-q"});
   expect_clean_exit(r, 2);
   expect_contains(r, "is the input file");
+}
+
+// A run refused after its outputs were named leaves the files that were
+// there as they were (outputs are staged beside them and put in place only
+// at the end); one path for two outputs, or an input named as an output, is
+// refused; a new output gets the permissions the umask gives.
+TEST(Hostile, RefusedRunsLeaveExistingOutputsAsTheyWere) {
+  const std::string dir = scratch_dir("kept");
+  auto keep = [&](const std::string& name) {
+    const std::string path = dir + "/" + name;
+    std::ofstream(path) << "precious\n";
+    return path;
+  };
+  auto contents = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string stats = keep("keep.json"), vcd = keep("keep.vcd"), timeline = keep("keep.timeline.json"),
+                    ckpt = keep("keep.ckpt");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  for (const Case& c :
+       {Case{{"--stats", stats, "--set", "sm.scheduler=bogus"}, "sm.scheduler"},
+        Case{{"--vcd", vcd, "--trace-scope", "nosuch"}, "nosuch"},
+        Case{{"--timeline", timeline, "--set", "sm.scheduler=bogus"}, "sm.scheduler"},
+        Case{{"--stats", ckpt, "--restore", ckpt}, "--stats '" + ckpt + "' is the input file"},
+        Case{{"--stats", stats, "--timeline", stats}, "--timeline '" + stats + "' is also the run's --stats file"}}) {
+    std::vector<std::string> args{"run", "chip", elf("ok"), "-q"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const RunResult r = run_tessera(args);
+    expect_clean_exit(r, 2);
+    expect_contains(r, c.message);
+  }
+  for (const std::string& path : {stats, vcd, timeline, ckpt}) EXPECT_EQ(contents(path), "precious\n") << path;
+  // Nothing else was left behind: no staging file.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 4);
+
+  // A run that succeeds replaces the file; a new one is 0666 less the umask.
+  const std::string fresh = dir + "/fresh.json";
+  const RunResult r = run_tessera({"run", "chip", elf("ok"), "-q", "--stats", stats, "--vcd", fresh});
+  expect_clean_exit(r, 0);
+  EXPECT_EQ(contents(stats).rfind("{", 0), 0u) << contents(stats);
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(static_cast<mode_t>(fs::status(fresh).permissions()), 0666 & ~mask);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 5);
 }
 
 TEST(Hostile, CoherenceTestOutputsAreCheckedBeforeTheRun) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 
@@ -51,6 +52,22 @@ TEST(CosimMutation, LockstepCatchesSharedBanksWithoutBroadcast) {
 
 TEST(CosimMutation, LockstepCatchesARouterReturningCreditsEarly) {
   expect_caught("chip_noc", "vecadd", "noc.router_impl", "router_early_credit", "chip\\.noc");
+}
+
+// A waveform directory the mismatch could not be written to is refused
+// when the lockstep blocks are built, before the run: never a late error
+// that would hide the mismatch (status 8).
+TEST(CosimConfig, AWaveDirectoryThatCannotBeWrittenIsRefusedBeforeTheRun) {
+  const std::string file = tessera::test::temp_path("not_a_directory");
+  std::ofstream(file) << "a file\n";
+  for (const auto& [platform, key] : {std::pair<std::string, std::string>{"chip", "sm.shared_impl"},
+                                      std::pair<std::string, std::string>{"chip_noc", "noc.router_impl"}}) {
+    const RunResult r = run_tessera(
+        {"run", platform, elf("vecadd"), "-q", "--set", key + "=lockstep", "--set", "rtl.wave_dir=" + file + "/waves"});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("rtl.wave_dir '" + file + "/waves': " + file + " is not a directory"), std::string::npos)
+        << r.err;
+  }
 }
 
 TEST(CosimConfig, UnknownImplIsAConfigurationErrorListingTheChoices) {

@@ -13,6 +13,7 @@
 //   FewerDetailedInstructions: full = fast-forward + detailed, exactly.
 //   ProgramEnd, MaxCycles, GuestFault, BadCheckpoints: the edges.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -22,6 +23,7 @@
 #include "cpu/checkpoint.h"
 #include "sim/config.h"
 #include "tessera_run.h"
+#include "test_scratch.h"
 
 namespace {
 
@@ -259,19 +261,57 @@ TEST(FastForward, BadCheckpoints) {
   const std::string good = tessera::test::read_file(ff.ckpt);
   ASSERT_GT(good.size(), 100u);
 
-  // Truncated: at the header, in the registers, in a page, before the end marker.
-  for (const size_t cut : {size_t{5}, size_t{40}, size_t{300}, good.size() / 2, good.size() - 1}) {
+  // Truncated: at the header, in the registers, in a page, before the end
+  // marker, in the checksum.
+  for (const size_t cut : {size_t{5}, size_t{14}, size_t{40}, size_t{300}, good.size() / 2, good.size() - 1}) {
     const std::string p = temp_path("truncated.ckpt");
     write_file(p, good.substr(0, cut));
-    expect_refused(sgemm, p, cut == 5 ? "not a Tessera checkpoint" : "truncated");
+    expect_refused(sgemm, p,
+                   cut == 5    ? "not a Tessera checkpoint"
+                   : cut == 14 ? "the checkpoint is truncated"
+                               : "the checkpoint is corrupt (its checksum does not match");
     EXPECT_THROW(tessera::cpu::decode_checkpoint(good.substr(0, cut), p), tessera::sim::ConfigError) << cut;
   }
+  // Any bit flipped after the version: a header field, a register, a core's
+  // mode, a page, the checksum itself.
+  for (const size_t at : {size_t{20}, size_t{100}, size_t{400}, good.size() / 2, good.size() - 3}) {
+    std::string flipped = good;
+    flipped[at] = static_cast<char>(flipped[at] ^ 0x10);
+    const std::string p = temp_path("flipped.ckpt");
+    write_file(p, flipped);
+    expect_refused(sgemm, p, "its checksum does not match");
+  }
+  // Written with a valid checksum but impossible: refused before any page
+  // is decoded or any allocation follows the claim.
+  const tessera::cpu::Checkpoint decoded = tessera::cpu::decode_checkpoint(good, ff.ckpt);
+  ASSERT_FALSE(decoded.pages.empty());
+  auto crafted = [&](const char* name, auto change, const std::string& message) {
+    tessera::cpu::Checkpoint c = decoded;
+    change(c);
+    const std::string p = temp_path(name);
+    write_file(p, tessera::cpu::encode_checkpoint(c));
+    expect_refused(sgemm, p, message);
+  };
+  crafted(
+      "huge.ckpt", [](auto& c) { c.memory_size = ~uint64_t{0}; },
+      "the checkpoint's memory (17592186044415 MiB) is larger than the platform's (256 MiB; memory.size_mb)");
+  crafted(
+      "twice.ckpt", [](auto& c) { c.pages.push_back(c.pages.front()); }, "appears twice");
+  crafted(
+      "exit.ckpt", [](auto& c) { c.cluster.device_writes.emplace_back(0x004, 0); },
+      "the checkpoint is corrupt (a device register at MMIO offset 0x4)");
+  // Only regular files: no device read forever, no directory, no FIFO that
+  // blocks the run.
+  const std::string fifo = temp_path("fifo.ckpt");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& p : {std::string("/dev/zero"), tessera::test::scratch_dir(), fifo})
+    expect_refused(sgemm, p, "cannot read the checkpoint (--restore): not a regular file");
   // Another format version.
   std::string version = good;
   version[8] = 9;
   const std::string pv = temp_path("version.ckpt");
   write_file(pv, version);
-  expect_refused(sgemm, pv, "checkpoint format version 9; this tessera reads version 1");
+  expect_refused(sgemm, pv, "checkpoint format version 9; this tessera reads version 2");
   // Not a checkpoint at all.
   const std::string pn = temp_path("text.ckpt");
   write_file(pn, "this is not a checkpoint, it is some text long enough\n");
@@ -283,7 +323,7 @@ TEST(FastForward, BadCheckpoints) {
   // Memory larger than the platform's.
   const FfRun big = run(sgemm, "bad-big", {"-q", "--fast-forward", "--set", "memory.size_mb=512"});
   ASSERT_EQ(big.r.status, 0) << big.r.err;
-  expect_refused(sgemm, big.ckpt, "does not fit the platform's");
+  expect_refused(sgemm, big.ckpt, "the checkpoint's memory (512 MiB) is larger than the platform's (256 MiB");
   // A missing file, and options that do not go with --restore.
   expect_refused(sgemm, temp_path("missing.ckpt"), "cannot read the checkpoint");
   expect_refused(sgemm, ff.ckpt, "takes neither --fast-forward", {"--fast-forward"});

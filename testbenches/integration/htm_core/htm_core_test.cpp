@@ -60,6 +60,39 @@ TEST(HtmCore, TxEndOutsideATransactionIsAFault) {
   EXPECT_NE(r.err.find("core0: tx.end outside a transaction at pc 0x"), std::string::npos) << r.err;
 }
 
+// With eager versioning the caches write each old value to the undo log
+// (txlogbase, txlogsize: CSRs the guest sets): a log they could not write is
+// a guest fault at the outermost tx.begin, never an error of the simulator.
+// Lazy versioning never writes the log and leaves it unchecked.
+TEST(HtmCore, AnUnwritableUndoLogIsAGuestFault) {
+  struct Case {
+    const char *base, *size, *why;
+  };
+  for (const Case& c : {Case{"0", "4096", "is outside global memory [0x80000000, 0x90000000)"},
+                        Case{"0x10000000", "4096", "is outside global memory"},
+                        Case{"0xFFFFFFF8", "16", "[0xfffffff8, 0x100000008) is outside global memory"},
+                        Case{"0x8FFFFFF0", "32", "is outside global memory"},
+                        Case{"0x88000002", "64", "txlogbase 0x88000002 is not 4-byte aligned"},
+                        Case{"0x80000000", "4096", "overlaps the program's code"}}) {
+    const RunResult r =
+        run_tessera({"run", chip(), fw("htm_bad_log"), "-q", "--set", "htm.versioning=eager", "--", c.base, c.size});
+    EXPECT_EQ(r.status, 3) << c.base << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("core0: tx.begin with an undo log (txlogbase, txlogsize " + std::string(c.size) +
+                         ") the core cannot write: "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(c.why), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(" at pc 0x"), std::string::npos) << r.err;
+  }
+  for (const char* versioning : {"eager", "lazy"}) {
+    const char* base = std::string(versioning) == "eager" ? "0x88000000" : "0";
+    const RunResult r = run_tessera({"run", chip(), fw("htm_bad_log"), "-q", "--set",
+                                     std::string("htm.versioning=") + versioning, "--", base, "4096"});
+    EXPECT_EQ(r.status, 0) << versioning << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("committed 1"), std::string::npos) << r.out;
+  }
+}
+
 TEST(HtmCore, AnUnknownCornerIsAConfigError) {
   const RunResult r = run_tessera({"run", chip(), fw("htm_aborts"), "-q", "--set", "htm.policy=committer-wins"});
   EXPECT_EQ(r.status, 2) << r.err;

@@ -127,6 +127,31 @@ TEST(BadNetlist, OverlappingAddressRanges) {
                              "[0x80000000, 0x88000000)"});
 }
 
+TEST(BadNetlist, EmptyInstancesIsNotTheDefaultChip) {
+  const std::string text = read_file(platform("chip"));
+  const std::string path = temp_path("empty_instances.yaml");
+  std::ofstream(path) << text.substr(0, text.find("instances:\n")) << "instances: {}\n";
+  expect_config_error(path, {path + ":" + std::to_string(line_of(path, "instances: {}")),
+                             "'instances' is empty (leave it out for the default chip)"});
+}
+
+// The limit of 256 SMs holds for the whole chip, however many clusters
+// share it: refused before any SM is built.
+TEST(BadNetlist, ClustersOverTheChipsSmLimit) {
+  const std::string path = variant("many_clusters", "  sms:        {type: sm_cluster}\n",
+                                   "  sms:        {type: sm_cluster, count: 200}\n"
+                                   "  more:       {type: sm_cluster, count: 100}\n");
+  std::string text = read_file(path);
+  for (const std::string binding : {"  - sms.mem -> xbar.sm\n", "  - dispatcher.sms -> sms.launch\n"}) {
+    std::string more = binding;
+    more.replace(more.find("sms."), 4, "more.");
+    text.insert(text.find(binding) + binding.size(), more);
+  }
+  std::ofstream(path) << text;
+  expect_config_error(path, {"the netlist's sm_cluster instances have 300 SMs in all (sms: 200, more: 100); a chip "
+                             "has at most 256 (count, gpu.num_sms)"});
+}
+
 TEST(BadNetlist, NetworkTooSmallForItsEndpoints) {
   // 4 SMs and 4 L2 slices on a 2 x 2 mesh.
   const auto r = run_tessera({"run", platform("chip_noc"), fw("netlist_hetero_l1"), "--set", "noc.k=2", "-q"});

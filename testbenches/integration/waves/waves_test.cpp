@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -261,11 +262,14 @@ TEST(WaveBadInput, AnUnknownClockIsRefusedListingTheClocks) {
 }
 
 TEST(WaveBadInput, AFlightRecorderBeyondMemoryIsRefusedWithTheSizeItNeeds) {
-  const RunResult r = run_tessera(
-      {"run", "chip", fw("vecadd"), "--flight-recorder", "1000000000", "--flight-dir", temp_dir("flight_huge")});
+  // A directory not there yet: the refused run leaves it unmade.
+  const std::string dir = temp_dir("flight_huge") + "/new";
+  const RunResult r =
+      run_tessera({"run", "chip", fw("vecadd"), "--flight-recorder", "1000000000", "--flight-dir", dir});
   EXPECT_EQ(r.status, 2);
   expect_contains(r, "--flight-recorder 1000000000: keeping ");
   expect_contains(r, " GiB are available");
+  EXPECT_FALSE(std::filesystem::exists(dir));
 }
 
 TEST(WaveBadInput, AMissingFlightDirectoryIsRefused) {
