@@ -9,7 +9,6 @@
 #include <iterator>
 #include <unordered_set>
 
-#include "cpu/hart.h"
 #include "sim/config.h"
 
 namespace tessera::cpu {
@@ -42,7 +41,7 @@ class Reader {
   }
   void raw(void* p, size_t n, const char* what) {
     need(n, what);
-    std::memcpy(p, b_.data() + pos_, n);
+    if (n) std::memcpy(p, b_.data() + pos_, n);  // p may be null for n == 0 (an empty page)
     pos_ += n;
   }
   uint32_t u32(const char* what) {
@@ -200,7 +199,7 @@ Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path, 
     const uint32_t offset = r.u32("the device registers");
     // Only the devices' registers are replayed, never the console, EXIT,
     // the ROI or the cycle counter below them.
-    if (offset < kDeviceRegisters || offset % 4 != 0)
+    if (offset < ClusterSnapshot::kFirstDeviceRegister || offset % 4 != 0)
       throw sim::ConfigError(
           fmt::format("{}: the checkpoint is corrupt (a device register at MMIO offset 0x{:x})", path, offset));
     c.cluster.device_writes.emplace_back(offset, r.u32("the device registers"));

@@ -27,6 +27,7 @@ struct ClusterSnapshot {
   // Device registers written before the switch (MMIO offsets from 0x100:
   // the dispatcher's kernel, grid, arguments...), the last value of each,
   // in the order first written: a restore writes them again.
+  static constexpr uint32_t kFirstDeviceRegister = 0x100;  // cpu::kDeviceRegisters
   std::vector<std::pair<uint32_t, uint32_t>> device_writes;
 };
 

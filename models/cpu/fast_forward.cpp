@@ -10,6 +10,9 @@
 
 namespace tessera::cpu {
 
+// The device writes a checkpoint keeps are those logged here.
+static_assert(ClusterSnapshot::kFirstDeviceRegister == kDeviceRegisters);
+
 const char* switch_reason_name(SwitchReason r) {
   switch (r) {
     case SwitchReason::kNone:

@@ -254,6 +254,28 @@ void expect_refused(const std::string& elf, const std::string& ckpt, const std::
   EXPECT_NE(r.err.find(message), std::string::npos) << "expected '" << message << "' in: " << r.err;
 }
 
+// A page whose compressed data is empty (fuzz_checkpoint's finding, in
+// testbenches/fuzz/corpus/fuzz_checkpoint/finding-empty-page.ckpt): refused,
+// with nothing copied from a null buffer (UBSan in the sanitizer build).
+TEST(FastForward, AnEmptyPageIsRefused) {
+  tessera::cpu::Checkpoint c;
+  c.memory_base = 0x80000000u;
+  c.memory_size = uint64_t{256} << 20;
+  c.cluster.harts.resize(1);
+  const std::string empty = tessera::cpu::encode_checkpoint(c);  // ... u32 0 pages, END., checksum
+  std::string body = empty.substr(0, empty.size() - 16);
+  for (const uint32_t v : {1u, 0x80000000u, 0u}) body.append(reinterpret_cast<const char*>(&v), 4);
+  body += "END.";
+  const uint64_t sum = tessera::cpu::bytes_hash(body);
+  body.append(reinterpret_cast<const char*>(&sum), 8);
+  try {
+    tessera::cpu::decode_checkpoint(body, "empty-page.ckpt");
+    FAIL() << "an empty page was accepted";
+  } catch (const tessera::sim::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("the page at 0x80000000 does not decompress"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FastForward, BadCheckpoints) {
   const std::string sgemm = kFw + "/sgemm.elf", hist = kFw + "/histogram.elf";
   const FfRun ff = run(sgemm, "bad-src", {"-q", "--fast-forward"});
