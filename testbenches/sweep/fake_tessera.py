@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """A stand-in for tessera in the spec tests: `config --list` lists noc.*
 parameters only with --set icnt.model=noc (a parameter that exists only
-when another selects its subsystem); `run` writes a small stats JSON.
-Each call is logged to $FAKE_TESSERA_LOG."""
+when another selects its subsystem); `run` writes a small stats JSON
+($FAKE_TESSERA_STATS, if set, is its text) and exits with status 6 (or
+$FAKE_TESSERA_RUN_STATUS). Each call is logged to $FAKE_TESSERA_LOG."""
 import json
 import os
 import sys
@@ -34,7 +35,8 @@ if args[0] == "run":
     d = {"summary": {"sim_cycles": 1}, "chip": {"sm0": {"cycles": 1}}}
     if sets.get("icnt.model") == "noc":
         d["chip"]["noc"] = {"flits": 0}
+    text = os.environ.get("FAKE_TESSERA_STATS") or json.dumps(d)
     with open(stats, "w") as f:
-        json.dump(d, f)
-    sys.exit(6)
+        f.write(text)
+    sys.exit(int(os.environ.get("FAKE_TESSERA_RUN_STATUS", "6")))
 sys.exit(2)

@@ -1,4 +1,5 @@
 """The parameter space: axis forms, sampling, constraints, repeats (pure)."""
+import types
 import unittest
 
 from tessera_sweep import SweepError
@@ -121,6 +122,120 @@ class Repeats(unittest.TestCase):
         pts = space.with_repeats([{"x": 1}, {"x": 2}], (3, "noc.seed"))
         self.assertEqual(pts, [({"x": 1, "noc.seed": 1}, 0), ({"x": 1, "noc.seed": 2}, 1), ({"x": 1, "noc.seed": 3}, 2),
                                ({"x": 2, "noc.seed": 1}, 0), ({"x": 2, "noc.seed": 2}, 1), ({"x": 2, "noc.seed": 3}, 2)])
+
+
+class ExpressionBounds(unittest.TestCase):
+    """Every step of an expression is bounded before it is computed: Python
+    computes a power in one C call that no signal interrupts, so an unbounded
+    10 ** 10 ** 10 held a sweep past SIGTERM. (A regression here hangs the
+    test until CTest's timeout instead of failing it quickly.)"""
+
+    def test_ten_to_the_ten_to_the_ten_is_refused_when_parsed(self):
+        with self.assertRaisesRegex(SweepError, r"'10\*\*10\*\*10': 10 \*\* 10 \*\* 10 cannot be computed: "
+                                                r"10 \*\* 10000000000 is too large \(about 3.32e\+10 bits; an "
+                                                r"integer result may have at most 1024\)"):
+            space.Expr("10**10**10")
+
+    def test_a_power_of_statistics_is_bounded_when_evaluated(self):
+        e = space.Expr("summary.sim_cycles ** x")
+        with self.assertRaisesRegex(space.ExprError, r"5000 \*\* 10000000000 is too large"):
+            e.eval({"summary.sim_cycles": 5000, "x": 10 ** 10})
+        self.assertEqual(e.eval({"summary.sim_cycles": 5000, "x": 3}), 5000 ** 3)
+        self.assertEqual(space.Expr("2 ** 64").eval({}), 2 ** 64)
+        self.assertEqual(space.Expr("1 ** x + (-1) ** x").eval({"x": 10 ** 300}), 2)
+
+    def test_a_product_of_huge_integers_is_refused(self):
+        with self.assertRaisesRegex(space.ExprError, "an integer result may have at most 1024 bits"):
+            space.Expr("x * x").eval({"x": 2 ** 1000})
+
+    def test_a_complex_result_is_not_a_number(self):
+        with self.assertRaisesRegex(space.ExprError, r"\(-4\) \*\* 0.5 is not a real number"):
+            space.Expr("(0 - x) ** 0.5").eval({"x": 4})
+        with self.assertRaisesRegex(SweepError, "not a real number"):
+            space.Expr("(-1) ** 0.5")
+
+    def test_float_overflow_is_an_expression_error(self):
+        with self.assertRaisesRegex(space.ExprError, "Numerical result out of range|too large"):
+            space.Expr("x ** 1000.0").eval({"x": 10.0})
+        with self.assertRaisesRegex(space.ExprError, "too large"):
+            space.Expr("x / 3").eval({"x": 10 ** 400})
+
+    def test_arithmetic_needs_numbers(self):
+        # A string repeated or %-formatted could take any memory.
+        for text in ("'a' * 10", "'%0999999999d' % 1", "'a' + 'b'"):
+            with self.subTest(text=text), self.assertRaisesRegex(SweepError, "needs numbers"):
+                space.Expr(text)
+        for text, env in (("s * n", {"s": "ab", "n": 10 ** 9}), ("s % n", {"s": "%0999999999d", "n": 1}),
+                          ("-s", {"s": "x"})):
+            with self.subTest(text=text), self.assertRaisesRegex(space.ExprError, "needs (numbers|a number)"):
+                space.Expr(text).eval(env)
+        self.assertTrue(space.Expr("s == 'gto'").eval({"s": "gto"}))
+
+    def test_shifts_and_other_operators_are_not_in_the_language(self):
+        for text in ("x << 10000000000", "1 << 10 ** 10", "x >> 1", "x & 1", "x | 1", "x ^ 1", "~x", "x @ x"):
+            with self.subTest(text=text), self.assertRaisesRegex(SweepError, "is not allowed"):
+                space.Expr(text)
+
+    def test_a_constant_that_cannot_be_computed_is_refused(self):
+        for text, why in (("1 / 0", "division by zero"), ("x + 1e999", "not finite"),
+                          ("x + " + "9" * 400, "more than 1024 bits")):
+            with self.subTest(text=text), self.assertRaisesRegex(SweepError, why):
+                space.Expr(text)
+
+    def test_deep_nesting_and_long_text_are_refused_not_a_recursion_error(self):
+        for text in ("-" * 3000 + "1", "not " * 900 + "x", "2**" * 1000 + "1", "- " * 250 + "1",
+                     "1" + "+ 1" * 250):
+            with self.subTest(text=text[:20]), self.assertRaisesRegex(SweepError, "nested too deeply"):
+                space.Expr(text)
+        with self.assertRaisesRegex(SweepError, "100001 characters long"):
+            space.Expr("1" + "+1" * 50000)
+        # A sum of 150 counters is a long metric, but an ordinary one.
+        self.assertEqual(space.Expr(" + ".join(f"c{i}" for i in range(150))).eval({f"c{i}": i for i in range(150)}),
+                         sum(range(150)))
+
+    def test_the_time_budget_is_checked_between_steps(self):
+        with self.assertRaisesRegex(space.ExprError, "took longer than"):
+            space.Expr("x + 1").eval({"x": 1}, seconds=-1)
+
+    def test_a_constraint_that_overflows_is_a_sweep_error(self):
+        c = space.Expr("x ** 1000.0 > 0")
+        with self.assertRaisesRegex(SweepError, r"constraint 'x \*\* 1000.0 > 0' cannot be evaluated at \{'x': 10\}"):
+            space.sample([("x", [10])], "grid", [c])
+
+
+class Counting(unittest.TestCase):
+    """A space is counted from the spec, never built to be counted."""
+
+    def test_a_range_of_1e11_values_is_counted_not_built(self):
+        a = space.axis("a", {"range": [0, 1e11]})
+        self.assertEqual(a.count, 100_000_000_001)
+        self.assertEqual((a[0], a[5], a[a.count - 1]), (0, 5, 100_000_000_000))
+        self.assertEqual(space.axis("a", {"range": [0, 10 ** 30, 3]}).count, 10 ** 30 // 3 + 1)
+        self.assertEqual(space.axis("a", {"linspace": [0, 1, 10 ** 12]}).count, 10 ** 12)
+
+    def test_counts_of_each_sampling(self):
+        axes = [("a", space.axis("a", {"range": [1, 10 ** 6]})), ("b", space.axis("b", {"range": [1, 10 ** 4]}))]
+        self.assertEqual(space.count(axes, "grid"), 10 ** 10)
+        self.assertEqual(space.count(axes, {"method": "lhs", "points": 10 ** 12}), 10 ** 12)
+        self.assertEqual(space.count(axes, {"method": "random", "points": 10 ** 12}), 10 ** 10)
+        self.assertEqual(space.count(AXES, {"method": "random", "points": 100}), 6)
+
+    def test_non_finite_bounds_are_refused(self):
+        for bad in ({"range": [0, float("inf")]}, {"range": [0, 1, float("nan")]}, {"log2_range": [1, float("inf")]},
+                    {"linspace": [float("nan"), 1, 3]}, {"logspace": [1, float("inf"), 3]},
+                    {"range": [-1e308, 1e308, 1e-300]}):
+            with self.subTest(bad=bad), self.assertRaisesRegex(SweepError, "finite|counted"):
+                space.axis("a", bad)
+
+    def test_points_are_produced_one_at_a_time(self):
+        axes = [("a", space.axis("a", {"range": [1, 1000]})), ("b", space.axis("b", {"range": [1, 1000]}))]
+        for sampling in ("grid", {"method": "lhs", "points": 1000, "seed": 1},
+                         {"method": "random", "points": 10, "seed": 1}):
+            with self.subTest(sampling=sampling):
+                points = space.iter_sample(axes, sampling)
+                self.assertIsInstance(points, types.GeneratorType)
+                self.assertIn(next(points)["a"], range(1, 1001))
+        self.assertIsInstance(space.iter_repeats(iter([{"a": 1}]), (10 ** 12, "seed")), types.GeneratorType)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@ from tessera_sweep import spec as spec_mod
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-class Spec(unittest.TestCase):
+class FakeTesseraCase(unittest.TestCase):
+    """A spec loaded against fake_tessera.py, with a platform file and two programs."""
+
     def setUp(self):
         self._tmp = tempfile.TemporaryDirectory(prefix="sweep-spec-")
         self.tmp = self._tmp.name
@@ -40,8 +42,13 @@ class Spec(unittest.TestCase):
         return spec_mod.load(path, self.tessera)
 
     def calls(self):
+        if not os.path.exists(self.log):
+            return []
         with open(self.log) as f:
             return [ln.split() for ln in f.read().splitlines()]
+
+
+class Spec(FakeTesseraCase):
 
     def test_a_parameter_selected_by_another_is_checked_with_it(self):
         sweep = self.load(parameters={"icnt.model": ["noc"], "noc.vcs": [1, 2, 4]},
@@ -124,6 +131,116 @@ class Spec(unittest.TestCase):
             self.load(parameters={"arg.stride": [1, 2]}, programs=[{"name": "sx", "elf": "saxpy", "args": ["column"]}])
         self.assertIn("parameters.arg.stride: 'arg.stride' is a program parameter (only substituted into "
                       "arguments), but no program args name '{arg.stride}'", str(e.exception))
+
+
+class SweepSize(FakeTesseraCase):
+    """Points are counted from the spec and refused above max_points before
+    any is made (and before tessera is asked anything)."""
+
+    def refused(self, key, *fragments, **spec):
+        with self.assertRaises(SweepError) as e:
+            self.load(**spec)
+        self.assertIn(f"s.yaml: {key}: ", str(e.exception))
+        for f in fragments:
+            self.assertIn(f, str(e.exception))
+        self.assertEqual(self.calls(), [], "tessera was run for a refused sweep")
+        return str(e.exception)
+
+    def test_a_range_of_1e11_values_is_refused_naming_the_count_and_max_points(self):
+        self.refused("parameters.sm.max_warps", "the sweep would have 100,000,000,001 points (100,000,000,001 "
+                     "values of sm.max_warps), more than max_points (1,000,000)", "raise max_points",
+                     parameters={"sm.max_warps": {"range": [0, 1e11]}})
+
+    def test_repeats_and_samples_count_too(self):
+        self.refused("repeats.count", "1,000,000,000,000 points (1,000,000,000,000 repeats)",
+                     parameters={"sm.max_warps": [8]}, repeats={"count": 10 ** 12})
+        self.refused("sampling.points", "1,000,000,000,000 points (1,000,000,000,000 sampled points)",
+                     parameters={"sm.max_warps": {"range": [1, 64]}}, sampling={"method": "lhs", "points": 10 ** 12})
+        # random: at most the grid (1e11 values), whatever the points asked.
+        self.refused("sampling.points", "100,000,000,001 points", parameters={"sm.max_warps": {"range": [0, 1e11]}},
+                     sampling={"method": "random", "points": 10 ** 12})
+        self.assertEqual(len(self.load(parameters={"sm.max_warps": {"range": [1, 64]}},
+                                       sampling={"method": "random", "points": 10 ** 12})["points"]), 64)
+
+    def test_the_largest_factor_is_named(self):
+        self.refused("parameters.sm.max_warps", "the sweep would have 1,000,001 points (1,000,001 values of "
+                     "sm.max_warps)", parameters={"sm.max_warps": {"range": [1, 1000001]}})
+        self.refused("repeats.count", "384 points (3 programs x 2 values of icnt.model x 64 repeats)",
+                     "more than max_points (100)", programs=["vecadd", "saxpy", "vecadd.elf"],
+                     parameters={"icnt.model": ["xbar", "noc"]}, repeats={"count": 64}, max_points=100)
+
+    def test_max_points_raises_or_lowers_the_limit(self):
+        spec = {"programs": ["vecadd", "saxpy"], "parameters": {"sm.max_warps": {"range": [1, 64]}}}
+        self.refused("parameters.sm.max_warps", "128 points (2 programs x 64 values of sm.max_warps), more than "
+                     "max_points (127)", max_points=127, **spec)
+        self.assertEqual(len(self.load(max_points=128, **spec)["points"]), 128)
+        for bad in (0, -1, True, "1000", 1.5):
+            with self.subTest(max_points=bad), self.assertRaisesRegex(SweepError, "max_points: expected a positive "
+                                                                                   "integer"):
+                self.load(max_points=bad, **spec)
+
+    def test_constraints_filter_a_grid_that_fits(self):
+        # The grid before constraints is what is counted (and checked point by point).
+        sweep = self.load(parameters={"sm.max_warps": {"range": [1, 64]}, "icnt.model": ["xbar", "noc"]},
+                          constraints=["sm.max_warps <= 2"], max_points=128)
+        self.assertEqual(len(sweep["points"]), 4)
+
+
+class SpecInput(FakeTesseraCase):
+    """Hostile spec values are refused with the key, not a traceback."""
+
+    def test_a_name_must_be_one_plain_file_name(self):
+        for bad in ("..", ".", "a/b", "", "a\0b", "x" * 201, 7):
+            with self.subTest(name=bad), self.assertRaisesRegex(
+                    SweepError, r"s.yaml: name: .* is not a filesystem-safe name: one plain file name"):
+                self.load(name=bad)
+        self.assertEqual(self.load(name="...")["name"], "...")  # three dots are a plain name
+        path = os.path.join(self.tmp, "my sweep.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump({"platforms": ["plat.yaml"], "programs": ["vecadd"]}, f)
+        with self.assertRaisesRegex(SweepError, r"name: 'my sweep' \(the spec file's name; give the sweep a name: "
+                                                r"key\)"):
+            spec_mod.load(path, self.tessera)
+
+    def test_timeout_must_be_finite_and_positive(self):
+        for bad in (float("nan"), float("inf"), float("-inf"), -1, 0, 1e300, 10 ** 400, True, "10"):
+            with self.subTest(timeout=bad), self.assertRaisesRegex(SweepError, "timeout: expected a positive, "
+                                                                               "finite number of seconds"):
+                self.load(timeout=bad)
+        self.assertEqual(self.load(timeout=0.5)["timeout"], 0.5)
+
+    def write(self, text):
+        path = os.path.join(self.tmp, "s.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_yaml_that_would_exhaust_memory_or_the_stack_is_refused(self):
+        base = "platforms: [plat.yaml]\nprograms: [vecadd]\n"
+        laughs = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 10)}]\n" for i in range(1, 9))
+        for text, why in ((base + "timeout: " + "9" * 5000 + "\n", "not valid YAML"),
+                          (base + "description: " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply to read"),
+                          (base + "description: " + "[" * 100 + "]" * 100 + "\n", "description: nested more than 64"),
+                          (base + "description:\n  l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n" +
+                           "".join("  " + ln + "\n" for ln in laughs.splitlines()),
+                           "description: the spec holds more than 1,000,000 values"),
+                          (base + "description: '" + "x" * (4 << 20) + "'\n", "larger than 4 MB")):
+            with self.subTest(why=why), self.assertRaisesRegex(SweepError, why):
+                spec_mod.load(self.write(text), self.tessera)
+
+    def test_a_date_in_the_spec_is_kept_as_text(self):
+        sweep = spec_mod.load(self.write("platforms: [plat.yaml]\nprograms: [vecadd]\ndescription: 2024-01-31\n"),
+                              self.tessera)
+        self.assertEqual(sweep["spec"]["description"], "2024-01-31")
+
+    def test_expression_overflow_and_nesting_name_the_key(self):
+        with self.assertRaisesRegex(SweepError, r"s.yaml: metrics.big: expression '10\*\*10\*\*10': .* too large"):
+            self.load(metrics={"big": "10**10**10"})
+        with self.assertRaisesRegex(SweepError, r"s.yaml: constraints: constraint 'sm.max_warps \*\* 1000.0 > 0' "
+                                                r"cannot be evaluated at \{'sm.max_warps': 64\}: .*"):
+            self.load(parameters={"sm.max_warps": [64]}, constraints=["sm.max_warps ** 1000.0 > 0"])
+        with self.assertRaisesRegex(SweepError, r"s.yaml: metrics.m: expression .* nested too deeply"):
+            self.load(metrics={"m": "- " * 1500 + "summary.sim_cycles"})
 
 
 if __name__ == "__main__":

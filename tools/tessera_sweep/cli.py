@@ -5,7 +5,7 @@ import os
 import sys
 
 from . import STATUS_USAGE, SweepError
-from . import results
+from . import results, safefile
 
 USAGE = """tessera sweep SPEC.yaml [-o OUT] [-j N] [--resume] [--executor local|slurm] ...
        tessera sweep plot OUT ...
@@ -82,8 +82,8 @@ def cmd_sweep(argv, tessera):
                              "same spec (run the new spec with another -o)")
         sweep = old
     else:
-        os.makedirs(os.path.join(out, "points"), exist_ok=True)
-        results.atomic_write(sweep_json, json.dumps(sweep, indent=1) + "\n")
+        safefile.Dir(out, "points", create=True).close()
+        results.write_sweep(out, sweep)
     if slurm is not None:
         status = slurm.run(out, sweep, args)
     else:

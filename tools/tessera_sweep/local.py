@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 
-from . import STATUS_INTERRUPTED
+from . import STATUS_INTERRUPTED, SweepError
 from . import results
 from .runner import Killer, run_point
 
@@ -57,7 +57,8 @@ class Progress:
 
 def run(out_dir, sweep, args):
     """Run the unfinished points of the sweep with args.jobs workers. Returns
-    the exit status (0, or 130 when interrupted)."""
+    the exit status: 0, 1 when a point could not be run (it stays unfinished)
+    or a metric could not be computed, 130 when interrupted."""
     jobs = max(1, args.jobs or os.cpu_count() or 1)
     todo = [p for p in sweep["points"] if not results.is_finished(out_dir, p["id"])]
     total = len(sweep["points"])
@@ -69,6 +70,7 @@ def run(out_dir, sweep, args):
     host = []  # seconds of each tessera process
     sim = []  # seconds of each simulation (summary.host_seconds)
     signalled = []
+    not_run = []  # (point id, reason): points that stay unfinished
 
     def worker():
         while not killer.stopping.is_set():
@@ -78,7 +80,18 @@ def run(out_dir, sweep, args):
                 return
             with progress.lock:
                 progress.running += 1
-            st = run_point(out_dir, sweep, p, killer=killer)
+            try:
+                st = run_point(out_dir, sweep, p, killer=killer)
+            except (SweepError, OSError) as e:
+                # One point's trouble (a link planted in its directory, a full
+                # disk) leaves it unfinished and the worker goes on.
+                st = None
+                with progress.lock:
+                    not_run.append((p["id"], str(e)))
+            except Exception as e:  # noqa: BLE001 - a dead worker would leave its points silently unrun
+                st = None
+                with progress.lock:
+                    not_run.append((p["id"], f"internal error: {type(e).__name__}: {e}"))
             with progress.lock:
                 progress.running -= 1
                 if st is not None:
@@ -110,13 +123,15 @@ def run(out_dir, sweep, args):
             signal.signal(s, h)
     wall = time.monotonic() - start
     progress.finish()
-    results.write_csv(out_dir, sweep)
-    statuses = {}
-    for p in sweep["points"]:
-        st = results.load_status(out_dir, p["id"])
-        if st:
-            statuses[st["status"]] = statuses.get(st["status"], 0) + 1
-    finished = sum(statuses.values())
+    summary = results.write_csv(out_dir, sweep)
+    statuses = summary.statuses
+    finished = summary.rows
+    for pid, reason in sorted(not_run)[:10]:
+        print(f"tessera sweep: point {pid} not run: {reason}", file=sys.stderr)
+    if len(not_run) > 10:
+        print(f"tessera sweep: ... and {len(not_run) - 10} more points not run", file=sys.stderr)
+    for line in summary.report():
+        print(line, file=sys.stderr)
     if signalled:
         name = signal.Signals(signalled[0]).name
         print(f"tessera sweep: interrupted ({name}): {finished} of {total} points finished; "
@@ -135,8 +150,12 @@ def run(out_dir, sweep, args):
         overhead += f": sweep overhead {(per_point - proc) * 1000:.1f} ms"
         if sim:
             overhead += f", {(per_point - sum(sim) / len(sim)) * 1000:.1f} ms beyond the simulation"
+    unfinished = f", {summary.unfinished} unfinished" if summary.unfinished else ""
     print(f"tessera sweep: {sweep['name']}: {statuses.get('ok', 0)} ok, {statuses.get('failed', 0)} failed, "
-          f"{statuses.get('fault', 0)} fault, {statuses.get('timeout', 0)} timeout of {total}; "
+          f"{statuses.get('fault', 0)} fault, {statuses.get('timeout', 0)} timeout{unfinished} of {total}; "
           f"{n} run in {wall:.1f} s with -j {jobs}{overhead}; {os.path.join(out_dir, 'results.csv')}",
           file=sys.stderr)
-    return 0
+    if summary.unfinished:
+        print(f"tessera sweep: {summary.unfinished} points are unfinished; `tessera sweep {args.spec} -o {out_dir} "
+              "--resume` runs them again", file=sys.stderr)
+    return 1 if summary.unfinished or summary.metric_failures else 0

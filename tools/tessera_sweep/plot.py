@@ -32,11 +32,19 @@ beside a link to results.csv.
 import csv
 import difflib
 import html
+import io
 import json
 import math
 import os
 import re
+import stat
 import sys
+
+try:
+    from . import safefile
+except ImportError:  # loaded on its own from its file (the plot tests): the package beside it
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from tessera_sweep import safefile
 
 FIXED_COLUMNS = ["id", "program", "platform", "repeat"]
 TRAILING_COLUMNS = ["status", "exit_code", "host_seconds", "message"]
@@ -546,6 +554,12 @@ def _check_shape(p, where):
     if p.get("where") is not None and not isinstance(p.get("where"), dict):
         raise PlotError(f"{where}: where is a mapping column: value (or [values]), "
                         f"got {p.get('where')!r}")
+    if p.get("name") is not None:
+        # The name is a file name in OUT/plots: one plain name, not hidden.
+        slug = _slug(str(p["name"]))
+        if not slug or slug.startswith(".") or len(slug) > 200:
+            raise PlotError(f"{where}: name {p['name']!r} does not make a file name (letters, digits, . _ -, "
+                            "not starting with ., at most 200 characters)")
 
 
 def normalise(results, p, where):
@@ -610,8 +624,14 @@ def make_plots(out, plots, dpi=DEFAULT_DPI):
     results = Results(out)
     checked = [normalise(results, p, f"plot {i + 1}") for i, p in enumerate(plots)]
     plt = _pyplot()
-    pdir = os.path.join(out, "plots")
-    os.makedirs(pdir, exist_ok=True)
+    try:
+        with safefile.Dir(out, "plots", create=True) as d:
+            return _draw(results, checked, plt, d, out, dpi)
+    except safefile.SweepError as e:
+        raise PlotError(str(e)) from None
+
+
+def _draw(results, checked, plt, d, out, dpi):
     made = []
     for q in checked:
         rows = results
@@ -629,33 +649,38 @@ def make_plots(out, plots, dpi=DEFAULT_DPI):
         fig.suptitle(title)
         fig.tight_layout()
         for ext in ("png", "svg"):
-            path = os.path.join(pdir, f"{q['name']}.{ext}")
-            tmp = path + ".tmp"
-            fig.savefig(tmp, dpi=dpi, format=ext)
-            os.replace(tmp, path)
+            # Drawn in memory, written through the plots directory held open (never through a link).
+            buf = io.BytesIO()
+            fig.savefig(buf, dpi=dpi, format=ext)
+            d.write_atomic(f"{q['name']}.{ext}", buf.getvalue())
         plt.close(fig)
         made.append((q["name"], caption))
-    write_index(out, made)
+    write_index(out, made, d)
     return made
 
 
-def write_index(out, made):
+def write_index(out, made, d):
     """OUT/plots/index.html: every plot made so far (plots.json keeps the
-    captions across invocations) beside a link to results.csv."""
-    pdir = os.path.join(out, "plots")
-    manifest_path = os.path.join(pdir, "plots.json")
-    manifest = {}
-    if os.path.isfile(manifest_path):
-        try:
-            with open(manifest_path) as f:
-                manifest = json.load(f)
-        except (OSError, ValueError):
-            manifest = {}
+    captions across invocations) beside a link to results.csv. d: OUT/plots
+    held open (safefile.Dir)."""
+    try:
+        manifest = json.loads(d.read("plots.json") or "{}")
+    except ValueError:
+        manifest = {}
+    if not isinstance(manifest, dict):
+        manifest = {}
     for name, caption in made:
         manifest[name] = caption
-    manifest = {n: c for n, c in manifest.items()
-                if os.path.isfile(os.path.join(pdir, n + ".png"))}
-    _atomic_write(manifest_path, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+
+    def drawn(n):
+        try:
+            st = d.lstat(n + ".png")
+        except safefile.SweepError:  # not a plain name: not one of ours
+            return False
+        return st is not None and stat.S_ISREG(st.st_mode)
+
+    manifest = {n: c for n, c in manifest.items() if isinstance(n, str) and isinstance(c, str) and drawn(n)}
+    d.write_atomic("plots.json", json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     title = html.escape(os.path.basename(os.path.abspath(out)))
     parts = [
         "<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\">",
@@ -671,14 +696,7 @@ def write_index(out, made):
                      f"<figcaption><b>{n}</b>: {html.escape(manifest[name])}</figcaption>"
                      "</figure>")
     parts.append("</body></html>")
-    _atomic_write(os.path.join(pdir, "index.html"), "\n".join(parts) + "\n")
-
-
-def _atomic_write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    d.write_atomic("index.html", "\n".join(parts) + "\n")
 
 
 # ----------------------------------------------------------------------------

@@ -1,34 +1,36 @@
 """The sweep directory: sweep.json, points/NNNNN/status.json and results.csv."""
 import csv
 import io
+import itertools
 import json
 import os
-import tempfile
+import stat
 
 from . import SweepError
+from . import safefile
 
 
 def atomic_write(path, text):
-    """Write text to path through a temporary file in the same directory and a
-    rename, so a reader (or a killed sweep) sees the old file or the new one."""
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix="-" + os.path.basename(path))
-    try:
-        with os.fdopen(fd, "w", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write text (a str or an iterable of str) to path, a file of the sweep
+    directory, through a temporary file and a rename (safefile.Dir.write_atomic)."""
+    safefile.write_atomic(path, text)
+
+
+def write_sweep(out_dir, sweep):
+    """OUT/sweep.json, streamed: the text of a large sweep (~230 bytes a point)
+    is never one string in memory (json.dumps of 1,000,000 points peaked at
+    2.7 GB; streamed, writing adds nothing to the ~700 MB the points take)."""
+    atomic_write(os.path.join(out_dir, "sweep.json"),
+                 itertools.chain(json.JSONEncoder(indent=1).iterencode(sweep), ["\n"]))
 
 
 def point_dir(out_dir, point_id):
     return os.path.join(out_dir, "points", f"{int(point_id):05d}")
+
+
+def open_point_dir(out_dir, point_id, create=False):
+    """OUT/points/NNNNN held open, reached without following links (safefile.Dir)."""
+    return safefile.Dir(out_dir, "points", f"{int(point_id):05d}", create=create)
 
 
 def status_path(out_dir, point_id):
@@ -36,8 +38,12 @@ def status_path(out_dir, point_id):
 
 
 def is_finished(out_dir, point_id):
-    """A point is finished iff its status.json exists."""
-    return os.path.exists(status_path(out_dir, point_id))
+    """A point is finished iff its status.json exists (a regular file: a link
+    planted there finishes nothing, and a resumed sweep replaces it)."""
+    try:
+        return stat.S_ISREG(os.lstat(status_path(out_dir, point_id)).st_mode)
+    except OSError:
+        return False
 
 
 def load_sweep(out_dir):
@@ -52,11 +58,20 @@ def load_sweep(out_dir):
 
 
 def load_status(out_dir, point_id):
+    """The point's status.json, or None while it is unfinished (no status.json,
+    or one that is not a regular file holding a JSON object)."""
     try:
-        with open(status_path(out_dir, point_id)) as f:
-            return json.load(f)
-    except FileNotFoundError:
+        fd = os.open(status_path(out_dir, point_id), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
         return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            st = json.loads(f.read())
+        except (ValueError, RecursionError):
+            return None
+    return st if isinstance(st, dict) else None
 
 
 def parameter_columns(sweep):
@@ -84,32 +99,79 @@ def columns(sweep):
         ["status", "exit_code", "host_seconds", "message"]
 
 
-def rows(out_dir, sweep=None):
-    """(header, [row, ...]) of the finished points, by id."""
-    sweep = sweep or load_sweep(out_dir)
+def message(st):
+    """The message column of a finished point: tessera's error line, then
+    every metric that could not be computed with its reason."""
+    parts = [st.get("message") or ""] + [f"metric {c}: {e}" for c, e in (st.get("metric_errors") or {}).items()]
+    return "; ".join(p for p in parts if p)
+
+
+def iter_rows(out_dir, sweep):
+    """The rows of the finished points, by id, one at a time."""
     params = parameter_columns(sweep)
     metrics = list(sweep.get("metrics", {}))
-    header = columns(sweep)
-    out = []
     for p in sorted(sweep["points"], key=lambda p: p["id"]):
         st = load_status(out_dir, p["id"])
         if st is None:
             continue
         m = st.get("metrics", {})
-        out.append([p["id"], p.get("program_name", p["program"]), p.get("platform_name", p["platform"]),
-                    p.get("repeat", 0)] + [p["params"].get(k) for k in params] + [m.get(k) for k in metrics] +
-                   [st.get("status"), st.get("exit_code"), st.get("host_seconds"), st.get("message", "")])
-    return header, out
+        yield p, st, [p["id"], p.get("program_name", p["program"]), p.get("platform_name", p["platform"]),
+                      p.get("repeat", 0)] + [p["params"].get(k) for k in params] + [m.get(k) for k in metrics] + \
+            [st.get("status"), st.get("exit_code"), st.get("host_seconds"), message(st)]
+
+
+def rows(out_dir, sweep=None):
+    """(header, [row, ...]) of the finished points, by id."""
+    sweep = sweep or load_sweep(out_dir)
+    return columns(sweep), [r for _, _, r in iter_rows(out_dir, sweep)]
+
+
+class Summary:
+    """What write_csv found: points per status, unfinished points, and per
+    metric the points where it could not be computed."""
+
+    def __init__(self, total):
+        self.total = total
+        self.rows = 0
+        self.statuses = {}
+        self.metric_failures = {}  # column -> [count, first point id, its error]
+
+    @property
+    def unfinished(self):
+        return self.total - self.rows
+
+    def add(self, point, st):
+        self.rows += 1
+        self.statuses[st.get("status")] = self.statuses.get(st.get("status"), 0) + 1
+        for col, err in (st.get("metric_errors") or {}).items():
+            f = self.metric_failures.setdefault(col, [0, point["id"], err])
+            f[0] += 1
+
+    def report(self):
+        """One line per metric that failed somewhere, for standard error."""
+        return [f"tessera sweep: metric {col} could not be computed for {n} point{'s' if n != 1 else ''} "
+                f"(empty cells; the reason is in results.csv's message column), e.g. point {pid}: {err}"
+                for col, (n, pid, err) in self.metric_failures.items()]
 
 
 def write_csv(out_dir, sweep=None):
-    """Rewrite OUT/results.csv (atomically) from the points' status.json files;
-    returns the number of rows."""
-    header, body = rows(out_dir, sweep)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    for r in body:
-        w.writerow([_cell(v) for v in r])
-    atomic_write(os.path.join(out_dir, "results.csv"), buf.getvalue())
-    return len(body)
+    """Rewrite OUT/results.csv (atomically, streamed) from the points'
+    status.json files; returns a Summary of them."""
+    sweep = sweep or load_sweep(out_dir)
+    summary = Summary(len(sweep["points"]))
+
+    def lines():
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(columns(sweep))
+        for p, st, r in iter_rows(out_dir, sweep):
+            summary.add(p, st)
+            w.writerow([_cell(v) for v in r])
+            if buf.tell() >= 1 << 16:
+                yield buf.getvalue()
+                buf.seek(0)
+                buf.truncate()
+        yield buf.getvalue()
+
+    atomic_write(os.path.join(out_dir, "results.csv"), lines())
+    return summary

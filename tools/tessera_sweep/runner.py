@@ -1,16 +1,18 @@
 """Run one point of a sweep: the tessera command, its timeout, its status
 and metrics; `run-points` runs a list of them one after another."""
 import json
+import math
 import os
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 
 from . import SweepError
 from . import results
-from .space import Expr, MissingName
+from .space import Expr, ExprError, MissingName
 
 STATUS_FAULT = 3  # tessera run: the guest faulted
 
@@ -113,27 +115,56 @@ def error_line(stderr_text):
     return lines[-1] if lines else ""
 
 
-def load_stats(stats_file):
-    """The flattened stats JSON of a run, or {} when it wrote none."""
+def load_stats(stats_file, d=None):
+    """The flattened stats JSON of a run, or {} when it wrote none (read
+    through the point directory d, never through a link, when given)."""
     try:
+        if d is not None:
+            text = d.read(os.path.basename(stats_file))
+            return flatten(json.loads(text)) if text is not None else {}
         with open(stats_file) as f:
             return flatten(json.load(f))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
 
 
-def metrics_of(flat, metrics):
-    """{column: value} from flattened stats; a value that is missing (roi.* of
-    a program without ROI) or undefined (division by zero) is None."""
+def metric_value(text, flat):
+    """A metric's value from flattened stats: a number or a string; None when
+    it is missing (roi.* of a program without ROI) or undefined (division by
+    zero). ExprError when it cannot be computed: too large, not a real or
+    finite number, the wrong type, over its time budget."""
+    try:
+        v = Expr(text).eval(flat)
+    except (MissingName, ZeroDivisionError):
+        return None
+    except ExprError:
+        raise
+    except SweepError as e:  # a sweep.json edited by hand
+        raise ExprError(str(e)) from None
+    except MemoryError:
+        raise ExprError("out of memory") from None
+    except Exception as e:  # noqa: BLE001 - no metric may stop the sweep's worker
+        raise ExprError(f"{type(e).__name__}: {e}") from None
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, float) and not math.isfinite(v):
+        raise ExprError(f"the value {v} is not a finite number")
+    if isinstance(v, (int, float, str)):
+        return v
+    raise ExprError(f"the value {v!r} is not a real number")
+
+
+def metrics_of(flat, metrics, errors=None):
+    """{column: value} from flattened stats (metric_value); a metric that
+    cannot be computed is None, and its reason goes to errors[column]."""
     out = {}
     for col, text in metrics.items():
         try:
-            v = Expr(text).eval(flat)
-            if isinstance(v, bool):
-                v = int(v)
-            out[col] = v
-        except (MissingName, ZeroDivisionError, TypeError, ValueError, OverflowError):
+            out[col] = metric_value(text, flat)
+        except ExprError as e:
             out[col] = None
+            if errors is not None:
+                errors[col] = str(e)
     return out
 
 
@@ -173,25 +204,26 @@ def _kill_group(proc):
 def run_point(out_dir, sweep, point, stage=None, killer=None):
     """Run one point and write its status.json (last, atomically). Returns the
     status dict, or None when the run was stopped by killer (the point stays
-    unfinished)."""
-    d = results.point_dir(out_dir, point["id"])
-    os.makedirs(d, exist_ok=True)
+    unfinished). Every file is written through the point directory held open
+    (results.open_point_dir): a link planted there is refused, not followed."""
+    with results.open_point_dir(out_dir, point["id"], create=True) as d:
+        return _run_point(d, out_dir, sweep, point, stage, killer)
+
+
+def _run_point(d, out_dir, sweep, point, stage, killer):
     cmd = command(sweep, point, out_dir, stage)
     tool = point.get("tool")
     # A tool prints its statistics (one JSON object) on stdout; they are saved as stats.json.
-    stats_file = os.path.join(os.path.abspath(d), "stats.json") if tool else cmd[cmd.index("--stats") + 1]
-    try:
-        os.unlink(stats_file)  # of an earlier, interrupted run
-    except FileNotFoundError:
-        pass
-    with open(os.path.join(d, "cmd.txt"), "w") as f:
+    stats_file = os.path.join(os.path.abspath(d.path), "stats.json") if tool else cmd[cmd.index("--stats") + 1]
+    d.unlink("stats.json")  # of an earlier, interrupted run
+    with d.open("cmd.txt") as f:
         f.write(shlex.join(cmd) + "\n")
     timeout = sweep.get("timeout")
     start = time.monotonic()
     timed_out = False
-    with open(os.path.join(d, "stdout.txt"), "wb") as out, open(os.path.join(d, "stderr.txt"), "wb") as err:
+    with d.open("stdout.txt", "wb") as out, d.open("stderr.txt", "wb") as err:
         try:
-            proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=d,
+            proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=d.path,
                                     start_new_session=True)
         except OSError as e:
             proc = None
@@ -214,15 +246,13 @@ def run_point(out_dir, sweep, point, stage=None, killer=None):
         return None
     no_json = False
     if tool and rc == 0 and not timed_out:
-        with open(os.path.join(d, "stdout.txt"), errors="replace") as f:
-            text = f.read()
+        text = d.read("stdout.txt") or ""
         if json_object(text) is None:
             no_json = True
         else:
-            results.atomic_write(stats_file, text)
-    flat = load_stats(stats_file)
-    with open(os.path.join(d, "stderr.txt"), errors="replace") as f:
-        message = error_line(f.read())
+            d.write_atomic("stats.json", text)
+    flat = load_stats(stats_file, d)
+    message = error_line(d.read("stderr.txt") or "")
     if no_json:
         message = f"`tessera {tool}` exited 0 but printed no JSON object on stdout"
     if timed_out:
@@ -239,11 +269,16 @@ def run_point(out_dir, sweep, point, stage=None, killer=None):
             message = f"killed by signal {-rc}" + (f" ({message})" if message else "")
         elif not message:
             message = f"exit status {rc}"
+    errors = {}
     st = {"id": point["id"], "status": status, "exit_code": rc, "message": message,
-          "host_seconds": round(host_seconds, 6), "metrics": metrics_of(flat, sweep.get("metrics", {}))}
-    if isinstance(flat.get("summary.host_seconds"), (int, float)):
-        st["sim_host_seconds"] = flat["summary.host_seconds"]  # the simulation alone, inside tessera
-    results.atomic_write(os.path.join(d, "status.json"), json.dumps(st, indent=1) + "\n")
+          "host_seconds": round(host_seconds, 6), "metrics": metrics_of(flat, sweep.get("metrics", {}), errors)}
+    if errors:
+        # The cells stay empty; the reasons go to results.csv's message column and the sweep's exit status.
+        st["metric_errors"] = errors
+    sim = flat.get("summary.host_seconds")
+    if isinstance(sim, (int, float)) and not isinstance(sim, bool) and math.isfinite(sim):
+        st["sim_host_seconds"] = sim  # the simulation alone, inside tessera
+    d.write_atomic("status.json", json.dumps(st, indent=1) + "\n")
     return st
 
 
@@ -279,14 +314,27 @@ def run_points(out_dir, ids, stage=None):
         killer.stop()
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    troubled = 0
     try:
         for i in parse_ids(ids, sweep) if isinstance(ids, str) else ids:
             if killer.stopping.is_set():
                 break
             if results.is_finished(out_dir, i):
                 continue
-            run_point(out_dir, sweep, by_id[i], stage, killer)
+            try:
+                st = run_point(out_dir, sweep, by_id[i], stage, killer)
+            except (SweepError, OSError) as e:
+                # This point stays unfinished (a --resume runs it again); the others still run.
+                print(f"tessera sweep: point {i} not run: {e}", file=sys.stderr)
+                troubled += 1
+                continue
+            if st and st.get("metric_errors"):
+                for col, err in st["metric_errors"].items():
+                    print(f"tessera sweep: point {i}: metric {col}: {err}", file=sys.stderr)
+                troubled += 1
     finally:
         for s, h in old.items():
             signal.signal(s, h)
-    return 128 + signal.SIGTERM if killer.stopping.is_set() else 0
+    if killer.stopping.is_set():
+        return 128 + signal.SIGTERM
+    return 1 if troubled else 0

@@ -20,8 +20,8 @@ import math
 import os
 import re
 import shlex
-import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -69,7 +69,11 @@ def point_dir(out_dir, pid):
 
 
 def is_finished(out_dir, pid):
-    return os.path.exists(os.path.join(point_dir(out_dir, pid), "status.json"))
+    """As results.is_finished: status.json is a regular file (not a link planted there)."""
+    try:
+        return stat.S_ISREG(os.lstat(os.path.join(point_dir(out_dir, pid), "status.json")).st_mode)
+    except OSError:
+        return False
 
 
 def make_chunks(ids, chunk_size=None, max_tasks=MAX_TASKS):
@@ -210,33 +214,42 @@ def preflight(args):
 # --- the executor -------------------------------------------------------------------------------
 
 
-def _copy_if_changed(src, dst):
-    if not os.path.exists(src):
-        raise SlurmError(f"cannot stage {src}: it does not exist")
+def _copy_if_changed(src, d, name):
+    """src copied to name in d (a safefile.Dir), with src's mode (less the umask) and times."""
     try:
         s = os.stat(src)
-        d = os.stat(dst)
-        if d.st_size == s.st_size and int(d.st_mtime) == int(s.st_mtime):
-            return
     except OSError:
-        pass
-    tmp = f"{dst}.tmp{os.getpid()}"
-    shutil.copy2(src, tmp)
-    os.replace(tmp, dst)
+        raise SlurmError(f"cannot stage {src}: it does not exist") from None
+    t = d.lstat(name)
+    if t is not None and stat.S_ISREG(t.st_mode) and t.st_size == s.st_size and int(t.st_mtime) == int(s.st_mtime):
+        return
+    with open(src, "rb") as f:
+        d.write_atomic(name, f, mode=stat.S_IMODE(s.st_mode), times_ns=(s.st_atime_ns, s.st_mtime_ns))
 
 
-def stage_files(sweep, stage):
-    """tessera, every file of sweep["files"] and the sweep tool into stage (what a node runs)."""
-    os.makedirs(os.path.join(stage, "files"), exist_ok=True)
-    os.makedirs(os.path.join(stage, "tools", "tessera_sweep"), exist_ok=True)
-    _copy_if_changed(sweep["tessera"], os.path.join(stage, "tessera"))
-    for key, path in sorted(sweep.get("files", {}).items()):
-        _copy_if_changed(path, os.path.join(stage, "files", key))
-    _copy_if_changed(os.path.join(TOOLS_DIR, "tessera-sweep"), os.path.join(stage, "tools", "tessera-sweep"))
+def stage_files(sweep, stage, own=False):
+    """tessera, every file of sweep["files"] and the sweep tool into stage (what a node runs).
+    Nothing below stage is reached through a link, nor stage itself when it is the sweep's
+    own (OUT/stage; own) rather than the user's --shared-dir."""
+    from tessera_sweep import safefile
+
+    def _stage_dir(*names):
+        if own:
+            return safefile.Dir(os.path.dirname(stage), os.path.basename(stage), *names, create=True)
+        return safefile.Dir(stage, *names, create=True)
+
+    with _stage_dir() as d:
+        _copy_if_changed(sweep["tessera"], d, "tessera")
+    with _stage_dir("files") as d:
+        for key, path in sorted(sweep.get("files", {}).items()):
+            _copy_if_changed(path, d, key)
+    with _stage_dir("tools") as d:
+        _copy_if_changed(os.path.join(TOOLS_DIR, "tessera-sweep"), d, "tessera-sweep")
     pkg = os.path.join(TOOLS_DIR, "tessera_sweep")
-    for f in sorted(os.listdir(pkg)):
-        if f.endswith(".py"):
-            _copy_if_changed(os.path.join(pkg, f), os.path.join(stage, "tools", "tessera_sweep", f))
+    with _stage_dir("tools", "tessera_sweep") as d:
+        for f in sorted(os.listdir(pkg)):
+            if f.endswith(".py"):
+                _copy_if_changed(os.path.join(pkg, f), d, f)
 
 
 class _Progress:
@@ -254,7 +267,7 @@ class _Progress:
 
         for pid in sorted(self.pending_ids):
             path = os.path.join(point_dir(self.out_dir, pid), "status.json")
-            if not os.path.exists(path):
+            if not is_finished(self.out_dir, pid):
                 continue
             try:
                 with open(path) as f:
@@ -334,11 +347,15 @@ class Executor:
     def unfinished(self, ids):
         return [i for i in ids if not is_finished(self.out, i)]
 
+    def slurm_files(self):
+        """OUT/slurm held open: its files are written without following links."""
+        from tessera_sweep import safefile
+        return safefile.Dir(self.out, "slurm", create=True)
+
     def submit(self, n, chunks):
         chunks_file = os.path.join(self.slurm_dir, f"chunks-{n}.txt")
-        with open(chunks_file + ".tmp", "w") as f:
-            f.write("".join(",".join(str(i) for i in c) + "\n" for c in chunks))
-        os.replace(chunks_file + ".tmp", chunks_file)
+        with self.slurm_files() as d:
+            d.write_atomic(os.path.basename(chunks_file), "".join(",".join(str(i) for i in c) + "\n" for c in chunks))
         a = self.args
         time_limit = a.time or default_time_limit(max(len(c) for c in chunks), self.sweep.get("timeout") or 600)
         script = batch_script(name=self.sweep.get("name", "sweep"), out_dir=self.out, stage=self.stage,
@@ -346,14 +363,13 @@ class Executor:
                               output_pattern=os.path.join(self.slurm_dir, "task-%A_%a.out"), partition=a.partition,
                               time_limit=time_limit, mem=a.mem)
         path = os.path.join(self.slurm_dir, f"job-{n}.sh")
-        with open(path, "w") as f:
-            f.write(script)
-        os.chmod(path, 0o755)
+        with self.slurm_files() as d:
+            d.write_atomic(os.path.basename(path), script, mode=0o777)  # executable, less the umask
         r = _run(["sbatch", "--parsable", path])
         job = r.stdout.strip().split(";")[0]
         if not job.isdigit():
             raise SlurmError(f"`sbatch --parsable {path}` printed {r.stdout.strip()!r}, not a job id")
-        with open(os.path.join(self.slurm_dir, "jobs.txt"), "a") as f:
+        with self.slurm_files() as d, d.open("jobs.txt", append=True) as f:
             f.write(f"{n} {job} {len(chunks)}\n")
         return job
 
@@ -389,8 +405,8 @@ class Executor:
         if not todo:
             self.log(f"all {len(all_ids)} points of {self.out} are finished")
             return self.finish(all_ids, time.monotonic())
-        os.makedirs(self.slurm_dir, exist_ok=True)
-        stage_files(self.sweep, self.stage)
+        self.slurm_files().close()
+        stage_files(self.sweep, self.stage, own=not getattr(a, "shared_dir", None))
         chunks = make_chunks(todo, a.chunk_size)
         n = 0
         if os.path.exists(os.path.join(self.slurm_dir, "jobs.txt")):  # a resumed sweep: keep earlier scripts
@@ -428,7 +444,9 @@ class Executor:
 
     def finish(self, all_ids, t0):
         from tessera_sweep import results
-        results.write_csv(self.out, self.sweep)
+        summary = results.write_csv(self.out, self.sweep)
+        for line in summary.report():
+            self.log(line)
         counts = {}
         host = 0.0
         for pid in all_ids:
@@ -443,7 +461,7 @@ class Executor:
                  f"{counts.get('failed', 0)} failed, {counts.get('fault', 0)} fault, {counts.get('timeout', 0)} timeout"
                  f"{unfinished} of {len(all_ids)}; Slurm wall {time.monotonic() - t0:.1f} s, tessera host time "
                  f"{host:.1f} s; results in {os.path.join(self.out, 'results.csv')}")
-        return 0 if not counts.get("unfinished") else 1
+        return 0 if not counts.get("unfinished") and not summary.metric_failures else 1
 
     def cancel(self):
         if self.job:
@@ -456,7 +474,8 @@ class Executor:
 
 def run(out_dir, sweep, args):
     """Run the sweep's unfinished points as Slurm job arrays; the process exit status
-    (0 all finished, 1 some unfinished after the retries, 130 interrupted; SlurmError: refused)."""
+    (0 all finished, 1 some unfinished after the retries or a metric that could not be computed,
+    130 interrupted; SlurmError: refused)."""
     ex = Executor(out_dir, sweep, args)
 
     def interrupt(signum, frame):
@@ -465,7 +484,7 @@ def run(out_dir, sweep, args):
     old = signal.signal(signal.SIGTERM, interrupt)
     try:
         return ex.run()
-    except SlurmError:
+    except _Base:  # SlurmError, or a file of the sweep refused (safefile): the job must not outlive it
         ex.cancel()
         raise
     except KeyboardInterrupt:

@@ -3,6 +3,7 @@ it, and expand it into the points of sweep.json. Every refusal names the spec
 file and the key, and comes before any point runs."""
 import difflib
 import json
+import math
 import os
 import re
 import subprocess
@@ -18,7 +19,7 @@ from .runner import PROGRAM_PARAM, flatten, json_object, model_params, set_value
 ARG_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 
 TOP_KEYS = ("name", "description", "tool", "tool_args", "platforms", "programs", "parameters", "sampling", "repeats", "constraints",
-            "metrics", "timeout", "fast_forward", "plots")
+            "metrics", "timeout", "fast_forward", "plots", "max_points")
 DEFAULT_METRICS = {"cycles": "summary.sim_cycles", "warp_insts": "summary.warp_insts"}
 ALWAYS_ALLOWED = ("roi.", "summary.", "fast_forward.")
 TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,6 +41,20 @@ TOOLS = {
 }
 # Options of a tool that are not a sweep point's: they replace the one JSON object.
 TOOL_RESERVED = ("--help", "-h", "--json", "--set", "--list", "--sweep", "--csv", "--plot")
+
+# A sweep of more points is refused before it is expanded: points are counted
+# from the spec (space.count) and compared with its max_points. Each point costs
+# ~230 bytes of sweep.json and ~700 bytes of the tool's memory (1,000,000 points:
+# 233 MB, 670 MB, 22 s to check and write with a stand-in tessera).
+DEFAULT_MAX_POINTS = 1_000_000
+# The spec itself: YAML aliases let a short file stand for an enormous tree
+# (expanded when the spec is copied into sweep.json), so values are counted as
+# if expanded; deep nesting would exhaust the stack of the JSON copy.
+MAX_SPEC_BYTES = 4 << 20
+MAX_SPEC_VALUES = 1_000_000
+MAX_SPEC_DEPTH = 64
+MAX_TIMEOUT = 30 * 24 * 3600  # seconds: a point longer than 30 days is a mistake, not a simulation
+MAX_NAME_CHARS = 200
 
 _LISTING = re.compile(r"^(\S+)\s+(\S+)\s+(\S+)\s+(\[[^\]]*\]|\S+)\s+(\S+)(?:\s+(.*))?$")
 
@@ -79,6 +94,7 @@ class Loader:
         self.tessera = os.path.abspath(tessera)
         self.files = {}
         self._listings = {}
+        self.spec_json = None
 
     def err(self, key, msg):
         return SweepError(f"{self.path}: {key}: {msg}" if key else f"{self.path}: {msg}")
@@ -186,24 +202,53 @@ class Loader:
 
     # ------------------------------------------------------------ load
 
-    def load(self):
+    def read(self):
+        """The spec file's YAML, bounded in size, nesting and (aliases expanded) values."""
         try:
-            with open(self.path) as f:
-                spec = yaml.safe_load(f)
+            with open(self.path, "rb") as f:
+                text = f.read(MAX_SPEC_BYTES + 1)
         except OSError as e:
             raise SweepError(f"{self.path}: cannot read: {e.strerror}") from None
+        if len(text) > MAX_SPEC_BYTES:
+            raise SweepError(f"{self.path}: the spec is larger than {MAX_SPEC_BYTES >> 20} MB")
+        try:
+            spec = yaml.safe_load(text)
         except yaml.YAMLError as e:
             raise SweepError(f"{self.path}: not valid YAML: {e}") from None
+        except (RecursionError, MemoryError):
+            raise SweepError(f"{self.path}: the spec is nested too deeply to read") from None
+        except ValueError as e:  # a number PyYAML cannot convert (an integer of more than 4300 digits)
+            raise SweepError(f"{self.path}: not valid YAML: {e}") from None
+        values, stack = 0, [(spec, 1, None)]
+        while stack:
+            v, depth, key = stack.pop()
+            values += 1
+            if values > MAX_SPEC_VALUES:
+                raise self.err(key, f"the spec holds more than {MAX_SPEC_VALUES:,} values (YAML aliases counted "
+                               "as often as they are used)")
+            if depth > MAX_SPEC_DEPTH:
+                raise self.err(key, f"nested more than {MAX_SPEC_DEPTH} levels deep")
+            if isinstance(v, dict):
+                stack.extend((x, depth + 1, key if key is not None else k) for k, x in v.items())
+            elif isinstance(v, list):
+                stack.extend((x, depth + 1, key) for x in v)
+        return spec
+
+    def load(self):
+        spec = self.read()
         if not isinstance(spec, dict):
             raise self.err(None, "expected a mapping (name, platforms, programs, parameters, ...)")
+        try:
+            # The spec as sweep.json holds it (a YAML date becomes its text).
+            self.spec_json = json.loads(json.dumps(spec, default=str))
+        except (TypeError, ValueError) as e:
+            raise self.err(None, f"the spec holds a value sweep.json cannot (JSON) hold: {e}") from None
         for k in spec:
             if k not in TOP_KEYS:
                 raise self.err(k, f"unknown key{nearest(str(k), TOP_KEYS)} (known: {', '.join(TOP_KEYS)})")
         if not os.access(self.tessera, os.X_OK):
             raise SweepError(f"tessera binary '{self.tessera}' is missing or not executable")
-        name = spec.get("name") or os.path.splitext(os.path.basename(self.path))[0]
-        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9._-]+", name):
-            raise self.err("name", f"'{name}' is not a filesystem-safe name (letters, digits, . _ -)")
+        name = self.sweep_name(spec)
 
         tool = spec.get("tool")
         if tool is not None:
@@ -224,6 +269,18 @@ class Loader:
         else:
             platforms, programs = self.platforms_programs(spec)
         return self.load_rest(spec, name, tool, platforms, programs)
+
+    def sweep_name(self, spec):
+        """The sweep's name: the default directory sweeps/NAME, so one plain file
+        name (`..` would put the sweep's files in the working directory)."""
+        given = spec.get("name") is not None
+        name = spec["name"] if given else os.path.splitext(os.path.basename(self.path))[0]
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9._-]+", name) or name in (".", "..") or \
+                len(name) > MAX_NAME_CHARS:
+            whose = "" if given else " (the spec file's name; give the sweep a name: key)"
+            raise self.err("name", f"{name!r}{whose} is not a filesystem-safe name: one plain file name of letters, "
+                           f"digits, . _ - (not . or ..), at most {MAX_NAME_CHARS} characters")
+        return name
 
     def platforms_programs(self, spec):
         plats = spec.get("platforms")
@@ -254,7 +311,7 @@ class Loader:
         axes = []
         for k, v in params.items():
             try:
-                axes.append((str(k), space.axis_values(str(k), v)))
+                axes.append((str(k), space.axis(str(k), v)))
             except SweepError as e:
                 raise self.err(f"parameters.{k}", str(e).replace(f"parameter '{k}': ", "")) from None
 
@@ -303,21 +360,28 @@ class Loader:
                 raise self.err(f"metrics.{col}", str(ex)) from None
 
         timeout = spec.get("timeout", 600)
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-            raise self.err("timeout", f"expected a positive number of seconds, got {timeout!r}")
+        # (nan fails every comparison, so it is refused with inf and the negatives)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT:
+            raise self.err("timeout", f"expected a positive, finite number of seconds (at most {MAX_TIMEOUT:,}: "
+                           f"30 days), got {timeout!r}")
         ff = spec.get("fast_forward", False)
         if not isinstance(ff, bool):
             raise self.err("fast_forward", f"expected true or false, got {ff!r}")
 
+        sampling = spec.get("sampling", "grid")
         try:
-            sampled = space.sample(axes, spec.get("sampling", "grid"), constraints)
+            n_samples = space.count(axes, sampling)
         except SweepError as ex:
-            if str(ex).startswith("sampling: "):
-                raise self.err("sampling", str(ex)[len("sampling: "):]) from None
+            raise self.err("sampling", str(ex)[len("sampling: "):]) from None
+        self.check_size(spec, platforms, programs, axes, sampling, n_samples, rep)
+        try:
+            # At most max_points parameter points: the grid is filtered as it is produced.
+            sampled = list(space.iter_sample(axes, sampling, constraints))
+        except SweepError as ex:
             raise self.err("constraints", str(ex)) from None
         if not sampled:
             raise self.err("constraints", "the parameter space is empty: the constraints exclude every point")
-        param_points = space.with_repeats(sampled, rep)
+        param_points = list(space.iter_repeats(sampled, rep))
 
         referenced = set()
         for i, (gname, _, args) in enumerate(programs):
@@ -353,10 +417,35 @@ class Loader:
             self.validate_metrics(points, metric_exprs)
 
         extra = {"tool": tool} if tool else {}
-        return {"version": 1, "name": name, **extra, "spec": json.loads(json.dumps(spec)), "spec_file": os.path.abspath(self.path),
+        return {"version": 1, "name": name, **extra, "spec": self.spec_json, "spec_file": os.path.abspath(self.path),
                 "tessera": self.tessera, "files": self.files,
                 "metrics": {c: e.text for c, e in metric_exprs.items()}, "timeout": timeout, "fast_forward": ff,
                 "points": points}
+
+    def check_size(self, spec, platforms, programs, axes, sampling, n_samples, rep):
+        """Refuse a sweep of more than max_points points, counted from the spec
+        before any point is made, naming the count, its factors and the key
+        of the largest."""
+        limit = spec.get("max_points", DEFAULT_MAX_POINTS)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise self.err("max_points", f"expected a positive integer (the most points the sweep may have), "
+                           f"got {limit!r}")
+        factors = [(len(platforms), "platforms", f"{len(platforms):,} platforms"),
+                   (len(programs), "programs", f"{len(programs):,} programs")]
+        if space.parse_sampling(sampling)[0] == "grid":
+            factors += [(v.count, f"parameters.{k}", f"{v.count:,} values of {k}") for k, v in axes]
+        else:
+            factors.append((n_samples, "sampling.points", f"{n_samples:,} sampled points"))
+        if rep:
+            factors.append((rep[0], "repeats.count", f"{rep[0]:,} repeats"))
+        total = math.prod(n for n, _, _ in factors)
+        if total <= limit:
+            return
+        shown = [d for n, _, d in factors if n > 1]
+        largest = max(factors, key=lambda f: f[0])[1]
+        raise self.err(largest, f"the sweep would have {total:,} points ({' x '.join(shown)}), more than "
+                       f"max_points ({limit:,}); make the space smaller, or raise max_points if that many "
+                       "points are meant")
 
     # ------------------------------------------------------------ validation
 
