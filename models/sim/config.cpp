@@ -352,8 +352,14 @@ void Config::check_all_used() const {
         throw ConfigError(fmt::format("{}: parameter '{}' is not one that instance '{}' reads{}", value.source, key,
                                       instance, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
       }
+  // A key that instances read only with values of their own (`--set
+  // memory:memory.latency=5`, the one instance that reads memory.latency)
+  // is still a parameter: the platform file's value of it is not unknown.
+  std::set<std::string> read_by_instances;
+  for (const auto& [scoped_key, spec] : scoped_specs_)
+    read_by_instances.insert(scoped_key.substr(scoped_key.find(':') + 1));
   for (const auto& [key, value] : values_) {
-    if (specs_.count(key) || scoped_specs_.count(key)) continue;
+    if (specs_.count(key) || scoped_specs_.count(key) || read_by_instances.count(key)) continue;
     const std::string near = nearest_key(key);
     throw ConfigError(fmt::format("{}: unknown parameter '{}'{}", value.source == "--set" ? "--set" : value.source, key,
                                   near.empty() ? " (`tessera config --list` shows this platform's parameters; a "

@@ -210,6 +210,26 @@ TEST(HeteroPlatform, SetCanChangeOneInstancesParameter) {
   }
 }
 
+// A parameter that one instance alone reads, set for that instance: the
+// platform file's own value of it (chip.yaml's memory.latency) is a known
+// parameter, not reported as unknown, and the instance takes its value.
+TEST(InstanceSet, TheOnlyReaderOfAParameterCanBeSetAlone) {
+  uint64_t cycles[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    const std::string stats = temp_path("memory_set.json");
+    std::vector<std::string> args{"run", platform("chip"), fw("netlist_hetero_l1"), "--stats", stats, "-q"};
+    if (i == 1) args.insert(args.end(), {"--set", "memory:memory.latency=5"});
+    const auto r = run_tessera(args);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const auto j = nlohmann::json::parse(read_file(stats));
+    cycles[i] = j["summary"]["sim_cycles"].get<uint64_t>();
+    if (i == 1) {
+      EXPECT_EQ(j["config"]["parameters"]["memory:memory.latency"], "5");
+    }
+  }
+  EXPECT_LT(cycles[1], cycles[0]);  // 5 cycles to memory instead of chip.yaml's latency
+}
+
 TEST(HeteroPlatform, ConfigListShowsEachInstancesOwnParameters) {
   const auto r = run_tessera({"config", "--list", "chip_hetero"});
   ASSERT_EQ(r.status, 0) << r.err;
