@@ -22,6 +22,7 @@
 #include "sim/cli_checks.h"
 #include "sim/log.h"
 #include "sim/output_file.h"
+#include "sim/source_tree.h"
 #include "sim/tool_command.h"
 #include "sim/unhandled_error.h"
 
@@ -30,12 +31,14 @@ using tessera::sim::ConfigError;
 
 namespace {
 
+fs::path platform_dir() { return fs::path(tessera::sim::source_tree()) / "platforms"; }
+
 // A platform is a YAML path, or the name of one in the platforms/ folder
 // ("sm1" for platforms/sm1.yaml).
 std::string resolve_platform(const std::string& arg) {
   if (fs::exists(arg)) return arg;
   const std::string name = fs::path(arg).extension() == ".yaml" ? fs::path(arg).stem().string() : arg;
-  std::vector<fs::path> dirs{fs::path(TESSERA_PLATFORM_DIR)};
+  std::vector<fs::path> dirs{platform_dir()};
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) dirs.push_back(exe.parent_path() / ".." / "platforms");
@@ -44,8 +47,8 @@ std::string resolve_platform(const std::string& arg) {
     if (fs::exists(candidate)) return candidate.string();
   }
   std::string known;
-  if (fs::is_directory(TESSERA_PLATFORM_DIR)) {
-    for (const auto& entry : fs::directory_iterator(TESSERA_PLATFORM_DIR))
+  if (fs::is_directory(platform_dir())) {
+    for (const auto& entry : fs::directory_iterator(platform_dir()))
       if (entry.path().extension() == ".yaml") known += " " + entry.path().stem().string();
   }
   throw ConfigError(fmt::format("platform '{}' not found (not a file; known platforms:{})", arg, known));
@@ -157,12 +160,12 @@ int exec_sweep(const std::vector<std::string>& args) {
     fmt::print(stderr, "tessera: error: sweep: cannot find this binary's path (/proc/self/exe: {})\n", ec.message());
     return tessera::sim::kStatusConfigError;
   }
-  fs::path script = fs::path(TESSERA_TOOLS_DIR) / "tessera-sweep";
+  fs::path script = (fs::path(tessera::sim::source_tree()) / "tools") / "tessera-sweep";
   if (!fs::exists(script)) script = exe.parent_path() / ".." / "tools" / "tessera-sweep";
   const std::string python = "/usr/bin/python3";
   if (!fs::exists(script)) {
     fmt::print(stderr, "tessera: error: sweep: the sweep tool is missing (looked for {} and {})\n",
-               (fs::path(TESSERA_TOOLS_DIR) / "tessera-sweep").string(), script.string());
+               ((fs::path(tessera::sim::source_tree()) / "tools") / "tessera-sweep").string(), script.string());
     return tessera::sim::kStatusConfigError;
   }
   if (access(python.c_str(), X_OK) != 0) {

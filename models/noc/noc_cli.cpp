@@ -19,6 +19,7 @@
 #include "sim/config.h"
 #include "sim/output_file.h"
 #include "sim/run_control.h"
+#include "sim/source_tree.h"
 #include "sim/subprocess.h"
 
 namespace tessera::noc {
@@ -189,7 +190,7 @@ int run_sweep(const NocParams& p, MeasureOptions o, const CliOptions& cli) {
     // so that one starting with '-' is not taken for an option.
     const std::string title = fmt::format("{} {}", describe(p).substr(0, describe(p).find(',')), o.traffic);
     const std::vector<std::string> argv{"/usr/bin/python3",
-                                        std::string(TESSERA_SOURCE_DIR) + "/tools/noc_plot.py",
+                                        std::string(tessera::sim::source_tree()) + "/tools/noc_plot.py",
                                         "--title",
                                         title,
                                         "--",

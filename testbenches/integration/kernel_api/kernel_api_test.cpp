@@ -290,7 +290,7 @@ TEST(KernelApiCompile, UnsupportedLdgTypeIsAReadableError) {
 // compile_types.c, every atomic and __ldg with every integer type, float and
 // double, built with -Wall -Wextra -Werror (the build fails otherwise).
 TEST(KernelApiCompile, EveryAtomicAndLdgTypeBuildsWithoutWarnings) {
-  FILE* f = std::fopen(FW_DIR "/kernel_api_compile_types.elf", "rb");
+  FILE* f = std::fopen(fw("compile_types").c_str(), "rb");
   EXPECT_NE(f, nullptr);
   if (f) std::fclose(f);
 }
@@ -302,7 +302,7 @@ TEST(KernelApiCompile, EveryAtomicAndLdgTypeBuildsWithoutWarnings) {
 TEST(KernelApiCompile, SixtyFourBitAtomicsUseTheContractEncodings) {
   std::string objdump = RISCV_GCC;
   objdump.replace(objdump.rfind("gcc"), 3, "objdump");
-  const std::string dis = command_output(objdump + " -d " FW_DIR "/kernel_api_compile_types.elf");
+  const std::string dis = command_output(objdump + " -d " + fw("compile_types"));
   const std::regex word(R"(^\s*[0-9a-f]+:\s+([0-9a-f]{8})\s)");
   unsigned add64 = 0, exch64 = 0, cas64 = 0;
   for (const auto& l : lines_of(dis)) {

@@ -16,7 +16,7 @@
 #include "isa/decoded_program.h"
 #include "isa/elf_loader.h"
 
-namespace tessera::isa {
+namespace tessera::isa::elf_segment_rules_test {
 namespace {
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
@@ -228,4 +228,4 @@ TEST(ElfSegmentRules, SymbolNamesWithinTheFileSizeLoad) {
 }
 
 }  // namespace
-}  // namespace tessera::isa
+}  // namespace tessera::isa::elf_segment_rules_test

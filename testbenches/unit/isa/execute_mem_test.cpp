@@ -5,7 +5,7 @@
 #include "isa/isa.h"
 #include "unit/isa/isa_test_util.h"
 
-namespace tessera::isa {
+namespace tessera::isa::execute_mem_test {
 namespace {
 
 using namespace test;
@@ -280,4 +280,4 @@ TEST(ExecuteMem, AtomFaddCanonicalNan) {
 }
 
 }  // namespace
-}  // namespace tessera::isa
+}  // namespace tessera::isa::execute_mem_test

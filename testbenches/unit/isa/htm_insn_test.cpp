@@ -11,7 +11,7 @@
 #include "unit/isa/isa_test_util.h"
 #include "unit/isa/objdump_text.h"
 
-namespace tessera::isa {
+namespace tessera::isa::htm_insn_test {
 namespace {
 
 using test::enc::csr;
@@ -196,4 +196,4 @@ TEST(HtmInsn, AbortStatusLayout) {
 }
 
 }  // namespace
-}  // namespace tessera::isa
+}  // namespace tessera::isa::htm_insn_test

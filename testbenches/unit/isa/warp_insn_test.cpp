@@ -9,7 +9,7 @@
 #include "isa/warp_ops.h"
 #include "unit/isa/objdump_text.h"
 
-namespace tessera::isa {
+namespace tessera::isa::warp_insn_test {
 namespace {
 
 struct Expected {
@@ -151,4 +151,4 @@ TEST(WarpInsn, IllegalForOneThread) {
 }
 
 }  // namespace
-}  // namespace tessera::isa
+}  // namespace tessera::isa::warp_insn_test

@@ -9,7 +9,7 @@
 #include "unit/isa/isa_test_util.h"
 #include "unit/isa/objdump_text.h"
 
-namespace tessera::isa {
+namespace tessera::isa::wide_insn_test {
 namespace {
 
 using test::enc::i;
@@ -214,4 +214,4 @@ TEST(WideInsn, ValueFunctionsAreSixtyFourBit) {
 }
 
 }  // namespace
-}  // namespace tessera::isa
+}  // namespace tessera::isa::wide_insn_test
