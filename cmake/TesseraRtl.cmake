@@ -19,6 +19,11 @@ if(NOT verilator_FOUND)
                       "package `verilator` (apt-get install verilator, or tools/tessera-setup deps) and configure again.")
 endif()
 
+# The Verilated code's optimisation (Verilator's OPT_FAST, OPT_SLOW and
+# OPT_GLOBAL). The fuzz build, whose harnesses do not time the blocks,
+# compiles them at -O0: 40% less compile time there.
+set(TESSERA_RTL_OPT "-O2;-O1;-O2" CACHE STRING "Compiler optimisation of Verilated code: OPT_FAST;OPT_SLOW;OPT_GLOBAL")
+
 function(tessera_add_rtl_block)
   cmake_parse_arguments(B "NO_LINT" "PREFIX;TOP;TARGET" "SOURCES;PARAMS;DEFINES" ${ARGN})
   if(NOT B_PREFIX OR NOT B_TOP OR NOT B_SOURCES)
@@ -27,6 +32,9 @@ function(tessera_add_rtl_block)
   if(NOT B_TARGET)
     set(B_TARGET tessera_rtl)
   endif()
+  list(GET TESSERA_RTL_OPT 0 opt_fast)
+  list(GET TESSERA_RTL_OPT 1 opt_slow)
+  list(GET TESSERA_RTL_OPT 2 opt_global)
   set(args -Wall -Wno-fatal --x-assign fast --x-initial fast)
   foreach(p ${B_PARAMS})
     list(APPEND args -G${p})
@@ -34,8 +42,17 @@ function(tessera_add_rtl_block)
   foreach(d ${B_DEFINES})
     list(APPEND args -D${d})
   endforeach()
-  verilate(${B_TARGET} PREFIX ${B_PREFIX} TOP_MODULE ${B_TOP} SOURCES ${B_SOURCES} TRACE_FST
-           VERILATOR_ARGS ${args} --savable -O3 OPT_FAST -O2 OPT_SLOW -O1 OPT_GLOBAL -O2)
+  # Verilator runs in this directory and writes the paths it is given into
+  # the generated code (its error messages): relative ones make that code,
+  # and so its compile, the same in every clone for the compiler cache.
+  set(sources)
+  foreach(src ${B_SOURCES})
+    cmake_path(ABSOLUTE_PATH src NORMALIZE)
+    file(RELATIVE_PATH src ${CMAKE_CURRENT_SOURCE_DIR} ${src})
+    list(APPEND sources ${src})
+  endforeach()
+  verilate(${B_TARGET} PREFIX ${B_PREFIX} TOP_MODULE ${B_TOP} SOURCES ${sources} TRACE_FST
+           VERILATOR_ARGS ${args} --savable -O3 OPT_FAST ${opt_fast} OPT_SLOW ${opt_slow} OPT_GLOBAL ${opt_global})
   # Code that includes the generated header is built with warnings as
   # errors; Verilator's headers are not ours to fix.
   target_include_directories(${B_TARGET} SYSTEM PUBLIC
