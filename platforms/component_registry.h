@@ -40,6 +40,13 @@ struct AttributeSpec {
   std::string description;
 };
 
+// What an instance will take of the host's memory, estimated before
+// anything is built, and the parameters that set it.
+struct MemoryEstimate {
+  uint64_t bytes = 0;
+  std::string keys;
+};
+
 struct ComponentType {
   std::string name;
   std::string description;
@@ -58,6 +65,9 @@ struct ComponentType {
   std::string size_parameters;
   // Optional, for memories: [base, base + size) the instance serves.
   std::function<std::optional<std::pair<uint64_t, uint64_t>>(const NetlistInstance&)> address_range;
+  // Optional, for instances whose host memory grows with their parameters
+  // (check_host_memory); others count as a few MiB at most.
+  std::function<MemoryEstimate(const NetlistInstance&, const sim::Config&)> memory;
   std::function<std::unique_ptr<Component>(const NetlistInstance&, BuildContext&)> factory;
 
   const SocketSpec* socket(const std::string& name) const;
@@ -88,6 +98,19 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
 // lowest free nodes in binding order. Key: instance name.
 std::map<std::string, std::vector<int>> network_nodes(const Netlist& net, const ComponentRegistry& registry,
                                                       const sim::Config& cfg, const NetlistInstance& network);
+
+// Refuses (sim::ConfigError) a netlist whose estimated host memory exceeds
+// limit_bytes, before anything is built: the message gives the estimate,
+// the largest instances' shares and the parameters that set them. A model
+// built beyond the machine's memory would end in std::bad_alloc at best
+// (exit status 9) and in the kernel's OOM killer at worst.
+void check_host_memory(const Netlist& net, const ComponentRegistry& registry, const sim::Config& cfg,
+                       uint64_t limit_bytes, const std::string& limit_source);
+
+// The memory this process may still take: the smaller of the system's
+// available memory (/proc/meminfo MemAvailable) and what its cgroup's
+// limit leaves (a Slurm job's --mem); 0 when neither can be read.
+uint64_t host_memory_available();
 
 // The instances in elaboration order.
 std::vector<const NetlistInstance*> build_order(const Netlist& net, const ComponentRegistry& registry);

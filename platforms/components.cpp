@@ -4,6 +4,8 @@
 // platform::Component.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cpu/control_cluster.h"
 #include "dram/hbm_memory.h"
 #include "gpu/crossbar_interconnect.h"
@@ -44,6 +46,18 @@ T& component_as(Component& c, const std::string& what) {
     throw ConfigError(fmt::format("{}: instance '{}' ({}) cannot serve as {}", c.instance().where, c.name(),
                                   c.instance().type, what));
   return *t;
+}
+
+// The built instance `name` as a T, for `what`. What a constructor takes
+// from another instance is built before it (build_order); an instance that
+// is not, bound where a network or the dispatcher expects an earlier kind
+// (a network bound to itself, say), cannot serve either.
+template <class T>
+T& built_as(const BuildContext& ctx, const std::string& name, const std::string& what) {
+  if (Component* c = ctx.find(name)) return component_as<T>(*c, what);
+  const NetlistInstance* inst = ctx.netlist.find(name);
+  throw ConfigError(fmt::format("{}: instance '{}' ({}) cannot serve as {}", inst ? inst->where : ctx.netlist.origin,
+                                name, inst ? inst->type : "not an instance", what));
 }
 
 // The instance's scalar attribute as an integer.
@@ -111,6 +125,7 @@ class SmCluster : public Component {
       sms_.back()->set_timeline(ctx.timeline);
     }
   }
+  const sm::SmParams& params() const { return params_; }
   static sm::GlobalAtomics& shared_atomics(BuildContext& ctx) {
     auto& slot = ctx.shared["global_atomics"];
     if (!slot) slot = std::make_shared<sm::GlobalAtomics>("global_atomics", ctx.global, ctx.run);
@@ -202,7 +217,7 @@ class Crossbar : public Component {
       requesters += type.endpoints ? type.endpoints(from, ctx.config) : 1;
     }
     const auto out = ctx.netlist.bindings_from(inst.name, "out");
-    L2& l2 = component_as<L2>(*ctx.find(out.at(0)->to.instance), "the crossbar's L2 target");
+    L2& l2 = built_as<L2>(ctx, out.at(0)->to.instance, "the crossbar's L2 target");
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
     xbar_ = std::make_unique<gpu::CrossbarInterconnect>(inst.name.c_str(), ctx.config, l2.l2().clock(), requesters,
                                                         l2.l2().slices(), l2.l2(), ctx.stats);
@@ -248,7 +263,7 @@ class Noc : public Component {
       if (type.address_range) {
         ranges.push_back(*type.address_range(to));
       } else {
-        l2 = &component_as<L2>(*ctx.find(b->to.instance), "the network's L2 target");
+        l2 = &built_as<L2>(ctx, b->to.instance, "the network's L2 target");
       }
     }
     if (l2 && !ranges.empty())
@@ -388,18 +403,46 @@ class BlockDispatcher : public Component {
  public:
   BlockDispatcher(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
     std::vector<sm::Sm*> sms;
-    for (const auto* b : ctx.netlist.bindings_from(inst.name, "sms"))
-      for (sm::Sm* s : component_as<SmCluster>(*ctx.find(b->to.instance), "SMs for the dispatcher").sms())
-        sms.push_back(s);
+    std::vector<const SmCluster*> clusters;
+    for (const auto* b : ctx.netlist.bindings_from(inst.name, "sms")) {
+      clusters.push_back(&built_as<SmCluster>(ctx, b->to.instance, "SMs for the dispatcher"));
+      for (sm::Sm* s : clusters.back()->sms()) sms.push_back(s);
+    }
     sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    // Launch limits are the platform's SM parameters (sm.max_threads_per_block, ...).
-    params_ = sm::SmParams::from_config(ctx.config);
+    // A launch is checked against the SMs that run it (sm.max_threads_per_block,
+    // sm.shared_bytes, ...), not against sm.* keys read in the dispatcher's own
+    // scope, where they would change nothing the SMs do.
+    params_ = clusters.empty() ? sm::SmParams::from_config(ctx.config) : launch_limits(inst, clusters);
     dispatcher_ = std::make_unique<gpu::Dispatcher>(inst.name.c_str(), params_, ctx.sm_clock, ctx.run, ctx.stats, sms);
     dispatcher_->set_waveform(ctx.wave);
     dispatcher_->set_timeline(ctx.timeline);
     dispatcher_->set_program(&ctx.image);
   }
   gpu::Dispatcher& dispatcher() { return *dispatcher_; }
+  // What a block may use: the smallest of each limit over the clusters, as
+  // a block may be placed on any of their SMs. How a block's registers are
+  // counted must be the same on all of them.
+  static sm::SmParams launch_limits(const NetlistInstance& inst, const std::vector<const SmCluster*>& clusters) {
+    sm::SmParams p = clusters.front()->params();
+    for (const SmCluster* c : clusters) {
+      const sm::SmParams& q = c->params();
+      const auto differs = [&](const char* key, unsigned a, unsigned b) {
+        if (a != b)
+          throw sim::ConfigError(
+              fmt::format("{}: the SM clusters it launches on count registers differently ({}={} on {}, {} on {}); a "
+                          "dispatcher's clusters must agree on it",
+                          inst.name, key, a, clusters.front()->name(), b, c->name()));
+      };
+      differs("sm.register_granule", p.register_granule, q.register_granule);
+      differs("sm.regs_per_thread_default", p.regs_per_thread_default, q.regs_per_thread_default);
+      p.max_threads_per_block = std::min(p.max_threads_per_block, q.max_threads_per_block);
+      p.max_threads = std::min(p.max_threads, q.max_threads);
+      p.max_warps = std::min(p.max_warps, q.max_warps);
+      p.registers = std::min(p.registers, q.registers);
+      p.shared_bytes = std::min(p.shared_bytes, q.shared_bytes);
+    }
+    return p;
+  }
   TargetSocket* target_socket(const std::string& socket) override {
     return socket == "regs" ? &dispatcher_->regs_socket : nullptr;
   }
@@ -531,6 +574,19 @@ ComponentRegistry make_registry() {
     t.build_order = 40;
     t.report_order = 30;
     t.endpoints = sm_cluster_size;
+    t.memory = [](const NetlistInstance& inst, const sim::Config& cfg) {
+      // Per SM (measured with 4 to 256 SMs, docs/performance.md "Host
+      // memory"): 620 KiB of model, its shared memory, and the L1's tags
+      // and state, an eighth of its capacity.
+      return peek(cfg, inst, [&](sim::Config& c) {
+        const auto p = sm::SmParams::from_config(c);
+        const uint64_t l1 = static_cast<uint64_t>(c.get_int("l1.size_kb", 24, 1, 1024,
+                                                            "Unified L1/texture cache per SM, KiB (all halves)"))
+                            << 10;
+        return MemoryEstimate{sm_cluster_size(inst, cfg) * ((620ull << 10) + p.shared_bytes + l1 / 8),
+                              "count or gpu.num_sms, sm.shared_bytes, l1.size_kb"};
+      });
+    };
     t.factory = make<SmCluster>();
     r.add(std::move(t));
   }
@@ -544,6 +600,14 @@ ComponentRegistry make_registry() {
     t.build_order = 10;
     t.report_order = 50;
     t.endpoints = l2_slices;
+    t.memory = [](const NetlistInstance& inst, const sim::Config& cfg) {
+      // Tags and line state: an eighth of the capacity (measured to 1 GiB).
+      return peek(cfg, inst, [](sim::Config& c) {
+        const uint64_t bytes =
+            static_cast<uint64_t>(c.get_int("l2.size_kb", 2048, 1, 1 << 20, "L2 capacity, KiB (all slices)")) << 10;
+        return MemoryEstimate{bytes / 8, "l2.size_kb"};
+      });
+    };
     t.factory = make<L2>();
     r.add(std::move(t));
   }
@@ -634,6 +698,14 @@ ComponentRegistry make_registry() {
                  {"irq", Kind::kTarget, 1, true, false, "interrupt from the dispatcher"}};
     t.build_order = 60;
     t.report_order = 10;
+    t.memory = [](const NetlistInstance& inst, const sim::Config& cfg) {
+      // The caches hold their data: 1.5 times their capacity per core.
+      return peek(cfg, inst, [](sim::Config& c) {
+        const bus::ClusterParams p = bus::ClusterParams::from_config(c);
+        return MemoryEstimate{p.cores * (uint64_t{p.l1d.size_bytes} + p.l1i.size_bytes) * 3 / 2,
+                              "cluster.cores, cluster.l1d.size_kb, cluster.l1i.size_kb"};
+      });
+    };
     t.factory = make<ControlCores>();
     r.add(std::move(t));
   }

@@ -233,6 +233,11 @@ int sc_main(int argc, char** argv) {
                       "Keep only SM cycles START to END in the timeline: START:END");
   run_cmd->add_option("--max-cycles", options.max_cycles, "Stop after this many SM cycles (exit status 6)")
       ->check(tessera::sim::unsigned_in(1, 1000000000000));
+  run_cmd
+      ->add_option("--memory-limit", options.memory_limit_mb,
+                   "Refuse, before building it, a model whose estimated host memory exceeds this many MiB "
+                   "(default: the memory available to this process, from /proc/meminfo and its cgroup; 0: no check)")
+      ->check(tessera::sim::unsigned_in(0, 1ull << 40));
   run_cmd->add_flag("-q,--quiet", quiet, "Do not print the summary");
   run_cmd->add_flag("--fast-forward", options.fast_forward,
                     "Run the control cores functionally up to the first ROI begin, kernel launch, tx.* or wfi, then "

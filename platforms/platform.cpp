@@ -49,6 +49,11 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   netlist_ = platform_netlist(cfg);
   const ComponentRegistry& registry = builtin_components();
   validate_netlist(netlist_, registry, cfg);
+  if (!options.memory_limit_mb)
+    check_host_memory(netlist_, registry, cfg, host_memory_available(),
+                      "available to this process (/proc/meminfo, its cgroup)");
+  else if (*options.memory_limit_mb != 0)  // 0: no check
+    check_host_memory(netlist_, registry, cfg, *options.memory_limit_mb << 20, "given by --memory-limit");
 
   sm_clock_ =
       std::make_unique<sim::ClockDomain>("sm", cfg.get_float("clock.sm_mhz", 1000.0, 1.0, 100000.0, "SM clock, MHz"));

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ struct RunOptions {
   // ROI begin / launch / tx.* / wfi; write the state there; start from one.
   bool fast_forward = false;
   std::string checkpoint_out, restore;
+  // Refuse a model whose estimated host memory exceeds this many MiB
+  // (check_host_memory); unset: what host_memory_available() reports; 0: no check.
+  std::optional<uint64_t> memory_limit_mb;
 };
 
 // The chip of a platform file without `instances:`: SMs, the crossbar or

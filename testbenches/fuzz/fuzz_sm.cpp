@@ -12,19 +12,11 @@
 // up to 512 little-endian instruction words (the rest stay `exit`).
 //
 // SystemC elaborates once per process, so every input runs in a child
-// process forked from the harness. The child copies its edge counters (this
-// binary's inline 8-bit counters, the ones libFuzzer reads) into shared
-// memory before it exits and the harness copies them back, so libFuzzer sees
-// the coverage of the child's run as that of the input.
+// process forked from the harness (child_run.h), which reports the child's
+// coverage as the input's.
 #include <elf.h>
-#include <signal.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -33,26 +25,11 @@
 #include <systemc>
 #include <vector>
 
-#include "coverage_counters.h"
+#include "child_run.h"
 #include "fuzz_util.h"
 #include "isa/elf_loader.h"
 #include "platforms/platform.h"
 #include "sim/config.h"
-
-extern "C" {
-// Every allocation's stack goes into ASan's stack depot, and each child
-// pays for those writes in copy-on-write page faults: without allocation
-// stacks an input runs about a fifth faster. Reproduce a finding with
-// ASAN_OPTIONS=malloc_context_size=30 to get them back in the report.
-const char* __asan_default_options() { return "malloc_context_size=0"; }
-
-// libsystemc references sc_main (its own main calls it); libFuzzer's main is
-// this program's entry point instead, so this is never called.
-int sc_main(int, char**) {
-  std::fprintf(stderr, "fuzz_sm: the entry point is libFuzzer's main, not sc_main\n");
-  return 2;
-}
-}
 
 namespace {
 
@@ -67,21 +44,11 @@ constexpr unsigned kWords = 512;  // FUZZ_WORDS in sm_template.c
 constexpr uint64_t kWatchdogCycles = 5000;  // watchdog.cycles for the run
 constexpr uint64_t kMaxCycles = 50000;      // --max-cycles backstop (status 6)
 
-// Shared with the child: whether it finished its run and its checks, then
-// a copy of its counters.
-struct Shared {
-  int done;
-};
-
 struct Template {
   std::vector<uint8_t> bytes;
   size_t code = 0, on_sm = 0, grid = 0, block = 0;  // file offsets
 };
 
-Shared* shared = nullptr;
-uint8_t* counters = nullptr;        // this process's
-uint8_t* child_counters = nullptr;  // the child's, in the shared block
-size_t counter_bytes = 0;
 Template templ;
 
 std::vector<uint8_t> read_file(const char* path) {
@@ -152,13 +119,7 @@ void run_platform(const std::string& elf) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  counters = fuzz::coverage_counters(&counter_bytes);
-  if (counter_bytes == 0) fuzz::fail("no coverage counters: fuzz_sm must be built with -fsanitize=fuzzer");
-  void* p = mmap(nullptr, sizeof(Shared) + counter_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) fuzz::fail("mmap of the shared block failed");
-  shared = static_cast<Shared*>(p);
-  child_counters = static_cast<uint8_t*>(p) + sizeof(Shared);
-
+  fuzz::init_child_runs();
   templ.bytes = read_file(TESSERA_FUZZ_SM_TEMPLATE);
   const isa::ElfImage image = isa::load_elf(TESSERA_FUZZ_SM_TEMPLATE);
   templ.code = file_offset(image, templ.bytes, "fuzz_code", 4 * kWords);
@@ -183,26 +144,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 3) std::memcpy(&elf[templ.code], data + 3, std::min<size_t>(size - 3, 4 * kWords));
   file.assign(elf.data(), elf.size());
 
-  shared->done = 0;
-  const pid_t parent = getpid();
-  const pid_t child = fork();
-  if (child < 0) fuzz::fail("fork failed");
-  if (child == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent stopped by a timeout takes the child with it
-    if (getppid() != parent) _exit(1);
-    run_platform(file.path());
-    std::memcpy(child_counters, counters, counter_bytes);
-    shared->done = 1;
-    _exit(0);
-  }
-  int wstatus = 0;
-  while (waitpid(child, &wstatus, 0) < 0) check(errno == EINTR, "waitpid failed");
-  // A crash or sanitizer report in the child was printed (and its input
-  // saved) by the child's own libFuzzer runtime; stop here too.
-  check(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && shared->done == 1, [&] {
-    return WIFSIGNALED(wstatus) ? "the run died of signal " + std::to_string(WTERMSIG(wstatus))
-                                : "the run failed (child exit status " + std::to_string(WEXITSTATUS(wstatus)) + ")";
-  });
-  std::memcpy(counters, child_counters, counter_bytes);
+  fuzz::run_in_child([] { run_platform(file.path()); }, "the run");
   return 0;
 }

@@ -70,6 +70,12 @@ class Spec(FakeTesseraCase):
         with self.assertRaisesRegex(SweepError, r"parameters.noc.vcs: value 16 is out of range \[1, 8\]"):
             self.load(parameters={"icnt.model": ["noc"], "noc.vcs": [2, 16]})
 
+    def test_a_value_that_is_not_a_finite_number_is_refused(self):
+        # (found by fuzz_spec.py: .nan reached int() and ended the tool with a traceback)
+        for bad in (float("nan"), float("inf"), float("-inf")):
+            with self.assertRaisesRegex(SweepError, r"parameters.sm.max_warps: value '.*' is not a finite number"):
+                self.load(parameters={"sm.max_warps": [bad]})
+
     def test_many_points_few_tessera_calls(self):
         sweep = self.load(parameters={"icnt.model": ["xbar", "noc"], "sm.max_warps": {"range": [1, 64]}},
                           programs=["vecadd", "saxpy"], repeats={"count": 8})
@@ -168,6 +174,12 @@ class SweepSize(FakeTesseraCase):
         self.refused("repeats.count", "384 points (3 programs x 2 values of icnt.model x 64 repeats)",
                      "more than max_points (100)", programs=["vecadd", "saxpy", "vecadd.elf"],
                      parameters={"icnt.model": ["xbar", "noc"]}, repeats={"count": 64}, max_points=100)
+
+    def test_a_max_points_past_this_machines_memory_is_refused_before_expanding(self):
+        # (found by fuzz_spec.py: max_points 1e30 let 1e12 repeats be expanded until MemoryError)
+        self.refused("repeats.count", "the sweep's 1,000,000,000,000 points (1,000,000,000,000 repeats) would take "
+                     "about 931,322.6 GiB of this tool's memory (1000 bytes a point), more than the",
+                     max_points=10 ** 30, repeats={"count": 10 ** 12})
 
     def test_max_points_raises_or_lowers_the_limit(self):
         spec = {"programs": ["vecadd", "saxpy"], "parameters": {"sm.max_warps": {"range": [1, 64]}}}

@@ -47,6 +47,7 @@ TOOL_RESERVED = ("--help", "-h", "--json", "--set", "--list", "--sweep", "--csv"
 # ~230 bytes of sweep.json and ~700 bytes of the tool's memory (1,000,000 points:
 # 233 MB, 670 MB, 22 s to check and write with a stand-in tessera).
 DEFAULT_MAX_POINTS = 1_000_000
+POINT_BYTES = 1000  # the tool's memory a point takes, rounded up from ~700
 # The spec itself: YAML aliases let a short file stand for an enormous tree
 # (expanded when the spec is copied into sweep.json), so values are counted as
 # if expanded; deep nesting would exhaust the stack of the JSON copy.
@@ -439,13 +440,19 @@ class Loader:
         if rep:
             factors.append((rep[0], "repeats.count", f"{rep[0]:,} repeats"))
         total = math.prod(n for n, _, _ in factors)
-        if total <= limit:
-            return
         shown = [d for n, _, d in factors if n > 1]
         largest = max(factors, key=lambda f: f[0])[1]
-        raise self.err(largest, f"the sweep would have {total:,} points ({' x '.join(shown)}), more than "
-                       f"max_points ({limit:,}); make the space smaller, or raise max_points if that many "
-                       "points are meant")
+        if total > limit:
+            raise self.err(largest, f"the sweep would have {total:,} points ({' x '.join(shown)}), more than "
+                           f"max_points ({limit:,}); make the space smaller, or raise max_points if that many "
+                           "points are meant")
+        # A max_points raised past what this machine can hold: the points are
+        # kept in memory while sweep.json is written.
+        available = available_memory()
+        if available and total * POINT_BYTES > available:
+            raise self.err(largest, f"the sweep's {total:,} points ({' x '.join(shown)}) would take about "
+                           f"{total * POINT_BYTES / 2 ** 30:,.1f} GiB of this tool's memory ({POINT_BYTES} bytes "
+                           f"a point), more than the {available / 2 ** 30:.1f} GiB available; make the space smaller")
 
     # ------------------------------------------------------------ validation
 
@@ -660,6 +667,8 @@ def check_value(v, rng, typ):
             x = float(sv)
         except ValueError:
             return f"value '{sv}' is not a number ({typ} in {rng})"
+        if not math.isfinite(x):
+            return f"value '{sv}' is not a finite number ({typ} in {rng})"
         if typ == "int" and x != int(x):
             return f"value '{sv}' is not an integer ({typ} in {rng})"
         if m:
@@ -669,5 +678,21 @@ def check_value(v, rng, typ):
     return None
 
 
+def available_memory():
+    """MemAvailable of /proc/meminfo in bytes, or None where it cannot be read."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def load(spec_path, tessera):
-    return Loader(spec_path, tessera).load()
+    try:
+        return Loader(spec_path, tessera).load()
+    except MemoryError:
+        raise SweepError(f"{spec_path}: the sweep does not fit in this machine's memory; make the space "
+                         "smaller") from None

@@ -4,6 +4,7 @@
 // together.
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -281,6 +282,60 @@ TEST(CycleLimit, MaxCyclesStopsLongProgram) {
   expect_clean_exit(r, 6);
   expect_contains(r, "--max-cycles 1000");
   expect_not_contains(r, "long_running: done");
+}
+
+// ---------------------------------------------------------------- host memory
+
+// A model estimated (before anything is built) to need more host memory than
+// the limit is refused with the estimate, the largest instances and the keys
+// that set them; nothing is written. 256 SMs with 1 MiB of shared memory:
+// per SM 620 KiB + 1 MiB + 24 KiB / 8 (411 MiB for the cluster), plus the
+// L2's 2 MiB / 8, the four cores' 64 KiB of caches x 1.5 and 32 MiB for the
+// process: 444 MiB.
+TEST(HostMemory, AModelLargerThanTheLimitIsRefusedBeforeItIsBuilt) {
+  const std::string stats = tmp_file("memory_limit.json");
+  fs::remove(stats);
+  const RunResult r = run_tessera({"run", "chip", elf("ok"), "--memory-limit", "300", "--set", "gpu.num_sms=256",
+                                   "--set", "sm.shared_bytes=1048576", "--stats", stats});
+  expect_clean_exit(r, 2);
+  expect_contains(r, "about 444 MiB of host memory, more than the 300 MiB given by --memory-limit");
+  expect_contains(r, "sms 411 MiB (count or gpu.num_sms, sm.shared_bytes, l1.size_kb)");
+  expect_not_contains(r, "PASS ok");
+  EXPECT_FALSE(fs::exists(stats));
+}
+
+// The default chip's estimate is 35 MiB: it runs under a 64 MiB limit, not
+// under 32; --memory-limit 0 turns the check off.
+TEST(HostMemory, TheLimitIsTheEstimatesBoundary) {
+  expect_clean_exit(run_tessera({"run", "chip", elf("ok"), "-q", "--memory-limit", "64"}), 0);
+  const RunResult r = run_tessera({"run", "chip", elf("ok"), "-q", "--memory-limit", "32"});
+  expect_clean_exit(r, 2);
+  expect_contains(r, "about 35 MiB");
+  expect_clean_exit(run_tessera({"run", "chip", elf("ok"), "-q", "--memory-limit", "0", "--set", "gpu.num_sms=8"}), 0);
+}
+
+// A model the estimate lets through (--memory-limit 0) but the host cannot
+// hold: an address-space limit of 400 MB stands for a small machine, so
+// building 256 SMs with 1 MiB of shared memory each and a 1 GiB L2 runs out
+// of memory: status 9 and the message, not a crash or status 1. A
+// sanitizer build cannot take this path: its allocator reports running out
+// of memory itself and ends the process (operator new never throws there),
+// and its shadow memory does not fit an address-space limit at all.
+TEST(HostMemory, RunningOutOfHostMemoryIsStatus9) {
+  if (tessera::test::timeout_scale() > 1)
+    GTEST_SKIP() << "a sanitizer build's allocator ends the process itself when memory runs out (unit-tested: "
+                    "UnhandledException.HostOutOfMemoryHasItsOwnStatus)";
+  const std::string out = tmp_file("host_memory.txt");
+  const std::string cmd = "ulimit -v 400000; exec " + std::string(TESSERA_BIN) + " run chip " + elf("ok") +
+                          " --memory-limit 0 --set gpu.num_sms=256 --set sm.shared_bytes=1048576 --set "
+                          "l1.size_kb=1024 --set l2.size_kb=1048576 >" +
+                          out + " 2>&1";
+  const int wstatus = std::system(("/bin/bash -c '" + cmd + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(wstatus)) << wstatus;
+  const std::string text = tessera::test::read_file(out);
+  EXPECT_EQ(WEXITSTATUS(wstatus), 9) << text;
+  EXPECT_NE(text.find("tessera: error: the host ran out of memory"), std::string::npos) << text;
+  EXPECT_EQ(text.find("PASS ok"), std::string::npos) << text;
 }
 
 // ---------------------------------------------------------------- parameters and platforms

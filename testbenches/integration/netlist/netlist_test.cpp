@@ -159,6 +159,29 @@ TEST(BadNetlist, NetworkTooSmallForItsEndpoints) {
   EXPECT_HAS(r.err, "instance 'noc' (network) has 4 nodes (noc.k x noc.m), too few for its endpoints");
 }
 
+// Found by fuzz_netlist: a network bound to itself, or to a network built
+// after it, where its targets (the L2, or memories) belong, reached an
+// instance not yet built (undefined behaviour). The dispatcher bound to
+// what is not an SM cluster is refused the same way.
+TEST(BadNetlist, AnInstanceNotBuiltBeforeItsUserCannotServeIt) {
+  // chip_hetero's meshes made 4 x 4, so that the extra endpoint has a node.
+  const auto with_binding = [](const std::string& name, const std::string& binding) {
+    const std::string path =
+        variant(name, "- memnoc.out -> hbm1.port", "- memnoc.out -> hbm1.port\n  - " + binding, "chip_hetero");
+    std::string text = read_file(path);
+    text.replace(text.find("  m: 2"), 6, "  m: 4");
+    std::ofstream(path) << text;
+    return path;
+  };
+  expect_config_error(with_binding("noc_to_itself", "noc.out -> noc.in"),
+                      {"instance 'noc' (noc) cannot serve as the network's L2 target"});
+  expect_config_error(with_binding("noc_to_memnoc", "noc.out -> memnoc.in"),
+                      {"instance 'memnoc' (noc) cannot serve as the network's L2 target"});
+  const std::string memory = variant("dispatcher_to_memory", "- mmio.dispatcher -> dispatcher.regs",
+                                     "- mmio.dispatcher -> dispatcher.regs\n  - dispatcher.sms -> memory.port");
+  expect_config_error(memory, {"instance 'memory' (fixed_memory) cannot serve as SMs for the dispatcher"});
+}
+
 TEST(BadNetlist, AnInstanceParameterNoModelReadsNamesTheInstance) {
   const std::string path =
       variant("bad_param", "params: {l1: {size_kb: 96}}", "params: {l1: {size_kbb: 96}}", "chip_hetero");
@@ -228,6 +251,18 @@ TEST(InstanceSet, TheOnlyReaderOfAParameterCanBeSetAlone) {
     }
   }
   EXPECT_LT(cycles[1], cycles[0]);  // 5 cycles to memory instead of chip.yaml's latency
+}
+
+// The dispatcher checks launches against the SMs it launches on: an SM key
+// set in its own scope changes nothing and is refused as one no model read
+// there, whatever its value; the SMs' own limits decide what launches.
+TEST(InstanceSet, AnSmKeyForTheDispatcherIsRefused) {
+  for (const char* set : {"dispatcher:sm.scheduler=lrr", "dispatcher:sm.max_threads_per_block=64"}) {
+    const auto r = run_tessera({"run", platform("chip"), fw("netlist_hetero_l1"), "-q", "--set", set});
+    EXPECT_EQ(r.status, 2) << set << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("dispatcher"), std::string::npos) << set << "\n" << r.err;
+    EXPECT_EQ(r.err.find("uncaught"), std::string::npos) << r.err;
+  }
 }
 
 TEST(HeteroPlatform, ConfigListShowsEachInstancesOwnParameters) {
