@@ -10,7 +10,9 @@ VectorParams load_vector_params(sim::Config& cfg, const std::string& p) {
   const auto u = [&](const std::string& key, unsigned def, int64_t lo, int64_t hi, const std::string& desc) {
     return static_cast<unsigned>(cfg.get_int(p + key, def, lo, hi, desc));
   };
-  v.vlen = u("vlen", v.vlen, 64, 65536, "VLEN: bits per vector register (a power of two)");
+  // RISC-V V allows VLEN up to 65536; the register file model (isa::VectorState)
+  // holds up to 4096 bits a register.
+  v.vlen = u("vlen", v.vlen, 64, 4096, "VLEN: bits per vector register (a power of two)");
   if (v.vlen & (v.vlen - 1))
     throw sim::ConfigError(fmt::format("{}vlen = {} must be a power of two (RISC-V V 1.0, section 2)", p, v.vlen));
   t.lanes = u("lanes", t.lanes, 1, 64, "Lanes: elements processed per cycle by each functional unit");

@@ -182,6 +182,17 @@ TEST(BadNetlist, AnInstanceNotBuiltBeforeItsUserCannotServeIt) {
   expect_config_error(memory, {"instance 'memory' (fixed_memory) cannot serve as SMs for the dispatcher"});
 }
 
+// Found by fuzz_netlist: vector.vlen=65536 passed the parameter's declared
+// range, then the register file refused it with an internal error (status
+// 70). The range is what the model holds.
+TEST(BadNetlist, AVectorLengthTheModelCannotHoldIsAConfigurationError) {
+  const auto r = run_tessera({"run", platform("chip"), fw("netlist_hetero_l1"), "-q", "--set", "vector.vlen=65536"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_HAS(r.err, "vector.vlen");
+  EXPECT_HAS(r.err, "4096");
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+}
+
 TEST(BadNetlist, AnInstanceParameterNoModelReadsNamesTheInstance) {
   const std::string path =
       variant("bad_param", "params: {l1: {size_kb: 96}}", "params: {l1: {size_kbb: 96}}", "chip_hetero");
