@@ -694,6 +694,17 @@ void tessera_launch_int_args(tessera_kernel_fn, dim3, dim3, unsigned, const void
     char tessera_c_;                                                                                                   \
   })
 
+/* A kernel launched from C takes one void * (TESSERA_KERNEL void k(void *args)):
+ * a kernel with a parameter list of its own would read its first parameter
+ * from the argument block's address, so it is a compile error. */
+#define TESSERA_KERNEL_CHECK_(kernel)                                                                        \
+  sizeof(struct {                                                                                            \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(&*(kernel)), tessera_kernel_fn),                  \
+                   "tessera_launch: the kernel must be declared TESSERA_KERNEL void k(void *args) and read " \
+                   "its parameters from the struct args points to");                                         \
+    char tessera_c_;                                                                                         \
+  })
+
 /* tessera_launch(kernel, grid, block, dynamic_shared_bytes, args): grid and
  * block are dim3 values or integers; args points to the kernel's argument
  * struct, whose sizeof(*args) bytes are copied at the launch (the caller may
@@ -706,7 +717,7 @@ void tessera_launch_int_args(tessera_kernel_fn, dim3, dim3, unsigned, const void
 #define tessera_launch3_(kernel, grid, block) tessera_launch5_(kernel, grid, block, 0u, NULL)
 #define tessera_launch4_(kernel, grid, block, shm) tessera_launch5_(kernel, grid, block, shm, NULL)
 #define tessera_launch5_(kernel, grid, block, dynamic_shared_bytes, args)                            \
-  ((void)TESSERA_ARGS_CHECK_(args),                                                                  \
+  ((void)TESSERA_KERNEL_CHECK_(kernel), (void)TESSERA_ARGS_CHECK_(args),                             \
    TESSERA_ARGS_FN_(args)((kernel), TESSERA_DIM3(grid), TESSERA_DIM3(block), (dynamic_shared_bytes), \
                           (const void*)TESSERA_ARGS_PTR_(args), TESSERA_ARGS_SIZE_(args)))
 
@@ -714,7 +725,8 @@ void tessera_launch_int_args(tessera_kernel_fn, dim3, dim3, unsigned, const void
  * while its blocks run, so *ptr must stay unchanged until tessera_wait(). For
  * results returned through the argument block. */
 #define tessera_launch_ref(kernel, grid, block, dynamic_shared_bytes, ptr) \
-  tessera_launch_bytes((kernel), TESSERA_DIM3(grid), TESSERA_DIM3(block), (dynamic_shared_bytes), (ptr), 0u)
+  ((void)TESSERA_KERNEL_CHECK_(kernel),                                    \
+   tessera_launch_bytes((kernel), TESSERA_DIM3(grid), TESSERA_DIM3(block), (dynamic_shared_bytes), (ptr), 0u))
 
 /* Waits (wfi between polls of DISP_STATUS) until no kernel runs. Afterwards
  * the kernels' writes to global memory are visible to the caller. */

@@ -5,7 +5,13 @@
 namespace tessera::bus {
 
 Bridge::Bridge(mem::MemorySide& memory, uint32_t slots, uint32_t line_bytes, uint64_t* reads, uint64_t* writes)
-    : memory_(memory), slots_(slots), line_bytes_(line_bytes), reads_(reads), writes_(writes) {}
+    : memory_(memory),
+      slots_(slots),
+      line_bytes_(line_bytes),
+      reads_(reads),
+      writes_(writes),
+      written_(line_bytes),
+      merged_(line_bytes) {}
 
 void Bridge::read(uint32_t tag, uint64_t line, uint64_t now) {
   auto resp = std::make_unique<BusResponse>(
@@ -17,8 +23,9 @@ void Bridge::read(uint32_t tag, uint64_t line, uint64_t now) {
 }
 
 void Bridge::write(uint64_t line, const uint8_t* data) {
-  memory_.write_line(line, data, line_bytes_);
   ++*writes_;
+  memory_.read_line(line, merged_.data(), line_bytes_);
+  if (written_.merge_and_forget(line, data, merged_.data()) > 0) memory_.write_line(line, merged_.data(), line_bytes_);
 }
 
 std::unique_ptr<BusResponse> Bridge::pop_response() {

@@ -8,6 +8,8 @@
 //    data has crossed the response bus and reached memory.
 // A transaction that needs a slot when none is free is NACKed at its snoop
 // (the snoop bus asks full()), so memory never refuses a line.
+// A line reaching memory writes only the bytes the cores wrote since it
+// last did (mem::WrittenBytes, which the cache controllers mark).
 #pragma once
 
 #include <cstdint>
@@ -15,9 +17,11 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bus/bus_response.h"
 #include "mem/memory_side.h"
+#include "mem/written_bytes.h"
 
 namespace tessera::bus {
 
@@ -39,8 +43,11 @@ class Bridge {
   void read(uint32_t tag, uint64_t line, uint64_t now);
   // A read's data or a write-back's has crossed the response bus.
   void free_slot() { --used_; }
-  // A line reaches memory (a write-back, a flush, a coherence point).
+  // A line reaches memory (a write-back, a flush, a coherence point): its
+  // bytes written since it last did; counted as a line written either way.
   void write(uint64_t line, const uint8_t* data);
+  // The bytes the cores have written, line by line.
+  mem::WrittenBytes& written() { return written_; }
 
   // Memory's answers waiting for the response bus, oldest first.
   bool has_response() const { return !queue_.empty(); }
@@ -57,6 +64,8 @@ class Bridge {
   uint64_t* reads_;
   uint64_t* writes_;
   uint32_t used_ = 0;
+  mem::WrittenBytes written_;
+  std::vector<uint8_t> merged_;  // the line as memory will hold it
   std::deque<std::unique_ptr<BusResponse>> queue_;
 };
 

@@ -284,6 +284,7 @@ void CacheController::perform(int way, const Op& op, uint32_t* result) {
     case OpKind::kStore:
     case OpKind::kSc:
       write_bytes(bytes, op.size, op.value);
+      if (ctx_->written) ctx_->written->mark(op.addr, op.size);
       ++*ctx_->value_changes;
       *result = 0;
       if (ctx_->checker) ctx_->checker->on_store(ctx_->now, id, op.addr, op.size, op.value);
@@ -292,6 +293,7 @@ void CacheController::perform(int way, const Op& op, uint32_t* result) {
     case OpKind::kAmo: {
       const uint32_t updated = amo_result(op.amo, old, op.value);
       write_bytes(bytes, op.size, updated);
+      if (ctx_->written) ctx_->written->mark(op.addr, op.size);
       if (updated != old) ++*ctx_->value_changes;
       *result = old;
       if (ctx_->checker) {

@@ -75,6 +75,7 @@ struct ControllerContext {
   std::vector<uint64_t>* row_hits = nullptr;  // per protocol-table row
   uint64_t* value_changes = nullptr;          // stores, SCs and AMOs that changed the word
   uint64_t* sb_forwards = nullptr;            // loads served by the store buffer
+  mem::WrittenBytes* written = nullptr;       // bytes stored since their line was in memory (the bridge's)
   std::vector<PortCompletion> completions;
   // HTM: the parameters, the cluster's commit token (the agent publishing a
   // commit, -1: none) and the aborts since the last progress (the watchdog

@@ -67,6 +67,7 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
   ctx_.row_hits = &row_hits_;
   ctx_.value_changes = &counters_.value_changes;
   ctx_.sb_forwards = &counters_.sb_forwards;
+  ctx_.written = &bridge_.written();
   ctx_.htm = &params_.htm;
   if (params.check) {
     htm_checker_ = std::make_unique<mem::HtmChecker>(

@@ -168,6 +168,19 @@ TEST(ClusterLaunch, KernelsSeeCoreWritesAndCoresSeeKernelWrites) {
   EXPECT_NE(r.out.find("FAIL"), std::string::npos) << r.out;
 }
 
+// A host buffer that shares a line with the tail of a kernel's output,
+// written while the kernel runs: the coherence point's write-back carries
+// only the bytes the core wrote, so all 250 outputs (12 of them in the shared
+// line) and the host's 48 bytes survive, under every protocol. Before, the
+// write-back put the line's stale copy of those 12 outputs back.
+TEST(ClusterLaunch, AWriteBackLeavesTheKernelsBytesInASharedLine) {
+  for (const char* protocol : {"msi", "mesi", "moesi", "mesif", "dragon"}) {
+    const auto r = run("coherence/write_back_bytes", {std::string("cluster.protocol=") + protocol});
+    expect_pass(r);
+    EXPECT_NE(r.out.find("wrong outputs 0 wrong host bytes 0"), std::string::npos) << protocol << "\n" << r.out;
+  }
+}
+
 nlohmann::json without_host_time(nlohmann::json j) {
   j = tessera::test::without_host_time(std::move(j));
   j.erase("config");

@@ -25,7 +25,24 @@ __global__ void k(void* argp) {
 #endif
 }
 
+/* A kernel declared with CUDA's parameter list. */
+__global__ void scale(float* y, int n) {
+  const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) y[i] *= 2.0f;
+}
+
 int main(void) {
+#ifdef BAD_KERNEL_SIGNATURE
+  struct args a = {256};
+  tessera_launch(scale, 1, 256, 0, &a);
+#endif
+#ifdef BAD_KERNEL_SIGNATURE_REF
+  static float y[256];
+  tessera_launch_ref(scale, 1, 256, 0, y);
+#endif
+#ifdef BAD_KERNEL_POINTER
+  tessera_launch_dim3(scale, dim3_make(1, 1, 1), dim3_make(256, 1, 1), 0, NULL);
+#endif
 #ifdef BAD_VOID_ARGS
   struct args a = {1};
   void* p = &a;

@@ -259,6 +259,25 @@ TEST(KernelApiCompile, ArrayArgumentsAreAReadableError) {
   EXPECT_NE(out.find("tessera_launch: args is an array"), std::string::npos) << out;
 }
 
+// A kernel with a parameter list of its own launched through the C API would
+// take the argument block's address as its first parameter: before, that
+// compiled with a warning and computed garbage.
+TEST(KernelApiCompile, AKernelWithItsOwnParameterListIsAReadableError) {
+  for (const char* def : {"BAD_KERNEL_SIGNATURE", "BAD_KERNEL_SIGNATURE_REF"}) {
+    const auto out = compile_error(def);
+    EXPECT_EQ(out.find("COMPILED"), std::string::npos) << def << "\n" << out;
+    EXPECT_NE(out.find("tessera_launch: the kernel must be declared TESSERA_KERNEL void k(void *args)"),
+              std::string::npos)
+        << def << "\n"
+        << out;
+  }
+  // Passed to a launch function directly, the mismatch is the compiler's
+  // incompatible-pointer error (an error under tessera-cc).
+  const auto out = compile_error("BAD_KERNEL_POINTER");
+  EXPECT_EQ(out.find("COMPILED"), std::string::npos) << out;
+  EXPECT_NE(out.find("incompatible-pointer-types"), std::string::npos) << out;
+}
+
 TEST(KernelApiCompile, ArgumentsLargerThanTheParameterAreaAreAReadableError) {
   const auto out = compile_error("BAD_TOO_BIG");
   EXPECT_EQ(out.find("COMPILED"), std::string::npos) << out;

@@ -58,6 +58,8 @@ TEST(Bridge, IsFullWhenEverySlotHoldsALine) {
 TEST(Bridge, WritesReachMemoryAndAreCounted) {
   Fixture f;
   std::vector<uint8_t> line(kLine, 7);
+  f.bridge.written().mark(0x100, 4);
+  for (uint32_t w = 0; w < kLine; w += 4) f.bridge.written().mark(0x140 + w, 4);
   f.bridge.write(0x100, line.data());
   f.bridge.write(0x140, line.data());
   EXPECT_EQ(f.writes, 2u);
@@ -65,6 +67,29 @@ TEST(Bridge, WritesReachMemoryAndAreCounted) {
   std::vector<uint8_t> back(kLine);
   f.memory.read_line(0x140, back.data(), kLine);
   EXPECT_EQ(back, line);
+}
+
+// Between coherence points the SMs write memory behind the cluster: a line
+// reaching memory carries only the bytes the cores wrote, whatever else its
+// copy holds.
+TEST(Bridge, AWriteCarriesOnlyTheBytesTheCoresWrote) {
+  Fixture f;
+  std::vector<uint8_t> sm(kLine, 0x55);  // what a kernel wrote after the cores read the line
+  f.memory.write_line(0x200, sm.data(), kLine);
+  std::vector<uint8_t> copy(kLine, 0);  // the cores' copy: stale but for bytes 60..63
+  for (uint32_t b = 60; b < 64; ++b) copy[b] = 0xc0;
+  f.bridge.written().mark(0x200 + 60, 4);
+  f.bridge.write(0x200, copy.data());
+  std::vector<uint8_t> back(kLine);
+  f.memory.read_line(0x200, back.data(), kLine);
+  for (uint32_t b = 0; b < kLine; ++b) EXPECT_EQ(back[b], b >= 60 ? 0xc0 : 0x55) << "byte " << b;
+  // Written, the line has no written bytes left: a second write changes nothing.
+  std::vector<uint8_t> zeros(kLine, 0);
+  f.bridge.write(0x200, zeros.data());
+  f.memory.read_line(0x200, back.data(), kLine);
+  EXPECT_EQ(back[0], 0x55);
+  EXPECT_EQ(back[63], 0xc0);
+  EXPECT_EQ(f.writes, 2u);
 }
 
 TEST(Bridge, ResponsesLeaveOldestFirst) {
