@@ -22,7 +22,7 @@ struct Block {
   uint32_t shared_base = 0;     // offset in the SM's shared memory
   std::vector<unsigned> warps;  // slots given at start (reused after they retire)
   unsigned live_warps = 0;
-  unsigned threads = 0, waiting = 0, exited = 0;  // barrier: threads waiting, threads that exited
+  unsigned threads = 0, waiting = 0, exited = 0;  // barrier: threads waiting, threads that exited (not waited for)
   unsigned red_arrived = 0, red_true = 0;         // bar.red: threads arrived with a predicate, true ones
 };
 

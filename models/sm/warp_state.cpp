@@ -67,7 +67,7 @@ bool Warp::release_syncwarp_if_complete() {
 }
 
 void release_barrier_if_complete(unsigned slot, Block& b, std::vector<Warp>& warps, uint64_t ready_at) {
-  if (b.waiting == 0 || b.waiting != b.threads) return;
+  if (b.waiting == 0 || b.waiting != b.threads - b.exited) return;
   b.waiting = 0;
   // __syncthreads_count/_and/_or over the predicates of the threads that
   // arrived through bar.red (every thread, when the block uses one form).

@@ -66,10 +66,13 @@ struct Warp {
 // bar.red reductions a lane may wait with (Warp::bar_op).
 enum BarRed : uint8_t { kBarRedNone, kBarRedPopc, kBarRedAnd, kBarRedOr };
 
-// Releases the barrier of the block in `slot` if every thread of it has
-// arrived: its warps' waiting threads run on. A thread that exited never
-// arrives, so the others wait for ever and the watchdog reports the deadlock
-// (CUDA: __syncthreads() in code not all threads reach may hang).
+// Releases the barrier of the block in `slot` if every thread of it that
+// has not exited has arrived: its warps' waiting threads run on. Exited
+// threads drop out, as on the hardware (PTX ISA, "bar, barrier": a barrier
+// waits for the non-exited threads, and an exit that leaves only arrived
+// threads releases it), so `if (i >= n) return; __syncthreads();` works. A
+// thread that neither exits nor arrives (say a lane of a split warp parked at
+// __syncwarp) holds the others for ever, and the watchdog reports it.
 // Lanes that arrived through bar.red.* receive the block's reduction of the
 // predicates in their destination register, readable from cycle `ready_at`.
 void release_barrier_if_complete(unsigned slot, Block& b, std::vector<Warp>& warps, uint64_t ready_at = 0);

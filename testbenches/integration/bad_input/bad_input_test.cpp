@@ -230,14 +230,15 @@ TEST(GuestFault, OnMultiSmChip) {
 
 // ---------------------------------------------------------------- launches, deadlock, cycle limit
 
-TEST(Deadlock, BarrierNotReachedByExitedThreads) {
+TEST(Deadlock, BarrierWithAWarpSplitAcrossIt) {
   const RunResult r = run_tessera({"run", "sm1", elf("barrier_deadlock"), "-q"});
   expect_clean_exit(r, 5);
   expect_contains(r, "deadlock");
   expect_contains(r, "at barrier");
   expect_contains(r, "sm0");
   expect_contains(r, "16 of 64 threads wait at the barrier");
-  expect_contains(r, "48 have exited");
+  expect_contains(r, "32 have exited");
+  expect_contains(r, "syncwarp");
   expect_contains(r, "cluster.core0");
   expect_not_contains(r, "should have deadlocked");
 }

@@ -1,5 +1,8 @@
-/* Threads 16.. of each block return before __syncthreads(): exited threads
- * never arrive, so threads 0..15 wait at the barrier for ever. */
+/* A warp split across the block barrier: in warp 0, threads 0..15 wait at
+ * __syncthreads() while threads 16..31 wait at a __syncwarp() that names
+ * them, so neither side ever moves. Warp 1 passes its __syncwarp() and
+ * exits (exited threads drop out of the barrier); threads 16..31 neither
+ * exit nor arrive, so threads 0..15 wait for ever. */
 #include <tessera.h>
 
 struct args {
@@ -11,7 +14,10 @@ static unsigned out[64];
 TESSERA_KERNEL void barrier_deadlock(void* argp) {
   const struct args* a = argp;
   unsigned t = threadIdx.x;
-  if (t >= 16) return;
+  if (t >= 16) {
+    __syncwarp(0xffffffffu);
+    return;
+  }
   a->out[t] = t;
   __syncthreads();
   a->out[t] += 1;

@@ -84,6 +84,17 @@ class KernelApi : public ::testing::TestWithParam<std::string> {};
 // 40 launches from one loop whose stack struct changes every iteration, one
 // tessera_wait(): each launch's 64 threads write that launch's value (its
 // captured arguments), also when launch i reuses the slot of launch i - 16.
+// Threads that return before __syncthreads() drop out of the barrier: whole
+// warps and the tail of a partial one. Block 0's threads each get 1 + ... +
+// 256 = 32896, block 1's 257 + ... + 300 = 12254.
+TEST_P(KernelApi, ThreadsThatReturnedDropOutOfTheBlockBarrier) {
+  const auto r = run_tessera({"run", platform(GetParam()), fw("early_return")});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto res = parse_results(r.out);
+  EXPECT_EQ(res.at("early_return_wrong"), std::vector<long long>{0});
+  EXPECT_EQ(res.at("early_return_sums"), (std::vector<long long>{32896, 12254}));
+}
+
 TEST_P(KernelApi, LaunchArgumentsAreCapturedAtLaunch) {
   const auto r = run_tessera({"run", platform(GetParam()), fw("launch_args")});
   ASSERT_EQ(r.status, 0) << r.out << r.err;

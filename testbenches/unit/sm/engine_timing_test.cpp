@@ -137,6 +137,24 @@ TEST(SmEngineTiming, BarrierReleasesOnlyWhenEveryWarpArrived) {
   EXPECT_EQ(h.sm().partitions()[0].stalls(Stall::kBarrier), 7u);
 }
 
+// The same two warps, but warp 1 exits where it arrived before: warp 0
+// waits at bar.sync (pc 20) from cycle 8 until warp 1's exit in 15 leaves
+// only arrived threads (exited threads drop out of the barrier, PTX ISA
+// "bar, barrier"), then runs on in 16, after the same 7 stall cycles. Before,
+// an exited thread was waited for and the block never finished.
+TEST(SmEngineTiming, BarrierReleasesWhenTheOtherWarpExits) {
+  SmHarness h({csrr(5, csr::kWarpid), enc::b(0, 5, 0, 16), addi(6, 0, 1), addi(6, 6, 1), kExit, kBarSync, addi(7, 0, 1),
+               kExit});
+  h.launch(64, 0);
+  h.run(1, 30);
+  EXPECT_EQ(h.issue_cycle(20, 0), 8u);
+  EXPECT_EQ(h.issue_cycle(16, 1), 15u);
+  EXPECT_EQ(h.issue_cycle(24, 0), 16u);
+  EXPECT_EQ(h.sm().partitions()[0].stalls(Stall::kBarrier), 7u);
+  EXPECT_EQ(h.sm().warps()[0].threads[0].x[7], 1u);
+  EXPECT_FALSE(h.run_control().stopped());
+}
+
 // Even lanes take +12..+16 (addi x7, then jal to +24), odd lanes +20 (addi
 // x7); all meet at +24. csrr in 1 (x5 at 7), andi in 7 (x6 at 13), bne in 13.
 // The lowest PC runs first: +12 for the 16 even lanes in 14 (x7 at 20), jal
