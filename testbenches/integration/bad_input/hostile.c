@@ -2,7 +2,9 @@
  * the simulator must stop with a clear report, the documented exit status
  * and no damage. Every case prints "hostile: survived" if the simulator let
  * it go on, which the tests look for to fail. */
+#include <assert.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <tessera.h>
 
 static unsigned out[64];
@@ -116,6 +118,10 @@ int main(void) {
   *(volatile uint32_t*)(uintptr_t)&store_tid = 0x00000013u;
 #elif defined(HOSTILE_EXIT_300)
   return 300; /* the exit status is the low 8 bits: 44 */
+#elif defined(HOSTILE_HOST_ASSERT)
+  assert(out[0] == 1u); /* out[] is zero */
+#elif defined(HOSTILE_HOST_ABORT)
+  abort();
 #else
 #error "build with -DHOSTILE_<CASE>"
 #endif

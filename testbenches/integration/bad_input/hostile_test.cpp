@@ -342,6 +342,22 @@ TEST(Hostile, ControlCoreStoreIntoCodeIsAFault) {
   expect_not_contains(r, "survived");
 }
 
+// abort() and a failed assert() on the control core end the run with
+// status 128 + SIGABRT = 134, assert's message first (file, line, function).
+TEST(Hostile, HostAssertAndAbortEndTheRunWithStatus134) {
+  const RunResult failed_assert = run_tessera({"run", "sm1", hostile("host_assert")});
+  expect_clean_exit(failed_assert, 134);
+  expect_contains(failed_assert, "assertion \"out[0] == 1u\" failed: file");
+  expect_contains(failed_assert, "hostile.c\", line");
+  expect_contains(failed_assert, "function: main");
+  expect_contains(failed_assert, "the program raised signal 6 (abort): exit status 134");
+  expect_not_contains(failed_assert, "survived");
+  const RunResult aborted = run_tessera({"run", "sm1", hostile("host_abort")});
+  expect_clean_exit(aborted, 134);
+  expect_contains(aborted, "the program raised signal 6 (abort): exit status 134");
+  expect_not_contains(aborted, "survived");
+}
+
 TEST(Hostile, ExitStatusIsTheLowEightBits) {
   const RunResult r = run_tessera({"run", "sm1", hostile("exit_300")});
   expect_clean_exit(r, 300 % 256);
