@@ -24,8 +24,14 @@ void Bridge::read(uint32_t tag, uint64_t line, uint64_t now) {
 
 void Bridge::write(uint64_t line, const uint8_t* data) {
   ++*writes_;
+  if (!written_.take(line, mask_)) return;  // memory already holds every byte the cores wrote
+  if (written_.whole_line(mask_)) {
+    memory_.write_line(line, data, line_bytes_);
+    return;
+  }
   memory_.read_line(line, merged_.data(), line_bytes_);
-  if (written_.merge_and_forget(line, data, merged_.data()) > 0) memory_.write_line(line, merged_.data(), line_bytes_);
+  written_.merge(mask_, data, merged_.data());
+  memory_.write_line(line, merged_.data(), line_bytes_);
 }
 
 std::unique_ptr<BusResponse> Bridge::pop_response() {

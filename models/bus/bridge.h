@@ -65,7 +65,8 @@ class Bridge {
   uint64_t* writes_;
   uint32_t used_ = 0;
   mem::WrittenBytes written_;
-  std::vector<uint8_t> merged_;  // the line as memory will hold it
+  mem::WrittenBytes::Mask mask_{};  // the bytes of the line being written
+  std::vector<uint8_t> merged_;     // the line as memory will hold it
   std::deque<std::unique_ptr<BusResponse>> queue_;
 };
 

@@ -6,10 +6,10 @@
 
 namespace tessera::mem {
 
-WrittenBytes::WrittenBytes(uint32_t line_bytes) : line_bytes_(line_bytes), words_((line_bytes + 63) / 64) {
-  if (line_bytes < 4 || (line_bytes & (line_bytes - 1)) != 0)
+WrittenBytes::WrittenBytes(uint32_t line_bytes) : line_bytes_(line_bytes) {
+  if (line_bytes < 4 || line_bytes > kMaxLineBytes || (line_bytes & (line_bytes - 1)) != 0)
     throw std::invalid_argument(
-        fmt::format("WrittenBytes: line size {} is not a power of two of at least 4", line_bytes));
+        fmt::format("WrittenBytes: line size {} is not a power of two from 4 to {}", line_bytes, kMaxLineBytes));
 }
 
 void WrittenBytes::mark(uint64_t addr, uint32_t size) {
@@ -17,9 +17,11 @@ void WrittenBytes::mark(uint64_t addr, uint32_t size) {
   const uint32_t offset = static_cast<uint32_t>(addr - line);
   if (size == 0 || offset + size > line_bytes_)
     throw std::logic_error(fmt::format("WrittenBytes: a {}-byte store at {:#x} crosses its line", size, addr));
-  auto& mask = masks_[line];
-  if (mask.empty()) mask.assign(words_, 0);
-  for (uint32_t b = offset; b < offset + size; ++b) mask[b / 64] |= uint64_t{1} << (b % 64);
+  if (line != last_line_) {
+    last_mask_ = &masks_[line];  // a new line's mask starts empty
+    last_line_ = line;
+  }
+  for (uint32_t b = offset; b < offset + size; ++b) (*last_mask_)[b / 64] |= uint64_t{1} << (b % 64);
 }
 
 bool WrittenBytes::written(uint64_t line, uint32_t offset) const {
@@ -27,17 +29,27 @@ bool WrittenBytes::written(uint64_t line, uint32_t offset) const {
   return it != masks_.end() && offset < line_bytes_ && (it->second[offset / 64] >> (offset % 64) & 1);
 }
 
-uint32_t WrittenBytes::merge_and_forget(uint64_t line, const uint8_t* data, uint8_t* memory_line) {
+bool WrittenBytes::take(uint64_t line, Mask& mask) {
   const auto it = masks_.find(line);
-  if (it == masks_.end()) return 0;
-  uint32_t copied = 0;
-  for (uint32_t b = 0; b < line_bytes_; ++b)
-    if (it->second[b / 64] >> (b % 64) & 1) {
-      memory_line[b] = data[b];
-      ++copied;
-    }
+  if (it == masks_.end()) return false;
+  mask = it->second;
   masks_.erase(it);
-  return copied;
+  if (line == last_line_) {
+    last_line_ = ~uint64_t{0};
+    last_mask_ = nullptr;
+  }
+  return true;
+}
+
+uint32_t WrittenBytes::count(const Mask& mask) {
+  uint32_t n = 0;
+  for (uint64_t word : mask) n += static_cast<uint32_t>(__builtin_popcountll(word));
+  return n;
+}
+
+void WrittenBytes::merge(const Mask& mask, const uint8_t* data, uint8_t* memory_line) const {
+  for (uint32_t b = 0; b < line_bytes_; ++b)
+    if (mask[b / 64] >> (b % 64) & 1) memory_line[b] = data[b];
 }
 
 }  // namespace tessera::mem

@@ -12,16 +12,19 @@
 // Pure logic, no SystemC.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
-#include <vector>
 
 namespace tessera::mem {
 
 class WrittenBytes {
  public:
-  // line_bytes: a power of two of at least 4 (mem::CacheGeometry's rule).
+  static constexpr uint32_t kMaxLineBytes = 1024;  // cluster.l1d.line_bytes' limit
+  using Mask = std::array<uint64_t, kMaxLineBytes / 64>;
+
+  // line_bytes: a power of two from 4 to kMaxLineBytes.
   explicit WrittenBytes(uint32_t line_bytes);
 
   // A store of `size` bytes at `addr` (inside one line) was performed.
@@ -32,16 +35,23 @@ class WrittenBytes {
   // Lines with at least one written byte.
   size_t lines() const { return masks_.size(); }
 
-  // The line reaches memory: copies into `memory_line` (the line as memory
-  // holds it, line_bytes long) the written bytes of `data`, forgets them,
-  // and returns how many bytes were copied (0: memory_line is unchanged,
-  // line_bytes: all of data).
-  uint32_t merge_and_forget(uint64_t line, const uint8_t* data, uint8_t* memory_line);
+  // The line reaches memory: its written bytes into `mask`, forgotten here;
+  // false (mask unchanged) when none was written.
+  bool take(uint64_t line, Mask& mask);
+  // How many bytes `mask` names; whether that is the whole line.
+  static uint32_t count(const Mask& mask);
+  bool whole_line(const Mask& mask) const { return count(mask) == line_bytes_; }
+  // Copies the bytes of `data` that `mask` names into `memory_line` (both
+  // a line long).
+  void merge(const Mask& mask, const uint8_t* data, uint8_t* memory_line) const;
 
  private:
   uint32_t line_bytes_;
-  uint32_t words_;  // 64-bit mask words per line
-  std::unordered_map<uint64_t, std::vector<uint64_t>> masks_;
+  std::unordered_map<uint64_t, Mask> masks_;
+  // The line stores hit last: runs of stores to one line skip the lookup
+  // (a map's element stays where it is until it is erased).
+  uint64_t last_line_ = ~uint64_t{0};
+  Mask* last_mask_ = nullptr;
 };
 
 }  // namespace tessera::mem
