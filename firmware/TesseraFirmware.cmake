@@ -1,6 +1,6 @@
 # Tessera firmware support: finds the RISC-V toolchain and defines
 #
-#   tessera_add_firmware(NAME SOURCES a.c [b.c ...]
+#   tessera_add_firmware(NAME SOURCES a.c|a.cu|a.cpp [b.c ...]
 #                        [OUTPUT_DIR dir] [CFLAGS opt ...] [DEPENDS file ...])
 #
 # which builds ${OUTPUT_DIR or CMAKE_BINARY_DIR/firmware}/NAME.elf with
@@ -45,6 +45,9 @@ set(TESSERA_FIRMWARE_RUNTIME_FILES
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera_kernel.h"
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera_htm.h"
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera.ld"
+  "${TESSERA_FIRMWARE_DIR}/runtime/tessera_cxx.h"
+  "${TESSERA_FIRMWARE_DIR}/runtime/cuda_runtime.h"
+  "${TESSERA_FIRMWARE_DIR}/tessera-cudafe"
   "${TESSERA_FIRMWARE_CC}"
   CACHE INTERNAL "Files every firmware program depends on")
 
@@ -75,7 +78,7 @@ function(tessera_add_firmware NAME)
     get_filename_component(src "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     list(APPEND sources "${src}")
     get_filename_component(dir "${src}" DIRECTORY)
-    file(GLOB dir_headers CONFIGURE_DEPENDS "${dir}/*.h")
+    file(GLOB dir_headers CONFIGURE_DEPENDS "${dir}/*.h" "${dir}/*.cuh")
     list(APPEND headers ${dir_headers})
   endforeach()
   list(REMOVE_DUPLICATES headers)

@@ -32,6 +32,10 @@ struct ElfImage;
 class DecodedProgram;
 }  // namespace tessera::isa
 
+namespace tessera::gpu {
+struct DeviceInfo;
+}  // namespace tessera::gpu
+
 namespace tessera::platform {
 
 class SystemRegs;
@@ -71,6 +75,10 @@ class Component {
   // The state of a model that does not describe itself (sim::InFlightReporter).
   virtual std::string fallback_state(const sc_core::sc_object& /*model*/) const { return ""; }
   virtual void summarize(RunSummary& /*summary*/) const {}
+  // The device properties firmware reads (cudaGetDeviceProperties): each
+  // component adds what it models; then every component is given the whole.
+  virtual void describe_device(gpu::DeviceInfo& /*info*/) const {}
+  virtual void set_device_info(const gpu::DeviceInfo& /*info*/) {}
 
  private:
   const NetlistInstance& instance_;

@@ -185,6 +185,7 @@ class L2 : public Component {
     l2_->set_timeline(ctx.timeline);
   }
   gpu::L2System& l2() { return *l2_; }
+  void describe_device(gpu::DeviceInfo& info) const override { info.l2_bytes += l2_->capacity_bytes(); }
   TargetSocket* target_socket(const std::string& socket) override {
     return socket == "sm" ? &l2_->slice_socket : nullptr;
   }
@@ -302,6 +303,8 @@ class Noc : public Component {
 
 // ---------------------------------------------------------------- memories
 
+std::optional<std::pair<uint64_t, uint64_t>> memory_range(const NetlistInstance& inst);
+
 class FixedMemory : public Component {
  public:
   FixedMemory(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
@@ -314,6 +317,9 @@ class FixedMemory : public Component {
   }
   void bind(const std::string& socket, Component&, const std::string&) override { no_such_binding(*this, socket); }
   std::vector<const sc_core::sc_object*> models() const override { return {memory_.get()}; }
+  void describe_device(gpu::DeviceInfo& info) const override {
+    if (const auto range = memory_range(instance())) info.global_mib += static_cast<uint32_t>(range->second >> 20);
+  }
   void summarize(RunSummary& sum) const override {
     sum.memory_lines.push_back(fmt::format("  memory requests      {:>14}  (fixed latency; avg {:.1f} memory cycles)\n",
                                            memory_->requests(), memory_->avg_latency_cycles()));
@@ -348,6 +354,12 @@ class HbmStack : public Component {
   TargetSocket* target_socket(const std::string& socket) override { return socket == "port" ? &hbm_->socket : nullptr; }
   void bind(const std::string& socket, Component&, const std::string&) override { no_such_binding(*this, socket); }
   std::vector<const sc_core::sc_object*> models() const override { return {hbm_.get()}; }
+  void describe_device(gpu::DeviceInfo& info) const override {
+    const dram::DramSpec& spec = hbm_->engine().spec();
+    info.mem_clock_khz = static_cast<uint32_t>(hbm_->clock().mhz() * 1000.0 + 0.5);
+    info.mem_bus_bits += spec.channels() * spec.org.pseudo_channels * spec.org.pc_width_bits;
+    info.global_mib += static_cast<uint32_t>(memory_range(instance())->second >> 20);
+  }
   void summarize(RunSummary& sum) const override {
     const auto& st = hbm_->engine().stats();
     const double ns = hbm_->clock().period().to_seconds() * 1e9;
@@ -419,6 +431,7 @@ class BlockDispatcher : public Component {
     dispatcher_->set_program(&ctx.image);
   }
   gpu::Dispatcher& dispatcher() { return *dispatcher_; }
+  void set_device_info(const gpu::DeviceInfo& info) override { dispatcher_->set_device_info(info); }
   // What a block may use: the smallest of each limit over the clusters, as
   // a block may be placed on any of their SMs. How a block's registers are
   // counted must be the same on all of them.

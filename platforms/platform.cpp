@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "gpu/dispatcher.h"
 #include "rtl/common/fst_sink.h"
 #include "sim/hit_rate.h"
 #include "sim/output_file.h"
@@ -118,6 +119,9 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   }
   for (const NetlistBinding& b : netlist_.bindings)
     ctx.find(b.from.instance)->bind(b.from.socket, *ctx.find(b.to.instance), b.to.socket);
+  gpu::DeviceInfo device;
+  for (const auto& c : components_) c->describe_device(device);
+  for (const auto& c : components_) c->set_device_info(device);
   if (!ctx.regs)
     throw sim::ConfigError(fmt::format("{}: the netlist has no mmio instance (the console and exit)", netlist_.origin));
   regs_ = ctx.regs;

@@ -8,10 +8,21 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 /* ---- kernel launch ------------------------------------------------------ */
+
+#ifdef TESSERA_RUNTIME_CXX
+/* Programs with C++ code (tessera-cc defines TESSERA_RUNTIME_CXX for them):
+ * a CUDA launch starts its threads at an entry of its own
+ * (tessera_launch_at). C programs keep the code below unchanged. */
+static const void* launch_start = (const void*)&__tessera_kernel_entry;
+#define TESSERA_LAUNCH_START launch_start
+#else
+#define TESSERA_LAUNCH_START (&__tessera_kernel_entry)
+#endif
 
 void tessera_launch_dim3(tessera_kernel_fn kernel, dim3 grid, dim3 block, unsigned dynamic_shared_bytes,
                          const void* args) {
@@ -22,7 +33,7 @@ void tessera_launch_dim3(tessera_kernel_fn kernel, dim3 grid, dim3 block, unsign
   /* The kernel must see every store made before the launch. */
   __asm__ volatile("fence rw, rw" ::: "memory");
 
-  TESSERA_MMIO(TESSERA_DISP_START) = (uint32_t)(uintptr_t)&__tessera_kernel_entry;
+  TESSERA_MMIO(TESSERA_DISP_START) = (uint32_t)(uintptr_t)TESSERA_LAUNCH_START;
   TESSERA_MMIO(TESSERA_DISP_KERNEL) = (uint32_t)(uintptr_t)kernel;
   TESSERA_MMIO(TESSERA_DISP_ARGS) = (uint32_t)(uintptr_t)args;
   TESSERA_MMIO(TESSERA_DISP_GRID_X) = grid.x;
@@ -192,6 +203,15 @@ void tessera_launch_bytes(tessera_kernel_fn kernel, dim3 grid, dim3 block, unsig
   tessera_launch_dim3(kernel, grid, block, dynamic_shared_bytes, a0);
 }
 
+#ifdef TESSERA_RUNTIME_CXX
+void tessera_launch_at(const void* start, tessera_kernel_fn kernel, dim3 grid, dim3 block,
+                       unsigned dynamic_shared_bytes, const void* args, size_t args_bytes) {
+  launch_start = start;
+  tessera_launch_bytes(kernel, grid, block, dynamic_shared_bytes, args, args_bytes);
+  launch_start = (const void*)&__tessera_kernel_entry;
+}
+#endif
+
 void tessera_wait(void) {
   while (TESSERA_MMIO(TESSERA_DISP_STATUS) != 0) __asm__ volatile("wfi" ::: "memory");
   /* Order the reads of the kernel's results after the status read. */
@@ -309,3 +329,63 @@ void __tessera_tx_log_setup(void) {
   __asm__ volatile("csrw 0x8C0, %0" : : "r"(base));
   __asm__ volatile("csrw 0x8C1, %0" : : "r"(TESSERA_TX_LOG_BYTES));
 }
+
+#ifdef TESSERA_RUNTIME_CXX
+/* ---- C++ support (no C++ standard library in the toolchain) -------------- */
+
+/* operator new / delete on picolibc's malloc. Without exceptions there is
+ * no std::bad_alloc: running out of memory ends the run (abort, 134). */
+static void* cxx_new(size_t size, size_t align) {
+  if (size == 0) size = 1;
+  void* p = align > 8 ? aligned_alloc(align, (size + align - 1) / align * align) : malloc(size);
+  if (p == NULL) {
+    fprintf(stdout, "tessera: operator new: out of memory (%u bytes)\n", (unsigned)size);
+    abort();
+  }
+  return p;
+}
+/* The Itanium C++ ABI names of the operators for a 32-bit size_t. */
+void* _Znwj(size_t size) { return cxx_new(size, 0); }                          /* new(size_t) */
+void* _Znaj(size_t size) { return cxx_new(size, 0); }                          /* new[](size_t) */
+void* _ZnwjSt11align_val_t(size_t size, size_t a) { return cxx_new(size, a); } /* new(size_t, align_val_t) */
+void* _ZnajSt11align_val_t(size_t size, size_t a) { return cxx_new(size, a); }
+void _ZdlPv(void* p) { free(p); } /* delete(void*) */
+void _ZdaPv(void* p) { free(p); } /* delete[](void*) */
+void _ZdlPvj(void* p, size_t size) {
+  (void)size;
+  free(p);
+} /* delete(void*, size_t) */
+void _ZdaPvj(void* p, size_t size) {
+  (void)size;
+  free(p);
+}
+void _ZdlPvSt11align_val_t(void* p, size_t a) {
+  (void)a;
+  free(p);
+}
+void _ZdaPvSt11align_val_t(void* p, size_t a) {
+  (void)a;
+  free(p);
+}
+void _ZdlPvjSt11align_val_t(void* p, size_t size, size_t a) {
+  (void)size;
+  (void)a;
+  free(p);
+}
+void _ZdaPvjSt11align_val_t(void* p, size_t size, size_t a) {
+  (void)size;
+  (void)a;
+  free(p);
+}
+
+/* A call through a pure virtual function (an object used while being
+ * constructed or destroyed). */
+void __cxa_pure_virtual(void) {
+  fprintf(stdout, "tessera: a pure virtual function was called\n");
+  abort();
+}
+void __cxa_deleted_virtual(void) {
+  fprintf(stdout, "tessera: a deleted virtual function was called\n");
+  abort();
+}
+#endif

@@ -1,5 +1,7 @@
 /*
- * tessera.h - CUDA-like programming interface for Tessera firmware (C11).
+ * tessera.h - CUDA-like programming interface for Tessera firmware (C11 or
+ * C++17; from C++ the overloads of tessera_cxx.h replace the _Generic macros,
+ * and cuda_runtime.h adds CUDA's launch syntax and runtime API).
  *
  * The contract behind every name here is docs/firmware-abi.md: the CSR
  * numbers, the custom instruction encodings and the MMIO registers.
@@ -32,9 +34,10 @@
 #define TESSERA_H
 
 #ifdef __cplusplus
-#error "tessera.h is a C11 header (it uses _Generic); compile firmware as C"
+#if __cplusplus < 201703L
+#error "tessera.h needs C++17 or later (-std=c++17/gnu++17 or newer)"
 #endif
-#if !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L
+#elif !defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L
 #error "tessera.h needs C11 or later (-std=c11/gnu11 or newer)"
 #endif
 
@@ -45,6 +48,10 @@
  * macro below, and its include guard keeps a later #include <time.h> from
  * declaring it again. */
 #include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Common                                                                   */
@@ -63,7 +70,14 @@ typedef void (*tessera_kernel_fn)(void* args);
  * types, as every function does. __host__ is empty. __forceinline__ and
  * __noinline__ add to __device__ (`__device__ __forceinline__ float f(...)`).
  * __restrict__ is GCC's own keyword. */
+#ifdef __cplusplus
+/* In C++ a member function may be __device__ too, so it adds no storage
+ * class: a non-inline __device__ function defined in a header that two
+ * files include is defined twice (declare it inline or static). */
+#define __device__
+#else
 #define __device__ static __attribute__((unused))
+#endif
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
@@ -75,15 +89,32 @@ typedef void (*tessera_kernel_fn)(void* args);
  * -Wmissing-field-initializers for the rest of the file (a member left out
  * of a C initializer is 0). */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#ifdef __cplusplus
+/* CUDA's uint3 (the type of threadIdx and blockIdx there); converts to and
+ * from dim3. */
+struct uint3 {
+  unsigned x, y, z;
+};
+#endif
 typedef struct dim3 {
   unsigned x, y, z;
+#ifdef __cplusplus
+  /* CUDA's constructors: the dimensions not given are 1. */
+  constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return uint3{x, y, z}; }
+#endif
 } dim3;
 
 TESSERA_INLINE dim3 dim3_make(unsigned x, unsigned y, unsigned z) {
   dim3 d = {x, y, z};
   return d;
 }
+#ifdef __cplusplus
+#define DIM3(x, y, z) (dim3((unsigned)(x), (unsigned)(y), (unsigned)(z)))
+#else
 #define DIM3(x, y, z) ((dim3){(unsigned)(x), (unsigned)(y), (unsigned)(z)})
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Memory map and MMIO registers (control cores only)                       */
@@ -383,6 +414,7 @@ TESSERA_INLINE long long atomicCAS_ll(volatile long long* p, long long compare, 
                                   (unsigned long long)val);
 }
 
+#ifndef __cplusplus /* C++: tessera_cxx.h */
 /* A readable error for an element type no atomic accepts (selected by the
  * _Generic below, so it is reported only when used). */
 int tessera_atomic_bad_type(const volatile void* p, ...) __attribute__((
@@ -447,6 +479,7 @@ int tessera_atomic_bad_type(const volatile void* p, ...) __attribute__((
   TESSERA_ATOMIC_SEL(p, atomicCAS_i, atomicCAS_u, atomicCAS_l, atomicCAS_ul, atomicCAS_ll, atomicCAS_ull, \
                      tessera_atomic_bad_fn)                                                               \
   ((p), (c), (v))
+#endif /* !__cplusplus */
 
 /* ------------------------------------------------------------------------ */
 /* Read-only global loads (ldg.*). Not volatile: the data must not change   */
@@ -490,6 +523,7 @@ TESSERA_INLINE double __ldg_d(const double* p) {
   return c.d;
 }
 
+#ifndef __cplusplus /* C++: tessera_cxx.h */
 const void* tessera_ldg_bad_type(const volatile void* p) __attribute__((
     error("__ldg: unsupported element type: __ldg takes a pointer to an integer type (char .. long long), float or "
           "double")));
@@ -512,6 +546,7 @@ const void* tessera_ldg_bad_type(const volatile void* p) __attribute__((
            : __ldg_ull, double            \
            : __ldg_d, default             \
            : tessera_ldg_bad_type)(p)
+#endif /* !__cplusplus */
 
 /* ------------------------------------------------------------------------ */
 /* Special function unit                                                    */
@@ -556,8 +591,8 @@ TESSERA_INLINE unsigned long long __brevll(unsigned long long x) {
 /* min(a, b) and max(a, b) for any arithmetic types: each operand evaluated
  * once, compared in the type of a + b (so min(int, unsigned) is unsigned, as
  * CUDA's overloads choose). Define TESSERA_NO_MIN_MAX before including this
- * header to keep the names free. */
-#if !defined(TESSERA_NO_MIN_MAX) && !defined(min) && !defined(max)
+ * header to keep the names free (C++: templates in tessera_cxx.h). */
+#if !defined(TESSERA_NO_MIN_MAX) && !defined(min) && !defined(max) && !defined(__cplusplus)
 #define min(a, b)                                                      \
   __extension__({                                                      \
     __typeof__((a) + (b)) tessera_min_a_ = (a);                        \
@@ -642,8 +677,10 @@ void tessera_launch_dim3(tessera_kernel_fn kernel, dim3 grid, dim3 block, unsign
 
 TESSERA_INLINE dim3 tessera_dim3_of_dim3(dim3 d) { return d; }
 TESSERA_INLINE dim3 tessera_dim3_of_uint(unsigned n) { return dim3_make(n, 1, 1); }
+#ifndef __cplusplus /* C++: tessera_cxx.h */
 /* A dim3, or an integer n meaning (n, 1, 1). */
 #define TESSERA_DIM3(v) _Generic((v), dim3 : tessera_dim3_of_dim3, default : tessera_dim3_of_uint)(v)
+#endif /* !__cplusplus */
 
 /* ---- kernel parameters --------------------------------------------------- */
 
@@ -662,6 +699,15 @@ TESSERA_INLINE dim3 tessera_dim3_of_uint(unsigned n) { return dim3_make(n, 1, 1)
 void tessera_launch_bytes(tessera_kernel_fn kernel, dim3 grid, dim3 block, unsigned dynamic_shared_bytes,
                           const void* args, size_t args_bytes);
 
+/* tessera_launch_bytes() with the threads starting at `start` instead of
+ * __tessera_kernel_entry (a0 = the captured arguments, a1 = kernel; start
+ * sets up gp and tp and ends the thread): CUDA launches (cuda_runtime.h)
+ * start at an entry that passes the arguments in the kernel's own
+ * parameter list. */
+void tessera_launch_at(const void* start, tessera_kernel_fn kernel, dim3 grid, dim3 block,
+                       unsigned dynamic_shared_bytes, const void* args, size_t args_bytes);
+
+#ifndef __cplusplus /* C++: tessera_cxx.h */
 /* Reported when tessera_launch()'s args cannot be captured. */
 void tessera_launch_void_args(tessera_kernel_fn, dim3, dim3, unsigned, const void*, size_t) __attribute__((
     error("tessera_launch: args is a void pointer, so the size of the arguments to capture is unknown: pass a pointer "
@@ -720,13 +766,16 @@ void tessera_launch_int_args(tessera_kernel_fn, dim3, dim3, unsigned, const void
   ((void)TESSERA_KERNEL_CHECK_(kernel), (void)TESSERA_ARGS_CHECK_(args),                             \
    TESSERA_ARGS_FN_(args)((kernel), TESSERA_DIM3(grid), TESSERA_DIM3(block), (dynamic_shared_bytes), \
                           (const void*)TESSERA_ARGS_PTR_(args), TESSERA_ARGS_SIZE_(args)))
+#endif /* !__cplusplus */
 
+#ifndef __cplusplus /* C++: tessera_cxx.h */
 /* By reference: the kernel gets ptr itself and reads (and may write) *ptr
  * while its blocks run, so *ptr must stay unchanged until tessera_wait(). For
  * results returned through the argument block. */
 #define tessera_launch_ref(kernel, grid, block, dynamic_shared_bytes, ptr) \
   ((void)TESSERA_KERNEL_CHECK_(kernel),                                    \
    tessera_launch_bytes((kernel), TESSERA_DIM3(grid), TESSERA_DIM3(block), (dynamic_shared_bytes), (ptr), 0u))
+#endif /* !__cplusplus */
 
 /* Waits (wfi between polls of DISP_STATUS) until no kernel runs. Afterwards
  * the kernels' writes to global memory are visible to the caller. */
@@ -769,5 +818,10 @@ __attribute__((noreturn)) void tessera_exit(int status);
 #include "tessera_htm.h"
 #include "tessera_vec.h"
 #include "tessera_warp.h"
+
+#ifdef __cplusplus
+} /* extern "C" */
+#include "tessera_cxx.h"
+#endif
 
 #endif /* TESSERA_H */

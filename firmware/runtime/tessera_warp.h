@@ -94,6 +94,7 @@ TESSERA_WARP_INLINE double tessera_shfl_d_(int mode, unsigned mask, double var, 
   return c.d;
 }
 
+#ifndef __cplusplus /* C++: overloads in tessera_cxx.h */
 /* The function for var's type (char and short promote to int). */
 #define TESSERA_SHFL_T_(var)                      \
   _Generic((var) + 0, float                       \
@@ -113,6 +114,7 @@ TESSERA_WARP_INLINE double tessera_shfl_d_(int mode, unsigned mask, double var, 
 #define __shfl_up_sync(mask, var, ...) TESSERA_SHFL_PICK_(TESSERA_SHFL_UP, mask, var, __VA_ARGS__, 32, 0)
 #define __shfl_down_sync(mask, var, ...) TESSERA_SHFL_PICK_(TESSERA_SHFL_DOWN, mask, var, __VA_ARGS__, 32, 0)
 #define __shfl_xor_sync(mask, var, ...) TESSERA_SHFL_PICK_(TESSERA_SHFL_XOR, mask, var, __VA_ARGS__, 32, 0)
+#endif
 
 /* ---- votes: .insn r 0x0B, 3, funct7, rd, pred, mask --------------------- */
 
@@ -148,9 +150,11 @@ TESSERA_WARP_INLINE void tessera_syncwarp_(unsigned mask) {
 }
 /* The calling lane waits until every lane of mask (default all 32) that has
  * not exited reaches a __syncwarp; also orders their memory accesses. */
+#ifndef __cplusplus /* C++: a default argument in tessera_cxx.h */
 #define __syncwarp(...) \
   tessera_syncwarp_(    \
       (unsigned[]){0xffffffffu, __VA_ARGS__}[sizeof((unsigned[]){0xffffffffu, __VA_ARGS__}) / sizeof(unsigned) - 1])
+#endif
 
 /* __syncthreads() that also returns, to every thread of the block, the
  * number of threads whose pred is non-zero / whether all / any are. */

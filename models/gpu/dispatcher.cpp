@@ -96,6 +96,12 @@ void Dispatcher::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
       value = busy() ? 1 : 0;
     } else if (offset == reg::kDoneCount) {
       value = static_cast<uint32_t>(kernels_);
+    } else if (offset >= reg::kDoneQuery && offset <= reg::kNowHi) {
+      value = read_time(offset);
+    } else if (offset == reg::kLaunched) {
+      value = static_cast<uint32_t>(kernels_ + queue_.size() + (running_ ? 1 : 0));
+    } else if (offset >= reg::kDevSms && offset <= reg::kDevLocalBytes) {
+      value = device_register(offset);
     } else if (offset != reg::kLaunch) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
@@ -117,12 +123,73 @@ void Dispatcher::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
       } else {
         launch(k);
       }
+    } else if (offset == reg::kDoneQuery) {
+      done_query_ = value;
     } else {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+uint32_t Dispatcher::read_time(uint32_t offset) {
+  static const uint64_t ticks_per_ps = sc_core::sc_time(1, sc_core::SC_PS).value();
+  switch (offset) {
+    case reg::kDoneQuery:
+      return done_query_;
+    case reg::kDoneTimeLo: {
+      // Kernel n (1-based) made DONE_COUNT reach n; unknown when it has not
+      // ended or ended more than kKernelEndsKept kernels ago.
+      const uint64_t n = done_query_;
+      const bool known = n >= 1 && n <= kernels_ && kernels_ - n < kKernelEndsKept;
+      const uint64_t t = known ? kernel_end_ps_[(n - 1) % kKernelEndsKept] : ~uint64_t{0};
+      done_time_hi_ = static_cast<uint32_t>(t >> 32);
+      return static_cast<uint32_t>(t);
+    }
+    case reg::kDoneTimeHi:
+      return done_time_hi_;
+    case reg::kNowLo: {
+      const uint64_t t = sc_core::sc_time_stamp().value() / ticks_per_ps;
+      now_hi_ = static_cast<uint32_t>(t >> 32);
+      return static_cast<uint32_t>(t);
+    }
+    default:
+      return now_hi_;
+  }
+}
+
+uint32_t Dispatcher::device_register(uint32_t offset) const {
+  switch (offset) {
+    case reg::kDevSms:
+      return static_cast<uint32_t>(sms_.size());
+    case reg::kDevWarpSize:
+      return sm::kWarpSize;
+    case reg::kDevMaxThreadsPerBlock:
+      return p_.max_threads_per_block;
+    case reg::kDevMaxThreadsPerSm:
+      return p_.max_threads;
+    case reg::kDevMaxBlocksPerSm:
+      return p_.max_blocks;
+    case reg::kDevSharedPerSm:
+      return p_.shared_bytes;
+    case reg::kDevRegsPerSm:
+      return p_.registers;
+    case reg::kDevSmClockKhz:
+      return static_cast<uint32_t>(clock_.mhz() * 1000.0 + 0.5);
+    case reg::kDevL2Bytes:
+      return device_.l2_bytes;
+    case reg::kDevMemClockKhz:
+      return device_.mem_clock_khz;
+    case reg::kDevMemBusBits:
+      return device_.mem_bus_bits;
+    case reg::kDevGlobalMib:
+      return device_.global_mib;
+    case reg::kDevLocalBytes:
+      return p_.local_bytes;
+    default:
+      return 0;  // a hole in the block (word aligned): reads as 0
+  }
 }
 
 bool Dispatcher::validate(const sm::KernelLaunch& k) {
@@ -236,6 +303,8 @@ void Dispatcher::count_finished() {
     return;
   }
   running_ = false;
+  static const uint64_t ticks_per_ps = sc_core::sc_time(1, sc_core::SC_PS).value();
+  kernel_end_ps_[kernels_ % kKernelEndsKept] = sc_core::sc_time_stamp().value() / ticks_per_ps;
   ++kernels_;
   kernel_cycles_ += clock_.now_cycle() - kernel_start_cycle_;
   kernel_host_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - kernel_host_start_).count();

@@ -33,7 +33,33 @@ inline constexpr uint32_t kStart = 0x100, kKernel = 0x104, kArgs = 0x108;
 inline constexpr uint32_t kGridX = 0x10C, kGridY = 0x110, kGridZ = 0x114;
 inline constexpr uint32_t kBlockX = 0x118, kBlockY = 0x11C, kBlockZ = 0x120;
 inline constexpr uint32_t kSharedBytes = 0x124, kRegs = 0x128, kLaunch = 0x12C, kStatus = 0x130, kDoneCount = 0x134;
+// When kernels ended and the time now, in picoseconds of simulated time
+// (CUDA events): write DONE_QUERY = n to read the end of the kernel that
+// made DONE_COUNT reach n; reading a LO register latches its HI half.
+inline constexpr uint32_t kDoneQuery = 0x138, kDoneTimeLo = 0x13C, kDoneTimeHi = 0x140;
+inline constexpr uint32_t kNowLo = 0x144, kNowHi = 0x148;
+// Kernels launched so far (ended, running and queued).
+inline constexpr uint32_t kLaunched = 0x14C;
+// The device's properties (cudaGetDeviceProperties), read-only.
+inline constexpr uint32_t kDevSms = 0x180, kDevWarpSize = 0x184, kDevMaxThreadsPerBlock = 0x188;
+inline constexpr uint32_t kDevMaxThreadsPerSm = 0x18C, kDevMaxBlocksPerSm = 0x190, kDevSharedPerSm = 0x194;
+inline constexpr uint32_t kDevRegsPerSm = 0x198, kDevSmClockKhz = 0x19C, kDevL2Bytes = 0x1A0;
+inline constexpr uint32_t kDevMemClockKhz = 0x1A4, kDevMemBusBits = 0x1A8, kDevGlobalMib = 0x1AC;
+inline constexpr uint32_t kDevLocalBytes = 0x1B0;
 }  // namespace reg
+
+// What the dispatcher cannot see of the chip: the memory side, filled in by
+// the platform from its components' parameters (0: not modelled).
+struct DeviceInfo {
+  uint32_t l2_bytes = 0;
+  uint32_t mem_clock_khz = 0;  // the DRAM's command clock
+  uint32_t mem_bus_bits = 0;   // data bus width, all stacks and channels
+  uint32_t global_mib = 0;     // global memory the memories serve
+};
+
+// Kernel ends kept for DONE_QUERY: events recorded further back than this
+// many kernels read as unknown (all ones).
+inline constexpr size_t kKernelEndsKept = 1024;
 
 class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public sim::InFlightReporter {
  public:
@@ -50,6 +76,7 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   // Without it every kernel is charged sm.regs_per_thread_default registers
   // and all of the shared window's static variables.
   void set_program(const isa::ElfImage* image);
+  void set_device_info(const DeviceInfo& info) { device_ = info; }
   // The launch as the dispatcher places it: DISP_SHARED_BYTES is the dynamic
   // area; the record (or the whole .shared section) gives the static window
   // and, when DISP_REGS is 0, the registers per thread. Pure.
@@ -73,6 +100,8 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void launch(const sm::KernelLaunch& k);
   bool validate(const sm::KernelLaunch& k);
+  uint32_t read_time(uint32_t offset);
+  uint32_t device_register(uint32_t offset) const;
   void place_blocks();
   void request_placement();
   void count_finished();  // a block finished: the next placement, or the kernel done
@@ -85,6 +114,11 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   sim::Log log_;
   std::function<void()> on_done_;
   const isa::ElfImage* image_ = nullptr;
+  DeviceInfo device_;
+  // The end (ps) of the last kKernelEndsKept kernels, by kernel number mod
+  // the size; the queried number and the latched high halves.
+  std::vector<uint64_t> kernel_end_ps_ = std::vector<uint64_t>(kKernelEndsKept);
+  uint32_t done_query_ = 0, done_time_hi_ = 0, now_hi_ = 0;
 
   sm::KernelLaunch next_;  // what the registers hold
   std::deque<sm::KernelLaunch> queue_;

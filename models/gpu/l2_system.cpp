@@ -58,6 +58,7 @@ L2System::L2System(const sc_core::sc_module_name& name, sim::Config& cfg, bool n
   if (network_ports)  // behind the crossbar, it counts these stalls itself (port_stall_cycles)
     stats_.add_counter("slice_full_stall_cycles", &slice_full_stall_cycles_,
                        "Network-port cycles whose head request waited for a full slice input queue");
+  capacity_bytes_ = p.geometry.size_bytes * n;
   for (unsigned s = 0; s < n; ++s) {
     slices_.push_back(std::make_unique<L2Slice>(p));
 

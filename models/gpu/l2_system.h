@@ -67,6 +67,7 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   ~L2System() override;
 
   unsigned slices() const { return static_cast<unsigned>(slices_.size()); }
+  uint32_t capacity_bytes() const { return capacity_bytes_; }  // all slices
   // The memory-side socket; bind it once per slice, in slice order.
   decltype(std::declval<MemoryPort>().socket)& memory_socket(unsigned /*slice*/) { return mem_port_->socket; }
   unsigned slice_of(uint32_t addr) const;
@@ -92,6 +93,7 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   void set_timeline(sim::Timeline* t);
 
  private:
+  uint32_t capacity_bytes_ = 0;
   struct SliceWave {
     int req = -1, kind = -1, hit = -1, miss = -1, mshr = -1, atomic_busy = -1, mem_outstanding = -1;
     uint64_t strobe_cycle = L2Slice::kNever;  // the cycle whose strobes are up

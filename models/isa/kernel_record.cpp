@@ -3,6 +3,10 @@
 // (--emit-relocs) to the __shared__ variables it references.
 #include "isa/kernel_record.h"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
+
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -22,6 +26,20 @@
 #include "isa/isa.h"
 
 namespace tessera::isa {
+
+namespace {
+// A C++ kernel's name as the programmer wrote it ("scale(float*, int)",
+// "void add<float, 64>(float*, float, int)"); C names unchanged.
+std::string demangle(const std::string& symbol) {
+  if (symbol.rfind("_Z", 0) != 0) return symbol;
+  int status = 0;
+  char* text = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || text == nullptr) return symbol;
+  std::string name(text);
+  std::free(text);
+  return name;
+}
+}  // namespace
 
 unsigned launch_bounds_register_limit(unsigned max_threads, unsigned min_blocks, unsigned sm_registers) {
   if (max_threads == 0) return 0;
@@ -477,7 +495,7 @@ KernelTable analyse_kernels(const std::string& elf_path, unsigned sm_registers) 
     if (f == nullptr || f->start != entry)
       elf.fail(fmt::format("kernel entry 0x{:08x} is not the start of a function symbol", entry));
     KernelRecord k;
-    k.name = f->name;
+    k.name = demangle(f->name);
     k.entry = entry;
     if (!read_overrides(elf.code_at(entry)->name, k))
       elf.fail(
