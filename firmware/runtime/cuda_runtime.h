@@ -485,7 +485,7 @@ struct Params;
 template <>
 struct Params<> {
   template <class _Kp, class... _Dp>
-  TESSERA_CXX_INLINE void call(_Kp k, _Dp... d) const {
+  TESSERA_CXX_INLINE void call(_Kp k, const _Dp&... d) const {
     k(d...);
   }
 };
@@ -496,8 +496,11 @@ struct Params<_Hp, _Tp...> {
   template <class _Ap, class... _Bp>
   TESSERA_CXX_INLINE explicit Params(_Ap&& a, _Bp&&... b)
       : head(static_cast<_Ap&&>(a)), tail(static_cast<_Bp&&>(b)...) {}
+  /* By reference down to the call, where each argument is copied once (a
+   * struct larger than 8 bytes to the thread's stack, as the RISC-V calling
+   * convention passes it). */
   template <class _Kp, class... _Dp>
-  TESSERA_CXX_INLINE void call(_Kp k, _Dp... d) const {
+  TESSERA_CXX_INLINE void call(_Kp k, const _Dp&... d) const {
     tail.call(k, d..., head);
   }
 };
