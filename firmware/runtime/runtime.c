@@ -286,6 +286,27 @@ int kill(pid_t pid, int sig) {
   return 0;
 }
 
+/* A failed assert(). On a control core: picolibc's message, then abort()
+ * (status 134). On an SM thread, which cannot reach the console: ebreak
+ * with the file, line, function and expression in a0..a3 and
+ * TESSERA_ASSERT_MAGIC in a7; the SM stops the run with them (a guest
+ * fault, status 3, naming block and thread). */
+#define TESSERA_ASSERT_MAGIC 0x41535254u /* "ASRT": isa::kAssertMagic */
+void __assert_func(const char* file, int line, const char* func, const char* expr) {
+  if (tessera_on_sm()) {
+    register const char* a0 __asm__("a0") = file;
+    register int a1 __asm__("a1") = line;
+    register const char* a2 __asm__("a2") = func;
+    register const char* a3 __asm__("a3") = expr;
+    register unsigned a7 __asm__("a7") = TESSERA_ASSERT_MAGIC;
+    __asm__ volatile("ebreak" ::"r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(a7) : "memory");
+    __builtin_unreachable();
+  }
+  fprintf(stderr, "assertion \"%s\" failed: file \"%s\", line %d%s%s\n", expr, file, line, func ? ", function: " : "",
+          func ? func : "");
+  abort();
+}
+
 /* ---- console stdio (picolibc tinystdio) ---------------------------------- */
 
 static int tessera_console_put(char c, FILE* file) {

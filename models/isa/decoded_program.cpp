@@ -4,7 +4,7 @@
 
 namespace tessera::isa {
 
-DecodedProgram::DecodedProgram(const ElfImage& image) {
+DecodedProgram::DecodedProgram(const ElfImage& image) : image_(&image) {
   for (const ElfSegment& seg : image.segments) {
     if (!seg.executable) continue;
     Range r{seg.addr, static_cast<uint32_t>(seg.bytes.size() & ~size_t{3}), {}};

@@ -13,7 +13,9 @@ namespace tessera::isa {
 
 class DecodedProgram {
  public:
+  // image must outlive the program.
   explicit DecodedProgram(const ElfImage& image);
+  const ElfImage& image() const { return *image_; }
   const Inst* find(uint32_t pc) const {
     for (const Range& r : ranges_) {
       if (pc - r.base < r.bytes) return (pc & 3) ? nullptr : &r.insts[(pc - r.base) >> 2];
@@ -34,6 +36,7 @@ class DecodedProgram {
     std::vector<Inst> insts;
   };
   std::vector<Range> ranges_;
+  const ElfImage* image_;
 };
 
 }  // namespace tessera::isa

@@ -200,4 +200,17 @@ ElfImage load_elf(const std::string& path) {
   return image;
 }
 
+std::optional<std::string> ElfImage::string_at(uint32_t addr, size_t max_bytes) const {
+  for (const ElfSegment& seg : segments) {
+    if (addr < seg.addr || addr - seg.addr >= seg.bytes.size()) continue;
+    std::string text;
+    for (size_t at = addr - seg.addr; at < seg.bytes.size() && text.size() <= max_bytes; ++at) {
+      if (seg.bytes[at] == 0) return text;
+      text.push_back(static_cast<char>(seg.bytes[at]));
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 }  // namespace tessera::isa

@@ -30,6 +30,11 @@ struct ElfImage {
   bool has_kernel_record = false;
   KernelTable kernels;
 
+  // The NUL-terminated string at addr in the loaded image (as the ELF file
+  // has it: for constant data such as string literals), at most max_bytes
+  // long; nullopt when addr is outside the segments or no NUL ends it.
+  std::optional<std::string> string_at(uint32_t addr, size_t max_bytes = 1024) const;
+
   std::optional<uint32_t> symbol(const std::string& name) const {
     const auto it = symbols.find(name);
     if (it == symbols.end()) return std::nullopt;

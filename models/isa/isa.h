@@ -18,6 +18,11 @@ enum class Unit : uint8_t {
   kCtrl,  // barrier, thread exit, ecall/ebreak/wfi: no lane occupancy
 };
 
+// A failed assert() in a kernel (firmware/runtime/runtime.c, __assert_func):
+// ebreak with this value in a7, the file, line, function and expression
+// in a0..a3.
+inline constexpr uint32_t kAssertMagic = 0x41535254;  // "ASRT"
+
 // Register index space used by scoreboards: 0..31 are x0..x31, 32..63 are f0..f31.
 inline constexpr uint8_t kNoReg = 0xFF;
 inline constexpr uint8_t kFpRegBase = 32;

@@ -625,6 +625,15 @@ void SmEngine::fault(const Warp& w, unsigned slot, unsigned lane, const Inst& in
   const uint32_t pc = w.threads[lane].pc;
   const AccessRecord& rec = lanes_.record();
   std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "in kernels");
+  const auto& regs = w.threads[lane].x;
+  if (r.trap == Trap::kEbreak && regs[17] == isa::kAssertMagic) {
+    // assert() failed in the kernel: file, line, function and expression as
+    // CUDA prints them (the strings are constants of the image).
+    const isa::ElfImage& image = program_.image();
+    const auto text = [&](uint32_t addr) { return image.string_at(addr).value_or("?"); };
+    what = fmt::format("{}:{}: {}: Assertion `{}` failed", text(regs[10]), static_cast<int32_t>(regs[11]),
+                       regs[12] != 0 ? text(regs[12]) : "?", text(regs[13]));
+  }
   const bool access = r.trap == Trap::kLoadAccessFault || r.trap == Trap::kStoreAccessFault;
   const std::string text = access ? isa::disassemble(inst, pc) : "";
   switch (access ? rec.fault_why : FaultWhy::kUnmapped) {

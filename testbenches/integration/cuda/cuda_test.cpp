@@ -119,6 +119,18 @@ TEST_P(CudaLaunch, AnUnreadRefusedLaunchStopsTheRunWithStatus4) {
   EXPECT_EQ(r.out.find("not reached"), std::string::npos) << r.out;
 }
 
+// assert() in a kernel stops the run as a guest fault (status 3) with the
+// file, line, function and expression, and the block and thread that failed.
+TEST_P(CudaLaunch, AFailedAssertInAKernelNamesTheLineBlockAndThread) {
+  const auto r = run_tessera({"run", platform(GetParam()), fw("assert_kernel")});
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("assert_kernel.cu:7: void check(const int*, int): Assertion `v[i] < 100` failed at pc "),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("(block (1,0,0) warp 0), thread (5,0,0) lane 5"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("not reached"), std::string::npos) << r.out;
+}
+
 INSTANTIATE_TEST_SUITE_P(Platforms, CudaLaunch, ::testing::Values("sm1", "chip"));
 
 // cudaGetDeviceProperties: the SMs' limits, clocks and memories of the
