@@ -42,9 +42,6 @@
 /* Qualifiers and built-in variables                                         */
 /* ------------------------------------------------------------------------ */
 
-/* __constant__ data lives in global memory (64 KiB in CUDA; Tessera does
- * not enforce the size), read through the SM's L1. */
-#define __constant__
 #define __managed__
 #define __align__(n) __attribute__((aligned(n)))
 #define __inline__ inline

@@ -79,6 +79,10 @@ typedef void (*tessera_kernel_fn)(void* args);
 #define __device__ static __attribute__((unused))
 #endif
 #define __host__
+/* __constant__ data (64 KiB at most) is read by the SMs through their
+ * constant caches: one address per cycle, broadcast to the lanes that ask
+ * for it (docs/cuda.md); the host writes it before the launch. */
+#define __constant__ __attribute__((section(".tessera.constant")))
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 

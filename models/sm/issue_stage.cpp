@@ -94,6 +94,12 @@ void IssueStage::occupy(isa::Unit u, uint64_t now) {
   unit_free_[unit_index(u)] = now + unit_occupancy(u);
 }
 
+void IssueStage::occupy_until(isa::Unit u, uint64_t cycle) {
+  if (u == isa::Unit::kCtrl) return;
+  uint64_t& free = unit_free_[unit_index(u)];
+  free = std::max(free, cycle);
+}
+
 void IssueStage::remove_warp(uint16_t slot) { warps_.erase(std::find(warps_.begin(), warps_.end(), slot)); }
 
 void IssueStage::idle() {

@@ -53,6 +53,8 @@ class IssueStage {
 
   // The unit busy until `now` + its occupancy (32 / lanes cycles).
   void occupy(isa::Unit u, uint64_t now);
+  // The unit stays busy until `cycle` at least (a constant load's serialised addresses).
+  void occupy_until(isa::Unit u, uint64_t cycle);
   unsigned unit_occupancy(isa::Unit u) const;
 
   void add_warp(uint16_t slot) { warps_.push_back(slot); }

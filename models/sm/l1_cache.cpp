@@ -29,15 +29,14 @@ L1Params L1Params::from_config(sim::Config& cfg) {
   return p;
 }
 
-L1Cache::L1Cache(const L1Params& p, sim::StatGroup& parent) : p_(p) {
+L1Cache::L1Cache(const L1Params& p, sim::StatGroup& parent, const char* prefix, const char* cached) : p_(p) {
   const mem::SectorGeometry half{p_.bytes / p_.halves, p_.ways, mem::kLineBytes};
   halves_.reserve(p_.halves);  // the formulas below hold references into it
   for (unsigned h = 0; h < p_.halves; ++h) {
     halves_.emplace_back(half, p_.mshrs);
     Half& l1 = halves_.back();
-    l1.stats = std::make_unique<sim::StatGroup>(fmt::format("l1_half{}", h), &parent);
-    l1.stats->add_counter("requests", &l1.requests,
-                          "Line requests of cached loads (__ldg, or all with l1.cache_global_loads)");
+    l1.stats = std::make_unique<sim::StatGroup>(fmt::format("{}{}", prefix, h), &parent);
+    l1.stats->add_counter("requests", &l1.requests, cached);
     l1.stats->add_counter("hit_sectors", &l1.hit_sectors, "Requested sectors present");
     l1.stats->add_counter("miss_sectors", &l1.miss_sectors, "Requested sectors absent");
     l1.stats->add_counter("mshr_merged_sectors", &l1.merged_sectors, "Missing sectors already being fetched");

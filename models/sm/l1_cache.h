@@ -44,8 +44,10 @@ class L1Cache {
     uint8_t fetch = 0;  // kMiss: sectors to fetch now (0: all already being fetched)
   };
 
-  // Statistics go under `parent` as l1_half<h>.
-  L1Cache(const L1Params& p, sim::StatGroup& parent);
+  // Statistics go under `parent` as <prefix><h> (l1_half0, l1_half1...);
+  // `cached` says what its requests are.
+  L1Cache(const L1Params& p, sim::StatGroup& parent, const char* prefix = "l1_half",
+          const char* cached = "Line requests of cached loads (__ldg, or all with l1.cache_global_loads)");
 
   const L1Params& params() const { return p_; }
   unsigned half_of(unsigned partition, unsigned partitions) const { return partition * p_.halves / partitions; }

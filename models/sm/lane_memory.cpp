@@ -19,7 +19,15 @@ LaneMemory::LaneMemory(const Context& ctx)
       warp_insts_(ctx.warp_insts),
       shared_(ctx.shared),
       defer_shared_(ctx.defer_shared),
-      local_(0, uint64_t{ctx.params.max_warps} * kWarpSize * ctx.params.local_bytes) {}
+      local_(0, uint64_t{ctx.params.max_warps} * kWarpSize * ctx.params.local_bytes) {
+  // tessera.ld brackets the __constant__ data (section .tessera.constant).
+  const isa::ElfImage& image = program_.image();
+  const auto lo = image.symbol("__tessera_constant_start"), hi = image.symbol("__tessera_constant_end");
+  if (lo && hi && *hi > *lo) {
+    const_lo_ = *lo;
+    const_hi_ = *hi;
+  }
+}
 
 MemStatus LaneMemory::load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) {
   uint32_t offset = 0;
@@ -57,6 +65,7 @@ MemStatus LaneMemory::load(uint32_t addr, unsigned bytes, uint32_t* value, bool 
     *value = 0;  // replaced by the old value when it is performed
   } else {
     *value = global_.load(addr, bytes);
+    if (in_constant(addr)) note_constant(addr);
   }
   rec_.read_only |= read_only;
   rec_.global_lanes |= 1u << lane_;
@@ -139,6 +148,7 @@ MemStatus LaneMemory::load_wide(uint32_t addr, unsigned bytes, uint32_t* words) 
     for (unsigned k = 0; k < n; ++k) words[k] = 0;  // replaced by the old value when it is performed
   } else {
     for (unsigned k = 0; k < n; ++k) words[k] = global_.load(addr + 4 * k, 4);
+    if (in_constant(addr)) note_constant(addr);
   }
   rec_.global_lanes |= 1u << lane_;
   rec_.global.add(addr, bytes);

@@ -52,6 +52,9 @@ struct AccessRecord {
   uint8_t group = 1;                               // words per lane (wide accesses, 64-bit atomics: 2 or 4)
   uint32_t global_lanes = 0;                       // lanes given to the coalescer
   uint32_t deferred_lanes = 0;                     // lanes whose global atomic the atomic queue performs
+  uint32_t const_lanes = 0;                        // lanes whose load read __constant__ data
+  uint8_t const_addresses = 0;                     // distinct addresses among them
+  std::array<uint32_t, kWarpSize> const_seen{};    // those addresses
   std::array<uint32_t, kWarpSize> shared_words{};  // bank-word index of each shared lane
   // Deferred shared accesses only: byte offset in shared memory, store byte
   // enables and data (in its byte lanes), atomic operands.
@@ -88,7 +91,8 @@ class LaneMemory final : public isa::ExecEnv {
     block_ = &b;
     cycle_ = cycle;
     rec_.local = rec_.read_only = false;
-    rec_.shared_mask = rec_.global_lanes = rec_.deferred_lanes = 0;
+    rec_.shared_mask = rec_.global_lanes = rec_.deferred_lanes = rec_.const_lanes = 0;
+    rec_.const_addresses = 0;
     rec_.fault_why = FaultWhy::kUnmapped;
     rec_.group = inst.mem_bytes > 4 ? static_cast<uint8_t>(inst.mem_bytes / 4) : 1;
     rec_.global.clear();
@@ -127,6 +131,15 @@ class LaneMemory final : public isa::ExecEnv {
     rec_.shared_words[lane_] = sm_offset / p_.shared_bank_bytes;
   }
   isa::MemStatus access_fault(FaultWhy why, uint32_t addr);
+  // A load of __constant__ data ([const_lo_, const_hi_), the program's
+  // .tessera.constant): the lane and its address, counted once.
+  void note_constant(uint32_t addr) {
+    rec_.const_lanes |= 1u << lane_;
+    for (unsigned k = 0; k < rec_.const_addresses; ++k)
+      if (rec_.const_seen[k] == addr) return;
+    rec_.const_seen[rec_.const_addresses++] = addr;
+  }
+  bool in_constant(uint32_t addr) const { return addr - const_lo_ < const_hi_ - const_lo_; }
   bool is_atomic() const;  // AMOs and atom.* load and store; LR reserves
   // LR/SC reservations on shared memory (byte offsets), as
   // sim::BackingMemory keeps them: one per owner, broken by any store to
@@ -144,6 +157,7 @@ class LaneMemory final : public isa::ExecEnv {
   const uint64_t* warp_insts_;
   SharedBankUnit& shared_;  // this SM's shared memory
   const bool defer_shared_;
+  uint32_t const_lo_ = 0, const_hi_ = 0;  // the __constant__ data (empty without)
   struct Reservation {
     uint32_t owner, offset;
   };

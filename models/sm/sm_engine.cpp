@@ -37,6 +37,7 @@ SmEngine::SmEngine(unsigned id, const Context& ctx)
       log_(ctx.name),
       stats_(fmt::format("sm{}", id), &ctx.stats_parent),
       l1_(ctx.params.l1, stats_),
+      const_(ctx.params.constant, stats_, "const_cache", "Line requests of __constant__ loads"),
       slots_(ctx.params),
       warps_(ctx.params.max_warps),
       banks_(ctx.params.shared_banks, std::max(ctx.params.shared_bytes, 16u), ctx.params.shared_atomic_cycles),
@@ -71,6 +72,9 @@ SmEngine::SmEngine(unsigned id, const Context& ctx)
   stats_.add_counter("global_sector_writes", &sector_writes_, "32-byte global write sector requests");
   stats_.add_counter("global_line_requests", &line_requests_, "Requests sent towards L2 (one per 128-byte line)");
   stats_.add_counter("shared_warp_accesses", &shared_accesses_, "Warp instructions that accessed shared memory");
+  stats_.add_counter("const_warp_loads", &const_loads_, "Warp loads of __constant__ data (the constant cache)");
+  stats_.add_counter("const_serialized_cycles", &const_serialized_,
+                     "Cycles constant loads added for their distinct addresses beyond the first (one per cycle)");
   stats_.add_histogram("shared_passes", &shared_passes_,
                        "Bank-array passes per shared-memory warp request (n-way conflict: n passes)");
   stats_.add_counter("shared_conflict_passes", &shared_conflict_passes_,
@@ -102,8 +106,10 @@ void SmEngine::start_block(const KernelLaunch& k, uint64_t block_index, uint64_t
   // The current cycle ran (or was skipped) without this block.
   account_skipped(now + 1);
   if (!any_launch_ || k.id != launch_id_) {
-    // L1 is not coherent: each kernel launch starts with it empty.
+    // L1 is not coherent: each kernel launch starts with it empty. Nor is
+    // the constant cache (the host may have written __constant__ data).
     l1_.invalidate_all();
+    const_.invalidate_all();
     any_launch_ = true;
     launch_id_ = k.id;
   }
@@ -515,12 +521,18 @@ void SmEngine::issue_global(unsigned slot, Warp& w, const Inst& inst, uint64_t n
 
   const bool atomic = inst.is_load && inst.is_store;
   const LineOp op = atomic ? LineOp::kAtomic : inst.is_load ? LineOp::kRead : LineOp::kWrite;
+  if (op == LineOp::kRead && rec.const_lanes != 0 && rec.const_lanes == rec.global_lanes) {
+    issue_constant(slot, w, g, now);
+    return;
+  }
   const bool cached = op == LineOp::kRead && (rec.read_only || l1_.params().cache_global_loads);
   const unsigned half = l1_.half_of(w.partition, p_.partitions);
   for (const LineRequest& line : lines) {
     if (op != LineOp::kRead) {
-      // Stores and atomics go through to L2; L1 drops its stale copies.
+      // Stores and atomics go through to L2; L1 and the constant cache drop
+      // their stale copies.
       l1_.invalidate(line.line, line.sectors);
+      const_.invalidate(line.line, line.sectors);
       queue_request(line.line, line.sectors, op, op == LineOp::kAtomic ? line.lanes : 0, g, slot);
       continue;
     }
@@ -545,6 +557,33 @@ void SmEngine::issue_global(unsigned slot, Warp& w, const Inst& inst, uint64_t n
         break;
       case L1Cache::Lookup::kMiss:
         if (l.fetch) queue_request(line.line, l.fetch, op, 0, kFillTag | half, slot);
+        break;
+    }
+  }
+}
+
+// A warp load whose lanes all read __constant__ data: the constant cache
+// serves one address per cycle and broadcasts it to every lane that asked
+// for it, so n distinct addresses take n cycles of the LD/ST unit and add
+// n - 1 cycles to the result; a missing line is fetched from L2.
+void SmEngine::issue_constant(unsigned slot, Warp& w, unsigned g, uint64_t now) {
+  AccessRecord& rec = lanes_.record();
+  const unsigned extra = rec.const_addresses - 1u;
+  ++const_loads_;
+  const_serialized_ += extra;
+  partitions_[w.partition].occupy_until(isa::Unit::kLdst, now + rec.const_addresses);
+  groups_[g].last = now + extra;
+  for (const LineRequest& line : rec.global.lines()) {
+    const L1Cache::Lookup l = const_.load(0, line.line, line.sectors, g);
+    switch (l.kind) {
+      case L1Cache::Lookup::kHit:
+        arrivals_.push_back(Arrival{now + p_.constant.hit_latency - 1 + extra, g, line.line, line.sectors, false});
+        break;
+      case L1Cache::Lookup::kBypass:
+        queue_request(line.line, line.sectors, LineOp::kRead, 0, g, slot);
+        break;
+      case L1Cache::Lookup::kMiss:
+        if (l.fetch) queue_request(line.line, l.fetch, LineOp::kRead, 0, kConstFillTag, slot);
         break;
     }
   }
@@ -596,6 +635,8 @@ void SmEngine::apply_arrivals(uint64_t now) {
     if (a.from_l2) --l2_outstanding_;
     if (a.tag & kFillTag) {
       l1_.fill(a.tag & ~kFillTag, a.line, a.sectors, [&](unsigned group) { line_served(group, a.cycle); });
+    } else if (a.tag & kConstFillTag) {
+      const_.fill(0, a.line, a.sectors, [&](unsigned group) { line_served(group, a.cycle); });
     } else {
       line_served(a.tag, a.cycle);
     }
@@ -726,6 +767,9 @@ std::string SmEngine::describe_in_flight() const {
       out += fmt::format("{}: l1_half{} miss on line 0x{:08x}: sectors 0x{:x} requested, 0x{:x} arrived, {} waiting\n",
                          name_, h, e.line, e.requested, e.arrived, e.waiters.size());
   }
+  for (const auto& e : const_.half(0).mshr.entries())
+    out += fmt::format("{}: const_cache miss on line 0x{:08x}: sectors 0x{:x} requested, 0x{:x} arrived, {} waiting\n",
+                       name_, e.line, e.requested, e.arrived, e.waiters.size());
   for (const Arrival& a : arrivals_)
     out += fmt::format("{}: line 0x{:08x} answered in cycle {}, applied from cycle {}\n", name_, a.line, a.cycle,
                        a.cycle + 1);

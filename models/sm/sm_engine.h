@@ -183,6 +183,7 @@ class SmEngine {
     bool from_l2;  // an answer to a line request (not an L1 hit)
   };
   static constexpr uint32_t kFillTag = 0x80000000u;
+  static constexpr uint32_t kConstFillTag = 0x40000000u;  // a fill of the constant cache
 
   void account_skipped(uint64_t upto);
   // The warp-level instructions (isa/warp_ops.h): shuffles, votes,
@@ -195,6 +196,7 @@ class SmEngine {
   void step_banks(uint64_t now);
   bool banks_have_work() const { return !bank_fifo_.empty() || !bank_taken_.empty(); }
   void issue_global(unsigned slot, Warp& w, const isa::Inst& inst, uint64_t now);
+  void issue_constant(unsigned slot, Warp& w, unsigned g, uint64_t now);
   void queue_request(uint32_t line, uint8_t sectors, LineOp op, unsigned atomic_ops, uint32_t tag, unsigned slot);
   void line_served(unsigned group, uint64_t cycle);
   void apply_arrivals(uint64_t now);
@@ -211,7 +213,8 @@ class SmEngine {
   Port* port_ = nullptr;
 
   sim::StatGroup stats_;
-  L1Cache l1_;  // its statistics first: the tree keeps that order
+  L1Cache l1_;     // its statistics first: the tree keeps that order
+  L1Cache const_;  // the constant cache (one "half"), after the L1's statistics
   BlockSlots slots_;
   std::vector<Warp> warps_;
   std::vector<IssueStage> partitions_;
@@ -257,6 +260,7 @@ class SmEngine {
   bool any_launch_ = false;
   uint64_t unit_insts_[IssueStage::kUnitCount] = {0, 0, 0};
   uint64_t ctrl_insts_ = 0;
+  uint64_t const_loads_ = 0, const_serialized_ = 0;
 };
 
 }  // namespace tessera::sm

@@ -70,6 +70,22 @@ SmParams SmParams::from_config(sim::Config& cfg) {
                    "(docs/cosim.md)"));
   p.rtl = rtl::RtlOptions::from_config(cfg);
   p.l1 = L1Params::from_config(cfg);
+  // Maxwell's constant cache: 2 KiB per SM at the first level (Mei and Chu,
+  // "Dissecting GPU Memory Hierarchy through Microbenchmarking", IEEE TPDS
+  // 2017), one address per cycle: a warp's request is split into as many
+  // requests as it has distinct addresses (CUDA C Programming Guide,
+  // "Compute Capability 5.x", constant memory).
+  p.constant.bytes = static_cast<unsigned>(
+      cfg.get_int("sm.const_cache_bytes", 2048, 128, 1 << 20, "Constant cache per SM (__constant__ data), bytes"));
+  p.constant.ways = static_cast<unsigned>(cfg.get_int("sm.const_cache_ways", 4, 1, 64, "Constant cache associativity"));
+  p.constant.hit_latency = static_cast<unsigned>(
+      cfg.get_int("sm.const_hit_latency", 28, 1, 10000,
+                  "Cycles from issue to result for a constant load whose one address hits in the constant cache"));
+  p.constant.halves = 1;
+  p.constant.mshrs = p.l1.mshrs;
+  p.constant.cache_global_loads = true;
+  mem::SectorGeometry{p.constant.bytes, p.constant.ways, mem::kLineBytes}.validate("sm.const_cache_bytes",
+                                                                                   "sm.const_cache_ways");
   if (p.max_threads > p.max_warps * kWarpSize)
     throw sim::ConfigError("sm.max_threads: " + std::to_string(p.max_threads) +
                            " threads need more than sm.max_warps=" + std::to_string(p.max_warps) + " warps");

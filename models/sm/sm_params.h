@@ -40,6 +40,7 @@ struct SmParams {
   rtl::Impl shared_impl;  // the bank unit: C++ model, Verilated RTL, or both compared
   rtl::RtlOptions rtl;    // the rtl.* keys
   L1Params l1;            // the l1.* keys: the L1 declares them
+  L1Params constant;      // the constant cache (sm.const_cache_*), one per SM
   unsigned mem_queue;     // outstanding sector requests the LD/ST unit may queue
 
   static SmParams from_config(sim::Config& cfg);

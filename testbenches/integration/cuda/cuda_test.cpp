@@ -7,6 +7,8 @@
 // firmware/cuda pass their own checks on every platform.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <regex>
 #include <sstream>
@@ -156,6 +158,29 @@ TEST(CudaDevice, PropertiesAreThePlatformsParameters) {
   EXPECT_EQ(res.at("cc"), (std::vector<long long>{5, 2}));
   EXPECT_EQ(res.at("attr_sms"), std::vector<long long>{4});
   EXPECT_EQ(res.at("bad_device"), (std::vector<long long>{101, 101}));  // cudaErrorInvalidDevice
+}
+
+// One warp reads a 64-word __constant__ table 100 times, its lanes asking
+// for 1, 2, 8 or 32 distinct words per load: the constant cache serves one
+// address per cycle, so each load adds distinct - 1 cycles; the table's 8
+// sectors are fetched once and then hit.
+TEST(CudaConstant, DistinctAddressesInAWarpAreSerialised) {
+  std::vector<long long> cycles;
+  for (const int distinct : {1, 2, 8, 32}) {
+    const std::string stats = temp_path("const_cache_" + std::to_string(distinct) + ".json");
+    const auto r =
+        run_tessera({"run", "--stats", stats, platform("sm1"), fw("const_cache"), "--", std::to_string(distinct)});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(parse_results(r.out).at("const_wrong"), std::vector<long long>{0});
+    const auto json = nlohmann::json::parse(tessera::test::read_file(stats));
+    const auto& sm = json.at("chip").at("sm0");
+    EXPECT_EQ(sm.at("const_warp_loads").get<long long>(), 100) << distinct;
+    EXPECT_EQ(sm.at("const_serialized_cycles").get<long long>(), 100LL * (distinct - 1)) << distinct;
+    EXPECT_EQ(sm.at("const_cache0").at("miss_sectors").get<long long>(), 8) << distinct;
+    cycles.push_back(json.at("chip").at("dispatcher").at("kernel_cycles").get<long long>());
+  }
+  // More distinct addresses never make the kernel faster.
+  for (size_t i = 1; i < cycles.size(); ++i) EXPECT_GT(cycles[i], cycles[i - 1]);
 }
 
 // ---- compile errors ----------------------------------------------------------
