@@ -1,10 +1,12 @@
 // The host side of benchmark programs on control core 0
-// (docs/firmware-abi.md): a control core computing on registers alone for
-// longer than the progress watchdog's window is not a livelock, while spin
-// loops still are.
+// (docs/firmware-abi.md, "Host-side C library"): simulated time from the
+// cycle counter and CLOCK_KHZ under several clocks, and a control core computing on registers alone for
+// longer than the progress watchdog's window, which is not a livelock,
+// while spin loops still are.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,8 +21,8 @@ using tessera::test::RunResult;
 std::string fw(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
 
 RunResult run(const std::string& program, const std::vector<std::string>& options,
-              const std::vector<std::string>& program_args) {
-  std::vector<std::string> args{"run", "sm1", fw(program), "-q"};
+              const std::vector<std::string>& program_args, const std::string& platform = "sm1") {
+  std::vector<std::string> args{"run", platform, fw(program), "-q"};
   args.insert(args.end(), options.begin(), options.end());
   args.push_back("--");
   args.insert(args.end(), program_args.begin(), program_args.end());
@@ -47,11 +49,73 @@ long long matmul(int n) {
   return sum;
 }
 
+void expect_pass(const RunResult& r, const std::string& program) {
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS " + program), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+}
+
+// ---------------------------------------------------------------- simulated time
+
+// host_time.c at clock.cpu_mhz = mhz, whose cycle counter advances `khz`
+// cycles per millisecond (worked out by hand beside each test): the clocks
+// read just after the counter passes base_ms, base_ms + 1, ... ms, and
+// again 10 ms later, are those milliseconds, compared in units of `unit_us`
+// (1: exact microseconds; a call takes a few hundred cycles, less than a
+// microsecond at 500 MHz and above).
+void expect_clocks(int mhz, uint64_t khz, uint64_t base_ms, uint64_t unit_us) {
+  SCOPED_TRACE("clock.cpu_mhz=" + std::to_string(mhz));
+  const RunResult r = run("host_time", {"--set", "clock.cpu_mhz=" + std::to_string(mhz)},
+                          {std::to_string(khz), std::to_string(base_ms)});
+  expect_pass(r, "host_time");
+  auto results = parse_results(r.out);
+  EXPECT_EQ(results["khz"], (std::vector<long long>{static_cast<long long>(khz)}));
+  // One cycle rounded up to a whole nanosecond.
+  EXPECT_EQ(results["res"], (std::vector<long long>{0, static_cast<long long>((1000000 + khz - 1) / khz)}));
+  EXPECT_EQ(results["clocks_per_sec"], (std::vector<long long>{1000000}));  // picolibc's, for RISC-V
+  for (const auto& [name, from_ms] : std::map<std::string, uint64_t>{{"first", base_ms}, {"second", base_ms + 10}}) {
+    const std::vector<long long>& v = results[name];
+    ASSERT_EQ(v.size(), 7u) << name << "\n" << r.out;
+    // gettimeofday, CLOCK_MONOTONIC, CLOCK_REALTIME, CLOCK_PROCESS_CPUTIME_ID,
+    // clock() (CLOCKS_PER_SEC = 10^6: microseconds), getrusage's ru_utime:
+    // microseconds, one millisecond apart.
+    for (unsigned i = 0; i < 6; ++i)
+      EXPECT_EQ(static_cast<uint64_t>(v[i]) / unit_us, (from_ms + i) * 1000 / unit_us) << name << " clock " << i;
+    EXPECT_EQ(static_cast<uint64_t>(v[6]), (from_ms + 6) / 1000) << name << " time()";  // seconds
+  }
+  ASSERT_EQ(results["call_cycles"].size(), 1u);
+  EXPECT_LT(results["call_cycles"][0], khz > 4294967 ? 1500 : 500);  // docs: about 350 (1000 above 4.29 GHz)
+}
+
+// sm1's clock.cpu_mhz is 1000: a 1000 ps period, 1,000,000 cycles per ms.
+TEST(HostTime, EveryClockIsTheCycleCounterOverTheClock) { expect_clocks(1000, 1000000, 4, 1); }
+
+// 2000 ps: 500,000 cycles per ms; a cycle is 2 ns.
+TEST(HostTime, HalfTheClockHalvesTheCyclesOfAMillisecond) { expect_clocks(500, 500000, 4, 1); }
+
+// 10^6 / 3000 = 333.33 ps rounds to 333 ps: 10^9 / 333 = 3,003,003 kHz.
+TEST(HostTime, ARoundedPeriodGivesTheRateTheModelRuns) { expect_clocks(3000, 3003003, 4, 1); }
+
+// 100 ps: 10^7 cycles per ms; the runtime's conversion takes its long
+// path (a remainder times 1000 passes 32 bits).
+TEST(HostTime, ClocksAboveFourGigahertzConvertExactly) { expect_clocks(10000, 10000000, 4, 1); }
+
+// 10^6 ps: 1000 cycles per ms, a cycle per microsecond, so a call's few
+// hundred cycles show: compared in milliseconds, and seconds after 2 s.
+TEST(HostTime, SecondsCountAtOneMegahertz) { expect_clocks(1, 1000, 2000, 1000); }
+
+TEST(HostTime, ClockKhzIsReadOnly) {
+  const RunResult r = run("host_time", {}, {"write_khz"});
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("store access fault at unmapped address 0x10000014"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("survived"), std::string::npos) << r.out;
+}
+
+// ---------------------------------------------------------------- the watchdog and computing cores
+
 constexpr const char* kLivelock =
     "livelock: no instruction changed memory, wrote an MMIO register or computed a new value on a control core for "
     "10000000 SM cycles (watchdog.cycles)";
-
-// ---------------------------------------------------------------- the watchdog and computing cores
 
 // 3,000,000 LCG steps (a mul, an add, the loop) take about 18 M cycles
 // with the default 10 M-cycle watchdog window; nothing is stored until the
