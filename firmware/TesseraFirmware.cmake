@@ -46,6 +46,7 @@ set(TESSERA_FIRMWARE_RUNTIME_FILES
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera_htm.h"
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera.ld"
   "${TESSERA_FIRMWARE_DIR}/runtime/include/time.h"
+  "${TESSERA_FIRMWARE_DIR}/runtime/include/sched.h"
   "${TESSERA_FIRMWARE_DIR}/runtime/include/sys/resource.h"
   "${TESSERA_FIRMWARE_CC}"
   CACHE INTERNAL "Files every firmware program depends on")

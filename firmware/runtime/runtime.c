@@ -8,6 +8,7 @@
 #include "tessera.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
@@ -440,6 +441,66 @@ int getrusage(int who, struct rusage* usage) {
   usage->ru_inblock = usage->ru_oublock = usage->ru_msgsnd = usage->ru_msgrcv = 0;
   usage->ru_nsignals = usage->ru_nvcsw = usage->ru_nivcsw = 0;
   return 0;
+}
+
+/* Scheduling: the program is the only one, alone on its control cores, so
+ * whatever policy and priority it asks for, it already has (as Linux
+ * numbers them: SCHED_FIFO and SCHED_RR 1..99, SCHED_OTHER 0). */
+static int priority_range(int policy, int* min, int* max) {
+  switch (policy) {
+    case SCHED_FIFO:
+    case SCHED_RR:
+      *min = 1;
+      *max = 99;
+      return 1;
+    case SCHED_OTHER:
+      *min = 0;
+      *max = 0;
+      return 1;
+    default:
+      errno = EINVAL;
+      return 0;
+  }
+}
+
+int sched_get_priority_max(int policy) {
+  int min, max;
+  return priority_range(policy, &min, &max) ? max : -1;
+}
+
+int sched_get_priority_min(int policy) {
+  int min, max;
+  return priority_range(policy, &min, &max) ? min : -1;
+}
+
+/* Returns 0, the former policy (SCHED_OTHER), as POSIX asks and Linux does. */
+int sched_setscheduler(pid_t pid, int policy, const struct sched_param* param) {
+  int min, max;
+  if (pid != 0 && pid != getpid()) {
+    errno = ESRCH;
+    return -1;
+  }
+  if (!param || !priority_range(policy, &min, &max) || param->sched_priority < min || param->sched_priority > max) {
+    errno = EINVAL;
+    return -1;
+  }
+  return SCHED_OTHER;
+}
+
+/* Nothing else wants the core. */
+int sched_yield(void) { return 0; }
+
+/* _SC_NPROCESSORS_CONF and _ONLN: the control cores (cluster.cores), on
+ * which the host program can run code. Other names are not offered. */
+long sysconf(int name) {
+  switch (name) {
+    case _SC_NPROCESSORS_CONF:
+    case _SC_NPROCESSORS_ONLN:
+      return (long)tessera_num_cores();
+    default:
+      errno = EINVAL;
+      return -1;
+  }
 }
 
 /* ---- transactional memory (tessera_htm.h) --------------------------------- */

@@ -1,6 +1,7 @@
 // The host side of benchmark programs on control core 0
 // (docs/firmware-abi.md, "Host-side C library"): simulated time from the
-// cycle counter and CLOCK_KHZ under several clocks, and a control core computing on registers alone for
+// cycle counter and CLOCK_KHZ under several clocks, the POSIX calls of
+// benchmark harnesses, and a control core computing on registers alone for
 // longer than the progress watchdog's window, which is not a livelock,
 // while spin loops still are.
 #include <gtest/gtest.h>
@@ -109,6 +110,20 @@ TEST(HostTime, ClockKhzIsReadOnly) {
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("store access fault at unmapped address 0x10000014"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("survived"), std::string::npos) << r.out;
+}
+
+// ---------------------------------------------------------------- POSIX calls
+
+TEST(HostPosix, EveryCallBehavesAsDocumented) {
+  const RunResult r = run("host_posix", {}, {});
+  expect_pass(r, "host_posix");
+  EXPECT_EQ(parse_results(r.out)["nprocessors_onln"], (std::vector<long long>{4}));  // sm1: cluster.cores 4
+}
+
+TEST(HostPosix, ProcessorsOnlineAreTheControlCores) {
+  const RunResult r = run("host_posix", {"--set", "cluster.cores=2"}, {}, "chip");
+  expect_pass(r, "host_posix");
+  EXPECT_EQ(parse_results(r.out)["nprocessors_onln"], (std::vector<long long>{2}));
 }
 
 // ---------------------------------------------------------------- the watchdog and computing cores
