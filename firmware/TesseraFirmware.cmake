@@ -48,6 +48,9 @@ set(TESSERA_FIRMWARE_RUNTIME_FILES
   "${TESSERA_FIRMWARE_DIR}/runtime/tessera_cxx.h"
   "${TESSERA_FIRMWARE_DIR}/runtime/cuda_runtime.h"
   "${TESSERA_FIRMWARE_DIR}/tessera-cudafe"
+  "${TESSERA_FIRMWARE_DIR}/runtime/include/time.h"
+  "${TESSERA_FIRMWARE_DIR}/runtime/include/sched.h"
+  "${TESSERA_FIRMWARE_DIR}/runtime/include/sys/resource.h"
   "${TESSERA_FIRMWARE_CC}"
   CACHE INTERNAL "Files every firmware program depends on")
 

@@ -133,8 +133,8 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
 
   const uint64_t watchdog_cycles = static_cast<uint64_t>(cfg.get_int(
       "watchdog.cycles", 10000000, 0, 1000000000000,
-      "SM cycles without an instruction that changes memory or writes MMIO before the run stops as a livelock "
-      "(status 5); 0: off"));
+      "SM cycles without an instruction that changes memory, writes MMIO or computes a new value on a control "
+      "core before the run stops as a livelock (status 5); 0: off"));
   if (watchdog_cycles)
     run_.arm_watchdog(static_cast<uint64_t>(sm_clock_->period().value()) * watchdog_cycles,
                       fmt::format("{} SM cycles (watchdog.cycles)", watchdog_cycles), [this] { return state_dump(); });

@@ -8,7 +8,8 @@
 namespace tessera::platform {
 
 namespace {
-constexpr uint32_t kConsoleTx = 0x000, kExit = 0x004, kRoi = kRoiRegister, kCycleLo = 0x00C, kCycleHi = 0x010;
+constexpr uint32_t kConsoleTx = 0x000, kExit = 0x004, kRoi = kRoiRegister, kCycleLo = 0x00C, kCycleHi = 0x010,
+                   kClockKhz = 0x014;
 constexpr uint32_t kDispatcherBase = 0x100;
 }  // namespace
 
@@ -63,6 +64,10 @@ void SystemRegs::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
         break;
       case kCycleHi:
         value = static_cast<uint32_t>(cycle >> 32);
+        break;
+      case kClockKhz:
+        // At most 10^8 (clock.cpu_mhz <= 100000): it fits.
+        value = static_cast<uint32_t>(clock_.khz());
         break;
       case kConsoleTx:
       case kExit:

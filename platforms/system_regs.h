@@ -1,6 +1,7 @@
 // The chip's MMIO block at 0x1000_0000 (docs/firmware-abi.md): console,
-// exit, region of interest, cycle counter; offsets from 0x100 belong to the
-// block dispatcher and are forwarded to it.
+// exit, region of interest, cycle counter and the clock's frequency (of the
+// control cores, whose clock domain `clock` is); offsets from 0x100 belong
+// to the block dispatcher and are forwarded to it.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>

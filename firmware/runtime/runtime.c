@@ -1,15 +1,20 @@
 /*
  * Tessera runtime: kernel launch with captured parameters, kernel printf,
- * console stdio for picolibc, exit. Runs on the control core, except
- * tessera_printf(), which kernels call too (MMIO is unreachable from them).
+ * console stdio for picolibc, exit, simulated time and the POSIX calls
+ * benchmark harnesses make. Runs on the control core, except
+ * tessera_printf() and clock(), which kernels call too (MMIO is unreachable
+ * from them).
  */
 #include "tessera.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 /* ---- kernel launch ------------------------------------------------------ */
@@ -327,11 +332,217 @@ FILE* const stdin = &tessera_console;
 FILE* const stdout = &tessera_console;
 FILE* const stderr = &tessera_console;
 
-/* ---- clock() ------------------------------------------------------------- */
+/* ---- simulated time (docs/firmware-abi.md, "Host-side C library") -------- */
 
-/* The function, for code that calls clock() without the tessera.h macro
- * (the parentheses keep the macro from expanding). */
-clock_t(clock)(void) { return (clock_t)tessera_clock(); }
+/* n / d, and n % d in *remainder, for d < 2^28 (CLOCK_KHZ is at most 10^8)
+ * with 32-bit divides: one when n fits in 32 bits, else one per 4 bits of
+ * its low word. The runtime calls no library function (libgcc's
+ * __udivdi3, memset) that programs do not link already: the linker would
+ * pull it in earlier and so move code in every program, whose timing
+ * depends on where its code lies (the L1I lines it fetches). */
+static uint64_t divide(uint64_t n, uint32_t d, uint32_t* remainder) {
+  const uint32_t hi = (uint32_t)(n >> 32), lo = (uint32_t)n;
+  if (hi == 0) {
+    const uint32_t q = lo / d;
+    *remainder = lo - q * d;
+    return q;
+  }
+  const uint32_t q_hi = hi / d;
+  uint32_t r = hi - q_hi * d, q_lo = 0;
+  for (int shift = 28; shift >= 0; shift -= 4) {
+    const uint32_t t = (r << 4) | ((lo >> shift) & 15u); /* r < d < 2^28: fits */
+    const uint32_t q = t / d;                            /* < 16 */
+    r = t - q * d;
+    q_lo = (q_lo << 4) | q;
+  }
+  *remainder = r;
+  return ((uint64_t)q_hi << 32) | q_lo;
+}
+
+/* The control core's cycle counter over its clock (CLOCK_KHZ: cycles per
+ * millisecond): seconds and nanoseconds since cycle 0, the start of the
+ * simulation, rounded down. */
+static struct timespec simulated_time(void) {
+  const uint32_t khz = TESSERA_MMIO(TESSERA_CLOCK_KHZ);
+  const uint64_t cycles = tessera_clock64();
+  uint32_t cycles_rest, ms_rest, us_rest, ns_rest;
+  const uint64_t ms = divide(cycles, khz, &cycles_rest);
+  struct timespec t;
+  t.tv_sec = (time_t)divide(ms, 1000u, &ms_rest);
+  /* cycles_rest / khz of a millisecond, in ns: two steps of three digits. */
+  const uint32_t us = (uint32_t)divide((uint64_t)cycles_rest * 1000u, khz, &us_rest);
+  const uint32_t ns = (uint32_t)divide((uint64_t)us_rest * 1000u, khz, &ns_rest);
+  t.tv_nsec = (long)(ms_rest * 1000000u + us * 1000u + ns);
+  return t;
+}
+
+int gettimeofday(struct timeval* restrict tv, void* restrict tz) {
+  if (tv) {
+    const struct timespec t = simulated_time();
+    tv->tv_sec = t.tv_sec;
+    tv->tv_usec = (suseconds_t)(t.tv_nsec / 1000);
+  }
+  if (tz) {
+    struct timezone* z = tz;
+    z->tz_minuteswest = 0; /* UTC, no daylight saving */
+    z->tz_dsttime = 0;
+  }
+  return 0;
+}
+
+/* Every clock reads the same simulated time: the chip runs one process,
+ * alone on its cores since the start, so its CPU time is its age.
+ * CLOCK_THREAD_CPUTIME_ID (a started core's own time) is not offered. */
+static int known_clock(clockid_t id) {
+  switch (id) {
+    case 0: /* CLOCK_REALTIME_COARSE */
+    case CLOCK_REALTIME:
+    case CLOCK_PROCESS_CPUTIME_ID:
+    case CLOCK_MONOTONIC:
+    case 5: /* CLOCK_MONOTONIC_RAW */
+    case 6: /* CLOCK_MONOTONIC_COARSE */
+    case 7: /* CLOCK_BOOTTIME */
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+int clock_gettime(clockid_t clock_id, struct timespec* tp) {
+  if (!known_clock(clock_id)) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (!tp) {
+    errno = EFAULT;
+    return -1;
+  }
+  *tp = simulated_time();
+  return 0;
+}
+
+/* One cycle, rounded up to a whole nanosecond. */
+int clock_getres(clockid_t clock_id, struct timespec* res) {
+  if (!known_clock(clock_id)) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (res) {
+    const uint32_t khz = TESSERA_MMIO(TESSERA_CLOCK_KHZ);
+    res->tv_sec = 0;
+    res->tv_nsec = (long)((1000000u + khz - 1u) / khz); /* 32-bit: khz <= 10^8 */
+  }
+  return 0;
+}
+
+/* picolibc's time() calls gettimeofday(). */
+
+/* The function clock(), for code that does not include tessera.h (whose
+ * clock() macro is CUDA's: the cycle counter on both core types); the
+ * parentheses keep the macro from expanding. On a control core, C's
+ * processor time: simulated time in CLOCKS_PER_SEC units (picolibc's 10^6:
+ * microseconds), (clock_t)-1 once it no longer fits (2^32 - 1 us, about 71
+ * simulated minutes). On an SM thread, which cannot reach CLOCK_KHZ, the
+ * SM's cycle counter, as the macro. */
+_Static_assert(1000000000 % CLOCKS_PER_SEC == 0, "CLOCKS_PER_SEC divides a second into whole nanoseconds");
+clock_t(clock)(void) {
+  if (tessera_on_sm()) return (clock_t)tessera_clock();
+  const struct timespec t = simulated_time();
+  const uint64_t ticks =
+      (uint64_t)t.tv_sec * CLOCKS_PER_SEC + (uint32_t)t.tv_nsec / (1000000000u / (uint32_t)CLOCKS_PER_SEC);
+  return ticks > (clock_t)-1 - 1u ? (clock_t)-1 : (clock_t)ticks;
+}
+
+/* ---- POSIX calls of benchmark harnesses ---------------------------------- */
+
+/* The process's own usage: its user time is its age in simulated time (it
+ * never waits for another process, nor for a kernel: the chip is its own),
+ * nothing else is counted. It has no children. */
+int getrusage(int who, struct rusage* usage) {
+  if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (!usage) {
+    errno = EFAULT;
+    return -1;
+  }
+  /* Field by field: an aggregate clear may become a call of memset. */
+  usage->ru_utime.tv_sec = 0;
+  usage->ru_utime.tv_usec = 0;
+  if (who == RUSAGE_SELF) {
+    const struct timespec t = simulated_time();
+    usage->ru_utime.tv_sec = t.tv_sec;
+    usage->ru_utime.tv_usec = (suseconds_t)(t.tv_nsec / 1000);
+  }
+  usage->ru_stime.tv_sec = 0;
+  usage->ru_stime.tv_usec = 0;
+  usage->ru_maxrss = usage->ru_ixrss = usage->ru_idrss = usage->ru_isrss = 0;
+  usage->ru_minflt = usage->ru_majflt = usage->ru_nswap = 0;
+  usage->ru_inblock = usage->ru_oublock = usage->ru_msgsnd = usage->ru_msgrcv = 0;
+  usage->ru_nsignals = usage->ru_nvcsw = usage->ru_nivcsw = 0;
+  return 0;
+}
+
+/* Scheduling: the program is the only one, alone on its control cores, so
+ * whatever policy and priority it asks for, it already has (as Linux
+ * numbers them: SCHED_FIFO and SCHED_RR 1..99, SCHED_OTHER 0). */
+static int priority_range(int policy, int* min, int* max) {
+  switch (policy) {
+    case SCHED_FIFO:
+    case SCHED_RR:
+      *min = 1;
+      *max = 99;
+      return 1;
+    case SCHED_OTHER:
+      *min = 0;
+      *max = 0;
+      return 1;
+    default:
+      errno = EINVAL;
+      return 0;
+  }
+}
+
+int sched_get_priority_max(int policy) {
+  int min, max;
+  return priority_range(policy, &min, &max) ? max : -1;
+}
+
+int sched_get_priority_min(int policy) {
+  int min, max;
+  return priority_range(policy, &min, &max) ? min : -1;
+}
+
+/* Returns 0, the former policy (SCHED_OTHER), as POSIX asks and Linux does. */
+int sched_setscheduler(pid_t pid, int policy, const struct sched_param* param) {
+  int min, max;
+  if (pid != 0 && pid != getpid()) {
+    errno = ESRCH;
+    return -1;
+  }
+  if (!param || !priority_range(policy, &min, &max) || param->sched_priority < min || param->sched_priority > max) {
+    errno = EINVAL;
+    return -1;
+  }
+  return SCHED_OTHER;
+}
+
+/* Nothing else wants the core. */
+int sched_yield(void) { return 0; }
+
+/* _SC_NPROCESSORS_CONF and _ONLN: the control cores (cluster.cores), on
+ * which the host program can run code. Other names are not offered. */
+long sysconf(int name) {
+  switch (name) {
+    case _SC_NPROCESSORS_CONF:
+    case _SC_NPROCESSORS_ONLN:
+      return (long)tessera_num_cores();
+    default:
+      errno = EINVAL;
+      return -1;
+  }
+}
 
 /* ---- transactional memory (tessera_htm.h) --------------------------------- */
 

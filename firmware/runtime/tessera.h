@@ -134,6 +134,7 @@ TESSERA_INLINE dim3 dim3_make(unsigned x, unsigned y, unsigned z) {
 #define TESSERA_ROI 0x008u
 #define TESSERA_CYCLE_LO 0x00Cu
 #define TESSERA_CYCLE_HI 0x010u
+#define TESSERA_CLOCK_KHZ 0x014u
 #define TESSERA_DISP_START 0x100u
 #define TESSERA_DISP_KERNEL 0x104u
 #define TESSERA_DISP_ARGS 0x108u

@@ -332,6 +332,10 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
   }
   h.state.pc = pc + 4;
   retired(h, t);
+  // Every vector instruction is progress for the watchdog (the cores'
+  // register changes, ControlCluster::step_cores): comparing register groups
+  // would cost more than the rare vector-only spin it could catch.
+  ++register_changes_;
   uint64_t next = t + 1;
   if (step.timed) {
     next = std::max(next, step.timing.accepted + 1);

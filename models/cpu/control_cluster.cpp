@@ -96,6 +96,7 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
                    "Cycles from issuing a data access to its completion, summed");
     g->add_counter("wfi_cycles", &hart->wfi_cycles, "Cycles asleep in wfi");
     hart->fallback_locks = &engine_->fallback_locks(h);
+    hart->register_changes = &register_changes_;
     if (core_vector_unit_[h]) {
       hart->vector = &core_vector_unit_[h]->state(vector_context(h));
       add_vector_stats(h);
@@ -269,6 +270,23 @@ void ControlCluster::step_cores() {
     if (engine_->failed()) return stop_on_engine_failure();
     if (engine_->counters().value_changes != seen_value_changes_) {
       seen_value_changes_ = engine_->counters().value_changes;
+      run_.note_change();
+    }
+    // A core that computes is progress too, even when it stores nothing for
+    // millions of cycles: an instruction that writes its register a value
+    // other than the one it wrote the last time it ran (Hart::note_write).
+    // A spin loop (on a flag, a held lock, DISP_STATUS) runs the same
+    // instructions on the same registers and memory each time round, so
+    // each of them writes what it wrote before; a computation changes a loop
+    // counter or an accumulator. Comparing by instruction rather than by
+    // register keeps catching spins that reuse a register within one round
+    // (`lui a5; lw a5` at -O0). If no instruction writes anything new and
+    // nothing changes memory, every core repeats itself for ever: a
+    // livelock. A spin that counts its attempts, reads the cycle counter or
+    // alternates between states counts as computing and runs to
+    // --max-cycles.
+    if (register_changes_ != seen_register_changes_) {
+      seen_register_changes_ = register_changes_;
       run_.note_change();
     }
     run_.watch(sc_core::sc_time_stamp().value());

@@ -219,6 +219,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   uint32_t launch_offset_, status_offset_;
   std::vector<StackGuard> stack_guards_;
   uint64_t seen_value_changes_ = 0;  // the engine's, last told to the progress watchdog
+  // The cores' register changes (Hart::register_changes), and the count last
+  // told to the progress watchdog.
+  uint64_t register_changes_ = 0, seen_register_changes_ = 0;
   unsigned quantum_, mul_latency_, div_latency_;
   bool launch_coherence_ = true;
 

@@ -140,20 +140,9 @@ bus::Op memory_op(const isa::Inst& inst, const isa::ThreadState& s) {
 
 isa::ExecResult Hart::replay(const isa::Inst& inst, uint32_t result) {
   replay_result_ = result;
-  const isa::ExecResult r = isa::execute<true>(inst, state, *this);
+  const isa::ExecResult r = execute_counting(inst);
   replay_result_.reset();
   return r;
-}
-
-isa::ExecResult Hart::execute_direct(const isa::Inst& inst) {
-  // The wide loads and stores and the 64-bit atomics move register groups
-  // through the SM's load/store unit; the control cores' data path is 32 bits.
-  if (isa::is_wide_memory(inst.op) || isa::is_atomic64(inst.op)) {
-    isa::ExecResult r;
-    r.trap = isa::Trap::kIllegalInstruction;
-    return r;
-  }
-  return isa::execute<true>(inst, state, *this);
 }
 
 MemStatus Hart::load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) {

@@ -10,6 +10,7 @@
 // definition of every instruction's semantics.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -66,7 +67,17 @@ class Hart final : public isa::ExecEnv {
   // Executes `inst` with the result of its completed cluster operation.
   isa::ExecResult replay(const isa::Inst& inst, uint32_t result);
   // Executes `inst` directly: MMIO and CSRs work, global memory faults.
-  isa::ExecResult execute_direct(const isa::Inst& inst);
+  // Inline: every instruction of a core runs through here.
+  isa::ExecResult execute_direct(const isa::Inst& inst) {
+    // The wide loads and stores and the 64-bit atomics move register groups
+    // through the SM's load/store unit; the control cores' data path is 32 bits.
+    if (isa::is_wide_memory(inst.op) || isa::is_atomic64(inst.op)) {
+      isa::ExecResult r;
+      r.trap = isa::Trap::kIllegalInstruction;
+      return r;
+    }
+    return execute_counting(inst);
+  }
 
   // HTM (docs/htm.md): the nesting depth, the register checkpoint of the
   // outermost tx.begin (with the pc after it) and its rd, and the undo-log
@@ -81,6 +92,12 @@ class Hart final : public isa::ExecEnv {
   // CSRs (vstart, vl, vtype, vlenb) are read and written through Zicsr.
   isa::vec::VectorState* vector = nullptr;
 
+  // Counts instructions that wrote their destination register (x or f) a
+  // value other than the one the same instruction (the same pc) wrote the
+  // last time it ran: the progress watchdog's sign of a core that computes
+  // (ControlCluster::step_cores; null: not counted).
+  uint64_t* register_changes = nullptr;
+
   // Statistics (instret reads `instructions`).
   uint64_t instructions = 0, loads = 0, stores = 0, atomics = 0, fences = 0, fetches = 0, mmio_accesses = 0;
   uint64_t memory_wait_cycles = 0, wfi_cycles = 0;
@@ -94,6 +111,32 @@ class Hart final : public isa::ExecEnv {
   bool csr_write(uint16_t csr, uint32_t value) override;
 
  private:
+  // The executor's step, counted in register_changes when it wrote a new value.
+  isa::ExecResult execute_counting(const isa::Inst& inst) {
+    const uint32_t pc = state.pc;
+    const isa::ExecResult r = isa::execute<true>(inst, state, *this);
+    if (inst.dst != isa::kNoReg && register_changes)
+      note_write(pc, inst.dst < isa::kFpRegBase ? state.x[inst.dst] : state.f[inst.dst - isa::kFpRegBase]);
+    return r;
+  }
+  // What the instructions wrote last, by pc, in a direct-mapped table: a
+  // spin loop's few instructions stay in it; an instruction evicted by
+  // another counts as writing something new (which can only hide a spin,
+  // never stop a computation).
+  void note_write(uint32_t pc, uint32_t value) {
+    LastWrite& w = last_writes_[(pc >> 2) % kLastWrites];
+    if (w.pc != pc || w.value != value) {
+      w = {pc, value};
+      ++*register_changes;
+    }
+  }
+  struct LastWrite {
+    uint32_t pc = 1;  // no instruction's (pcs are multiples of 4)
+    uint32_t value = 0;
+  };
+  static constexpr unsigned kLastWrites = 4096;  // 16 KiB of code without a collision
+  std::array<LastWrite, kLastWrites> last_writes_{};
+
   unsigned id_;
   MmioFn mmio_;
   std::optional<uint32_t> replay_result_;

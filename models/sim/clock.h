@@ -3,6 +3,7 @@
 // here, so domains with different frequencies (core, memory) coexist.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <systemc>
@@ -15,6 +16,11 @@ class ClockDomain {
   const std::string& name() const { return name_; }
   double mhz() const { return mhz_; }
   const sc_core::sc_time& period() const { return period_; }
+  // The frequency cycles advance at, in kHz, rounded to the nearest: 1 /
+  // period(), where the period is 1 / mhz rounded to the time resolution
+  // (1 ps). It equals mhz * 1000 when that period is a whole number of ps
+  // (1000, 500, 800 MHz); 3000 MHz runs at 1 / 333 ps = 3,003,003 kHz.
+  uint64_t khz() const { return static_cast<uint64_t>(std::llround(1.0 / period_.to_seconds() / 1e3)); }
   // Cycle number of a time (rounded down): the cycle in progress at t.
   uint64_t cycle_at(const sc_core::sc_time& t) const { return t.value() / period_.value(); }
   uint64_t now_cycle() const { return cycle_at(sc_core::sc_time_stamp()); }

@@ -22,7 +22,8 @@ void RunControl::arm_watchdog(uint64_t window_ps, std::string window_text, std::
 
 void RunControl::livelock() {
   stop(ExitKind::kDeadlock, kStatusDeadlock,
-       fmt::format("livelock: no instruction changed memory or wrote an MMIO register for {} (the guest spins on a "
+       fmt::format("livelock: no instruction changed memory, wrote an MMIO register or computed a new value on a "
+                   "control core for {} (the guest spins on a "
                    "condition that never becomes true?)\n{}",
                    window_text_, state_ ? state_() : std::string()));
 }

@@ -44,8 +44,10 @@ class RunControl {
   // flag never set) keeps the chip busy without deadlocking it. Progress is
   // an instruction that writes memory (a store, a successful SC, an atomic
   // whose new value differs from the old one: a test-and-set spinning on a
-  // held lock writes nothing new) or writes an MMIO register; models report
-  // it with note_change(). A run with no progress for
+  // held lock writes nothing new) or writes an MMIO register, or a control
+  // core that computes (an instruction writing its register a value other
+  // than the one it wrote the last time it ran); models report it with
+  // note_change(). A run with no progress for
   // `window_ps` of simulated time stops as a livelock (status 5) with
   // `state()` in the report. window_ps 0: off.
   void arm_watchdog(uint64_t window_ps, std::string window_text, std::function<std::string()> state);
