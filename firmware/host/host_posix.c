@@ -2,10 +2,11 @@
  * The POSIX calls of benchmark harnesses on control core 0
  * (docs/firmware-abi.md, "Host-side C library"): posix_memalign,
  * getrusage, sched_setscheduler, sched_get_priority_max/min, sched_yield,
- * sysconf. Each check that fails prints a FAIL line; RESULT lines give
- * what depends on the platform; PASS or FAIL host_posix ends the output.
+ * sysconf, and the file calls of a chip without a file system. Each check that fails prints a FAIL line; RESULT lines
+ * give what depends on the platform; PASS or FAIL host_posix ends the output.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -95,6 +96,19 @@ int main(void) {
   CHECK(online == (long)tessera_num_cores());
   CHECK(sysconf(_SC_NPROCESSORS_CONF) == online);
   CHECK_ERROR(sysconf(_SC_PAGESIZE), EINVAL);
+
+  /* Files: none; descriptors 1 and 2 are the console. */
+  errno = 0;
+  CHECK(fopen("input.txt", "r") == NULL);
+  CHECK(errno == ENOENT);
+  CHECK_ERROR(open("input.txt", O_RDONLY), ENOENT);
+  CHECK_ERROR(close(3), EBADF);
+  CHECK_ERROR(lseek(1, 0, SEEK_SET), ESPIPE);
+  char byte;
+  CHECK(read(0, &byte, 1) == 0); /* the console has no input */
+  CHECK_ERROR(read(5, &byte, 1), EBADF);
+  CHECK(write(1, "console by write()\n", 19) == 19);
+  CHECK_ERROR(write(4, "x", 1), EBADF);
 
   printf("RESULT nprocessors_onln %ld\n", online);
   printf("%s host_posix\n", failures ? "FAIL" : "PASS");

@@ -332,6 +332,45 @@ FILE* const stdin = &tessera_console;
 FILE* const stdout = &tessera_console;
 FILE* const stderr = &tessera_console;
 
+/* ---- files: there is no file system ---------------------------------------- */
+
+/* Firmware cannot reach the host's files (docs/firmware-abi.md, "Host-side
+ * C library"): fopen() and open() fail with ENOENT, so a program that takes
+ * an optional input file links and reports the failure its own way. Writes
+ * to descriptors 1 and 2 go to the console; there is nothing to read. */
+int open(const char* path, int flags, ...) {
+  (void)path;
+  (void)flags;
+  errno = ENOENT;
+  return -1;
+}
+int close(int fd) {
+  (void)fd;
+  errno = EBADF;
+  return -1;
+}
+ssize_t read(int fd, void* buf, size_t count) {
+  (void)buf;
+  (void)count;
+  errno = fd == 0 ? 0 : EBADF;
+  return fd == 0 ? 0 : -1;
+}
+ssize_t write(int fd, const void* buf, size_t count) {
+  if (fd != 1 && fd != 2) {
+    errno = EBADF;
+    return -1;
+  }
+  for (size_t i = 0; i < count; ++i) tessera_console_put(((const char*)buf)[i], stdout);
+  return (ssize_t)count;
+}
+off_t lseek(int fd, off_t offset, int whence) {
+  (void)fd;
+  (void)offset;
+  (void)whence;
+  errno = ESPIPE;
+  return -1;
+}
+
 /* ---- simulated time (docs/firmware-abi.md, "Host-side C library") -------- */
 
 /* n / d, and n % d in *remainder, for d < 2^28 (CLOCK_KHZ is at most 10^8)

@@ -118,6 +118,7 @@ TEST(HostPosix, EveryCallBehavesAsDocumented) {
   const RunResult r = run("host_posix", {}, {});
   expect_pass(r, "host_posix");
   EXPECT_EQ(parse_results(r.out)["nprocessors_onln"], (std::vector<long long>{4}));  // sm1: cluster.cores 4
+  EXPECT_NE(r.out.find("console by write()\n"), std::string::npos) << r.out;
 }
 
 TEST(HostPosix, ProcessorsOnlineAreTheControlCores) {
