@@ -10,14 +10,6 @@
 
 namespace tessera::isa {
 
-// Functional unit an instruction occupies in the SM (see docs/architecture.md).
-enum class Unit : uint8_t {
-  kSp,    // integer and single-precision ALU/FMA lanes, branches, CSR reads
-  kSfu,   // special function unit: sin, cos, ex2, lg2, rcp, rsqrt, fdiv, fsqrt
-  kLdst,  // loads, stores, atomics, fences
-  kCtrl,  // barrier, thread exit, ecall/ebreak/wfi: no lane occupancy
-};
-
 // Register index space used by scoreboards: 0..31 are x0..x31, 32..63 are f0..f31.
 inline constexpr uint8_t kNoReg = 0xFF;
 inline constexpr uint8_t kFpRegBase = 32;
@@ -29,7 +21,9 @@ struct Inst {
   uint16_t csr = 0;                           // Zicsr: CSR number
   int32_t imm = 0;                            // sign-extended immediate (shift amount for shifts, zimm for csr*i)
   uint32_t raw = 0;                           // the encoded word
+  // Filled from the opcode table (isa/opcodes.h) by the decoder:
   Unit unit = Unit::kSp;
+  Lat lat = Lat::kAlu;
   // Scoreboard view: destination and sources in the 0..63 space; kNoReg when
   // unused. Writes to x0 report dst == kNoReg.
   uint8_t dst = kNoReg;
@@ -48,14 +42,6 @@ struct Inst {
 uint32_t atomic_new_value(Op op, uint32_t old, uint32_t v, uint32_t swap);
 // The same for the 64-bit atomics (atom.add64, atom.exch64, atom.cas64).
 uint64_t atomic_new_value64(Op op, uint64_t old, uint64_t v, uint64_t swap);
-
-// The wide memory instructions and 64-bit atomics move register groups.
-inline bool is_wide_memory(Op op) { return op >= Op::kLdV2 && op <= Op::kFstV4; }
-inline bool is_atomic64(Op op) { return op >= Op::kAtomAdd64 && op <= Op::kAtomCas64; }
-// The hardware-transaction instructions (tx.begin, tx.end, tx.abort, tx.test):
-// the control cores execute them in the cluster; the executor below refuses
-// them (Trap::kTransactional).
-inline bool is_tx_op(Op op) { return op >= Op::kTxBegin && op <= Op::kTxTest; }
 
 // Hardware transactions (docs/firmware-abi.md, "Transactional memory (control
 // cores)"): the abort status tx.begin writes to rd after an abort, and the
