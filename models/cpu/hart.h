@@ -42,7 +42,7 @@ MemClass classify(const isa::Inst& inst);
 // The data address of an access: rs1 + imm, or rs1 alone for the A
 // extension (spec 8.2-8.4: no offset).
 inline uint32_t access_address(const isa::Inst& inst, const isa::ThreadState& s) {
-  const bool a_extension = inst.op >= isa::Op::kLrW && inst.op <= isa::Op::kAmomaxuW;
+  const bool a_extension = isa::has(inst.op, isa::opflag::kAqRl);
   return s.x[inst.rs1] + (a_extension ? 0u : static_cast<uint32_t>(inst.imm));
 }
 
