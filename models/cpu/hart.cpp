@@ -5,11 +5,10 @@ namespace tessera::cpu {
 using isa::MemStatus;
 
 MemClass classify(const isa::Inst& inst) {
-  const isa::OpInfo& o = isa::info(inst.op);
-  if (o.mem == isa::Mem::kNone) return MemClass::kNone;
-  if (o.mem == isa::Mem::kFence) return MemClass::kFence;
+  if ((inst.exec & isa::kExecMemory) == 0) return MemClass::kNone;
+  if ((inst.exec & isa::kExecFence) != 0) return MemClass::kFence;
   // SM instructions: illegal on the control cores (docs/firmware-abi.md).
-  return (o.flags & isa::opflag::kSmOnly) != 0 ? MemClass::kDirect : MemClass::kAccess;
+  return (inst.exec & isa::kExecSmOnly) != 0 ? MemClass::kDirect : MemClass::kAccess;
 }
 
 // The bus's AMO kinds are the A extension's, in the opcode table's order.

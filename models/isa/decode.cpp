@@ -383,7 +383,9 @@ Inst& finish(Inst& i) {
   i.is_control = (o.flags & opflag::kControl) != 0;
   i.exec = static_cast<uint8_t>(((o.flags & opflag::kReadOnly) != 0 ? kExecReadOnly : 0) |
                                 ((o.flags & opflag::kUnsigned) != 0 ? kExecUnsigned : 0) |
-                                (o.mem != Mem::kNone && (is_fp(o.rd) || is_fp(o.rs2)) ? kExecFpData : 0));
+                                (o.mem != Mem::kNone && (is_fp(o.rd) || is_fp(o.rs2)) ? kExecFpData : 0) |
+                                (o.mem != Mem::kNone ? kExecMemory : 0) | (o.mem == Mem::kFence ? kExecFence : 0) |
+                                ((o.flags & opflag::kSmOnly) != 0 ? kExecSmOnly : 0));
   return i;
 }
 

@@ -47,6 +47,9 @@ struct Inst {
 inline constexpr uint8_t kExecReadOnly = 1 << 0;  // LDG: the read-only (__ldg) path
 inline constexpr uint8_t kExecUnsigned = 1 << 1;  // a load that zero-extends
 inline constexpr uint8_t kExecFpData = 1 << 2;    // a load's rd or a store's rs2 is an f register
+inline constexpr uint8_t kExecMemory = 1 << 3;    // the table's Mem is not kNone
+inline constexpr uint8_t kExecFence = 1 << 4;     // Mem::kFence
+inline constexpr uint8_t kExecSmOnly = 1 << 5;    // opflag::kSmOnly
 // DecodedProgram holds one Inst per code word: keep it two to a cache line.
 static_assert(sizeof(Inst) == 32, "isa::Inst grew past 32 bytes");
 
