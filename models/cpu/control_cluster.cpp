@@ -502,21 +502,10 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
     if (r.trap != Trap::kNone) return fault(h, *inst, r);
     retired(h, t);
     uint64_t cost = 1;
-    switch (inst->op) {
-      case isa::Op::kMul:
-      case isa::Op::kMulh:
-      case isa::Op::kMulhsu:
-      case isa::Op::kMulhu:
-        cost += mul_latency_;
-        break;
-      case isa::Op::kDiv:
-      case isa::Op::kDivu:
-      case isa::Op::kRem:
-      case isa::Op::kRemu:
-        cost += div_latency_;
-        break;
-      default:
-        break;
+    if (inst->lat == isa::Lat::kImul) {
+      cost += mul_latency_;
+    } else if (inst->lat == isa::Lat::kIdiv) {
+      cost += div_latency_;
     }
     h.ready_at = t + cost;
   }
@@ -645,7 +634,8 @@ bool ControlCluster::refuse_undo_log(Hart& h) {
 bool ControlCluster::refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr, bool mmio_access) {
   const uint32_t pc = h.state.pc;
   std::string why;
-  const bool atomic = inst.op == isa::Op::kLrW || inst.op == isa::Op::kScW || (inst.is_load && inst.is_store);
+  const isa::Mem mem = isa::info(inst.op).mem;
+  const bool atomic = mem == isa::Mem::kLr || mem == isa::Mem::kSc || isa::is_amo(mem);
   if (mmio_access) {
     if (atomic || inst.mem_bytes != 4)
       why = fmt::format("{} of MMIO register 0x{:08x}: MMIO registers take 32-bit loads and stores only",

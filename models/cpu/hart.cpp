@@ -3,136 +3,59 @@
 namespace tessera::cpu {
 
 using isa::MemStatus;
-using isa::Op;
 
 MemClass classify(const isa::Inst& inst) {
-  switch (inst.op) {
-    case Op::kLb:
-    case Op::kLh:
-    case Op::kLw:
-    case Op::kLbu:
-    case Op::kLhu:
-    case Op::kFlw:
-    case Op::kSb:
-    case Op::kSh:
-    case Op::kSw:
-    case Op::kFsw:
-    case Op::kLrW:
-    case Op::kScW:
-    case Op::kAmoswapW:
-    case Op::kAmoaddW:
-    case Op::kAmoxorW:
-    case Op::kAmoandW:
-    case Op::kAmoorW:
-    case Op::kAmominW:
-    case Op::kAmomaxW:
-    case Op::kAmominuW:
-    case Op::kAmomaxuW:
-      return MemClass::kAccess;
-    case Op::kFence:
-    case Op::kFenceTso:
-      return MemClass::kFence;
-    case Op::kLdgB:
-    case Op::kLdgH:
-    case Op::kLdgW:
-    case Op::kLdgBu:
-    case Op::kLdgHu:
-    case Op::kAtomFadd:
-    case Op::kAtomInc:
-    case Op::kAtomDec:
-    case Op::kAtomCas:
-    // SM instructions: illegal on the control cores (docs/firmware-abi.md).
-    case Op::kLdV2:
-    case Op::kLdV4:
-    case Op::kFldV2:
-    case Op::kFldV4:
-    case Op::kStV2:
-    case Op::kStV4:
-    case Op::kFstV2:
-    case Op::kFstV4:
-    case Op::kAtomAdd64:
-    case Op::kAtomExch64:
-    case Op::kAtomCas64:
-      return MemClass::kDirect;
-    default:
-      return MemClass::kNone;
-  }
+  if ((inst.exec & isa::kExecMemory) == 0) return MemClass::kNone;
+  if ((inst.exec & isa::kExecFence) != 0) return MemClass::kFence;
+  // SM instructions: illegal on the control cores (docs/firmware-abi.md).
+  return (inst.exec & isa::kExecSmOnly) != 0 ? MemClass::kDirect : MemClass::kAccess;
 }
 
+// The bus's AMO kinds are the A extension's, in the opcode table's order.
+constexpr bool amo_kinds_match() {
+  using isa::Mem;
+  using K = bus::AmoKind;
+  const Mem mem[] = {Mem::kAmoSwap, Mem::kAmoAdd, Mem::kAmoXor,  Mem::kAmoAnd, Mem::kAmoOr,
+                     Mem::kAmoMin,  Mem::kAmoMax, Mem::kAmoMinu, Mem::kAmoMaxu};
+  const K kind[] = {K::kSwap, K::kAdd, K::kXor, K::kAnd, K::kOr, K::kMin, K::kMax, K::kMinu, K::kMaxu};
+  for (unsigned k = 0; k < 9; ++k)
+    if (static_cast<unsigned>(mem[k]) - static_cast<unsigned>(Mem::kAmoSwap) != static_cast<unsigned>(kind[k]))
+      return false;
+  return true;
+}
+static_assert(amo_kinds_match());
+
 bus::Op memory_op(const isa::Inst& inst, const isa::ThreadState& s) {
+  const isa::OpInfo& o = isa::info(inst.op);
   bus::Op op;
   op.addr = access_address(inst, s);
   op.size = inst.mem_bytes ? inst.mem_bytes : 4;
-  switch (inst.op) {
-    case Op::kFence:
-    case Op::kFenceTso:
+  switch (o.mem) {
+    case isa::Mem::kFence:
       op.kind = bus::OpKind::kFence;
       op.size = 4;
       break;
-    case Op::kSb:
-    case Op::kSh:
-    case Op::kSw:
+    case isa::Mem::kStore: {
+      const uint32_t v = isa::is_fp(o.rs2) ? s.f[inst.rs2] : s.x[inst.rs2];
       op.kind = bus::OpKind::kStore;
-      op.value = op.size == 4 ? s.x[inst.rs2] : s.x[inst.rs2] & ((1u << (8 * op.size)) - 1);
+      op.value = op.size == 4 ? v : v & ((1u << (8 * op.size)) - 1);
       break;
-    case Op::kFsw:
-      op.kind = bus::OpKind::kStore;
-      op.value = s.f[inst.rs2];
-      break;
-    case Op::kLrW:
+    }
+    case isa::Mem::kLr:
       op.kind = bus::OpKind::kLr;
       break;
-    case Op::kScW:
+    case isa::Mem::kSc:
       op.kind = bus::OpKind::kSc;
       op.value = s.x[inst.rs2];
       break;
-    case Op::kAmoswapW:
-      op.kind = bus::OpKind::kAmo;
-      op.amo = bus::AmoKind::kSwap;
-      op.value = s.x[inst.rs2];
-      break;
-    case Op::kAmoaddW:
-      op.kind = bus::OpKind::kAmo;
-      op.amo = bus::AmoKind::kAdd;
-      op.value = s.x[inst.rs2];
-      break;
-    case Op::kAmoxorW:
-      op.kind = bus::OpKind::kAmo;
-      op.amo = bus::AmoKind::kXor;
-      op.value = s.x[inst.rs2];
-      break;
-    case Op::kAmoandW:
-      op.kind = bus::OpKind::kAmo;
-      op.amo = bus::AmoKind::kAnd;
-      op.value = s.x[inst.rs2];
-      break;
-    case Op::kAmoorW:
-      op.kind = bus::OpKind::kAmo;
-      op.amo = bus::AmoKind::kOr;
-      op.value = s.x[inst.rs2];
-      break;
-    case Op::kAmominW:
-      op.kind = bus::OpKind::kAmo;
-      op.amo = bus::AmoKind::kMin;
-      op.value = s.x[inst.rs2];
-      break;
-    case Op::kAmomaxW:
-      op.kind = bus::OpKind::kAmo;
-      op.amo = bus::AmoKind::kMax;
-      op.value = s.x[inst.rs2];
-      break;
-    case Op::kAmominuW:
-      op.kind = bus::OpKind::kAmo;
-      op.amo = bus::AmoKind::kMinu;
-      op.value = s.x[inst.rs2];
-      break;
-    case Op::kAmomaxuW:
-      op.kind = bus::OpKind::kAmo;
-      op.amo = bus::AmoKind::kMaxu;
-      op.value = s.x[inst.rs2];
-      break;
     default:
-      op.kind = bus::OpKind::kLoad;
+      if (o.mem >= isa::Mem::kAmoSwap && o.mem <= isa::Mem::kAmoMaxu) {
+        op.kind = bus::OpKind::kAmo;
+        op.amo = static_cast<bus::AmoKind>(static_cast<unsigned>(o.mem) - static_cast<unsigned>(isa::Mem::kAmoSwap));
+        op.value = s.x[inst.rs2];
+      } else {
+        op.kind = bus::OpKind::kLoad;
+      }
       break;
   }
   return op;

@@ -43,7 +43,7 @@ MemClass classify(const isa::Inst& inst);
 // The data address of an access: rs1 + imm, or rs1 alone for the A
 // extension (spec 8.2-8.4: no offset).
 inline uint32_t access_address(const isa::Inst& inst, const isa::ThreadState& s) {
-  const bool a_extension = inst.op >= isa::Op::kLrW && inst.op <= isa::Op::kAmomaxuW;
+  const bool a_extension = isa::has(inst.op, isa::opflag::kAqRl);
   return s.x[inst.rs1] + (a_extension ? 0u : static_cast<uint32_t>(inst.imm));
 }
 
@@ -71,7 +71,7 @@ class Hart final : public isa::ExecEnv {
   isa::ExecResult execute_direct(const isa::Inst& inst) {
     // The wide loads and stores and the 64-bit atomics move register groups
     // through the SM's load/store unit; the control cores' data path is 32 bits.
-    if (isa::is_wide_memory(inst.op) || isa::is_atomic64(inst.op)) {
+    if (isa::info(inst.op).group > 1) {
       isa::ExecResult r;
       r.trap = isa::Trap::kIllegalInstruction;
       return r;

@@ -1,4 +1,7 @@
-// Instruction decoder: a switch on the major opcode, then on funct3/funct7.
+// Instruction decoder: a switch on the major opcode, then on funct3/funct7,
+// finds the Op, its immediate and the encoding's reserved fields; the rest
+// of Inst (unit, scoreboard view, memory class, register groups, rounding
+// mode validity) comes from the opcode table (isa/opcodes.h) in finish().
 // Encodings per the unprivileged spec 20191213 chapter 24 ("RV32/64G
 // Instruction Set Listings") and docs/firmware-abi.md for the custom ones.
 #include <iterator>
@@ -27,10 +30,6 @@ constexpr int32_t imm_j(uint32_t raw) {
 // Static rounding modes 5 and 6 are reserved (spec section 11.2); 7 is dyn.
 constexpr bool valid_rm(uint32_t rm) { return rm != 5 && rm != 6; }
 
-// Shorthands filling the scoreboard view.
-inline void dst_x(Inst& i) { i.dst = xreg(i.rd); }
-inline void dst_f(Inst& i) { i.dst = freg(i.rd); }
-
 inline Inst& illegal(Inst& i) {
   const uint32_t raw = i.raw;
   i = Inst{};
@@ -41,15 +40,9 @@ inline Inst& illegal(Inst& i) {
 void decode_load(Inst& i, uint32_t f3) {
   static constexpr Op kOps[8] = {Op::kLb,  Op::kLh,  Op::kLw,      Op::kIllegal,
                                  Op::kLbu, Op::kLhu, Op::kIllegal, Op::kIllegal};
-  static constexpr uint8_t kBytes[8] = {1, 2, 4, 0, 1, 2, 0, 0};
   i.op = kOps[f3];
   if (i.op == Op::kIllegal) return void(illegal(i));
   i.imm = imm_i(i.raw);
-  i.unit = Unit::kLdst;
-  i.mem_bytes = kBytes[f3];
-  i.is_load = true;
-  dst_x(i);
-  i.src[0] = xreg(i.rs1);
 }
 
 void decode_store(Inst& i, uint32_t f3) {
@@ -57,11 +50,6 @@ void decode_store(Inst& i, uint32_t f3) {
   if (f3 > 2) return void(illegal(i));
   i.op = kOps[f3];
   i.imm = imm_s(i.raw);
-  i.unit = Unit::kLdst;
-  i.mem_bytes = static_cast<uint8_t>(1u << f3);
-  i.is_store = true;
-  i.src[0] = xreg(i.rs1);
-  i.src[1] = xreg(i.rs2);
 }
 
 void decode_op_imm(Inst& i, uint32_t f3, uint32_t f7) {
@@ -80,8 +68,6 @@ void decode_op_imm(Inst& i, uint32_t f3, uint32_t f7) {
     }
     i.imm = i.rs2;
   }
-  dst_x(i);
-  i.src[0] = xreg(i.rs1);
 }
 
 void decode_op(Inst& i, uint32_t f3, uint32_t f7) {
@@ -99,9 +85,6 @@ void decode_op(Inst& i, uint32_t f3, uint32_t f7) {
   } else {
     return void(illegal(i));
   }
-  dst_x(i);
-  i.src[0] = xreg(i.rs1);
-  i.src[1] = xreg(i.rs2);
 }
 
 void decode_branch(Inst& i, uint32_t f3) {
@@ -110,9 +93,6 @@ void decode_branch(Inst& i, uint32_t f3) {
   i.op = kOps[f3];
   if (i.op == Op::kIllegal) return void(illegal(i));
   i.imm = imm_b(i.raw);
-  i.is_control = true;
-  i.src[0] = xreg(i.rs1);
-  i.src[1] = xreg(i.rs2);
 }
 
 void decode_misc_mem(Inst& i, uint32_t f3) {
@@ -126,7 +106,6 @@ void decode_misc_mem(Inst& i, uint32_t f3) {
     return void(illegal(i));
   }
   i.imm = imm_i(i.raw);
-  i.unit = Unit::kLdst;
 }
 
 void decode_system(Inst& i, uint32_t f3) {
@@ -134,11 +113,9 @@ void decode_system(Inst& i, uint32_t f3) {
     switch (i.raw) {
       case 0x00000073:
         i.op = Op::kEcall;
-        i.is_control = true;
         break;
       case 0x00100073:
         i.op = Op::kEbreak;
-        i.is_control = true;
         break;
       case 0x10500073:
         i.op = Op::kWfi;
@@ -146,7 +123,6 @@ void decode_system(Inst& i, uint32_t f3) {
       default:
         return void(illegal(i));
     }
-    i.unit = Unit::kCtrl;
     return;
   }
   static constexpr Op kOps[8] = {Op::kIllegal, Op::kCsrrw,  Op::kCsrrs,  Op::kCsrrc,
@@ -154,12 +130,7 @@ void decode_system(Inst& i, uint32_t f3) {
   i.op = kOps[f3];
   if (i.op == Op::kIllegal) return void(illegal(i));
   i.csr = static_cast<uint16_t>(i.raw >> 20);
-  dst_x(i);
-  if (f3 < 4) {
-    i.src[0] = xreg(i.rs1);
-  } else {
-    i.imm = i.rs1;  // zimm
-  }
+  if (f3 >= 4) i.imm = i.rs1;  // zimm
 }
 
 void decode_amo(Inst& i, uint32_t f3) {
@@ -203,18 +174,11 @@ void decode_amo(Inst& i, uint32_t f3) {
       return void(illegal(i));
   }
   if (i.op == Op::kLrW && i.rs2 != 0) return void(illegal(i));
-  i.rm = static_cast<uint8_t>((i.raw >> 25) & 3);
-  i.unit = Unit::kLdst;
-  i.mem_bytes = 4;
-  i.is_load = i.op != Op::kScW;
-  i.is_store = i.op != Op::kLrW;
-  dst_x(i);
-  i.src[0] = xreg(i.rs1);
-  if (i.op != Op::kLrW) i.src[1] = xreg(i.rs2);
+  i.rm = static_cast<uint8_t>((i.raw >> 25) & 3);  // aq << 1 | rl
 }
 
 void decode_fma(Inst& i, uint32_t opcode, uint32_t f3) {
-  if (((i.raw >> 25) & 3) != 0 || !valid_rm(f3)) return void(illegal(i));  // fmt must be S
+  if (((i.raw >> 25) & 3) != 0) return void(illegal(i));  // fmt must be S
   switch (opcode) {
     case 0x43:
       i.op = Op::kFmaddS;
@@ -230,41 +194,26 @@ void decode_fma(Inst& i, uint32_t opcode, uint32_t f3) {
       break;
   }
   i.rm = static_cast<uint8_t>(f3);
-  dst_f(i);
-  i.src[0] = freg(i.rs1);
-  i.src[1] = freg(i.rs2);
-  i.src[2] = freg(i.rs3);
 }
 
 void decode_op_fp(Inst& i, uint32_t f3, uint32_t f7) {
   i.rm = static_cast<uint8_t>(f3);
-  bool uses_rm = false;
-  // Operand kinds: which of rd/rs1/rs2 are f registers.
-  bool rd_f = true, rs1_f = true, two_src = true;
   switch (f7) {
     case 0x00:
       i.op = Op::kFaddS;
-      uses_rm = true;
       break;
     case 0x04:
       i.op = Op::kFsubS;
-      uses_rm = true;
       break;
     case 0x08:
       i.op = Op::kFmulS;
-      uses_rm = true;
       break;
     case 0x0C:
       i.op = Op::kFdivS;
-      uses_rm = true;
-      i.unit = Unit::kSfu;
       break;
     case 0x2C:
       if (i.rs2 != 0) return void(illegal(i));
       i.op = Op::kFsqrtS;
-      uses_rm = true;
-      two_src = false;
-      i.unit = Unit::kSfu;
       break;
     case 0x10:
       if (f3 > 2) return void(illegal(i));
@@ -277,41 +226,34 @@ void decode_op_fp(Inst& i, uint32_t f3, uint32_t f7) {
     case 0x60:
       if (i.rs2 > 1) return void(illegal(i));
       i.op = i.rs2 == 0 ? Op::kFcvtWS : Op::kFcvtWuS;
-      uses_rm = true;
-      rd_f = false;
-      two_src = false;
       break;
     case 0x70:
       if (i.rs2 != 0 || f3 > 1) return void(illegal(i));
       i.op = f3 == 0 ? Op::kFmvXW : Op::kFclassS;
-      rd_f = false;
-      two_src = false;
       break;
     case 0x50:
       if (f3 > 2) return void(illegal(i));
       i.op = f3 == 2 ? Op::kFeqS : f3 == 1 ? Op::kFltS : Op::kFleS;
-      rd_f = false;
       break;
     case 0x68:
       if (i.rs2 > 1) return void(illegal(i));
       i.op = i.rs2 == 0 ? Op::kFcvtSW : Op::kFcvtSWu;
-      uses_rm = true;
-      rs1_f = false;
-      two_src = false;
       break;
     case 0x78:
       if (i.rs2 != 0 || f3 != 0) return void(illegal(i));
       i.op = Op::kFmvWX;
-      rs1_f = false;
-      two_src = false;
       break;
     default:
       return void(illegal(i));
   }
-  if (uses_rm && !valid_rm(f3)) return void(illegal(i));
-  i.dst = rd_f ? freg(i.rd) : xreg(i.rd);
-  i.src[0] = rs1_f ? freg(i.rs1) : xreg(i.rs1);
-  if (two_src) i.src[1] = freg(i.rs2);
+}
+
+// The Tessera custom instructions leave the register fields they do not use
+// (no role in the opcode table) zero.
+bool unused_registers_zero(const Inst& i) {
+  const OpInfo& o = info(i.op);
+  return (o.rd != Reg::kNone || i.rd == 0) && (o.rs1 != Reg::kNone || i.rs1 == 0) &&
+         (o.rs2 != Reg::kNone || i.rs2 == 0);
 }
 
 // custom-0 funct3 2 and 3: the warp-level SIMT instructions
@@ -325,49 +267,26 @@ void decode_warp(Inst& i, uint32_t f3, uint32_t f7) {
   if (f3 == 2) {
     static constexpr Op kShfl[4] = {Op::kShflIdx, Op::kShflUp, Op::kShflDown, Op::kShflXor};
     i.op = kShfl[(i.raw >> 25) & 3];
-    i.unit = Unit::kLdst;  // the shuffle crossbar beside the LD/ST lanes
-    dst_x(i);
-    i.src[0] = xreg(i.rs1);
-    i.src[1] = xreg(i.rs2);
-    i.src[2] = xreg(i.rs3);
     return;
   }
-  // Which of rd, rs1, rs2 each form uses; the others must be x0.
-  struct Form {
-    Op op;
-    bool rd, rs1, rs2;
-    Unit unit;
-  };
-  static constexpr Form kForms[] = {
-      {Op::kVoteBallot, true, true, true, Unit::kSp},     {Op::kVoteAny, true, true, true, Unit::kSp},
-      {Op::kVoteAll, true, true, true, Unit::kSp},        {Op::kActivemask, true, false, false, Unit::kSp},
-      {Op::kSyncwarp, false, true, false, Unit::kCtrl},   {Op::kBarRedPopc, true, true, false, Unit::kCtrl},
-      {Op::kBarRedAnd, true, true, false, Unit::kCtrl},   {Op::kBarRedOr, true, true, false, Unit::kCtrl},
-      {Op::kMembarCta, false, false, false, Unit::kLdst},
-  };
-  if (f7 >= std::size(kForms)) return void(illegal(i));
-  const Form& form = kForms[f7];
-  if ((!form.rd && i.rd != 0) || (!form.rs1 && i.rs1 != 0) || (!form.rs2 && i.rs2 != 0)) return void(illegal(i));
-  i.op = form.op;
-  i.unit = form.unit;
-  if (form.rd) dst_x(i);
-  if (form.rs1) i.src[0] = xreg(i.rs1);
-  if (form.rs2) i.src[1] = xreg(i.rs2);
+  static constexpr Op kOps[] = {Op::kVoteBallot, Op::kVoteAny,   Op::kVoteAll,  Op::kActivemask, Op::kSyncwarp,
+                                Op::kBarRedPopc, Op::kBarRedAnd, Op::kBarRedOr, Op::kMembarCta};
+  if (f7 >= std::size(kOps)) return void(illegal(i));
+  i.op = kOps[f7];
+  if (!unused_registers_zero(i)) return void(illegal(i));
 }
 
 // custom-0: SFU functions, bar.sync and exit.
 void decode_custom0(Inst& i, uint32_t f3, uint32_t f7) {
   if (f3 == 0) {
     static constexpr Op kOps[6] = {Op::kSfuSin, Op::kSfuCos, Op::kSfuEx2, Op::kSfuLg2, Op::kSfuRcp, Op::kSfuRsqrt};
-    if (f7 > 5 || i.rs2 != 0) return void(illegal(i));
+    if (f7 > 5) return void(illegal(i));
     i.op = kOps[f7];
-    i.unit = Unit::kSfu;
-    dst_f(i);
-    i.src[0] = freg(i.rs1);
+    if (!unused_registers_zero(i)) return void(illegal(i));
   } else if (f3 == 1) {
-    if (f7 > 1 || i.rd != 0 || i.rs1 != 0 || i.rs2 != 0) return void(illegal(i));
+    if (f7 > 1) return void(illegal(i));
     i.op = f7 == 0 ? Op::kBarSync : Op::kExit;
-    i.unit = Unit::kCtrl;
+    if (!unused_registers_zero(i)) return void(illegal(i));
   } else if (f3 == 2 || f3 == 3) {
     decode_warp(i, f3, f7);
   } else {
@@ -375,90 +294,37 @@ void decode_custom0(Inst& i, uint32_t f3, uint32_t f7) {
   }
 }
 
-// ---- Wide memory instructions and 64-bit atomics (docs/firmware-abi.md) ----
-
-// A group of n x registers starting at r: not at x0, not past x31.
-constexpr bool valid_x_group(uint32_t r, unsigned n) { return r != 0 && r + n <= 32; }
-
-// custom-1 funct3 3 (atom.add64, atom.exch64) and funct3 7 funct2 1
-// (atom.cas64): register pairs for the old value and the operands.
-void decode_atomic64(Inst& i, uint32_t f3, uint32_t f7) {
-  if (f3 == 3) {
-    if (f7 > 1) return void(illegal(i));
-    i.op = f7 == 0 ? Op::kAtomAdd64 : Op::kAtomExch64;
-  } else {
-    if (!valid_x_group(i.rs3, 2)) return void(illegal(i));
-    i.op = Op::kAtomCas64;
-    i.src[2] = xreg(i.rs3);
-  }
-  if (!valid_x_group(i.rd, 2) || !valid_x_group(i.rs2, 2)) return void(illegal(i));
-  i.unit = Unit::kLdst;
-  i.group = 2;
-  i.mem_bytes = 8;
-  i.is_load = true;
-  i.is_store = true;
-  dst_x(i);
-  i.src[0] = xreg(i.rs1);
-  i.src[1] = xreg(i.rs2);
-}
-
 // custom-2 (0x5B): ld.v2/v4, fld.v2/v4 (I-type, funct3 0..3) and st.v2/v4,
 // fst.v2/v4 (S-type, funct3 4..7); bit 0 of funct3 selects 4 registers,
-// bit 1 f registers.
+// bit 1 f registers. finish() checks the register groups.
 void decode_custom2(Inst& i, uint32_t f3) {
   static constexpr Op kOps[8] = {Op::kLdV2, Op::kLdV4, Op::kFldV2, Op::kFldV4,
                                  Op::kStV2, Op::kStV4, Op::kFstV2, Op::kFstV4};
-  const unsigned n = (f3 & 1) ? 4 : 2;
-  const bool fp = (f3 & 2) != 0, store = (f3 & 4) != 0;
-  const uint32_t reg = store ? i.rs2 : i.rd;
-  if (fp ? reg + n > 32 : !valid_x_group(reg, n)) return void(illegal(i));
   i.op = kOps[f3];
-  i.unit = Unit::kLdst;
-  i.group = static_cast<uint8_t>(n);
-  i.mem_bytes = static_cast<uint8_t>(4 * n);
-  i.src[0] = xreg(i.rs1);
-  if (store) {
-    i.imm = imm_s(i.raw);
-    i.is_store = true;
-    i.src[1] = fp ? freg(i.rs2) : xreg(i.rs2);
-  } else {
-    i.imm = imm_i(i.raw);
-    i.is_load = true;
-    i.dst = fp ? freg(i.rd) : xreg(i.rd);
-  }
+  i.imm = (f3 & 4) != 0 ? imm_s(i.raw) : imm_i(i.raw);
 }
 
-// custom-1: LDG loads and the Tessera atomics.
+// custom-1: LDG loads, the Tessera atomics and, at funct3 3 (atom.add64,
+// atom.exch64) and funct3 7 funct2 1 (atom.cas64), the 64-bit atomics on
+// register pairs (docs/firmware-abi.md).
 void decode_custom1(Inst& i, uint32_t f3, uint32_t f7) {
   static constexpr Op kLdg[8] = {Op::kLdgB,  Op::kLdgH,  Op::kLdgW,    Op::kIllegal,
                                  Op::kLdgBu, Op::kLdgHu, Op::kIllegal, Op::kIllegal};
-  static constexpr uint8_t kBytes[8] = {1, 2, 4, 0, 1, 2, 0, 0};
-  i.unit = Unit::kLdst;
+  const uint32_t f2 = (i.raw >> 25) & 3;
   if (f3 == 6) {
     if (f7 > 2) return void(illegal(i));
     i.op = f7 == 0 ? Op::kAtomFadd : f7 == 1 ? Op::kAtomInc : Op::kAtomDec;
-  } else if (f3 == 3 || (f3 == 7 && ((i.raw >> 25) & 3) == 1)) {
-    return decode_atomic64(i, f3, f7);
+  } else if (f3 == 3) {
+    if (f7 > 1) return void(illegal(i));
+    i.op = f7 == 0 ? Op::kAtomAdd64 : Op::kAtomExch64;
   } else if (f3 == 7) {
-    if (((i.raw >> 25) & 3) != 0) return void(illegal(i));
-    i.op = Op::kAtomCas;
-    i.src[2] = xreg(i.rs3);
+    if (f2 > 1) return void(illegal(i));
+    i.op = f2 == 0 ? Op::kAtomCas : Op::kAtomCas64;
   } else {
     i.op = kLdg[f3];
     if (i.op == Op::kIllegal) return void(illegal(i));
     i.imm = imm_i(i.raw);
-    i.mem_bytes = kBytes[f3];
-    i.is_load = true;
-    dst_x(i);
-    i.src[0] = xreg(i.rs1);
-    return;
   }
-  i.mem_bytes = 4;
-  i.is_load = true;
-  i.is_store = true;
-  dst_x(i);
-  i.src[0] = xreg(i.rs1);
-  i.src[1] = xreg(i.rs2);
 }
 
 // custom-3 (0x7B): hardware transactions (docs/firmware-abi.md,
@@ -468,17 +334,13 @@ void decode_custom1(Inst& i, uint32_t f3, uint32_t f7) {
 // Every unused field (funct7, rs1, rs2, rd of tx.end and tx.abort) must be
 // zero; funct3 4..7 are reserved.
 void decode_custom3(Inst& i, uint32_t f3, uint32_t f7) {
-  i.unit = Unit::kCtrl;
   switch (f3) {
     case 0:
-    case 3:
-      if (f7 != 0 || i.rs1 != 0 || i.rs2 != 0) return void(illegal(i));
-      i.op = f3 == 0 ? Op::kTxBegin : Op::kTxTest;
-      dst_x(i);
-      return;
     case 1:
-      if (f7 != 0 || i.rd != 0 || i.rs1 != 0 || i.rs2 != 0) return void(illegal(i));
-      i.op = Op::kTxEnd;
+    case 3:
+      if (f7 != 0) return void(illegal(i));
+      i.op = f3 == 0 ? Op::kTxBegin : f3 == 1 ? Op::kTxEnd : Op::kTxTest;
+      if (!unused_registers_zero(i)) return void(illegal(i));
       return;
     case 2:
       i.imm = imm_i(i.raw);
@@ -488,6 +350,43 @@ void decode_custom3(Inst& i, uint32_t f3, uint32_t f7) {
     default:
       return void(illegal(i));
   }
+}
+
+// A register field's scoreboard index for its role in the table.
+constexpr uint8_t scoreboard_reg(Reg role, uint8_t r) {
+  return role == Reg::kX ? xreg(r) : is_fp(role) ? freg(r) : kNoReg;
+}
+
+// A group of n registers starting at r for a role: x groups not at x0,
+// and no group past register 31.
+constexpr bool group_fits(Reg role, uint8_t r, unsigned n) {
+  return role == Reg::kNone || (r + n <= 32 && (role != Reg::kX || r != 0));
+}
+
+// Everything the table knows about i.op (which the bit patterns found).
+Inst& finish(Inst& i) {
+  const OpInfo& o = info(i.op);
+  if ((o.flags & opflag::kRm) != 0 && !valid_rm(i.rm)) return illegal(i);
+  if (o.group > 1 &&
+      !(group_fits(o.rd, i.rd, o.group) && group_fits(o.rs2, i.rs2, o.group) && group_fits(o.rs3, i.rs3, o.group)))
+    return illegal(i);
+  i.unit = o.unit;
+  i.lat = o.lat;
+  i.dst = scoreboard_reg(o.rd, i.rd);
+  i.src[0] = scoreboard_reg(o.rs1, i.rs1);
+  i.src[1] = scoreboard_reg(o.rs2, i.rs2);
+  i.src[2] = scoreboard_reg(o.rs3, i.rs3);
+  i.mem_bytes = o.bytes;
+  i.group = o.group;
+  i.is_load = reads_memory(o.mem);
+  i.is_store = writes_memory(o.mem);
+  i.is_control = (o.flags & opflag::kControl) != 0;
+  i.exec = static_cast<uint8_t>(((o.flags & opflag::kReadOnly) != 0 ? kExecReadOnly : 0) |
+                                ((o.flags & opflag::kUnsigned) != 0 ? kExecUnsigned : 0) |
+                                (o.mem != Mem::kNone && (is_fp(o.rd) || is_fp(o.rs2)) ? kExecFpData : 0) |
+                                (o.mem != Mem::kNone ? kExecMemory : 0) | (o.mem == Mem::kFence ? kExecFence : 0) |
+                                ((o.flags & opflag::kSmOnly) != 0 ? kExecSmOnly : 0));
+  return i;
 }
 
 }  // namespace
@@ -508,21 +407,15 @@ Inst decode(uint32_t raw) {
     case 0x17:  // AUIPC
       i.op = opcode == 0x37 ? Op::kLui : Op::kAuipc;
       i.imm = static_cast<int32_t>(raw & 0xFFFFF000u);
-      dst_x(i);
       break;
     case 0x6F:  // JAL
       i.op = Op::kJal;
       i.imm = imm_j(raw);
-      i.is_control = true;
-      dst_x(i);
       break;
     case 0x67:  // JALR
       if (f3 != 0) return illegal(i);
       i.op = Op::kJalr;
       i.imm = imm_i(raw);
-      i.is_control = true;
-      dst_x(i);
-      i.src[0] = xreg(i.rs1);
       break;
     case 0x63:
       decode_branch(i, f3);
@@ -552,21 +445,11 @@ Inst decode(uint32_t raw) {
       if (f3 != 2) return illegal(i);
       i.op = Op::kFlw;
       i.imm = imm_i(raw);
-      i.unit = Unit::kLdst;
-      i.mem_bytes = 4;
-      i.is_load = true;
-      dst_f(i);
-      i.src[0] = xreg(i.rs1);
       break;
     case 0x27:  // FSW
       if (f3 != 2) return illegal(i);
       i.op = Op::kFsw;
       i.imm = imm_s(raw);
-      i.unit = Unit::kLdst;
-      i.mem_bytes = 4;
-      i.is_store = true;
-      i.src[0] = xreg(i.rs1);
-      i.src[1] = freg(i.rs2);
       break;
     case 0x43:
     case 0x47:
@@ -592,7 +475,8 @@ Inst decode(uint32_t raw) {
     default:
       return illegal(i);
   }
-  return i;
+  if (i.op == Op::kIllegal) return i;
+  return finish(i);
 }
 
 }  // namespace tessera::isa

@@ -169,251 +169,88 @@ void fence_set(unsigned bits, char* buf) {
 
 constexpr const char* kAqRl[4] = {"", ".rl", ".aq", ".aqrl"};
 
+// A register field's name for its role.
+const char* reg(Reg role, uint8_t r) { return is_fp(role) ? f(r) : x(r); }
+
 }  // namespace
 
 std::string disassemble(const Inst& i, uint32_t pc) {
   char buf[96];
-  const char* name = op_name(i.op);
-  const char* rm = kRmNames[i.rm & 7];
-  switch (i.op) {
-    case Op::kIllegal:
+  if (static_cast<unsigned>(i.op) >= kOpCount) {
+    std::snprintf(buf, sizeof buf, "illegal\t0x%08x", i.raw);
+    return buf;
+  }
+  const OpInfo& o = info(i.op);
+  const char* name = o.name;
+  switch (o.fmt) {
+    case Fmt::kIllegal:
       std::snprintf(buf, sizeof buf, "illegal\t0x%08x", i.raw);
       break;
-    case Op::kLui:
-    case Op::kAuipc:
+    case Fmt::kRegs: {
+      // The register fields with a role, in order; the name alone when none has one.
+      const Reg roles[4] = {o.rd, o.rs1, o.rs2, o.rs3};
+      const uint8_t fields[4] = {i.rd, i.rs1, i.rs2, i.rs3};
+      int n = std::snprintf(buf, sizeof buf, "%s", name);
+      char sep = '\t';
+      for (unsigned k = 0; k < 4; ++k) {
+        if (roles[k] == Reg::kNone) continue;
+        n += std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), "%c%s", sep, reg(roles[k], fields[k]));
+        sep = ',';
+      }
+      if ((o.flags & opflag::kRm) != 0)
+        std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), "%s", kRmNames[i.rm & 7]);
+      break;
+    }
+    case Fmt::kU:
       std::snprintf(buf, sizeof buf, "%s\t%s,0x%x", name, x(i.rd), static_cast<uint32_t>(i.imm) >> 12);
       break;
-    case Op::kJal:
+    case Fmt::kJ:
       std::snprintf(buf, sizeof buf, "%s\t%s,0x%x", name, x(i.rd), pc + static_cast<uint32_t>(i.imm));
       break;
-    case Op::kBeq:
-    case Op::kBne:
-    case Op::kBlt:
-    case Op::kBge:
-    case Op::kBltu:
-    case Op::kBgeu:
+    case Fmt::kB:
       std::snprintf(buf, sizeof buf, "%s\t%s,%s,0x%x", name, x(i.rs1), x(i.rs2), pc + static_cast<uint32_t>(i.imm));
       break;
-    case Op::kJalr:
-    case Op::kLb:
-    case Op::kLh:
-    case Op::kLw:
-    case Op::kLbu:
-    case Op::kLhu:
-    case Op::kLdgB:
-    case Op::kLdgH:
-    case Op::kLdgW:
-    case Op::kLdgBu:
-    case Op::kLdgHu:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, x(i.rd), i.imm, x(i.rs1));
+    // Wide memory: the first register of each group.
+    case Fmt::kLoad:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, reg(o.rd, i.rd), i.imm, x(i.rs1));
       break;
-    case Op::kSb:
-    case Op::kSh:
-    case Op::kSw:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, x(i.rs2), i.imm, x(i.rs1));
+    case Fmt::kStore:
+      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, reg(o.rs2, i.rs2), i.imm, x(i.rs1));
       break;
-    case Op::kAddi:
-    case Op::kSlti:
-    case Op::kSltiu:
-    case Op::kXori:
-    case Op::kOri:
-    case Op::kAndi:
+    case Fmt::kI:
       std::snprintf(buf, sizeof buf, "%s\t%s,%s,%d", name, x(i.rd), x(i.rs1), i.imm);
       break;
-    case Op::kSlli:
-    case Op::kSrli:
-    case Op::kSrai:
+    case Fmt::kShift:
       std::snprintf(buf, sizeof buf, "%s\t%s,%s,0x%x", name, x(i.rd), x(i.rs1), static_cast<unsigned>(i.imm));
       break;
-    case Op::kAdd:
-    case Op::kSub:
-    case Op::kSll:
-    case Op::kSlt:
-    case Op::kSltu:
-    case Op::kXor:
-    case Op::kSrl:
-    case Op::kSra:
-    case Op::kOr:
-    case Op::kAnd:
-    case Op::kMul:
-    case Op::kMulh:
-    case Op::kMulhsu:
-    case Op::kMulhu:
-    case Op::kDiv:
-    case Op::kDivu:
-    case Op::kRem:
-    case Op::kRemu:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s", name, x(i.rd), x(i.rs1), x(i.rs2));
-      break;
-    case Op::kFence: {
+    case Fmt::kFence: {
       char pred[8], succ[8];
       fence_set((i.raw >> 24) & 0xF, pred);
       fence_set((i.raw >> 20) & 0xF, succ);
-      std::snprintf(buf, sizeof buf, "fence\t%s,%s", pred, succ);
+      std::snprintf(buf, sizeof buf, "%s\t%s,%s", name, pred, succ);
       break;
     }
-    case Op::kFenceTso:
-    case Op::kFenceI:
-    case Op::kEcall:
-    case Op::kEbreak:
-    case Op::kWfi:
-    case Op::kBarSync:
-    case Op::kExit:
-      return name;
-    case Op::kCsrrw:
-    case Op::kCsrrs:
-    case Op::kCsrrc: {
+    case Fmt::kCsr:
+    case Fmt::kCsrI: {
       char c[24];
       csr_name(i.csr, c, sizeof c);
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s", name, x(i.rd), c, x(i.rs1));
+      if (o.fmt == Fmt::kCsr) {
+        std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s", name, x(i.rd), c, x(i.rs1));
+      } else {
+        std::snprintf(buf, sizeof buf, "%s\t%s,%s,%d", name, x(i.rd), c, i.imm);
+      }
       break;
     }
-    case Op::kCsrrwi:
-    case Op::kCsrrsi:
-    case Op::kCsrrci: {
-      char c[24];
-      csr_name(i.csr, c, sizeof c);
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%d", name, x(i.rd), c, i.imm);
+    case Fmt::kAtomic: {
+      const char* aqrl = (o.flags & opflag::kAqRl) != 0 ? kAqRl[i.rm & 3] : "";
+      int n = std::snprintf(buf, sizeof buf, "%s%s\t%s,", name, aqrl, x(i.rd));
+      if (o.rs2 != Reg::kNone) n += std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), "%s,", x(i.rs2));
+      if (o.rs3 != Reg::kNone) n += std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), "%s,", x(i.rs3));
+      std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), "(%s)", x(i.rs1));
       break;
     }
-    case Op::kLrW:
-      std::snprintf(buf, sizeof buf, "%s%s\t%s,(%s)", name, kAqRl[i.rm & 3], x(i.rd), x(i.rs1));
-      break;
-    case Op::kScW:
-    case Op::kAmoswapW:
-    case Op::kAmoaddW:
-    case Op::kAmoxorW:
-    case Op::kAmoandW:
-    case Op::kAmoorW:
-    case Op::kAmominW:
-    case Op::kAmomaxW:
-    case Op::kAmominuW:
-    case Op::kAmomaxuW:
-      std::snprintf(buf, sizeof buf, "%s%s\t%s,%s,(%s)", name, kAqRl[i.rm & 3], x(i.rd), x(i.rs2), x(i.rs1));
-      break;
-    case Op::kFlw:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, f(i.rd), i.imm, x(i.rs1));
-      break;
-    case Op::kFsw:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, f(i.rs2), i.imm, x(i.rs1));
-      break;
-    case Op::kFmaddS:
-    case Op::kFmsubS:
-    case Op::kFnmsubS:
-    case Op::kFnmaddS:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s,%s%s", name, f(i.rd), f(i.rs1), f(i.rs2), f(i.rs3), rm);
-      break;
-    case Op::kFaddS:
-    case Op::kFsubS:
-    case Op::kFmulS:
-    case Op::kFdivS:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s%s", name, f(i.rd), f(i.rs1), f(i.rs2), rm);
-      break;
-    case Op::kFsqrtS:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s%s", name, f(i.rd), f(i.rs1), rm);
-      break;
-    case Op::kFsgnjS:
-    case Op::kFsgnjnS:
-    case Op::kFsgnjxS:
-    case Op::kFminS:
-    case Op::kFmaxS:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s", name, f(i.rd), f(i.rs1), f(i.rs2));
-      break;
-    case Op::kFcvtWS:
-    case Op::kFcvtWuS:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s%s", name, x(i.rd), f(i.rs1), rm);
-      break;
-    case Op::kFcvtSW:
-    case Op::kFcvtSWu:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s%s", name, f(i.rd), x(i.rs1), rm);
-      break;
-    case Op::kFmvXW:
-    case Op::kFclassS:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s", name, x(i.rd), f(i.rs1));
-      break;
-    case Op::kFmvWX:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s", name, f(i.rd), x(i.rs1));
-      break;
-    case Op::kFeqS:
-    case Op::kFltS:
-    case Op::kFleS:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s", name, x(i.rd), f(i.rs1), f(i.rs2));
-      break;
-    case Op::kSfuSin:
-    case Op::kSfuCos:
-    case Op::kSfuEx2:
-    case Op::kSfuLg2:
-    case Op::kSfuRcp:
-    case Op::kSfuRsqrt:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s", name, f(i.rd), f(i.rs1));
-      break;
-    case Op::kAtomFadd:
-    case Op::kAtomInc:
-    case Op::kAtomDec:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,(%s)", name, x(i.rd), x(i.rs2), x(i.rs1));
-      break;
-    case Op::kAtomCas:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s,(%s)", name, x(i.rd), x(i.rs2), x(i.rs3), x(i.rs1));
-      break;
-    // Wide memory and 64-bit atomics: the first register of each group.
-    case Op::kLdV2:
-    case Op::kLdV4:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, x(i.rd), i.imm, x(i.rs1));
-      break;
-    case Op::kFldV2:
-    case Op::kFldV4:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, f(i.rd), i.imm, x(i.rs1));
-      break;
-    case Op::kStV2:
-    case Op::kStV4:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, x(i.rs2), i.imm, x(i.rs1));
-      break;
-    case Op::kFstV2:
-    case Op::kFstV4:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%d(%s)", name, f(i.rs2), i.imm, x(i.rs1));
-      break;
-    case Op::kAtomAdd64:
-    case Op::kAtomExch64:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,(%s)", name, x(i.rd), x(i.rs2), x(i.rs1));
-      break;
-    case Op::kAtomCas64:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s,(%s)", name, x(i.rd), x(i.rs2), x(i.rs3), x(i.rs1));
-      break;
-    // Warp-level SIMT instructions.
-    case Op::kShflIdx:
-    case Op::kShflUp:
-    case Op::kShflDown:
-    case Op::kShflXor:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s,%s", name, x(i.rd), x(i.rs1), x(i.rs2), x(i.rs3));
-      break;
-    case Op::kVoteBallot:
-    case Op::kVoteAny:
-    case Op::kVoteAll:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s,%s", name, x(i.rd), x(i.rs1), x(i.rs2));
-      break;
-    case Op::kActivemask:
-      std::snprintf(buf, sizeof buf, "%s\t%s", name, x(i.rd));
-      break;
-    case Op::kSyncwarp:
-      std::snprintf(buf, sizeof buf, "%s\t%s", name, x(i.rs1));
-      break;
-    case Op::kBarRedPopc:
-    case Op::kBarRedAnd:
-    case Op::kBarRedOr:
-      std::snprintf(buf, sizeof buf, "%s\t%s,%s", name, x(i.rd), x(i.rs1));
-      break;
-    case Op::kMembarCta:
-    case Op::kTxEnd:
-      return name;
-    case Op::kTxBegin:
-    case Op::kTxTest:
-      std::snprintf(buf, sizeof buf, "%s\t%s", name, x(i.rd));
-      break;
-    case Op::kTxAbort:
+    case Fmt::kImm:
       std::snprintf(buf, sizeof buf, "%s\t%d", name, i.imm);
-      break;
-    case Op::kCount:
-      std::snprintf(buf, sizeof buf, "illegal\t0x%08x", i.raw);
       break;
   }
   return buf;

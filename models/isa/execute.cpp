@@ -1,4 +1,5 @@
-// Executor: one switch on the decoded op. Semantics per the unprivileged
+// Executor: one switch on the decoded op, with the opcode table's data
+// (isa/opcodes.h) where instructions differ only in it. Semantics per the unprivileged
 // spec 20191213 (chapters 2, 7, 8, 9, 11) and docs/firmware-abi.md for the
 // Tessera instructions. Nothing is written to the thread before every fault
 // check of the instruction has passed.
@@ -138,32 +139,34 @@ inline uint32_t rem_s(uint32_t a, uint32_t b) {
 }
 inline uint32_t rem_u(uint32_t a, uint32_t b) { return b == 0 ? a : a % b; }
 
+// The read-modify-write operations of the opcode table's Mem values; CAS
+// needs a third operand (atomic_new_value).
 inline uint32_t amo_result(Op op, uint32_t old, uint32_t v) {
   const auto s_old = static_cast<int32_t>(old), s_v = static_cast<int32_t>(v);
-  switch (op) {
-    case Op::kAmoswapW:
+  switch (info(op).mem) {
+    case Mem::kAmoSwap:
       return v;
-    case Op::kAmoaddW:
+    case Mem::kAmoAdd:
       return old + v;
-    case Op::kAmoxorW:
+    case Mem::kAmoXor:
       return old ^ v;
-    case Op::kAmoandW:
+    case Mem::kAmoAnd:
       return old & v;
-    case Op::kAmoorW:
+    case Mem::kAmoOr:
       return old | v;
-    case Op::kAmominW:
+    case Mem::kAmoMin:
       return s_old < s_v ? old : v;
-    case Op::kAmomaxW:
+    case Mem::kAmoMax:
       return s_old > s_v ? old : v;
-    case Op::kAmominuW:
+    case Mem::kAmoMinu:
       return old < v ? old : v;
-    case Op::kAmomaxuW:
+    case Mem::kAmoMaxu:
       return old > v ? old : v;
-    case Op::kAtomFadd:
+    case Mem::kAmoFadd:
       return fp::canonicalize(fp::to_float(old) + fp::to_float(v));
-    case Op::kAtomInc:
+    case Mem::kAmoInc:
       return old >= v ? 0 : old + 1;
-    case Op::kAtomDec:
+    case Mem::kAmoDec:
       return (old == 0 || old > v) ? v : old - 1;
     default:
       return old;
@@ -229,17 +232,19 @@ inline uint32_t sfu(Op op, uint32_t a) {
 }  // namespace
 
 uint32_t atomic_new_value(Op op, uint32_t old, uint32_t v, uint32_t swap) {
-  if (op == Op::kAtomCas) return old == v ? swap : old;
+  if (info(op).mem == Mem::kAmoCas) return old == v ? swap : old;
   return amo_result(op, old, v);
 }
 
 uint64_t atomic_new_value64(Op op, uint64_t old, uint64_t v, uint64_t swap) {
-  switch (op) {
-    case Op::kAtomAdd64:
+  const OpInfo& o = info(op);
+  if (o.bytes != 8) return old;
+  switch (o.mem) {
+    case Mem::kAmoAdd:
       return old + v;
-    case Op::kAtomExch64:
+    case Mem::kAmoSwap:
       return v;
-    case Op::kAtomCas64:
+    case Mem::kAmoCas:
       return old == v ? swap : old;
     default:
       return old;
@@ -324,12 +329,10 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       const uint32_t addr = a + imm;
       const unsigned bytes = in.mem_bytes;
       if ((addr & (bytes - 1)) != 0) return trap(Trap::kLoadMisaligned, addr);
-      const bool ldg = in.op >= Op::kLdgB;
       uint32_t v = 0;
-      const MemStatus s = env.load(addr, bytes, &v, ldg);
+      const MemStatus s = env.load(addr, bytes, &v, (in.exec & kExecReadOnly) != 0);
       if (s != MemStatus::kOk) return trap(load_trap(s), addr);
-      const bool is_unsigned = in.op == Op::kLbu || in.op == Op::kLhu || in.op == Op::kLdgBu || in.op == Op::kLdgHu;
-      rd_val = is_unsigned ? v : sign_extend(v, bytes);
+      rd_val = (in.exec & kExecUnsigned) != 0 ? v : sign_extend(v, bytes);
       break;
     }
     case Op::kSb:
@@ -339,7 +342,7 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       const uint32_t addr = a + imm;
       const unsigned bytes = in.mem_bytes;
       if ((addr & (bytes - 1)) != 0) return trap(Trap::kStoreMisaligned, addr);
-      uint32_t v = in.op == Op::kFsw ? t.f[in.rs2] : b;
+      uint32_t v = (in.exec & kExecFpData) != 0 ? t.f[in.rs2] : b;
       if (bytes < 4) v &= (1u << (8 * bytes)) - 1;
       const MemStatus s = env.store(addr, bytes, v);
       if (s != MemStatus::kOk) return trap(store_trap(s), addr);
@@ -510,7 +513,7 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       uint32_t old = 0;
       MemStatus s = env.load(a, 4, &old, false);
       if (s != MemStatus::kOk) return trap(store_trap(s), a);
-      if (in.op == Op::kAtomCas) {
+      if (info(in.op).mem == Mem::kAmoCas) {
         if (old == b) s = env.store(a, 4, t.x[in.rs3]);
       } else {
         s = env.store(a, 4, amo_result(in.op, old, b));
@@ -648,7 +651,7 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       uint32_t w[4] = {};
       const MemStatus s = env.load_wide(addr, bytes, w);
       if (s != MemStatus::kOk) return trap(load_trap(s), addr);
-      uint32_t* regs = in.op == Op::kFldV2 || in.op == Op::kFldV4 ? t.f : t.x;
+      uint32_t* regs = (in.exec & kExecFpData) != 0 ? t.f : t.x;
       for (unsigned k = 0; k < in.group; ++k) regs[in.rd + k] = w[k];
       has_rd = false;
       break;
@@ -660,7 +663,7 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       const uint32_t addr = a + imm;
       const unsigned bytes = in.mem_bytes;
       if ((addr & (bytes - 1)) != 0) return trap(Trap::kStoreMisaligned, addr);
-      const uint32_t* regs = in.op == Op::kFstV2 || in.op == Op::kFstV4 ? t.f : t.x;
+      const uint32_t* regs = (in.exec & kExecFpData) != 0 ? t.f : t.x;
       uint32_t w[4] = {};
       for (unsigned k = 0; k < in.group; ++k) w[k] = regs[in.rs2 + k];
       const MemStatus s = env.store_wide(addr, bytes, w);
@@ -677,8 +680,9 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       if (s != MemStatus::kOk) return trap(store_trap(s), a);
       const uint64_t old = uint64_t{w[1]} << 32 | w[0];
       const uint64_t v = pair(t, in.rs2);
-      if (in.op != Op::kAtomCas64 || old == v) {
-        const uint64_t updated = atomic_new_value64(in.op, old, v, in.op == Op::kAtomCas64 ? pair(t, in.rs3) : 0);
+      const bool cas = info(in.op).mem == Mem::kAmoCas;
+      if (!cas || old == v) {
+        const uint64_t updated = atomic_new_value64(in.op, old, v, cas ? pair(t, in.rs3) : 0);
         const uint32_t nw[2] = {static_cast<uint32_t>(updated), static_cast<uint32_t>(updated >> 32)};
         s = env.store_wide(a, 8, nw);
         if (s != MemStatus::kOk) return trap(store_trap(s), a);

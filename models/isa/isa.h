@@ -10,14 +10,6 @@
 
 namespace tessera::isa {
 
-// Functional unit an instruction occupies in the SM (see docs/architecture.md).
-enum class Unit : uint8_t {
-  kSp,    // integer and single-precision ALU/FMA lanes, branches, CSR reads
-  kSfu,   // special function unit: sin, cos, ex2, lg2, rcp, rsqrt, fdiv, fsqrt
-  kLdst,  // loads, stores, atomics, fences
-  kCtrl,  // barrier, thread exit, ecall/ebreak/wfi: no lane occupancy
-};
-
 // A failed assert() in a kernel (firmware/runtime/runtime.c, __assert_func):
 // ebreak with this value in a7, the file, line, function and expression
 // in a0..a3.
@@ -34,7 +26,9 @@ struct Inst {
   uint16_t csr = 0;                           // Zicsr: CSR number
   int32_t imm = 0;                            // sign-extended immediate (shift amount for shifts, zimm for csr*i)
   uint32_t raw = 0;                           // the encoded word
+  // Filled from the opcode table (isa/opcodes.h) by the decoder:
   Unit unit = Unit::kSp;
+  Lat lat = Lat::kAlu;
   // Scoreboard view: destination and sources in the 0..63 space; kNoReg when
   // unused. Writes to x0 report dst == kNoReg.
   uint8_t dst = kNoReg;
@@ -46,21 +40,24 @@ struct Inst {
   bool is_load = false;     // reads memory (loads, LR, AMOs, LDG)
   bool is_store = false;    // writes memory (stores, SC, AMOs)
   bool is_control = false;  // may change the PC other than to pc + 4
+  // The table's facts the executor's per-lane memory paths need, copied so
+  // that they cost no table lookup: kExecReadOnly, kExecUnsigned, kExecFpData.
+  uint8_t exec = 0;
 };
+inline constexpr uint8_t kExecReadOnly = 1 << 0;  // LDG: the read-only (__ldg) path
+inline constexpr uint8_t kExecUnsigned = 1 << 1;  // a load that zero-extends
+inline constexpr uint8_t kExecFpData = 1 << 2;    // a load's rd or a store's rs2 is an f register
+inline constexpr uint8_t kExecMemory = 1 << 3;    // the table's Mem is not kNone
+inline constexpr uint8_t kExecFence = 1 << 4;     // Mem::kFence
+inline constexpr uint8_t kExecSmOnly = 1 << 5;    // opflag::kSmOnly
+// DecodedProgram holds one Inst per code word: keep it two to a cache line.
+static_assert(sizeof(Inst) == 32, "isa::Inst grew past 32 bytes");
 
 // The value an AMO or Tessera atomic leaves in memory, from the old value,
 // rs2 (`v`) and, for atom.cas, rs3 (`swap`, stored only when old == v).
 uint32_t atomic_new_value(Op op, uint32_t old, uint32_t v, uint32_t swap);
 // The same for the 64-bit atomics (atom.add64, atom.exch64, atom.cas64).
 uint64_t atomic_new_value64(Op op, uint64_t old, uint64_t v, uint64_t swap);
-
-// The wide memory instructions and 64-bit atomics move register groups.
-inline bool is_wide_memory(Op op) { return op >= Op::kLdV2 && op <= Op::kFstV4; }
-inline bool is_atomic64(Op op) { return op >= Op::kAtomAdd64 && op <= Op::kAtomCas64; }
-// The hardware-transaction instructions (tx.begin, tx.end, tx.abort, tx.test):
-// the control cores execute them in the cluster; the executor below refuses
-// them (Trap::kTransactional).
-inline bool is_tx_op(Op op) { return op >= Op::kTxBegin && op <= Op::kTxTest; }
 
 // Hardware transactions (docs/firmware-abi.md, "Transactional memory (control
 // cores)"): the abort status tx.begin writes to rd after an abort, and the

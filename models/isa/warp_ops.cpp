@@ -37,19 +37,12 @@ ShflSource shfl_source(Op op, unsigned lane, uint32_t operand) {
 }
 
 uint32_t member_mask(const Inst& inst, const ThreadState& t) {
-  switch (inst.op) {
-    case Op::kShflIdx:
-    case Op::kShflUp:
-    case Op::kShflDown:
-    case Op::kShflXor:
-      return t.x[inst.rs3];
-    case Op::kVoteBallot:
-    case Op::kVoteAny:
-    case Op::kVoteAll:
-      return t.x[inst.rs2];
-    default:
-      return ~0u;
-  }
+  // A collective's member mask is its last register operand (opcodes.def).
+  const OpInfo& o = info(inst.op);
+  if (!(o.flags & opflag::kCollective)) return ~0u;
+  if (o.rs3 != Reg::kNone) return t.x[inst.rs3];
+  if (o.rs2 != Reg::kNone) return t.x[inst.rs2];
+  return ~0u;
 }
 
 MemberCheck check_members(const LaneInsts& insts, const ThreadState* lanes, uint32_t active, uint32_t live) {

@@ -15,11 +15,8 @@ namespace tessera::isa {
 
 inline constexpr unsigned kWarpLanes = 32;
 
-// The 13 warp-level instructions (shfl.*, vote.*, activemask, syncwarp,
-// bar.red.*, membar.cta): the SM does not run them through execute().
-inline bool is_warp_op(Op op) { return op >= Op::kShflIdx && op <= Op::kMembarCta; }
-// Those whose result combines the active lanes' operands: shfl.*, vote.*, activemask.
-inline bool is_warp_collective(Op op) { return op >= Op::kShflIdx && op <= Op::kActivemask; }
+// is_warp_op and is_warp_collective (isa/opcodes.h) say which instructions
+// these are.
 
 // The lane a shuffle reads, as PTX shfl.sync defines it: `operand` bits 4:0
 // are the lane, delta or xor mask (b), bits 12:8 the segment mask (32 -

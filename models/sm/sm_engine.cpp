@@ -195,12 +195,10 @@ void SmEngine::cycle(uint64_t now) {
 // ---------------------------------------------------------------- execute
 
 unsigned SmEngine::latency(const Inst& inst) const {
-  if (inst.unit == isa::Unit::kSfu) return p_.sfu_latency;
-  switch (inst.op) {
-    case isa::Op::kDiv:
-    case isa::Op::kDivu:
-    case isa::Op::kRem:
-    case isa::Op::kRemu:
+  switch (inst.lat) {
+    case isa::Lat::kSfu:
+      return p_.sfu_latency;
+    case isa::Lat::kIdiv:
       return p_.idiv_latency;
     default:
       return p_.alu_latency;
@@ -242,12 +240,7 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
   if (!rec.global.lines().empty()) {
     issue_global(slot, w, inst, now);
   } else if (inst.dst != isa::kNoReg && !rec.shared()) {
-    uint64_t lat = 0;
-    if (inst.unit == isa::Unit::kLdst) {
-      lat = rec.local ? p_.local_latency : p_.alu_latency;
-    } else {
-      lat = latency(inst);
-    }
+    const uint64_t lat = inst.lat == isa::Lat::kMem && rec.local ? p_.local_latency : latency(inst);
     set_ready(w, inst.dst, inst.group, now + lat);
   }
   if (rec.shared()) ++shared_accesses_;
@@ -471,8 +464,8 @@ void SmEngine::step_banks(uint64_t now) {
   if (!w.resident || w.serial != q.serial || inst.dst == isa::kNoReg) return;
   if (q.req.op != BankOp::kStore) {
     const unsigned bytes = inst.mem_bytes;
-    const bool is_unsigned = inst.op == isa::Op::kLbu || inst.op == isa::Op::kLhu || inst.op == isa::Op::kLdgBu ||
-                             inst.op == isa::Op::kLdgHu;
+    const isa::OpInfo& o = isa::info(inst.op);
+    const bool is_unsigned = (o.flags & isa::opflag::kUnsigned) != 0;
     for (uint32_t m = r.mask; m; m &= m - 1) {
       const auto lane = static_cast<unsigned>(__builtin_ctz(m));
       uint32_t v = r.data[lane] >> (8 * q.byte[lane]);
@@ -482,7 +475,7 @@ void SmEngine::step_banks(uint64_t now) {
         if (!is_unsigned && (v >> (bits - 1))) v |= ~((1u << bits) - 1);
       }
       isa::ThreadState& t = w.threads[lane];
-      if (inst.op == isa::Op::kFlw) {
+      if (isa::is_fp(o.rd)) {
         t.f[inst.rd] = v;
       } else {
         t.x[inst.rd] = v;
