@@ -156,9 +156,7 @@ TESSERA_CXX_INLINE void sincosf(float x, float* s, float* c) {
   *c = cosf(x);
 }
 
-/* Fast intrinsics (the SFU) and the forms with a rounding mode: Tessera's
- * FP unit rounds to nearest even, so the _rn forms are the operators and
- * the other modes are refused at compile time rather than rounded wrongly. */
+/* Fast intrinsics (the SFU). */
 TESSERA_CXX_INLINE float __logf(float x) { return __log2f(x) * 0.6931471805599453f; }
 TESSERA_CXX_INLINE float __log10f(float x) { return __log2f(x) * 0.30102999566398120f; }
 TESSERA_CXX_INLINE float __powf(float x, float y) { return __exp2f(y * __log2f(x)); }
@@ -168,18 +166,72 @@ TESSERA_CXX_INLINE void __sincosf(float x, float* s, float* c) {
   *c = __cosf(x);
 }
 TESSERA_CXX_INLINE float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
-TESSERA_CXX_INLINE float __fadd_rn(float a, float b) { return a + b; }
-TESSERA_CXX_INLINE float __fsub_rn(float a, float b) { return a - b; }
-TESSERA_CXX_INLINE float __fmul_rn(float a, float b) { return a * b; }
-TESSERA_CXX_INLINE float __fdiv_rn(float a, float b) { return a / b; }
-TESSERA_CXX_INLINE float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
-TESSERA_CXX_INLINE float __fsqrt_rn(float a) { return sqrtf(a); }
-TESSERA_CXX_INLINE float __frcp_rn(float a) { return 1.0f / a; }
-TESSERA_CXX_INLINE float __frsqrt_rn(float a) { return 1.0f / sqrtf(a); }
 TESSERA_CXX_INLINE float fdividef(float a, float b) { return __fdividef(a, b); }
-TESSERA_CXX_INLINE double __dadd_rn(double a, double b) { return a + b; }
-TESSERA_CXX_INLINE double __dmul_rn(double a, double b) { return a * b; }
-TESSERA_CXX_INLINE double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+TESSERA_CXX_INLINE float __frsqrt_rn(float a) { return 1.0f / sqrtf(a); }
+
+/* The IEEE rounding forms (_rn nearest even, _rz toward zero, _ru up, _rd
+ * down): one instruction with a static rounding mode, on the SP lanes for
+ * float and the FP64 unit for double (docs/firmware-abi.md, "Floating
+ * point"). */
+#define TESSERA_RM_FORMS(define, ...)                                                             \
+  define(_rn, "rne", __VA_ARGS__) define(_rz, "rtz", __VA_ARGS__) define(_ru, "rup", __VA_ARGS__) \
+      define(_rd, "rdn", __VA_ARGS__)
+#define TESSERA_RM_UNARY(sfx, rm, name, to, from, insn, out, in) \
+  TESSERA_CXX_INLINE to name##sfx(from a) {                      \
+    to r;                                                        \
+    __asm__(insn " %0, %1, " rm : "=" out(r) : in(a));           \
+    return r;                                                    \
+  }
+#define TESSERA_RM_BINARY(sfx, rm, name, type, insn)             \
+  TESSERA_CXX_INLINE type name##sfx(type a, type b) {            \
+    type r;                                                      \
+    __asm__(insn " %0, %1, %2, " rm : "=f"(r) : "f"(a), "f"(b)); \
+    return r;                                                    \
+  }
+#define TESSERA_RM_FMA(sfx, rm, name, type, insn)                            \
+  TESSERA_CXX_INLINE type name##sfx(type a, type b, type c) {                \
+    type r;                                                                  \
+    __asm__(insn " %0, %1, %2, %3, " rm : "=f"(r) : "f"(a), "f"(b), "f"(c)); \
+    return r;                                                                \
+  }
+#define TESSERA_RM_RCP(sfx, rm, name, type, div) \
+  TESSERA_CXX_INLINE type name##sfx(type a) { return div##sfx((type)1, a); }
+TESSERA_RM_FORMS(TESSERA_RM_BINARY, __fadd, float, "fadd.s")
+TESSERA_RM_FORMS(TESSERA_RM_BINARY, __fsub, float, "fsub.s")
+TESSERA_RM_FORMS(TESSERA_RM_BINARY, __fmul, float, "fmul.s")
+TESSERA_RM_FORMS(TESSERA_RM_BINARY, __fdiv, float, "fdiv.s")
+TESSERA_RM_FORMS(TESSERA_RM_FMA, __fmaf, float, "fmadd.s")
+TESSERA_RM_FORMS(TESSERA_RM_UNARY, __fsqrt, float, float, "fsqrt.s", "f", "f")
+TESSERA_RM_FORMS(TESSERA_RM_RCP, __frcp, float, __fdiv)
+TESSERA_RM_FORMS(TESSERA_RM_BINARY, __dadd, double, "fadd.d")
+TESSERA_RM_FORMS(TESSERA_RM_BINARY, __dsub, double, "fsub.d")
+TESSERA_RM_FORMS(TESSERA_RM_BINARY, __dmul, double, "fmul.d")
+TESSERA_RM_FORMS(TESSERA_RM_BINARY, __ddiv, double, "fdiv.d")
+TESSERA_RM_FORMS(TESSERA_RM_FMA, __fma, double, "fmadd.d")
+TESSERA_RM_FORMS(TESSERA_RM_UNARY, __dsqrt, double, double, "fsqrt.d", "f", "f")
+TESSERA_RM_FORMS(TESSERA_RM_RCP, __drcp, double, __ddiv)
+TESSERA_RM_FORMS(TESSERA_RM_UNARY, __float2int, int, float, "fcvt.w.s", "r", "f")
+TESSERA_RM_FORMS(TESSERA_RM_UNARY, __float2uint, unsigned, float, "fcvt.wu.s", "r", "f")
+TESSERA_RM_FORMS(TESSERA_RM_UNARY, __double2int, int, double, "fcvt.w.d", "r", "f")
+TESSERA_RM_FORMS(TESSERA_RM_UNARY, __double2uint, unsigned, double, "fcvt.wu.d", "r", "f")
+TESSERA_RM_FORMS(TESSERA_RM_UNARY, __int2float, float, int, "fcvt.s.w", "f", "r")
+TESSERA_RM_FORMS(TESSERA_RM_UNARY, __uint2float, float, unsigned, "fcvt.s.wu", "f", "r")
+TESSERA_RM_FORMS(TESSERA_RM_UNARY, __double2float, float, double, "fcvt.s.d", "f", "f")
+#undef TESSERA_RM_FORMS
+#undef TESSERA_RM_UNARY
+#undef TESSERA_RM_BINARY
+#undef TESSERA_RM_FMA
+#undef TESSERA_RM_RCP
+/* Exact conversions, and the 64-bit integer ones RV32 has no instruction
+ * for (the C conversions: libgcc, to nearest and toward zero). */
+TESSERA_CXX_INLINE double __int2double_rn(int x) { return (double)x; }
+TESSERA_CXX_INLINE double __uint2double_rn(unsigned x) { return (double)x; }
+TESSERA_CXX_INLINE double __ll2double_rn(long long x) { return (double)x; }
+TESSERA_CXX_INLINE double __ull2double_rn(unsigned long long x) { return (double)x; }
+TESSERA_CXX_INLINE long long __double2ll_rz(double x) { return (long long)x; }
+TESSERA_CXX_INLINE unsigned long long __double2ull_rz(double x) { return (unsigned long long)x; }
+TESSERA_CXX_INLINE float __ll2float_rn(long long x) { return (float)x; }
+TESSERA_CXX_INLINE long long __float2ll_rz(float x) { return (long long)x; }
 
 TESSERA_CXX_INLINE int __float_as_int(float x) { return (int)tessera_f2u(x); }
 TESSERA_CXX_INLINE unsigned __float_as_uint(float x) { return tessera_f2u(x); }
@@ -195,13 +247,11 @@ TESSERA_CXX_INLINE double __longlong_as_double(long long x) {
   memcpy(&r, &x, sizeof r);
   return r;
 }
-TESSERA_CXX_INLINE int __float2int_rz(float x) { return (int)x; }
-TESSERA_CXX_INLINE unsigned __float2uint_rz(float x) { return (unsigned)x; }
-TESSERA_CXX_INLINE int __float2int_rn(float x) { return (int)lrintf(x); }
-TESSERA_CXX_INLINE int __float2int_rd(float x) { return (int)floorf(x); }
-TESSERA_CXX_INLINE int __float2int_ru(float x) { return (int)ceilf(x); }
-TESSERA_CXX_INLINE float __int2float_rn(int x) { return (float)x; }
-TESSERA_CXX_INLINE float __uint2float_rn(unsigned x) { return (float)x; }
+TESSERA_CXX_INLINE int __double2hiint(double x) { return (int)(__double_as_longlong(x) >> 32); }
+TESSERA_CXX_INLINE int __double2loint(double x) { return (int)__double_as_longlong(x); }
+TESSERA_CXX_INLINE double __hiloint2double(int hi, int lo) {
+  return __longlong_as_double((long long)((unsigned long long)(unsigned)hi << 32 | (unsigned)lo));
+}
 TESSERA_CXX_INLINE int __mul24(int a, int b) { return (int)((unsigned)(a << 8 >> 8) * (unsigned)(b << 8 >> 8)); }
 TESSERA_CXX_INLINE unsigned __umul24(unsigned a, unsigned b) { return (a & 0xFFFFFFu) * (b & 0xFFFFFFu); }
 TESSERA_CXX_INLINE int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }

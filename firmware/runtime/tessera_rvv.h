@@ -1,6 +1,6 @@
 /* Vector routines for the control cores' vector units (RISC-V "V" 1.0,
  * docs/vector.md), in C11 with inline assembly: GCC 12 has no vector
- * intrinsics, and firmware is built for rv32imaf, so every block switches
+ * intrinsics, and firmware is built for rv32imafd, so every block switches
  * the assembler to +v itself (TESSERA_RVV). GCC does not know the vector
  * registers, so no vector register is live between two asm statements:
  * each strip of a strip-mined loop is one block.

@@ -109,7 +109,7 @@ std::string encode_checkpoint(const Checkpoint& c) {
   for (const HartSnapshot& h : c.cluster.harts) {
     w.u32(h.mode);
     w.raw(h.state.x, sizeof h.state.x);
-    w.raw(h.state.f, sizeof h.state.f);
+    for (unsigned r = 0; r < 32; ++r) w.u64(h.state.fd(r));
     w.u32(h.state.pc);
     w.u32(h.state.fcsr);
     w.u32(h.tx_log_base);
@@ -180,7 +180,7 @@ Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path, 
   for (HartSnapshot& h : c.cluster.harts) {
     h.mode = r.u32("a core's registers");
     r.raw(h.state.x, sizeof h.state.x, "a core's registers");
-    r.raw(h.state.f, sizeof h.state.f, "a core's registers");
+    for (unsigned f = 0; f < 32; ++f) h.state.set_fd(f, r.u64("a core's registers"));
     h.state.pc = r.u32("a core's registers");
     h.state.fcsr = r.u32("a core's registers");
     h.tx_log_base = r.u32("a core's registers");

@@ -32,7 +32,8 @@ struct ClusterSnapshot {
 };
 
 struct Checkpoint {
-  static constexpr uint32_t kVersion = 2;  // 2: a checksum after the end marker
+  // 2: a checksum after the end marker; 3: 64-bit f registers (the D extension)
+  static constexpr uint32_t kVersion = 3;
   static constexpr uint32_t kPageBytes = 1u << 16;
   uint32_t version = kVersion;
   std::string program;  // the ELF's path when written

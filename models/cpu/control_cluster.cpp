@@ -104,6 +104,7 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
     harts_.push_back(std::move(hart));
   }
   completed_.assign(harts_.size(), std::nullopt);
+  first_half_.assign(harts_.size(), std::nullopt);
   issued_at_.assign(harts_.size(), 0);
   sleep_start_.assign(harts_.size(), 0);
   fetch_expected_.assign(harts_.size(), 0);
@@ -355,7 +356,7 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       return fault(h, isa::Inst{}, r);
     }
     if (waves_) waves_->pc(id, h.state.pc, t);
-    if (switch_armed_ && !completed_[id] && !vector_accesses_[id].active) {
+    if (switch_armed_ && !completed_[id] && !first_half_[id] && !vector_accesses_[id].active) {
       const SwitchReason reason = switch_reason(*inst, h);
       if (reason != SwitchReason::kNone) {
         if (detailed_switch(h, reason, t, now, sc_now)) return;
@@ -367,6 +368,7 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       // rolls back (an eager walk takes time), then the checkpoint returns.
       if (t != now) return;
       completed_[id].reset();
+      first_half_[id].reset();
       issue_tx(h, bus::OpKind::kTxRollback, t, 0, [this, &h](uint32_t) {
         const uint32_t status = engine_->tx_status(h.id());
         h.state = h.tx_checkpoint;
@@ -383,7 +385,17 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       // The data access finished in the engine: retire the instruction.
       const uint32_t result = *completed_[id];
       completed_[id].reset();
-      const isa::ExecResult r = h.replay(*inst, result);
+      uint64_t value = result;
+      if (inst->mem_bytes == 8) {
+        // fld/fsd: the low word is done, the high word goes next.
+        if (!first_half_[id]) {
+          first_half_[id] = result;
+          continue;
+        }
+        value = uint64_t{result} << 32 | *first_half_[id];
+        first_half_[id].reset();
+      }
+      const isa::ExecResult r = h.replay(*inst, value);
       if (r.trap != Trap::kNone) return fault(h, *inst, r);
       retired(h, t);
       continue;
@@ -474,21 +486,22 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
         h.ready_at = t + 1;
         return;
       }
-      const bus::Op op = memory_op(*inst, h.state);
-      switch (op.kind) {
-        case bus::OpKind::kLoad:
-          ++h.loads;
-          break;
-        case bus::OpKind::kStore:
-          ++h.stores;
-          break;
-        case bus::OpKind::kFence:
-          ++h.fences;
-          break;
-        default:
-          ++h.atomics;
-          break;
-      }
+      const bool second_half = first_half_[id].has_value();
+      const bus::Op op = memory_op(*inst, h.state, second_half ? 1 : 0);
+      if (!second_half) switch (op.kind) {
+          case bus::OpKind::kLoad:
+            ++h.loads;
+            break;
+          case bus::OpKind::kStore:
+            ++h.stores;
+            break;
+          case bus::OpKind::kFence:
+            ++h.fences;
+            break;
+          default:
+            ++h.atomics;
+            break;
+        }
       issued_at_[id] = t;
       set_mode(h, Hart::Mode::kWaitMemory, t);
       engine_->issue(id, op, [this, &h](uint32_t value) {
@@ -730,6 +743,7 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
         o.ready_at = t + 1;
         if (timeline_) timeline_->end(core_tracks_[target], timeline_ps(t + 1));
         completed_[target].reset();
+        first_half_[target].reset();
         fetch_line_[target] = kNoLine;
         return true;
       }

@@ -229,6 +229,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   std::unique_ptr<bus::Cluster> engine_;
   std::vector<std::unique_ptr<Hart>> harts_;
   std::vector<std::optional<uint32_t>> completed_;  // per hart: result of its finished operation
+  // Per hart: the low word of an fld/fsd whose high word is in flight (the
+  // cores' data path is 32 bits: a doubleword is two word accesses).
+  std::vector<std::optional<uint32_t>> first_half_;
   std::vector<uint64_t> issued_at_, sleep_start_;
   // Per hart: the line in its fetch buffer (kNoLine: none), and the word it
   // expects from the fetch in flight (the decoded program's).

@@ -229,7 +229,8 @@ bool ControlCluster::detailed_switch(Hart& h, SwitchReason reason, uint64_t t, u
   // and every core has retired the one it waited for.
   draining_ = true;
   bool pending = !engine_->idle();
-  for (size_t k = 0; k < harts_.size(); ++k) pending = pending || completed_[k].has_value();
+  for (size_t k = 0; k < harts_.size(); ++k)
+    pending = pending || completed_[k].has_value() || first_half_[k].has_value();
   if (pending) {
     h.ready_at = t + 1;
     return true;

@@ -25,18 +25,22 @@ constexpr bool amo_kinds_match() {
 }
 static_assert(amo_kinds_match());
 
-bus::Op memory_op(const isa::Inst& inst, const isa::ThreadState& s) {
+bus::Op memory_op(const isa::Inst& inst, const isa::ThreadState& s, unsigned half) {
   const isa::OpInfo& o = isa::info(inst.op);
   bus::Op op;
   op.addr = access_address(inst, s);
   op.size = inst.mem_bytes ? inst.mem_bytes : 4;
+  if (op.size == 8) {  // fld, fsd
+    op.size = 4;
+    op.addr += 4 * half;
+  }
   switch (o.mem) {
     case isa::Mem::kFence:
       op.kind = bus::OpKind::kFence;
       op.size = 4;
       break;
     case isa::Mem::kStore: {
-      const uint32_t v = isa::is_fp(o.rs2) ? s.f[inst.rs2] : s.x[inst.rs2];
+      const uint32_t v = isa::is_fp(o.rs2) ? static_cast<uint32_t>(s.fd(inst.rs2) >> (32 * half)) : s.x[inst.rs2];
       op.kind = bus::OpKind::kStore;
       op.value = op.size == 4 ? v : v & ((1u << (8 * op.size)) - 1);
       break;
@@ -61,7 +65,7 @@ bus::Op memory_op(const isa::Inst& inst, const isa::ThreadState& s) {
   return op;
 }
 
-isa::ExecResult Hart::replay(const isa::Inst& inst, uint32_t result) {
+isa::ExecResult Hart::replay(const isa::Inst& inst, uint64_t result) {
   replay_result_ = result;
   const isa::ExecResult r = execute_counting(inst);
   replay_result_.reset();
@@ -71,7 +75,7 @@ isa::ExecResult Hart::replay(const isa::Inst& inst, uint32_t result) {
 MemStatus Hart::load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) {
   if (read_only) return MemStatus::kAccessFault;  // ldg is an SM instruction
   if (replay_result_) {
-    *value = *replay_result_;  // the loaded value, or an AMO's old value
+    *value = static_cast<uint32_t>(*replay_result_);  // the loaded value, or an AMO's old value
     return MemStatus::kOk;
   }
   if (is_mmio(addr)) {
@@ -87,9 +91,21 @@ MemStatus Hart::store(uint32_t addr, unsigned bytes, uint32_t value) {
   return MemStatus::kAccessFault;
 }
 
+MemStatus Hart::load_wide(uint32_t addr, unsigned bytes, uint32_t* words) {
+  if (!replay_result_) return ExecEnv::load_wide(addr, bytes, words);  // MMIO, word by word
+  words[0] = static_cast<uint32_t>(*replay_result_);
+  words[1] = static_cast<uint32_t>(*replay_result_ >> 32);
+  return MemStatus::kOk;
+}
+
+MemStatus Hart::store_wide(uint32_t addr, unsigned bytes, const uint32_t* words) {
+  if (replay_result_) return MemStatus::kOk;  // the cluster performed both words
+  return ExecEnv::store_wide(addr, bytes, words);
+}
+
 MemStatus Hart::load_reserved(uint32_t, uint32_t* value) {
   if (!replay_result_) return MemStatus::kAccessFault;
-  *value = *replay_result_;
+  *value = static_cast<uint32_t>(*replay_result_);
   return MemStatus::kOk;
 }
 

@@ -47,8 +47,10 @@ inline uint32_t access_address(const isa::Inst& inst, const isa::ThreadState& s)
   return s.x[inst.rs1] + (a_extension ? 0u : static_cast<uint32_t>(inst.imm));
 }
 
-// The cluster operation of a kAccess or kFence instruction.
-bus::Op memory_op(const isa::Inst& inst, const isa::ThreadState& s);
+// The cluster operation of a kAccess or kFence instruction. fld and fsd
+// are two word accesses (the cores' data path is 32 bits; RV32D does not
+// require them to be atomic, spec 12.3): `half` 0 the low word, 1 the high.
+bus::Op memory_op(const isa::Inst& inst, const isa::ThreadState& s, unsigned half = 0);
 
 class Hart final : public isa::ExecEnv {
  public:
@@ -64,8 +66,9 @@ class Hart final : public isa::ExecEnv {
   isa::ThreadState state;
   uint64_t ready_at = 0;  // cycle of the next instruction (the hart's local time)
 
-  // Executes `inst` with the result of its completed cluster operation.
-  isa::ExecResult replay(const isa::Inst& inst, uint32_t result);
+  // Executes `inst` with the result of its completed cluster operation
+  // (fld: both words, the high one in bits 63:32).
+  isa::ExecResult replay(const isa::Inst& inst, uint64_t result);
   // Executes `inst` directly: MMIO and CSRs work, global memory faults.
   // Inline: every instruction of a core runs through here.
   isa::ExecResult execute_direct(const isa::Inst& inst) {
@@ -105,6 +108,8 @@ class Hart final : public isa::ExecEnv {
 
   isa::MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) override;
   isa::MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) override;
+  isa::MemStatus load_wide(uint32_t addr, unsigned bytes, uint32_t* words) override;
+  isa::MemStatus store_wide(uint32_t addr, unsigned bytes, const uint32_t* words) override;
   isa::MemStatus load_reserved(uint32_t addr, uint32_t* value) override;
   isa::MemStatus store_conditional(uint32_t addr, uint32_t value, bool* success) override;
   bool csr_read(uint16_t csr, uint32_t* value) override;
@@ -116,7 +121,7 @@ class Hart final : public isa::ExecEnv {
     const uint32_t pc = state.pc;
     const isa::ExecResult r = isa::execute<true>(inst, state, *this);
     if (inst.dst != isa::kNoReg && register_changes)
-      note_write(pc, inst.dst < isa::kFpRegBase ? state.x[inst.dst] : state.f[inst.dst - isa::kFpRegBase]);
+      note_write(pc, inst.dst < isa::kFpRegBase ? state.x[inst.dst] : fold(state.fd(inst.dst - isa::kFpRegBase)));
     return r;
   }
   // What the instructions wrote last, by pc, in a direct-mapped table: a
@@ -130,6 +135,7 @@ class Hart final : public isa::ExecEnv {
       ++*register_changes;
     }
   }
+  static uint32_t fold(uint64_t v) { return static_cast<uint32_t>(v ^ (v >> 32)); }
   struct LastWrite {
     uint32_t pc = 1;  // no instruction's (pcs are multiples of 4)
     uint32_t value = 0;
@@ -139,7 +145,7 @@ class Hart final : public isa::ExecEnv {
 
   unsigned id_;
   MmioFn mmio_;
-  std::optional<uint32_t> replay_result_;
+  std::optional<uint64_t> replay_result_;
 };
 
 }  // namespace tessera::cpu

@@ -178,69 +178,75 @@ void decode_amo(Inst& i, uint32_t f3) {
 }
 
 void decode_fma(Inst& i, uint32_t opcode, uint32_t f3) {
-  if (((i.raw >> 25) & 3) != 0) return void(illegal(i));  // fmt must be S
-  switch (opcode) {
-    case 0x43:
-      i.op = Op::kFmaddS;
-      break;
-    case 0x47:
-      i.op = Op::kFmsubS;
-      break;
-    case 0x4B:
-      i.op = Op::kFnmsubS;
-      break;
-    default:
-      i.op = Op::kFnmaddS;
-      break;
-  }
+  const uint32_t fmt = (i.raw >> 25) & 3;  // 0 S, 1 D
+  if (fmt > 1) return void(illegal(i));
+  static constexpr Op kOps[2][4] = {{Op::kFmaddS, Op::kFmsubS, Op::kFnmsubS, Op::kFnmaddS},
+                                    {Op::kFmaddD, Op::kFmsubD, Op::kFnmsubD, Op::kFnmaddD}};
+  i.op = kOps[fmt][(opcode >> 2) & 3];  // 0x43, 0x47, 0x4B, 0x4F
   i.rm = static_cast<uint8_t>(f3);
 }
 
+// OP-FP (0x53): funct7 is the operation in bits 6:2 and the format in 1:0
+// (0 S, 1 D); the conversions between formats and to/from integers carry
+// the other operand's type in rs2.
 void decode_op_fp(Inst& i, uint32_t f3, uint32_t f7) {
   i.rm = static_cast<uint8_t>(f3);
-  switch (f7) {
+  const uint32_t fmt = f7 & 3;
+  if (fmt > 1) return void(illegal(i));
+  const bool d = fmt == 1;
+  const auto pick = [d](Op s, Op dbl) { return d ? dbl : s; };
+  switch (f7 >> 2) {
     case 0x00:
-      i.op = Op::kFaddS;
+      i.op = pick(Op::kFaddS, Op::kFaddD);
+      break;
+    case 0x01:
+      i.op = pick(Op::kFsubS, Op::kFsubD);
+      break;
+    case 0x02:
+      i.op = pick(Op::kFmulS, Op::kFmulD);
+      break;
+    case 0x03:
+      i.op = pick(Op::kFdivS, Op::kFdivD);
+      break;
+    case 0x0B:
+      if (i.rs2 != 0) return void(illegal(i));
+      i.op = pick(Op::kFsqrtS, Op::kFsqrtD);
       break;
     case 0x04:
-      i.op = Op::kFsubS;
-      break;
-    case 0x08:
-      i.op = Op::kFmulS;
-      break;
-    case 0x0C:
-      i.op = Op::kFdivS;
-      break;
-    case 0x2C:
-      if (i.rs2 != 0) return void(illegal(i));
-      i.op = Op::kFsqrtS;
-      break;
-    case 0x10:
       if (f3 > 2) return void(illegal(i));
-      i.op = f3 == 0 ? Op::kFsgnjS : f3 == 1 ? Op::kFsgnjnS : Op::kFsgnjxS;
+      i.op = f3 == 0   ? pick(Op::kFsgnjS, Op::kFsgnjD)
+             : f3 == 1 ? pick(Op::kFsgnjnS, Op::kFsgnjnD)
+                       : pick(Op::kFsgnjxS, Op::kFsgnjxD);
+      break;
+    case 0x05:
+      if (f3 > 1) return void(illegal(i));
+      i.op = f3 == 0 ? pick(Op::kFminS, Op::kFminD) : pick(Op::kFmaxS, Op::kFmaxD);
+      break;
+    case 0x08:  // fcvt.s.d (fmt S, rs2 1) and fcvt.d.s (fmt D, rs2 0)
+      if (i.rs2 != (d ? 0u : 1u)) return void(illegal(i));
+      if (d && !valid_rm(f3)) return void(illegal(i));
+      i.op = pick(Op::kFcvtSD, Op::kFcvtDS);
+      break;
+    case 0x18:
+      if (i.rs2 > 1) return void(illegal(i));
+      i.op = i.rs2 == 0 ? pick(Op::kFcvtWS, Op::kFcvtWD) : pick(Op::kFcvtWuS, Op::kFcvtWuD);
+      break;
+    case 0x1C:  // fmv.x.w and fclass; RV32D has no fmv.x.d
+      if (i.rs2 != 0 || f3 > 1 || (d && f3 == 0)) return void(illegal(i));
+      i.op = f3 == 0 ? Op::kFmvXW : pick(Op::kFclassS, Op::kFclassD);
       break;
     case 0x14:
-      if (f3 > 1) return void(illegal(i));
-      i.op = f3 == 0 ? Op::kFminS : Op::kFmaxS;
-      break;
-    case 0x60:
-      if (i.rs2 > 1) return void(illegal(i));
-      i.op = i.rs2 == 0 ? Op::kFcvtWS : Op::kFcvtWuS;
-      break;
-    case 0x70:
-      if (i.rs2 != 0 || f3 > 1) return void(illegal(i));
-      i.op = f3 == 0 ? Op::kFmvXW : Op::kFclassS;
-      break;
-    case 0x50:
       if (f3 > 2) return void(illegal(i));
-      i.op = f3 == 2 ? Op::kFeqS : f3 == 1 ? Op::kFltS : Op::kFleS;
+      i.op = f3 == 2 ? pick(Op::kFeqS, Op::kFeqD) : f3 == 1 ? pick(Op::kFltS, Op::kFltD) : pick(Op::kFleS, Op::kFleD);
       break;
-    case 0x68:
+    case 0x1A:
       if (i.rs2 > 1) return void(illegal(i));
-      i.op = i.rs2 == 0 ? Op::kFcvtSW : Op::kFcvtSWu;
+      // fcvt.d.w and fcvt.d.wu are exact: any valid rounding mode.
+      if (d && !valid_rm(f3)) return void(illegal(i));
+      i.op = i.rs2 == 0 ? pick(Op::kFcvtSW, Op::kFcvtDW) : pick(Op::kFcvtSWu, Op::kFcvtDWu);
       break;
-    case 0x78:
-      if (i.rs2 != 0 || f3 != 0) return void(illegal(i));
+    case 0x1E:  // fmv.w.x; RV32D has no fmv.d.x
+      if (i.rs2 != 0 || f3 != 0 || d) return void(illegal(i));
       i.op = Op::kFmvWX;
       break;
     default:
@@ -441,14 +447,14 @@ Inst decode(uint32_t raw) {
     case 0x2F:
       decode_amo(i, f3);
       break;
-    case 0x07:  // FLW
-      if (f3 != 2) return illegal(i);
-      i.op = Op::kFlw;
+    case 0x07:  // FLW, FLD
+      if (f3 != 2 && f3 != 3) return illegal(i);
+      i.op = f3 == 2 ? Op::kFlw : Op::kFld;
       i.imm = imm_i(raw);
       break;
-    case 0x27:  // FSW
-      if (f3 != 2) return illegal(i);
-      i.op = Op::kFsw;
+    case 0x27:  // FSW, FSD
+      if (f3 != 2 && f3 != 3) return illegal(i);
+      i.op = f3 == 2 ? Op::kFsw : Op::kFsd;
       i.imm = imm_s(raw);
       break;
     case 0x43:

@@ -71,7 +71,7 @@ ElfImage load_elf(const std::string& path) {
 
   const int cls = gelf_getclass(e);
   if (cls == ELFCLASS64) {
-    file.fail("is a 64-bit ELF; Tessera runs 32-bit RV32 programs, build with -march=rv32imaf -mabi=ilp32f");
+    file.fail("is a 64-bit ELF; Tessera runs 32-bit RV32 programs, build with -march=rv32imafd -mabi=ilp32d");
   }
   if (cls != ELFCLASS32) file.fail("unknown ELF class " + std::to_string(cls));
 

@@ -176,14 +176,19 @@ inline uint32_t amo_result(Op op, uint32_t old, uint32_t v) {
 inline fp::Arith arith_kind(Op op) {
   switch (op) {
     case Op::kFaddS:
+    case Op::kFaddD:
       return fp::Arith::kAdd;
     case Op::kFsubS:
+    case Op::kFsubD:
       return fp::Arith::kSub;
     case Op::kFmulS:
+    case Op::kFmulD:
       return fp::Arith::kMul;
     case Op::kFdivS:
+    case Op::kFdivD:
       return fp::Arith::kDiv;
     case Op::kFsqrtS:
+    case Op::kFsqrtD:
       return fp::Arith::kSqrt;
     default:
       return fp::Arith::kFma;
@@ -209,6 +214,26 @@ inline uint32_t fast_arith(fp::Arith op, uint32_t a, uint32_t b, uint32_t c) {
       return fp::canonicalize(std::fma(fa, fb, fp::to_float(c)));
   }
   return fp::kCanonicalNan;
+}
+
+// The same for doubles.
+inline uint64_t fast_arith_d(fp::Arith op, uint64_t a, uint64_t b, uint64_t c) {
+  const double fa = fp::d::to_double(a), fb = fp::d::to_double(b);
+  switch (op) {
+    case fp::Arith::kAdd:
+      return fp::d::canonicalize(fa + fb);
+    case fp::Arith::kSub:
+      return fp::d::canonicalize(fa - fb);
+    case fp::Arith::kMul:
+      return fp::d::canonicalize(fa * fb);
+    case fp::Arith::kDiv:
+      return fp::d::canonicalize(fa / fb);
+    case fp::Arith::kSqrt:
+      return fp::d::canonicalize(std::sqrt(fa));
+    case fp::Arith::kFma:
+      return fp::d::canonicalize(std::fma(fa, fb, fp::d::to_double(c)));
+  }
+  return fp::d::kCanonicalNan;
 }
 
 inline uint32_t sfu(Op op, uint32_t a) {
@@ -342,7 +367,7 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       const uint32_t addr = a + imm;
       const unsigned bytes = in.mem_bytes;
       if ((addr & (bytes - 1)) != 0) return trap(Trap::kStoreMisaligned, addr);
-      uint32_t v = (in.exec & kExecFpData) != 0 ? t.f[in.rs2] : b;
+      uint32_t v = (in.exec & kExecFpData) != 0 ? t.low(in.rs2) : b;
       if (bytes < 4) v &= (1u << (8 * bytes)) - 1;
       const MemStatus s = env.store(addr, bytes, v);
       if (s != MemStatus::kOk) return trap(store_trap(s), addr);
@@ -530,7 +555,7 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       uint32_t v = 0;
       const MemStatus s = env.load(addr, 4, &v, false);
       if (s != MemStatus::kOk) return trap(load_trap(s), addr);
-      t.f[in.rd] = v;  // bits unchanged: loads do not canonicalize NaNs
+      t.set_fs(in.rd, v);  // bits unchanged: loads do not canonicalize NaNs
       has_rd = false;
       break;
     }
@@ -545,7 +570,7 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
     case Op::kFnmaddS: {
       const unsigned r = effective_rm(in, t);
       if (r > rm::kRmm) return trap(Trap::kIllegalInstruction);
-      uint32_t fa = t.f[in.rs1], fb = t.f[in.rs2], fc = t.f[in.rs3];
+      uint32_t fa = t.fs(in.rs1), fb = t.fs(in.rs2), fc = t.fs(in.rs3);
       // Sign flips are exact: fmsub = a*b-c, fnmsub = -(a*b)+c, fnmadd = -(a*b)-c.
       if (in.op == Op::kFmsubS || in.op == Op::kFnmaddS) fc ^= fp::kSignBit;
       if (in.op == Op::kFnmsubS || in.op == Op::kFnmaddS) fa ^= fp::kSignBit;
@@ -558,25 +583,25 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
         v = fp::arith(kind, fa, fb, fc, r, &flags);
         if (kTrackFflags) t.fcsr |= flags;
       }
-      t.f[in.rd] = v;
+      t.set_fs(in.rd, v);
       has_rd = false;
       break;
     }
     case Op::kFsgnjS:
     case Op::kFsgnjnS:
     case Op::kFsgnjxS: {
-      const uint32_t fa = t.f[in.rs1], fb = t.f[in.rs2];
+      const uint32_t fa = t.fs(in.rs1), fb = t.fs(in.rs2);
       uint32_t sign = fb & fp::kSignBit;
       if (in.op == Op::kFsgnjnS) sign ^= fp::kSignBit;
       if (in.op == Op::kFsgnjxS) sign = (fa ^ fb) & fp::kSignBit;
-      t.f[in.rd] = (fa & ~fp::kSignBit) | sign;
+      t.set_fs(in.rd, (fa & ~fp::kSignBit) | sign);
       has_rd = false;
       break;
     }
     case Op::kFminS:
     case Op::kFmaxS: {
       uint32_t flags = 0;
-      t.f[in.rd] = fp::min_max(t.f[in.rs1], t.f[in.rs2], in.op == Op::kFmaxS, &flags);
+      t.set_fs(in.rd, fp::min_max(t.fs(in.rs1), t.fs(in.rs2), in.op == Op::kFmaxS, &flags));
       if (kTrackFflags) t.fcsr |= flags;
       has_rd = false;
       break;
@@ -586,7 +611,8 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       const unsigned r = effective_rm(in, t);
       if (r > rm::kRmm) return trap(Trap::kIllegalInstruction);
       uint32_t flags = 0;
-      rd_val = in.op == Op::kFcvtWS ? fp::cvt_w_s(t.f[in.rs1], r, &flags) : fp::cvt_wu_s(t.f[in.rs1], r, &flags);
+      const uint32_t fa = t.fs(in.rs1);
+      rd_val = in.op == Op::kFcvtWS ? fp::cvt_w_s(fa, r, &flags) : fp::cvt_wu_s(fa, r, &flags);
       if (kTrackFflags) t.fcsr |= flags;
       break;
     }
@@ -595,23 +621,23 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       const unsigned r = effective_rm(in, t);
       if (r > rm::kRmm) return trap(Trap::kIllegalInstruction);
       uint32_t flags = 0;
-      t.f[in.rd] = in.op == Op::kFcvtSW ? fp::cvt_s_w(a, r, &flags) : fp::cvt_s_wu(a, r, &flags);
+      t.set_fs(in.rd, in.op == Op::kFcvtSW ? fp::cvt_s_w(a, r, &flags) : fp::cvt_s_wu(a, r, &flags));
       if (kTrackFflags) t.fcsr |= flags;
       has_rd = false;
       break;
     }
     case Op::kFmvXW:
-      rd_val = t.f[in.rs1];
+      rd_val = t.low(in.rs1);  // the low 32 bits, boxed or not
       break;
     case Op::kFmvWX:
-      t.f[in.rd] = a;
+      t.set_fs(in.rd, a);
       has_rd = false;
       break;
     case Op::kFeqS:
     case Op::kFltS:
     case Op::kFleS: {
       uint32_t flags = 0;
-      const uint32_t fa = t.f[in.rs1], fb = t.f[in.rs2];
+      const uint32_t fa = t.fs(in.rs1), fb = t.fs(in.rs2);
       rd_val = in.op == Op::kFeqS   ? fp::feq(fa, fb, &flags)
                : in.op == Op::kFltS ? fp::flt(fa, fb, &flags)
                                     : fp::fle(fa, fb, &flags);
@@ -619,7 +645,122 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       break;
     }
     case Op::kFclassS:
-      rd_val = fp::fclass(t.f[in.rs1]);
+      rd_val = fp::fclass(t.fs(in.rs1));
+      break;
+
+    // ---- D (chapter 12): registers hold doubles, singles NaN-boxed ----
+    // RV32 has no 64-bit integer data path: fld and fsd are one 8-byte
+    // access each (not required to be atomic, spec 12.3).
+    case Op::kFld: {
+      const uint32_t addr = a + imm;
+      if ((addr & 7) != 0) return trap(Trap::kLoadMisaligned, addr);
+      uint32_t w[2] = {};
+      const MemStatus s = env.load_wide(addr, 8, w);
+      if (s != MemStatus::kOk) return trap(load_trap(s), addr);
+      t.set_fd(in.rd, uint64_t{w[1]} << 32 | w[0]);
+      has_rd = false;
+      break;
+    }
+    case Op::kFsd: {
+      const uint32_t addr = a + imm;
+      if ((addr & 7) != 0) return trap(Trap::kStoreMisaligned, addr);
+      const uint64_t v = t.fd(in.rs2);
+      const uint32_t w[2] = {static_cast<uint32_t>(v), static_cast<uint32_t>(v >> 32)};
+      const MemStatus s = env.store_wide(addr, 8, w);
+      if (s != MemStatus::kOk) return trap(store_trap(s), addr);
+      has_rd = false;
+      break;
+    }
+    case Op::kFaddD:
+    case Op::kFsubD:
+    case Op::kFmulD:
+    case Op::kFdivD:
+    case Op::kFsqrtD:
+    case Op::kFmaddD:
+    case Op::kFmsubD:
+    case Op::kFnmsubD:
+    case Op::kFnmaddD: {
+      const unsigned r = effective_rm(in, t);
+      if (r > rm::kRmm) return trap(Trap::kIllegalInstruction);
+      uint64_t fa = t.fd(in.rs1), fb = t.fd(in.rs2), fc = t.fd(in.rs3);
+      if (in.op == Op::kFmsubD || in.op == Op::kFnmaddD) fc ^= fp::d::kSignBit;
+      if (in.op == Op::kFnmsubD || in.op == Op::kFnmaddD) fa ^= fp::d::kSignBit;
+      const fp::Arith kind = arith_kind(in.op);
+      if (!kTrackFflags && r == rm::kRne) {
+        t.set_fd(in.rd, fast_arith_d(kind, fa, fb, fc));
+      } else {
+        uint32_t flags = 0;
+        t.set_fd(in.rd, fp::d::arith(kind, fa, fb, fc, r, &flags));
+        if (kTrackFflags) t.fcsr |= flags;
+      }
+      has_rd = false;
+      break;
+    }
+    case Op::kFsgnjD:
+    case Op::kFsgnjnD:
+    case Op::kFsgnjxD: {
+      const uint64_t fa = t.fd(in.rs1), fb = t.fd(in.rs2);
+      uint64_t sign = fb & fp::d::kSignBit;
+      if (in.op == Op::kFsgnjnD) sign ^= fp::d::kSignBit;
+      if (in.op == Op::kFsgnjxD) sign = (fa ^ fb) & fp::d::kSignBit;
+      t.set_fd(in.rd, (fa & ~fp::d::kSignBit) | sign);
+      has_rd = false;
+      break;
+    }
+    case Op::kFminD:
+    case Op::kFmaxD: {
+      uint32_t flags = 0;
+      t.set_fd(in.rd, fp::d::min_max(t.fd(in.rs1), t.fd(in.rs2), in.op == Op::kFmaxD, &flags));
+      if (kTrackFflags) t.fcsr |= flags;
+      has_rd = false;
+      break;
+    }
+    case Op::kFcvtSD:
+    case Op::kFcvtDS: {
+      uint32_t flags = 0;
+      if (in.op == Op::kFcvtSD) {
+        const unsigned r = effective_rm(in, t);
+        if (r > rm::kRmm) return trap(Trap::kIllegalInstruction);
+        t.set_fs(in.rd, fp::cvt_s_d(t.fd(in.rs1), r, &flags));
+      } else {
+        // Exact, but a dynamic rounding mode must still be a valid one.
+        if (in.rm == rm::kDyn && effective_rm(in, t) > rm::kRmm) return trap(Trap::kIllegalInstruction);
+        t.set_fd(in.rd, fp::cvt_d_s(t.fs(in.rs1), &flags));
+      }
+      if (kTrackFflags) t.fcsr |= flags;
+      has_rd = false;
+      break;
+    }
+    case Op::kFcvtWD:
+    case Op::kFcvtWuD: {
+      const unsigned r = effective_rm(in, t);
+      if (r > rm::kRmm) return trap(Trap::kIllegalInstruction);
+      uint32_t flags = 0;
+      rd_val = in.op == Op::kFcvtWD ? fp::d::cvt_w(t.fd(in.rs1), r, &flags) : fp::d::cvt_wu(t.fd(in.rs1), r, &flags);
+      if (kTrackFflags) t.fcsr |= flags;
+      break;
+    }
+    case Op::kFcvtDW:
+    case Op::kFcvtDWu:
+      if (in.rm == rm::kDyn && effective_rm(in, t) > rm::kRmm) return trap(Trap::kIllegalInstruction);
+      // Exact: every 32-bit integer is a double.
+      t.set_fd(in.rd, fp::d::to_bits(in.op == Op::kFcvtDW ? static_cast<double>(static_cast<int32_t>(a))
+                                                          : static_cast<double>(a)));
+      has_rd = false;
+      break;
+    case Op::kFeqD:
+    case Op::kFltD:
+    case Op::kFleD: {
+      uint32_t flags = 0;
+      const uint64_t fa = t.fd(in.rs1), fb = t.fd(in.rs2);
+      rd_val = in.op == Op::kFeqD   ? fp::d::feq(fa, fb, &flags)
+               : in.op == Op::kFltD ? fp::d::flt(fa, fb, &flags)
+                                    : fp::d::fle(fa, fb, &flags);
+      if (kTrackFflags) t.fcsr |= flags;
+      break;
+    }
+    case Op::kFclassD:
+      rd_val = fp::d::fclass(t.fd(in.rs1));
       break;
 
     // ---- Tessera (docs/firmware-abi.md) ----
@@ -629,7 +770,7 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
     case Op::kSfuLg2:
     case Op::kSfuRcp:
     case Op::kSfuRsqrt:
-      t.f[in.rd] = sfu(in.op, t.f[in.rs1]);
+      t.set_fs(in.rd, sfu(in.op, t.fs(in.rs1)));
       has_rd = false;
       break;
     case Op::kBarSync:
@@ -651,8 +792,11 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       uint32_t w[4] = {};
       const MemStatus s = env.load_wide(addr, bytes, w);
       if (s != MemStatus::kOk) return trap(load_trap(s), addr);
-      uint32_t* regs = (in.exec & kExecFpData) != 0 ? t.f : t.x;
-      for (unsigned k = 0; k < in.group; ++k) regs[in.rd + k] = w[k];
+      if ((in.exec & kExecFpData) != 0) {
+        for (unsigned k = 0; k < in.group; ++k) t.set_fs(in.rd + k, w[k]);
+      } else {
+        for (unsigned k = 0; k < in.group; ++k) t.x[in.rd + k] = w[k];
+      }
       has_rd = false;
       break;
     }
@@ -663,9 +807,9 @@ ExecResult execute(const Inst& in, ThreadState& t, ExecEnv& env) {
       const uint32_t addr = a + imm;
       const unsigned bytes = in.mem_bytes;
       if ((addr & (bytes - 1)) != 0) return trap(Trap::kStoreMisaligned, addr);
-      const uint32_t* regs = (in.exec & kExecFpData) != 0 ? t.f : t.x;
+      const bool fp_data = (in.exec & kExecFpData) != 0;
       uint32_t w[4] = {};
-      for (unsigned k = 0; k < in.group; ++k) w[k] = regs[in.rs2 + k];
+      for (unsigned k = 0; k < in.group; ++k) w[k] = fp_data ? t.low(in.rs2 + k) : t.x[in.rs2 + k];
       const MemStatus s = env.store_wide(addr, bytes, w);
       if (s != MemStatus::kOk) return trap(store_trap(s), addr);
       has_rd = false;

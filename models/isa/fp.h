@@ -1,7 +1,8 @@
-// Single-precision helpers for the executor (internal to the isa library):
-// the exact RISC-V F semantics (unprivileged spec 20191213 chapter 11) that
-// the host FPU does not give directly: canonical NaNs, flags, all rounding
-// modes, the saturating conversions, fmin/fmax, comparisons, fclass.
+// Floating-point helpers for the executor (internal to the isa library):
+// the exact RISC-V F and D semantics (unprivileged spec 20191213 chapters
+// 11 and 12) that the host FPU does not give directly: canonical NaNs,
+// flags, all rounding modes, the saturating conversions, fmin/fmax,
+// comparisons, fclass, and the NaN-boxing of singles in 64-bit f registers.
 #pragma once
 
 #include <cstdint>
@@ -80,5 +81,43 @@ uint32_t fle(uint32_t a, uint32_t b, uint32_t* flags);
 
 // fclass.s: one of ten bits (table 11.5).
 uint32_t fclass(uint32_t a);
+
+// fcvt.s.d under rounding mode rm (0..4); fcvt.d.s (exact).
+uint32_t cvt_s_d(uint64_t a, unsigned rm, uint32_t* flags);
+uint64_t cvt_d_s(uint32_t a, uint32_t* flags);
+
+// The D extension's double-precision forms of the functions above.
+namespace d {
+inline constexpr uint64_t kCanonicalNan = 0x7FF8000000000000ull;
+inline constexpr uint64_t kSignBit = 0x8000000000000000ull;
+
+inline double to_double(uint64_t bits) {
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+inline uint64_t to_bits(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+inline constexpr bool is_nan(uint64_t b) { return (b & ~kSignBit) > 0x7FF0000000000000ull; }
+inline constexpr bool is_snan(uint64_t b) { return is_nan(b) && (b & 0x0008000000000000ull) == 0; }
+inline constexpr bool is_inf(uint64_t b) { return (b & ~kSignBit) == 0x7FF0000000000000ull; }
+inline constexpr bool is_zero(uint64_t b) { return (b & ~kSignBit) == 0; }
+inline uint64_t canonicalize(double v) {
+  const uint64_t b = to_bits(v);
+  return is_nan(b) ? kCanonicalNan : b;
+}
+
+uint64_t arith(Arith op, uint64_t a, uint64_t b, uint64_t c, unsigned rm, uint32_t* flags);
+uint32_t cvt_w(uint64_t a, unsigned rm, uint32_t* flags);   // fcvt.w.d
+uint32_t cvt_wu(uint64_t a, unsigned rm, uint32_t* flags);  // fcvt.wu.d
+uint64_t min_max(uint64_t a, uint64_t b, bool is_max, uint32_t* flags);
+uint32_t feq(uint64_t a, uint64_t b, uint32_t* flags);
+uint32_t flt(uint64_t a, uint64_t b, uint32_t* flags);
+uint32_t fle(uint64_t a, uint64_t b, uint32_t* flags);
+uint32_t fclass(uint64_t a);  // fclass.d (table 11.5)
+}  // namespace d
 
 }  // namespace tessera::isa::fp

@@ -1,4 +1,4 @@
-// RV32IMAF + Tessera SIMT extension: instruction representation, decoder,
+// RV32IMAFD + Tessera SIMT extension: instruction representation, decoder,
 // executor and disassembler. No SystemC here: the SM, the control cores and the
 // fuzzers all reuse this library.
 #pragma once
@@ -106,13 +106,66 @@ Inst decode(uint32_t raw);
 std::string disassemble(const Inst& inst, uint32_t pc);
 inline std::string disassemble(uint32_t raw, uint32_t pc) { return disassemble(decode(raw), pc); }
 
+namespace fp {
+// NaN-boxing (spec 12.2): a single in a 64-bit f register has its upper 32
+// bits all ones; an operation reading a single from a register that is not
+// so boxed reads the canonical NaN. Loads, moves and stores (flw, fmv.w.x,
+// fsw, fmv.x.w) transfer the low 32 bits unchecked.
+inline constexpr uint64_t kBoxed = 0xFFFFFFFF00000000ull;
+inline constexpr uint64_t box(uint32_t single) { return kBoxed | single; }
+inline constexpr uint32_t unbox(uint64_t reg) {
+  return (reg & kBoxed) == kBoxed ? static_cast<uint32_t>(reg) : 0x7FC00000u;  // the canonical NaN
+}
+}  // namespace fp
+
 // Architectural state of one hardware thread.
+//
+// The f registers are 64 bits (D); a single is NaN-boxed in one (spec 12.2).
+// f[r] is what register r is as a single operand: its value when it holds a
+// boxed single, the canonical NaN otherwise. Where `wide` has bit r, the
+// register holds something else (a double), whose 64 bits are fh[r]:flo[r].
+// Code that uses singles only reads f[] with no check and touches neither
+// flo nor fh, so a thread is as compact and as fast as an F-only one (the
+// SM holds 2048 of these; their cache footprint is its speed). Read and
+// write f registers through the accessors.
 struct ThreadState {
   uint32_t x[32] = {};
-  uint32_t f[32] = {};  // raw IEEE-754 single bits
+  uint32_t f[32] = {};
   uint32_t pc = 0;
   uint32_t fcsr = 0;  // frm in bits 7:5, fflags in bits 4:0
+  uint32_t wide = 0;  // bit r: f register r is not a boxed single
+  uint32_t flo[32] = {}, fh[32] = {};
+
+  // f register r as a single operand (the canonical NaN unless NaN-boxed).
+  uint32_t fs(unsigned r) const { return f[r]; }
+  // Writes a single, NaN-boxed.
+  void set_fs(unsigned r, uint32_t v) {
+    f[r] = v;
+    if (wide != 0) wide &= ~(1u << r);
+  }
+  // The low 32 bits of f register r, boxed or not: what fsw and fmv.x.w move.
+  uint32_t low(unsigned r) const { return (wide >> r & 1) != 0 ? flo[r] : f[r]; }
+  // The 64 bits of f register r.
+  uint64_t fd(unsigned r) const {
+    return (wide >> r & 1) != 0 ? uint64_t{fh[r]} << 32 | flo[r] : 0xFFFFFFFF00000000ull | f[r];
+  }
+  void set_fd(unsigned r, uint64_t v) {
+    const auto hi = static_cast<uint32_t>(v >> 32), lo = static_cast<uint32_t>(v);
+    if (hi == 0xFFFFFFFFu) return set_fs(r, lo);
+    f[r] = 0x7FC00000u;  // read as a single: the canonical NaN
+    flo[r] = lo;
+    fh[r] = hi;
+    wide |= 1u << r;
+  }
 };
+
+// Whether two threads' architectural states are equal (fh[] where unused
+// does not count).
+inline bool same_state(const ThreadState& a, const ThreadState& b) {
+  for (unsigned r = 0; r < 32; ++r)
+    if (a.x[r] != b.x[r] || a.fd(r) != b.fd(r)) return false;
+  return a.pc == b.pc && a.fcsr == b.fcsr;
+}
 
 enum class MemStatus : uint8_t { kOk, kMisaligned, kAccessFault };
 

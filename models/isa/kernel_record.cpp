@@ -217,14 +217,25 @@ struct Local {
   std::vector<std::string> notes;
   bool indirect = false, dynamic_stack = false, recursive = false;
   uint32_t frame = 0;
+  unsigned fp64 = 0;                               // D-extension instructions
   std::set<std::pair<uint32_t, uint32_t>> shared;  // [lo, hi) of referenced variables
 };
 
+// Whether an instruction is the D extension's: a double operand, or the FP64 unit.
+bool is_fp64(const Inst& i) {
+  const OpInfo& o = info(i.op);
+  return o.unit == Unit::kDp || o.rd == Reg::kD || o.rs1 == Reg::kD || o.rs2 == Reg::kD;
+}
+
 // The registers of an instruction: each register field with a role in the
-// opcode table, all `group` registers of a group (dst, src[1], src[2]).
-void add_registers(uint32_t raw, std::bitset<kRegistersPerThread>& r) {
-  const Inst i = decode(raw);
+// opcode table, all `group` registers of a group (dst, src[1], src[2]);
+// bit 64 + k for f register k holding a double (its upper half).
+void add_registers(const Inst& i, std::bitset<kRegistersPerThread>& r) {
   if (i.op == Op::kIllegal) return;
+  const OpInfo& o = info(i.op);
+  const std::pair<Reg, uint8_t> fields[4] = {{o.rd, i.rd}, {o.rs1, i.rs1}, {o.rs2, i.rs2}, {o.rs3, i.rs3}};
+  for (const auto& [role, field] : fields)
+    if (role == Reg::kD) r.set(64 + field);
   if (i.op == Op::kAtomCas) {
     // atom.cas shares custom-1 funct3 7 with atom.cas64 and has always been
     // charged rd, rs2 and rs3 as pairs like it (x0's pair as x1); kept so
@@ -332,8 +343,9 @@ class Analyser {
     for (uint32_t pc = f.start; pc < f.start + f.size; pc += 4) {
       const auto raw = elf_.word(pc);
       if (!raw) break;
-      add_registers(*raw, l.regs);
       const Inst i = decode(*raw);
+      add_registers(i, l.regs);
+      if (is_fp64(i)) ++l.fp64;
       const auto value = [&](unsigned r) -> std::optional<uint32_t> {
         if (r == 0) return 0u;
         const auto it = known.find(r);
@@ -494,14 +506,19 @@ KernelTable analyse_kernels(const std::string& elf_path, unsigned sm_registers) 
       const Local& l = an.local(*g);
       regs |= l.regs;
       indirect |= l.indirect;
+      k.fp64_instructions += l.fp64;
       for (const std::string& n : l.notes) k.notes.push_back(n);
       for (const auto& [a, b] : l.shared) {
         lo = std::min(lo, a);
         hi = std::max(hi, b);
       }
     }
-    k.registers_used = indirect ? kRegistersPerThread : static_cast<unsigned>(regs.count());
-    if (indirect) k.notes.push_back("an indirect call: all 64 registers are counted");
+    k.registers_used = static_cast<unsigned>(regs.count());
+    if (indirect) {
+      k.registers_used = std::max(k.registers_used, kIndirectCallRegisters);
+      k.notes.push_back(fmt::format("an indirect call: at least {} registers are counted (every x and f register)",
+                                    kIndirectCallRegisters));
+    }
     k.stack_bytes = an.stack(*f, k.notes);
     if (shared != nullptr && !an.relocs()) {
       lo = shared->addr;
@@ -546,6 +563,7 @@ std::string kernels_to_json(const KernelTable& table) {
     j["shared_lo"] = k.shared_lo;
     j["shared_bytes"] = k.shared_bytes;
     j["stack_bytes"] = k.stack_bytes;
+    j["fp64_instructions"] = k.fp64_instructions;
     j["notes"] = k.notes;
     out["kernels"].push_back(j);
   }
@@ -571,6 +589,8 @@ KernelTable kernels_from_json(const std::string& text) {
       k.shared_lo = j.at("shared_lo").get<uint32_t>();
       k.shared_bytes = j.at("shared_bytes").get<uint32_t>();
       k.stack_bytes = j.at("stack_bytes").get<uint32_t>();
+      // Records written before the D extension have no FP64 instructions.
+      k.fp64_instructions = j.value("fp64_instructions", 0u);
       k.notes = j.at("notes").get<std::vector<std::string>>();
       table.kernels.push_back(std::move(k));
     }
@@ -585,6 +605,7 @@ std::string describe(const KernelRecord& k) {
                               k.shared_bytes, k.stack_bytes);
   if (k.max_threads != 0) s += fmt::format(", __launch_bounds__({}, {})", k.max_threads, k.min_blocks);
   if (k.maxrreg != 0) s += fmt::format(", maxrreg {}", k.maxrreg);
+  if (k.fp64_instructions != 0) s += fmt::format(", {} FP64 instructions", k.fp64_instructions);
   return s;
 }
 

@@ -15,9 +15,15 @@
 
 namespace tessera::isa {
 
-// Registers a thread has: x0..x31 and f0..f31. "All" of them is what a kernel
-// that makes an indirect call is charged.
-inline constexpr unsigned kRegistersPerThread = 64;
+// 32-bit registers a thread can use: x0..x31, and f0..f31 counted twice, as
+// the 64-bit registers of the D extension (a double takes a register pair on
+// a GPU).
+inline constexpr unsigned kRegistersPerThread = 96;
+// What a kernel that makes an indirect call is charged: one register per x
+// and f register, the register budget of a call through the ABI (a callee
+// holding doubles in every f register at once is not assumed), so that a
+// kernel calling printf still launches 1024-thread blocks.
+inline constexpr unsigned kIndirectCallRegisters = 64;
 // The shared window (docs/firmware-abi.md, "Memory map").
 inline constexpr uint32_t kSharedWindowBase = 0x20000000;
 // Static shared windows start at a multiple of this many bytes, so a
@@ -27,8 +33,9 @@ inline constexpr uint32_t kSharedWindowAlign = 128;
 struct KernelRecord {
   std::string name;
   uint32_t entry = 0;
-  // Distinct x and f registers of the call graph (x0 not counted), or
-  // kRegistersPerThread when the graph makes an indirect call.
+  // Distinct x and f registers of the call graph (x0 not counted; an f
+  // register that holds a double anywhere counts twice), or
+  // at least kIndirectCallRegisters when the graph makes an indirect call.
   unsigned registers_used = 0;
   // What a block is charged per thread: registers_used, capped by
   // register_limit when one is given.
@@ -39,6 +46,9 @@ struct KernelRecord {
   // Static shared window: [shared_lo, shared_lo + shared_bytes).
   uint32_t shared_lo = kSharedWindowBase, shared_bytes = 0;
   uint32_t stack_bytes = 0;
+  // D-extension instructions in the call graph's code (static count): the
+  // FP64 unit's work and double loads and stores.
+  unsigned fp64_instructions = 0;
   // Why a figure is conservative (indirect call, recursion, dynamic stack,
   // no relocations); printed by tessera-cc -v.
   std::vector<std::string> notes;

@@ -38,13 +38,15 @@ enum class Unit : uint8_t {
   kSfu,   // special function unit: sin, cos, ex2, lg2, rcp, rsqrt, fdiv, fsqrt
   kLdst,  // loads, stores, atomics, fences
   kCtrl,  // barrier, thread exit, ecall/ebreak/wfi: no lane occupancy
+  kDp,    // FP64 unit: the D extension's arithmetic, comparisons and conversions
 };
 
 // What the timing models key a result's latency on: the SM's
-// sm.alu_latency / idiv_latency / sfu_latency, the control cores'
-// cpu.mul_latency / div_latency; kMem results come from the memory path
-// (shared, local, L1, L2), whose latency the access decides.
-enum class Lat : uint8_t { kAlu, kImul, kIdiv, kSfu, kMem };
+// sm.alu_latency / idiv_latency / sfu_latency / fp64_latency /
+// fp64_div_latency, the control cores' cpu.mul_latency / div_latency; kMem
+// results come from the memory path (shared, local, L1, L2), whose latency
+// the access decides.
+enum class Lat : uint8_t { kAlu, kImul, kIdiv, kSfu, kMem, kFp64, kFp64Div };
 
 // Memory class. Loads read, stores write, the others both (LR reads, SC
 // writes); the AMO values name the read-modify-write operation.
@@ -74,7 +76,7 @@ constexpr bool reads_memory(Mem m) { return m == Mem::kLoad || m == Mem::kLr || 
 constexpr bool writes_memory(Mem m) { return m == Mem::kStore || m == Mem::kSc || is_amo(m); }
 
 // What a register field names. kD is an f register holding a 64-bit value
-// (the D extension, not built yet); it shares the f index space.
+// (the D extension); kF one holding a single, NaN-boxed (spec 12.2).
 enum class Reg : uint8_t {
   kNone,
   k_ = kNone,  // how opcodes.def spells kNone

@@ -444,12 +444,12 @@ VResult exec_fp(const VInst& in, VectorState& st, ThreadState& sc) {
   if (frm > rm::kRmm) return illegal();  // reserved frm (13.1, F spec 11.2)
   uint32_t flags = 0;
   const bool vf = in.form == Form::kVF;
-  const uint32_t f1 = sc.f[in.vs1];
+  const uint32_t f1 = sc.fs(in.vs1);  // a scalar not NaN-boxed reads as the canonical NaN
   auto op1 = [&](uint32_t i) { return vf ? f1 : st.element(in.vs1, i, 32); };
   auto active = [&](uint32_t i) { return !in.masked || st.mask_bit(0, i); };
   switch (in.op) {
     case VOp::kVfmvFS:
-      sc.f[in.vd] = st.element(in.vs2, 0, 32);
+      sc.set_fs(in.vd, st.element(in.vs2, 0, 32));
       break;
     case VOp::kVfmvSF:
       if (st.vstart < st.vl) st.set_element(in.vd, 0, 32, f1);

@@ -53,8 +53,16 @@ int stall_rank(Stall s) {
 unsigned lanes_in(uint32_t mask) { return static_cast<unsigned>(std::bitset<32>(mask).count()); }
 
 IssueStage::UnitIndex unit_index(isa::Unit u) {
-  if (u == isa::Unit::kSp) return IssueStage::kUnitSp;
-  return u == isa::Unit::kSfu ? IssueStage::kUnitSfu : IssueStage::kUnitLdst;
+  switch (u) {
+    case isa::Unit::kSp:
+      return IssueStage::kUnitSp;
+    case isa::Unit::kSfu:
+      return IssueStage::kUnitSfu;
+    case isa::Unit::kDp:
+      return IssueStage::kUnitDp;
+    default:
+      return IssueStage::kUnitLdst;
+  }
 }
 }  // namespace
 
@@ -83,6 +91,8 @@ unsigned IssueStage::unit_occupancy(isa::Unit u) const {
       return (kWarpSize + p_.sfu_lanes - 1) / p_.sfu_lanes;
     case isa::Unit::kLdst:
       return (kWarpSize + p_.ldst_lanes - 1) / p_.ldst_lanes;
+    case isa::Unit::kDp:
+      return (kWarpSize + p_.fp64_lanes - 1) / p_.fp64_lanes;
     case isa::Unit::kCtrl:
       return 0;
   }

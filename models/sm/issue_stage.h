@@ -37,7 +37,7 @@ struct IssueTrace {
 
 class IssueStage {
  public:
-  enum UnitIndex { kUnitSp, kUnitSfu, kUnitLdst, kUnitCount };
+  enum UnitIndex { kUnitSp, kUnitSfu, kUnitLdst, kUnitDp, kUnitCount };
 
   // Statistics go under `parent` as sched<index>; `active_cycles` is the SM's
   // count (the ipc formula).

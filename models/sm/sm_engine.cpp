@@ -65,6 +65,7 @@ SmEngine::SmEngine(unsigned id, const Context& ctx)
   stats_.add_counter("sp_warp_insts", &unit_insts_[IssueStage::kUnitSp], "Warp instructions on the SP lanes");
   stats_.add_counter("sfu_warp_insts", &unit_insts_[IssueStage::kUnitSfu], "Warp instructions on the SFU lanes");
   stats_.add_counter("ldst_warp_insts", &unit_insts_[IssueStage::kUnitLdst], "Warp instructions on the LD/ST lanes");
+  stats_.add_counter("fp64_warp_insts", &unit_insts_[IssueStage::kUnitDp], "Warp instructions on the FP64 unit");
   stats_.add_counter("ctrl_warp_insts", &ctrl_insts_, "Barrier, exit and other control instructions");
   stats_.add_counter("blocks_started", &blocks_started_, "Thread blocks placed on this SM");
   stats_.add_counter("blocks_finished", &blocks_finished_, "Thread blocks that finished");
@@ -200,6 +201,10 @@ unsigned SmEngine::latency(const Inst& inst) const {
       return p_.sfu_latency;
     case isa::Lat::kIdiv:
       return p_.idiv_latency;
+    case isa::Lat::kFp64:
+      return p_.fp64_latency;
+    case isa::Lat::kFp64Div:
+      return p_.fp64_div_latency;
     default:
       return p_.alu_latency;
   }
@@ -265,6 +270,9 @@ void SmEngine::count_issue(const Warp& w, const Inst& inst, uint32_t mask, uint6
       break;
     case isa::Unit::kLdst:
       ++unit_insts_[IssueStage::kUnitLdst];
+      break;
+    case isa::Unit::kDp:
+      ++unit_insts_[IssueStage::kUnitDp];
       break;
     case isa::Unit::kCtrl:
       ++ctrl_insts_;
@@ -476,7 +484,7 @@ void SmEngine::step_banks(uint64_t now) {
       }
       isa::ThreadState& t = w.threads[lane];
       if (isa::is_fp(o.rd)) {
-        t.f[inst.rd] = v;
+        t.set_fs(inst.rd, v);
       } else {
         t.x[inst.rd] = v;
       }

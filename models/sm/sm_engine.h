@@ -258,7 +258,7 @@ class SmEngine {
   std::vector<uint64_t> shared_passes_;  // histogram: passes per warp request
   uint64_t launch_id_ = 0;               // the kernel whose blocks run here (L1 invalidation)
   bool any_launch_ = false;
-  uint64_t unit_insts_[IssueStage::kUnitCount] = {0, 0, 0};
+  uint64_t unit_insts_[IssueStage::kUnitCount] = {};
   uint64_t ctrl_insts_ = 0;
   uint64_t const_loads_ = 0, const_serialized_ = 0;
 };

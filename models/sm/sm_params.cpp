@@ -13,6 +13,12 @@ SmParams SmParams::from_config(sim::Config& cfg) {
   p.sp_lanes = static_cast<unsigned>(cfg.get_int("sm.sp_lanes", 32, 1, 32, "SP (ALU/FMA) lanes per partition"));
   p.sfu_lanes = static_cast<unsigned>(cfg.get_int("sm.sfu_lanes", 8, 1, 32, "SFU lanes per partition"));
   p.ldst_lanes = static_cast<unsigned>(cfg.get_int("sm.ldst_lanes", 8, 1, 32, "LD/ST lanes per partition"));
+  // Maxwell (compute capability 5.x) has 4 FP64 results per clock per SM
+  // against 128 FP32 (CUDA C++ Programming Guide, "Arithmetic Instructions",
+  // table "Throughput of Native Arithmetic Instructions"; conversions from
+  // and to 64-bit types likewise 4): one lane per partition, 1/32 of sp_lanes.
+  p.fp64_lanes = static_cast<unsigned>(cfg.get_int(
+      "sm.fp64_lanes", 1, 1, 32, "FP64 lanes per partition (D extension arithmetic, comparisons, conversions)"));
   p.alu_latency = static_cast<unsigned>(
       cfg.get_int("sm.alu_latency", 6, 1, 64, "Latency of SP instructions (FMA, ALU, branch link, CSR read), cycles"));
   p.idiv_latency = static_cast<unsigned>(
@@ -20,6 +26,13 @@ SmParams SmParams::from_config(sim::Config& cfg) {
   p.sfu_latency = static_cast<unsigned>(
       cfg.get_int("sm.sfu_latency", 12, 1, 256,
                   "Latency of SFU instructions (sin, cos, ex2, lg2, rcp, rsqrt, fdiv, fsqrt), cycles"));
+  // GPGPU-Sim's double-precision latencies (-ptx_opcode_latency_dp: 8 for
+  // add, multiply and multiply-add, 330 for divide in its Maxwell/Pascal
+  // configurations); the divide also stands for the square root.
+  p.fp64_latency = static_cast<unsigned>(cfg.get_int(
+      "sm.fp64_latency", 8, 1, 256, "Latency of FP64 add, multiply, FMA, compare, min/max and conversions, cycles"));
+  p.fp64_div_latency = static_cast<unsigned>(
+      cfg.get_int("sm.fp64_div_latency", 330, 1, 4096, "Latency of FP64 divide and square root, cycles"));
   p.shared_latency = static_cast<unsigned>(
       cfg.get_int("sm.shared_latency", 28, 1, 1024, "Latency of a conflict-free shared-memory load, cycles"));
   p.local_latency = static_cast<unsigned>(

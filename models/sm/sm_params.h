@@ -23,8 +23,8 @@ inline constexpr uint32_t kSpOffsetReach = 2048;
 
 struct SmParams {
   unsigned partitions;
-  unsigned sp_lanes, sfu_lanes, ldst_lanes;  // per partition
-  unsigned alu_latency, idiv_latency, sfu_latency;
+  unsigned sp_lanes, sfu_lanes, ldst_lanes, fp64_lanes;  // per partition
+  unsigned alu_latency, idiv_latency, sfu_latency, fp64_latency, fp64_div_latency;
   unsigned shared_latency, local_latency;
   bool dual_issue;
   bool skip_idle;

@@ -15,7 +15,8 @@ inline const sim::WaveEnum kSmUnitWave{"sm_unit",
                                        {{static_cast<uint64_t>(isa::Unit::kSp), "sp"},
                                         {static_cast<uint64_t>(isa::Unit::kSfu), "sfu"},
                                         {static_cast<uint64_t>(isa::Unit::kLdst), "ldst"},
-                                        {static_cast<uint64_t>(isa::Unit::kCtrl), "ctrl"}}};
+                                        {static_cast<uint64_t>(isa::Unit::kCtrl), "ctrl"},
+                                        {static_cast<uint64_t>(isa::Unit::kDp), "fp64"}}};
 
 inline const sim::WaveEnum kSmStallWave{"sm_stall",
                                         {{static_cast<uint64_t>(Stall::kNone), "none"},

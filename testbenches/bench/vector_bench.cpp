@@ -97,7 +97,7 @@ void saxpy_unit(benchmark::State& state) {
     s.x[10] = kN;
     s.x[11] = kX;
     s.x[12] = kY;
-    s.f[10] = 0x3fc00000;  // 1.5f
+    s.set_fs(10, 0x3fc00000);  // 1.5f
     while (s.x[10] != 0) {
       for (const auto& inst : program) unit.execute(inst, s, mem, 0);
       const uint32_t vl = s.x[5];

@@ -149,18 +149,13 @@ Outcome run(const Inst& inst, const ThreadState& start, const uint8_t* mem) {
 // Whether register r (0..63) is in the group of `group` registers from base.
 bool in_group(uint8_t base, unsigned group, unsigned r) { return base != kNoReg && r >= base && r < base + group; }
 
-uint32_t reg(const ThreadState& t, unsigned r) { return r < 32 ? t.x[r] : t.f[r - 32]; }
-void set_reg(ThreadState& t, unsigned r, uint32_t v) {
+uint64_t reg(const ThreadState& t, unsigned r) { return r < 32 ? t.x[r] : t.fd(r - 32); }
+void set_reg(ThreadState& t, unsigned r, uint64_t v) {
   if (r < 32) {
-    t.x[r] = v;
+    t.x[r] = static_cast<uint32_t>(v);
   } else {
-    t.f[r - 32] = v;
+    t.set_fd(r - 32, v);
   }
-}
-
-bool same_state(const ThreadState& a, const ThreadState& b) {
-  return std::memcmp(a.x, b.x, sizeof a.x) == 0 && std::memcmp(a.f, b.f, sizeof a.f) == 0 && a.pc == b.pc &&
-         a.fcsr == b.fcsr;
 }
 
 bool same_inst(const Inst& a, const Inst& b) {
@@ -236,11 +231,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   };
   const uint32_t word = take32();
   const unsigned perturb_reg = 1 + *p++ % 63;  // x1..x31, f0..f31
-  uint32_t delta = take32();
+  uint64_t delta = take32();
   if (delta == 0) delta = 1;
+  if (perturb_reg >= 32) delta |= uint64_t{take32()} << 32;  // the upper half of an f register matters too
   ThreadState start;
   for (unsigned r = 1; r < 32; ++r) start.x[r] = take32();
-  for (unsigned r = 0; r < 32; ++r) start.f[r] = take32();
+  // f registers: NaN-boxed singles, or doubles (any 64 bits) when the
+  // low bit of the first word is set.
+  for (unsigned r = 0; r < 32; ++r) {
+    const uint32_t lo = take32();
+    start.set_fd(r, (lo & 1) != 0 ? uint64_t{take32()} << 32 | lo : fp::box(lo));
+  }
   start.fcsr = *p++;
   start.pc = take32();
   const uint8_t* mem = p;

@@ -183,6 +183,79 @@ TEST(CudaConstant, DistinctAddressesInAWarpAreSerialised) {
   for (size_t i = 1; i < cycles.size(); ++i) EXPECT_GT(cycles[i], cycles[i - 1]);
 }
 
+// One warp's FP64 loop (fp64_rate.cu): 100 more iterations of 8 fadd.d cost
+// 800 more FP64 warp instructions, and cycles by the rule of
+// docs/architecture.md: a warp instruction holds the partition's FP64 unit
+// 32 / sm.fp64_lanes cycles; a dependent one waits sm.fp64_latency.
+TEST(CudaFp64, IssueRateAndLatencyAreTheParameters) {
+  const auto run = [](const std::string& mode, int iters, const std::vector<std::string>& sets) {
+    const std::string stats = temp_path("fp64_rate.json");
+    std::vector<std::string> args{"run", "--stats", stats, platform("sm1"), fw("fp64_rate")};
+    for (const std::string& set : sets) args.insert(args.end(), {"--set", set});
+    args.insert(args.end(), {"--", mode, std::to_string(iters)});
+    const auto r = run_tessera(args);
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(parse_results(r.out).at("fp64_wrong"), std::vector<long long>{0});
+    const auto json = nlohmann::json::parse(tessera::test::read_file(stats));
+    return std::make_pair(json.at("chip").at("dispatcher").at("kernel_cycles").get<long long>(),
+                          json.at("chip").at("sm0").at("fp64_warp_insts").get<long long>());
+  };
+  struct Case {
+    std::string mode;
+    std::vector<std::string> sets;
+    long long extra_cycles;
+  };
+  const std::vector<Case> cases = {
+      {"independent", {}, 100 * 8 * 32},                  // Maxwell's 1/32: one FP64 lane per partition
+      {"independent", {"sm.fp64_lanes=4"}, 100 * 8 * 8},  // occupancy 32 / 4
+      {"dependent", {}, 100 * 8 * 32},                    // occupancy 32 > latency 8
+      {"dependent", {"sm.fp64_lanes=32"}, 100 * 8 * 8},   // full rate: the latency, 8
+      {"dependent", {"sm.fp64_lanes=32", "sm.fp64_latency=20"}, 100 * 8 * 20},
+  };
+  for (const Case& c : cases) {
+    const auto a = run(c.mode, 100, c.sets), b = run(c.mode, 200, c.sets);
+    const std::string what = c.mode + (c.sets.empty() ? "" : " " + c.sets.back());
+    EXPECT_EQ(b.second - a.second, 800) << what;
+    EXPECT_EQ(b.first - a.first, c.extra_cycles) << what;
+  }
+}
+
+// The _rn/_rz/_ru/_rd intrinsics (rounding.cu), in a kernel and on a control
+// core: the IEEE results, worked out by hand in the comments.
+TEST(CudaRounding, EveryModeRoundsAsIeeeSays) {
+  const auto r = run_tessera({"run", platform("sm1"), fw("rounding")});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const std::vector<long long> want = {
+      0x3F800000,  // __fadd_rn(1, 2^-24): the tie goes to even, 1
+      0x3F800001,  // __fadd_ru: 1 + 2^-23
+      0x3F800000,  // __fadd_rz
+      0xBF800001,  // __fadd_rd(-1, -2^-24): -(1 + 2^-23)
+      0x3EAAAAAB,  // __fdiv_rn(1, 3)
+      0x3EAAAAAA,  // __fdiv_rz(1, 3)
+      0x3EAAAAAA,  // __frcp_rz(3)
+      0x3FB504F4,  // __fsqrt_ru(2): sqrt 2 lies above 0x3FB504F3
+      0x3FB504F3,  // __fsqrt_rz(2)
+      0xFFFFFFFF,  // __float2int_rd(-0.5): -1
+      0x4B800000,  // __int2float_rz(2^24 + 1): 2^24
+      0x4B800001,  // __int2float_ru(2^24 + 1): 2^24 + 2
+      0x55555555,  // __ddiv_rz(1, 3) = 0x3FD5555555555555, low word
+      0x3FD55555,  //   high word
+      0x55555556,  // __ddiv_ru(1, 3) = 0x3FD5555555555556
+      0x3FD55555,  //
+      2,           // __double2int_rn(2.5): to even
+      3,           // __double2int_ru(2.5)
+      0xFFFFFFFD,  // __double2int_rd(-2.5): -3
+      0xFFFFFFFE,  // __double2int_rz(-2.5): -2
+      0x3EAAAAAB,  // __double2float_ru(1/3)
+      0x3EAAAAAA,  // __double2float_rz(1/3)
+      0xFFFFFFFE,  // __fma_rd(1 + 2^-52, 1 - 2^-53, -1) = 2^-53 - 2^-105 exactly:
+      0x3C9FFFFF,  //   2^-54 * (2 - 2^-51), 0x3C9FFFFFFFFFFFFE (unfused it would be 0)
+  };
+  const auto res = parse_results(r.out);
+  EXPECT_EQ(res.at("rounding_device"), want);
+  EXPECT_EQ(res.at("rounding_host"), want);
+}
+
 // ---- compile errors ----------------------------------------------------------
 
 namespace {
@@ -238,6 +311,34 @@ TEST(CudaCompile, KernelRecordsNameKernelsAsWritten) {
                            "Pair, Echo*)': ",
                            "kernel 'void scaled<int, 3>(int, int*)': ", "kernel 'sum_big(Big, int, long long*)': "})
     EXPECT_NE(out.find(name), std::string::npos) << name << "\n" << out;
+}
+
+// tessera-cc -v counts each kernel's FP64 instructions; binutils' disassembly
+// of the kernel (a leaf) gives the same count.
+TEST(CudaCompile, VerboseCountsEachKernelsFp64Instructions) {
+  const std::string elf = temp_path("fp64_count.elf");
+  const std::string out = command_output(std::string("TESSERA_CC=") + RISCV_GCC + " " + TESSERA_CC_PATH + " -v " +
+                                         SRC_DIR + "/fp64_rate.cu -o " + elf + " 2>&1");
+  std::string objdump = RISCV_GCC;
+  objdump.replace(objdump.rfind("gcc"), 3, "objdump");
+  const std::string dis = command_output(objdump + " -d -M no-aliases --no-show-raw-insn " + elf);
+  std::remove(elf.c_str());
+  const auto begin = dis.find("<_Z9dependentiPd>:\n");
+  ASSERT_NE(begin, std::string::npos) << dis;
+  // To the next function's symbol (local labels, <.L5>, are part of the body).
+  std::smatch next;
+  const std::string rest = dis.substr(begin + 1);
+  const bool found = std::regex_search(rest, next, std::regex(R"(\n[0-9a-f]{8} <[^.])"));
+  const std::string body = dis.substr(begin, found ? next.position(0) + 1 : std::string::npos);
+  const std::regex d_insn(R"(\t(fld|fsd|f[a-z.]+\.d|fcvt\.d\.[a-z]+)\t)");
+  const auto count = std::distance(std::sregex_iterator(body.begin(), body.end(), d_insn), std::sregex_iterator());
+  EXPECT_GE(count, 8) << body;  // the loop's 8 fadd.d at least
+  const std::string line = "kernel 'dependent(int, double*)': ";
+  const auto at = out.find(line);
+  ASSERT_NE(at, std::string::npos) << out;
+  const std::string described = out.substr(at, out.find('\n', at) - at);
+  EXPECT_NE(described.find(", " + std::to_string(count) + " FP64 instructions"), std::string::npos) << described << "\n"
+                                                                                                    << body;
 }
 
 // ---- the examples ------------------------------------------------------------

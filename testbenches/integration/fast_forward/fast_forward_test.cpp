@@ -90,7 +90,7 @@ void expect_same_state(const tessera::cpu::Checkpoint& a, const tessera::cpu::Ch
     EXPECT_EQ(x.state.fcsr, y.state.fcsr) << what << " core" << h;
     for (int r = 0; r < 32; ++r) {
       EXPECT_EQ(x.state.x[r], y.state.x[r]) << what << " core" << h << " x" << r;
-      EXPECT_EQ(x.state.f[r], y.state.f[r]) << what << " core" << h << " f" << r;
+      EXPECT_EQ(x.state.fd(r), y.state.fd(r)) << what << " core" << h << " f" << r;
     }
     EXPECT_EQ(x.tx_log_base, y.tx_log_base) << what;
     EXPECT_EQ(x.tx_log_size, y.tx_log_size) << what;
@@ -333,7 +333,7 @@ TEST(FastForward, BadCheckpoints) {
   version[8] = 9;
   const std::string pv = temp_path("version.ckpt");
   write_file(pv, version);
-  expect_refused(sgemm, pv, "checkpoint format version 9; this tessera reads version 2");
+  expect_refused(sgemm, pv, "checkpoint format version 9; this tessera reads version 3");
   // Not a checkpoint at all.
   const std::string pn = temp_path("text.ckpt");
   write_file(pn, "this is not a checkpoint, it is some text long enough\n");

@@ -1,4 +1,4 @@
-# Every RV32IMAF (+ Zicsr, Zifencei) instruction form, for the golden
+# Every RV32IMAFD (+ Zicsr, Zifencei) instruction form, for the golden
 # disassembler test: golden_test.cpp compares our decoder and disassembler
 # with `riscv64-unknown-elf-objdump -d -M no-aliases` on this file.
         .option norvc
@@ -222,5 +222,42 @@ fwd:
         flt.s     t6,fs0,fs1
         fle.s     zero,ft0,ft11
         fclass.s  s11,fa5
+# ---- D ----
+        fld     fa0,0(a1)
+        fld     ft0,-2048(sp)
+        fld     ft11,2047(t6)
+        fsd     fs11,-2048(s0)
+        fsd     fa7,2047(zero)
+        fsd     ft8,8(sp)
+        .irp    rm, rne,rtz,rdn,rup,rmm,dyn
+        fmadd.d   ft0,ft1,ft2,ft3,\rm
+        fmsub.d   fa0,fa1,fa2,fa3,\rm
+        fnmsub.d  fs0,fs1,fs2,fs3,\rm
+        fnmadd.d  ft8,ft9,ft10,ft11,\rm
+        fadd.d    ft4,ft5,ft6,\rm
+        fsub.d    ft7,fs4,fs5,\rm
+        fmul.d    fs6,fs7,fs8,\rm
+        fdiv.d    fs9,fs10,fs11,\rm
+        fsqrt.d   fa4,fa5,\rm
+        fcvt.w.d  a0,fa0,\rm
+        fcvt.wu.d t6,ft11,\rm
+        fcvt.s.d  fa6,fa1,\rm
+        .endr
+        fcvt.d.s  fa0,fa1
+        fcvt.d.s  ft11,ft0
+        fcvt.d.w  fa6,a1
+        fcvt.d.wu fa7,zero
+        fsgnj.d   fa0,fa1,fa2
+        fsgnj.d   ft0,ft0,ft0
+        fsgnjn.d  fs0,fs1,fs2
+        fsgnjn.d  ft1,ft1,ft1
+        fsgnjx.d  ft8,ft9,ft10
+        fsgnjx.d  fa3,fa3,fa3
+        fmin.d    fa0,fa1,fa2
+        fmax.d    ft11,fs11,fa7
+        feq.d     a0,fa1,fa2
+        flt.d     t6,fs0,fs1
+        fle.d     zero,ft0,ft11
+        fclass.d  s11,fa5
         ret_label:
         jal       zero,_start

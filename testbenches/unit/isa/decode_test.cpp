@@ -39,11 +39,19 @@ TEST(Decode, ReservedEncodingsAreIllegal) {
       enc::amo(f5::kLr, 10, 11, 12),                // lr.w with rs2 != 0
       enc::amo(0x05, 10, 11, 12),                   // unknown AMO funct5
       enc::r(0x2F, 3, f5::kAdd << 2, 10, 11, 12),   // amoadd.d (RV64A)
-      enc::i(0x07, 3, 10, 11, 0),                   // fld (D)
-      enc::s(0x27, 3, 11, 10, 0),                   // fsd (D)
-      enc::fp(f7::kAdd | 1, 0, 10, 11, 12),         // fadd.d: fmt != S
+      enc::i(0x07, 4, 10, 11, 0),                   // flq (Q)
+      enc::s(0x27, 4, 11, 10, 0),                   // fsq (Q)
+      enc::fp(f7::kAdd | 2, 0, 10, 11, 12),         // fadd.h (Zfh)
       enc::fp(f7::kAdd | 3, 0, 10, 11, 12),         // fadd.q
-      enc::r4(0x43, 0, 10, 11, 12, 13) | 1u << 25,  // fmadd.d
+      enc::r4(0x43, 0, 10, 11, 12, 13) | 3u << 25,  // fmadd.q
+      enc::fp(0x71, 0, 10, 11, 0),                  // fmv.x.d (RV64D)
+      enc::fp(0x79, 0, 10, 11, 0),                  // fmv.d.x (RV64D)
+      enc::fp(0x20, 0, 10, 11, 0),                  // fcvt.s.s: rs2 must name D
+      enc::fp(0x21, 0, 10, 11, 1),                  // fcvt.d.d: rs2 must name S
+      enc::fp(0x21, 5, 10, 11, 0),                  // fcvt.d.s rm 5 reserved
+      enc::fp(0x69, 6, 10, 11, 0),                  // fcvt.d.w rm 6 reserved
+      enc::fp(0x61, 0, 10, 11, 2),                  // fcvt.l.d (RV64)
+      enc::fp(0x69, 0, 10, 11, 2),                  // fcvt.d.l (RV64)
       enc::fp(f7::kAdd, 5, 10, 11, 12),             // rm 5 reserved
       enc::fp(f7::kMul, 6, 10, 11, 12),             // rm 6 reserved
       enc::fp(f7::kSqrt, 5, 10, 11, 0), enc::fp(f7::kCvtWS, 6, 10, 11, 0), enc::fp(f7::kCvtSW, 5, 10, 11, 0),

@@ -115,7 +115,7 @@ TEST(ElfLoader, EmptyFile) {
 TEST(ElfLoader, SixtyFourBitElf) {
   const std::string msg = error_of(ISA_TINY_RV64_ELF);
   EXPECT_NE(msg.find(ISA_TINY_RV64_ELF), std::string::npos) << msg;
-  EXPECT_NE(msg.find("is a 64-bit ELF; Tessera runs 32-bit RV32 programs, build with -march=rv32imaf -mabi=ilp32f"),
+  EXPECT_NE(msg.find("is a 64-bit ELF; Tessera runs 32-bit RV32 programs, build with -march=rv32imafd -mabi=ilp32d"),
             std::string::npos)
       << msg;
 }

@@ -35,23 +35,23 @@ struct FpOut {
 // result is the same and fcsr untouched. Results: f4 or a0.
 FpOut run_fp(uint32_t word, uint32_t a, uint32_t b = 0, uint32_t c = 0, uint32_t frm = 0, bool int_result = false) {
   Harness h;
-  h.t.f[1] = a;
-  h.t.f[2] = b;
-  h.t.f[3] = c;
+  h.t.set_fs(1, a);
+  h.t.set_fs(2, b);
+  h.t.set_fs(3, c);
   h.t.x[11] = a;
   h.t.fcsr = frm << 5;
   h.step<true>(word);
-  const FpOut out{int_result ? h.t.x[10] : h.t.f[4], h.t.fcsr & 0x1F};
+  const FpOut out{int_result ? h.t.x[10] : h.t.fs(4), h.t.fcsr & 0x1F};
   EXPECT_EQ(h.t.fcsr >> 5, frm);
 
   Harness u;
-  u.t.f[1] = a;
-  u.t.f[2] = b;
-  u.t.f[3] = c;
+  u.t.set_fs(1, a);
+  u.t.set_fs(2, b);
+  u.t.set_fs(3, c);
   u.t.x[11] = a;
   u.t.fcsr = frm << 5;
   u.step<false>(word);
-  EXPECT_EQ(int_result ? u.t.x[10] : u.t.f[4], out.value) << "untracked result differs for " << std::hex << word;
+  EXPECT_EQ(int_result ? u.t.x[10] : u.t.fs(4), out.value) << "untracked result differs for " << std::hex << word;
   EXPECT_EQ(u.t.fcsr, frm << 5) << "untracked execution changed fcsr";
   return out;
 }
@@ -221,11 +221,11 @@ TEST(ExecuteFp, FusedMultiplyAddNaNs) {
 TEST(ExecuteFp, FlagsAccrue) {
   Harness h;
   h.t.fcsr = kNx;  // already set: stays set
-  h.t.f[1] = kOne;
-  h.t.f[2] = kPosZero;
+  h.t.set_fs(1, kOne);
+  h.t.set_fs(2, kPosZero);
   h.step<true>(enc::fp(f7::kDiv, kRne, 4, 1, 2));
   EXPECT_EQ(h.t.fcsr, kNx | kDz);
-  h.t.f[2] = kTwo;
+  h.t.set_fs(2, kTwo);
   h.step<true>(enc::fp(f7::kAdd, kRne, 4, 1, 2));  // exact: flags unchanged
   EXPECT_EQ(h.t.fcsr, kNx | kDz);
 }
@@ -241,8 +241,8 @@ TEST(ExecuteFp, InvalidDynamicRoundingModeIsIllegal) {
       for (bool track : {false, true}) {
         Harness h;
         h.t.fcsr = frm << 5;
-        h.t.f[1] = kOne;
-        h.t.f[2] = kOne;
+        h.t.set_fs(1, kOne);
+        h.t.set_fs(2, kOne);
         const ThreadState before = h.t;
         const ExecResult r = track ? h.run<true>(w) : h.run<false>(w);
         EXPECT_EQ(r.trap, Trap::kIllegalInstruction) << std::hex << w << " frm " << frm;
@@ -423,7 +423,7 @@ TEST(ExecuteFp, MovesKeepBits) {
   expect(run_fp(enc::fp(f7::kMvWX, 0, 4, 11, 0), kNegSNan), kNegSNan, 0, "fmv.w.x");
   // fmv.x.w to x0 is discarded.
   Harness h;
-  h.t.f[1] = kOne;
+  h.t.set_fs(1, kOne);
   h.step(enc::fp(f7::kMvXClass, 0, 0, 1, 0));
   EXPECT_EQ(h.t.x[0], 0u);
 }
@@ -433,23 +433,23 @@ TEST(ExecuteFp, UntrackedNonRneModesStillRound) {
   // still leave fcsr alone; run_fp checks both paths agree.
   expect(fop(f7::kMul, kRdn, kFltMax | 0x80000000, kTwo), kNegInf, kOf | kNx, "-max*2 rdn");
   Harness h;
-  h.t.f[1] = kOne;
-  h.t.f[2] = kThree;
+  h.t.set_fs(1, kOne);
+  h.t.set_fs(2, kThree);
   h.step<false>(enc::fp(f7::kDiv, kRtz, 4, 1, 2));
-  EXPECT_EQ(h.t.f[4], 0x3EAAAAAAu);
+  EXPECT_EQ(h.t.fd(4), fp::box(0x3EAAAAAAu));
   EXPECT_EQ(h.t.fcsr, 0u);
   // And the host rounding mode is restored: a following RNE op rounds to nearest.
   h.step<false>(enc::fp(f7::kDiv, kRne, 4, 1, 2));
-  EXPECT_EQ(h.t.f[4], 0x3EAAAAABu);
+  EXPECT_EQ(h.t.fd(4), fp::box(0x3EAAAAABu));
 }
 
 TEST(ExecuteFp, SpecialFunctionUnit) {
   auto sfu = [](uint32_t funct7, uint32_t a) {
     Harness h;
-    h.t.f[1] = a;
+    h.t.set_fs(1, a);
     h.step(enc::r(0x0B, 0, funct7, 4, 1, 0));
     EXPECT_EQ(h.t.fcsr, 0u);
-    return h.t.f[4];
+    return h.t.fs(4);
   };
   EXPECT_EQ(sfu(0, kPosZero), kPosZero);       // sin(0) = 0
   EXPECT_EQ(sfu(1, kPosZero), kOne);           // cos(0) = 1

@@ -101,7 +101,7 @@ TEST(ExecuteMem, AccessFaultsLeaveStateUnchanged) {
   h.t.x[kA2] = TestEnv::kBase;  // read-only page
   h.env.set_word(TestEnv::kBase, 0x55);
   h.t.x[kA0] = 99;
-  h.t.f[kA0] = 0x3F800000;
+  h.t.set_fs(kA0, 0x3F800000);
   const ThreadState before = h.t;
   struct Case {
     uint32_t word;
@@ -136,7 +136,7 @@ TEST(ExecuteMem, FloatLoadStoreKeepBits) {
   h.env.set_word(kData, 0x7F800001);  // a signaling NaN: flw/fsw must not quiet it
   h.t.x[kA1] = kData;
   h.step(enc::i(0x07, 2, 5, kA1, 0));  // flw ft5,0(a1)
-  EXPECT_EQ(h.t.f[5], 0x7F800001u);
+  EXPECT_EQ(h.t.fd(5), fp::box(0x7F800001u));
   h.step(enc::s(0x27, 2, kA1, 5, 12));  // fsw ft5,12(a1)
   EXPECT_EQ(h.env.word(kData + 12), 0x7F800001u);
 }

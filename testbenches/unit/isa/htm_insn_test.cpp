@@ -136,7 +136,7 @@ TEST(HtmInsn, ExecutorRefusesEveryTxInstructionAndChangesNothing) {
     const ThreadState before = h.t;
     const ExecResult res = h.run(w);
     EXPECT_EQ(res.trap, Trap::kTransactional) << std::hex << w;
-    EXPECT_TRUE(test::same_state(h.t, before)) << std::hex << w;
+    EXPECT_TRUE(same_state(h.t, before)) << std::hex << w;
     EXPECT_EQ(h.env.loads + h.env.stores + h.env.csr_reads + h.env.csr_writes, 0);
   }
   EXPECT_STREQ(trap_name(Trap::kTransactional), "transactional instruction");

@@ -167,10 +167,4 @@ struct Harness {
   }
 };
 
-// Compares all architectural state.
-inline bool same_state(const ThreadState& a, const ThreadState& b) {
-  return std::memcmp(a.x, b.x, sizeof a.x) == 0 && std::memcmp(a.f, b.f, sizeof a.f) == 0 && a.pc == b.pc &&
-         a.fcsr == b.fcsr;
-}
-
 }  // namespace tessera::isa::test

@@ -152,7 +152,7 @@ TEST(KernelRecord, BadJsonIsAnError) {
 TEST(KernelRecord, LaunchBoundsRegisterLimit) {
   EXPECT_EQ(launch_bounds_register_limit(0, 0, 65536), 0u);      // none
   EXPECT_EQ(launch_bounds_register_limit(1024, 2, 65536), 32u);  // 65536 / 2048
-  EXPECT_EQ(launch_bounds_register_limit(256, 2, 65536), 64u);   // 128, capped at 64
+  EXPECT_EQ(launch_bounds_register_limit(256, 2, 65536), 96u);   // 128, capped at 96 (f registers as pairs)
   EXPECT_EQ(launch_bounds_register_limit(100, 8, 65536), 64u);   // 65536 / (8 * 128) = 64
   EXPECT_EQ(launch_bounds_register_limit(100, 9, 65536), 56u);   // 65536 / (9 * 128) = 56.9
   EXPECT_EQ(launch_bounds_register_limit(512, 0, 16384), 32u);   // min blocks 0 counts as 1

@@ -560,7 +560,7 @@ TEST_F(VectorFp, Arithmetic) {
   EXPECT_EQ(getv(1, 32, 4), f({3.0f, -1.0f, 1.0f, -3.0f}));
   ok(opv(0x20, kFvv, 1, 2, 3), "vfdiv.vv\tv1,v2,v3");
   EXPECT_EQ(getv(1, 32, 4), f({0.75f, -4.0f, 0.0625f, -3.0f}));
-  sc.f[10] = fbits(2.0f);
+  sc.set_fs(10, fbits(2.0f));
   setv(1, 32, f({1.0f, 1.0f, 1.0f, 1.0f}));
   ok(opv(0x2C, kFvf, 1, 2, 10), "vfmacc.vf\tv1,fa0,v2");  // 1 + 2*vs2
   EXPECT_EQ(getv(1, 32, 4), f({4.0f, -3.0f, 1.5f, 7.0f}));
@@ -571,14 +571,14 @@ TEST_F(VectorFp, Arithmetic) {
   EXPECT_EQ(getv(1, 32, 4), f({1.5f, -2.0f, 0.25f, -1.0f}));
   ok(opv(0x06, kFvv, 1, 2, 3), "vfmax.vv\tv1,v2,v3");
   EXPECT_EQ(getv(1, 32, 4), f({2.0f, 0.5f, 4.0f, 3.0f}));
-  sc.f[10] = fbits(-0.5f);
+  sc.set_fs(10, fbits(-0.5f));
   ok(opv(0x00, kFvf, 1, 2, 10), "vfadd.vf\tv1,v2,fa0");
   EXPECT_EQ(getv(1, 32, 4), f({1.0f, -2.5f, -0.25f, 2.5f}));
   EXPECT_EQ(sc.fcsr & 0x1F, 0u);  // all exact
 }
 
 TEST_F(VectorFp, ComparesMovesReductionsAndFlags) {
-  sc.f[10] = fbits(0.25f);
+  sc.set_fs(10, fbits(0.25f));
   ok(opv(0x18, kFvf, 8, 2, 10), "vmfeq.vf\tv8,v2,fa0");
   EXPECT_EQ(st.reg(8)[0] & 0xF, 0x4);
   ok(opv(0x1B, kFvv, 8, 2, 3), "vmflt.vv\tv8,v2,v3");
@@ -590,11 +590,11 @@ TEST_F(VectorFp, ComparesMovesReductionsAndFlags) {
   EXPECT_EQ(st.element(1, 0, 32), fbits(12.75f));
   ok(opv(0x01, kFvv, 1, 2, 4), "vfredusum.vs\tv1,v2,v4");
   EXPECT_EQ(st.element(1, 0, 32), fbits(12.75f));
-  sc.f[11] = fbits(-7.0f);
+  sc.set_fs(11, fbits(-7.0f));
   ok(opv(0x17, kFvf, 1, 0, 11), "vfmv.v.f\tv1,fa1");
   EXPECT_EQ(getv(1, 32, 4), f({-7.0f, -7.0f, -7.0f, -7.0f}));
   ok(opv(0x10, kFvv, 12, 3, 0), "vfmv.f.s\tfa2,v3");
-  EXPECT_EQ(sc.f[12], fbits(2.0f));
+  EXPECT_EQ(sc.fd(12), fp::box(fbits(2.0f)));
   ok(opv(0x10, kFvf, 1, 0, 10), "vfmv.s.f\tv1,fa0");
   EXPECT_EQ(getv(1, 32, 4), f({0.25f, -7.0f, -7.0f, -7.0f}));
   // Division by zero gives inf and raises DZ in fflags.

@@ -125,8 +125,8 @@ TEST(WideInsn, FldV2AndFstV2MoveFloatPairsBitExact) {
   h.env.set_word(kData + 4, 0x7FC00001u);  // a non-canonical NaN stays as it is
   h.t.x[10] = kData;
   h.step(i(0x5B, 2, 4, 10, 0));  // fld.v2 ft4,0(a0)
-  EXPECT_EQ(h.t.f[4], test::bits(1.5f));
-  EXPECT_EQ(h.t.f[5], 0x7FC00001u);
+  EXPECT_EQ(h.t.fd(4), fp::box(test::bits(1.5f)));
+  EXPECT_EQ(h.t.fd(5), fp::box(0x7FC00001u));
   h.step(s(0x5B, 6, 10, 4, 8));  // fst.v2 ft4,8(a0)
   EXPECT_EQ(h.env.word(kData + 8), test::bits(1.5f));
   EXPECT_EQ(h.env.word(kData + 12), 0x7FC00001u);

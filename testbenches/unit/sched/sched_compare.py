@@ -21,7 +21,7 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 FIRMWARE = os.path.join(ROOT, "firmware")
 # tessera-cc's compile flags (firmware/tessera-cc); linking goes through it.
-CFLAGS = ["-march=rv32imaf", "-mabi=ilp32f", "--specs=picolibc.specs", "-O2", "-std=gnu17", "-fno-math-errno",
+CFLAGS = ["-march=rv32imafd", "-mabi=ilp32d", "--specs=picolibc.specs", "-O2", "-std=gnu17", "-fno-math-errno",
           "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra", "-I", os.path.join(FIRMWARE, "runtime")]
 
 

@@ -312,7 +312,7 @@ TESSERA_KERNEL void k(void* p) {
             with open(c, "w") as f:
                 f.write(src)
             for extra in ([], ["-g"]):
-                flags = ["-march=rv32imaf", "-mabi=ilp32f", "--specs=picolibc.specs", "-O2", "-fno-math-errno",
+                flags = ["-march=rv32imafd", "-mabi=ilp32d", "--specs=picolibc.specs", "-O2", "-fno-math-errno",
                          "-I", os.path.join(ROOT, "firmware", "runtime")] + extra
                 asm, out = os.path.join(tmp, "k.s"), os.path.join(tmp, "k2.s")
                 subprocess.run([gcc] + flags + ["-S", c, "-o", asm], check=True)

@@ -68,7 +68,7 @@ TEST(VectorUnit, StripMinedSaxpyComputesTheScalarResultWithTheChainedTiming) {
   s.x[10] = kN;  // a0: elements left
   s.x[11] = kX;  // a1
   s.x[12] = kY;  // a2
-  s.f[10] = bits(a);
+  s.set_fs(10, bits(a));
   std::vector<IssueResult> stores;
   while (s.x[10] != 0) {
     for (uint32_t word : {kVsetvliE32, kVleX, kVleY, kVfmacc, kVseY}) {
