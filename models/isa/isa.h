@@ -3,7 +3,10 @@
 // fuzzers all reuse this library.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <memory>
 #include <string>
 
 #include "isa/encoding.h"
@@ -118,23 +121,61 @@ inline constexpr uint32_t unbox(uint64_t reg) {
 }
 }  // namespace fp
 
+// The 64-bit values of the f registers that hold something other than a
+// boxed single (doubles), for one thread: allocated on the first such write
+// and kept by clear(), so that a thread that only uses singles carries one
+// null pointer and no more.
+class WideRegisters {
+ public:
+  WideRegisters() = default;
+  WideRegisters(const WideRegisters& o) { *this = o; }
+  WideRegisters& operator=(const WideRegisters& o) {
+    if (o.bits_ && this != &o) {
+      if (!bits_) bits_.reset(new uint64_t[32]);
+      std::copy(o.bits_.get(), o.bits_.get() + 32, bits_.get());
+    }
+    return *this;
+  }
+  WideRegisters(WideRegisters&&) noexcept = default;
+  WideRegisters& operator=(WideRegisters&&) noexcept = default;
+  ~WideRegisters() = default;
+
+  uint64_t get(unsigned r) const { return bits_[r]; }
+  void set(unsigned r, uint64_t v) {
+    if (!bits_) bits_.reset(new uint64_t[32]);
+    bits_[r] = v;
+  }
+
+ private:
+  std::unique_ptr<uint64_t[]> bits_;
+};
+
 // Architectural state of one hardware thread.
 //
 // The f registers are 64 bits (D); a single is NaN-boxed in one (spec 12.2).
 // f[r] is what register r is as a single operand: its value when it holds a
 // boxed single, the canonical NaN otherwise. Where `wide` has bit r, the
-// register holds something else (a double), whose 64 bits are fh[r]:flo[r].
-// Code that uses singles only reads f[] with no check and touches neither
-// flo nor fh, so a thread is as compact and as fast as an F-only one (the
-// SM holds 2048 of these; their cache footprint is its speed). Read and
-// write f registers through the accessors.
+// register holds something else (a double), whose 64 bits are in
+// `wide_registers`. Code that uses singles reads f[] with no check and never
+// touches the 64-bit values, and a thread is as compact as an F-only one:
+// the SM holds 2048 of these per SM, and their cache and TLB footprint is
+// its speed (a 64-bit f[] array in here cost 5-9% of it). Read and write f
+// registers through the accessors.
 struct ThreadState {
   uint32_t x[32] = {};
   uint32_t f[32] = {};
   uint32_t pc = 0;
   uint32_t fcsr = 0;  // frm in bits 7:5, fflags in bits 4:0
   uint32_t wide = 0;  // bit r: f register r is not a boxed single
-  uint32_t flo[32] = {}, fh[32] = {};
+  WideRegisters wide_registers;
+
+  // The reset state (zero registers, f registers boxed +0.0), keeping the
+  // 64-bit storage for the next use of the thread.
+  void clear() {
+    std::fill(std::begin(x), std::end(x), 0u);
+    std::fill(std::begin(f), std::end(f), 0u);
+    pc = fcsr = wide = 0;
+  }
 
   // f register r as a single operand (the canonical NaN unless NaN-boxed).
   uint32_t fs(unsigned r) const { return f[r]; }
@@ -143,20 +184,16 @@ struct ThreadState {
     f[r] = v;
     if (wide != 0) wide &= ~(1u << r);
   }
-  // The low 32 bits of f register r, boxed or not: what fsw and fmv.x.w move.
-  uint32_t low(unsigned r) const { return (wide >> r & 1) != 0 ? flo[r] : f[r]; }
   // The 64 bits of f register r.
-  uint64_t fd(unsigned r) const {
-    return (wide >> r & 1) != 0 ? uint64_t{fh[r]} << 32 | flo[r] : 0xFFFFFFFF00000000ull | f[r];
-  }
+  uint64_t fd(unsigned r) const { return (wide >> r & 1) != 0 ? wide_registers.get(r) : 0xFFFFFFFF00000000ull | f[r]; }
   void set_fd(unsigned r, uint64_t v) {
-    const auto hi = static_cast<uint32_t>(v >> 32), lo = static_cast<uint32_t>(v);
-    if (hi == 0xFFFFFFFFu) return set_fs(r, lo);
+    if (v >> 32 == 0xFFFFFFFFu) return set_fs(r, static_cast<uint32_t>(v));
     f[r] = 0x7FC00000u;  // read as a single: the canonical NaN
-    flo[r] = lo;
-    fh[r] = hi;
+    wide_registers.set(r, v);
     wide |= 1u << r;
   }
+  // The low 32 bits of f register r, boxed or not: what fsw and fmv.x.w move.
+  uint32_t low(unsigned r) const { return static_cast<uint32_t>(fd(r)); }
 };
 
 // Whether two threads' architectural states are equal (fh[] where unused

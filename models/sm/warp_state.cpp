@@ -17,7 +17,7 @@ void Warp::start(unsigned block, unsigned index, unsigned part, const KernelLaun
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
     const uint32_t t = index * kWarpSize + lane;
     isa::ThreadState& ts = threads[lane];
-    ts = isa::ThreadState{};
+    ts.clear();
     if (t >= threads_in_block) continue;
     existing |= 1u << lane;
     ts.pc = k.start_pc;

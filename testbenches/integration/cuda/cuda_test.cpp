@@ -341,6 +341,23 @@ TEST(CudaCompile, VerboseCountsEachKernelsFp64Instructions) {
                                                                                                     << body;
 }
 
+// A float kernel with an unsuffixed double constant: -v shows its FP64
+// instructions, GCC's -Wdouble-promotion names the line on request, and
+// -fsingle-precision-constant keeps it in float.
+TEST(CudaCompile, DoublePromotionIsNamedOnRequest) {
+  const auto out = compile("promotion.cu", "", "-v -Wdouble-promotion");
+  EXPECT_NE(out.find("COMPILED"), std::string::npos) << out;
+  EXPECT_NE(out.find("promotion.cu:7:26: warning: implicit conversion from 'float' to 'double' to match other operand "
+                     "of binary expression [-Wdouble-promotion]"),
+            std::string::npos)
+      << out;
+  const std::regex with_fp64(R"(kernel 'scale\(float\*, int\)': [^\n]*, [1-9][0-9]* FP64 instructions\n)");
+  EXPECT_TRUE(std::regex_search(out, with_fp64)) << out;
+  const auto single = compile("promotion.cu", "", "-v -fsingle-precision-constant");
+  EXPECT_NE(single.find("kernel 'scale(float*, int)': "), std::string::npos) << single;
+  EXPECT_EQ(single.find("FP64"), std::string::npos) << single;
+}
+
 // ---- the examples ------------------------------------------------------------
 
 namespace {
