@@ -118,7 +118,10 @@ class SandboxEnv : public ExecEnv {
   }
   void check_wide(uint32_t addr, unsigned bytes) const {
     check(bytes == 8 || bytes == 16, "wide access size other than 8 or 16 bytes");
-    check(bytes == inst_.mem_bytes && bytes == 4u * inst_.group, "wide access size differs from Inst::mem_bytes");
+    // A register group moves 4 bytes a register; fld/fsd one 8-byte f register.
+    const bool doubleword = inst_.group == 1 && (inst_.op == Op::kFld || inst_.op == Op::kFsd);
+    check(bytes == inst_.mem_bytes && (bytes == 4u * inst_.group || (doubleword && bytes == 8)),
+          "wide access size differs from Inst::mem_bytes");
     check(addr % bytes == 0, "misaligned address reached the wide memory callback");
   }
   const Inst& inst_;
@@ -167,7 +170,7 @@ bool same_inst(const Inst& a, const Inst& b) {
 
 bool writes_fcsr(Op op) {
   const bool csr_op = op >= Op::kCsrrw && op <= Op::kCsrrci;
-  const bool f_op = op >= Op::kFlw && op <= Op::kFmvWX;
+  const bool f_op = (op >= Op::kFlw && op <= Op::kFmvWX) || (op >= Op::kFld && op <= Op::kFcvtDWu);
   return csr_op || f_op;
 }
 
@@ -220,7 +223,9 @@ void check_outcome(const Inst& inst, const ThreadState& start, const uint8_t* me
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  uint8_t in[4 + 1 + 4 + 31 * 4 + 32 * 4 + 1 + 4 + kSandboxBytes] = {};
+  // The largest input taken: the word, the perturbed register and its 8-byte
+  // delta, x1..x31, f0..f31 as doubles, fcsr, pc, the sandbox memory.
+  uint8_t in[4 + 1 + 8 + 31 * 4 + 32 * 8 + 1 + 4 + kSandboxBytes] = {};
   std::memcpy(in, data, size < sizeof in ? size : sizeof in);
   const uint8_t* p = in;
   const auto take32 = [&p] {
