@@ -482,26 +482,15 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
         }
       }
       if (t != now) return;  // issue when the engine reaches the core's time
-      if (draining_) {
+      // A drain waits for the cores' accesses in flight: an fld/fsd whose
+      // first word is done is one of them, so its second word still goes.
+      const bool second_half = first_half_[id].has_value();
+      if (draining_ && !second_half) {
         h.ready_at = t + 1;
         return;
       }
-      const bool second_half = first_half_[id].has_value();
       const bus::Op op = memory_op(*inst, h.state, second_half ? 1 : 0);
-      if (!second_half) switch (op.kind) {
-          case bus::OpKind::kLoad:
-            ++h.loads;
-            break;
-          case bus::OpKind::kStore:
-            ++h.stores;
-            break;
-          case bus::OpKind::kFence:
-            ++h.fences;
-            break;
-          default:
-            ++h.atomics;
-            break;
-        }
+      if (!second_half) count_access(h, op.kind);
       issued_at_[id] = t;
       set_mode(h, Hart::Mode::kWaitMemory, t);
       engine_->issue(id, op, [this, &h](uint32_t value) {
@@ -521,6 +510,23 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       cost += div_latency_;
     }
     h.ready_at = t + cost;
+  }
+}
+
+void ControlCluster::count_access(Hart& h, bus::OpKind kind) {
+  switch (kind) {
+    case bus::OpKind::kLoad:
+      ++h.loads;
+      break;
+    case bus::OpKind::kStore:
+      ++h.stores;
+      break;
+    case bus::OpKind::kFence:
+      ++h.fences;
+      break;
+    default:
+      ++h.atomics;
+      break;
   }
 }
 

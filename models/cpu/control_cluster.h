@@ -180,6 +180,8 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // Ends the core's transaction with `status` (MMIO, nesting): issues the abort.
   void abort_transaction(Hart& h, uint32_t status, uint64_t t);
   // Issues a transaction-control operation; `done` runs when it completes.
+  // The core's load/store/fence/atomic statistic for an access it issues.
+  static void count_access(Hart& h, bus::OpKind kind);
   void issue_tx(Hart& h, bus::OpKind kind, uint64_t t, uint32_t value, std::function<void(uint32_t)> done);
   void resume(Hart& h);
   bool needs_coherence_point(const isa::Inst& inst, const Hart& h) const;
