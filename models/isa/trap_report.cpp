@@ -28,4 +28,60 @@ std::string describe_trap(const Inst& inst, const ExecResult& r, uint32_t pc, bo
   }
 }
 
+const char* trap_name(Trap trap) {
+  switch (trap) {
+    case Trap::kNone:
+      return "none";
+    case Trap::kIllegalInstruction:
+      return "illegal instruction";
+    case Trap::kLoadMisaligned:
+      return "load address misaligned";
+    case Trap::kLoadAccessFault:
+      return "load access fault";
+    case Trap::kStoreMisaligned:
+      return "store/AMO address misaligned";
+    case Trap::kStoreAccessFault:
+      return "store/AMO access fault";
+    case Trap::kEcall:
+      return "ecall";
+    case Trap::kEbreak:
+      return "ebreak";
+    case Trap::kBarrier:
+      return "barrier";
+    case Trap::kThreadExit:
+      return "thread exit";
+    case Trap::kWfi:
+      return "wfi";
+    case Trap::kInstructionMisaligned:
+      return "instruction address misaligned";
+    case Trap::kTransactional:
+      return "transactional instruction";
+  }
+  return "unknown trap";
+}
+
+namespace tx {
+const char* abort_reason_name(AbortReason r) {
+  switch (r) {
+    case AbortReason::kExplicit:
+      return "explicit";
+    case AbortReason::kConflictRw:
+      return "conflict_rw";
+    case AbortReason::kConflictWr:
+      return "conflict_wr";
+    case AbortReason::kConflictWw:
+      return "conflict_ww";
+    case AbortReason::kCapacity:
+      return "capacity";
+    case AbortReason::kMmio:
+      return "mmio";
+    case AbortReason::kNesting:
+      return "nesting";
+    case AbortReason::kLogOverflow:
+      return "log_overflow";
+  }
+  return "unknown";
+}
+}  // namespace tx
+
 }  // namespace tessera::isa
