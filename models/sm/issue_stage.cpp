@@ -67,7 +67,7 @@ IssueStage::UnitIndex unit_index(isa::Unit u) {
 }  // namespace
 
 IssueStage::IssueStage(unsigned index, const SmParams& p, sim::StatGroup& parent, const uint64_t* active_cycles)
-    : p_(p), scheduler_(make_scheduler(p.scheduler, p.two_level_active)) {
+    : p_(p), scheduler_(make_scheduler(p.scheduler, WarpSchedulerOptions{p.two_level_active})) {
   stats_ = std::make_unique<sim::StatGroup>(fmt::format("sched{}", index), &parent);
   stats_->add_counter("issued_warp_insts", &issued_, "Warp instructions issued by this scheduler");
   stats_->add_counter("dual_issued", &dual_issued_, "Cycles in which a second instruction issued");

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "sm/warp_scheduler.h"
 #include "tessera_run.h"
 
 using tessera::test::parse_results;
@@ -139,6 +140,18 @@ TEST(SmTiming, NoThreadLeavesABarrierBeforeTheLastArrives) {
   EXPECT_GT(value(r, "last_arrival") - value(r, "first_arrival"), 1000);  // warp 0 is late
   EXPECT_GT(value(r, "first_leave"), value(r, "last_arrival"));
   EXPECT_EQ(value(r, "wrong_shared_values"), 0);
+}
+
+// Every registered warp scheduler (a new one included, without editing
+// this test) keeps the barrier's guarantees with a late warp: a policy that
+// never picked the spinning warp would hang the run.
+TEST(SmTiming, EveryWarpSchedulerKeepsBarrierSemantics) {
+  for (const std::string& policy : tessera::sm::scheduler_names()) {
+    SCOPED_TRACE(policy);
+    const auto r = run_ok("barrier", {"--set", "sm.scheduler=" + policy});
+    EXPECT_GT(value(r, "first_leave"), value(r, "last_arrival"));
+    EXPECT_EQ(value(r, "wrong_shared_values"), 0);
+  }
 }
 
 // 1.5 KiB of shared memory, 520 bytes per block (528 with 16-byte
