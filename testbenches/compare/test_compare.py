@@ -1,11 +1,15 @@
 """Pure parts of tools/compare: cases, BookSim2 configuration text, DRAMsim3
-traces, both peers' output parsers and the table maker. The peer outputs
+traces, both peers' output parsers, the saturation rules, the peer binary
+lookup, process CPU-time accounting and the table maker. The peer outputs
 below are small samples written in each peer's output format."""
 
 import json
 import math
 import os
+import subprocess
 import sys
+import tempfile
+import time
 import unittest
 
 SRC = os.environ.get("TESSERA_SOURCE_DIR",
@@ -48,6 +52,12 @@ class Cases(unittest.TestCase):
         self.assertEqual(peers.saturation_rate([(0.1, False), (0.3, True), (0.2, False)]), 0.2)
         self.assertIsNone(peers.saturation_rate([(0.1, True)]))
         self.assertIsNone(peers.saturation_rate([]))
+        self.assertEqual(peers.saturation_rate([(0.1, False), (0.2, False)]), 0.2)
+
+    def test_saturation_rate_stops_at_the_first_saturated_point(self):
+        # A sweep that goes on past its first saturated point (to find the
+        # other rule's) may meet an unsaturated one again: it does not count.
+        self.assertEqual(peers.saturation_rate([(0.4, False), (0.2, False), (0.3, True), (0.1, False)]), 0.2)
 
     def test_ratio(self):
         self.assertEqual(peers.ratio(3.0, 4.0), 0.75)
@@ -92,6 +102,19 @@ class BookSimConfig(unittest.TestCase):
         self.assertNotIn("--set", peers.tessera_noc_args(self.CASE, 0.3))
 
 
+def _bs_samples(changes, warmup=3):
+    """BookSim2's per-sample lines (src/trafficmanager.cpp, _SingleSim) for
+    the given (latency change, throughput change) pairs, 'Warmed up' after
+    the first `warmup`."""
+    out = []
+    for i, (lat, acc) in enumerate(changes):
+        out.append("Class 0:\nPacket latency average = 33.5\nlatency change    = %s\nthroughput change = %s\n"
+                   % (lat, acc))
+        if i + 1 == warmup:
+            out.append("Warmed up ...Time used is 3000 cycles\n")
+    return "".join(out)
+
+
 BOOKSIM_STABLE = """\
 BEGIN Configuration File: c.cfg
 topology = mesh;
@@ -101,6 +124,17 @@ Packet latency average = 33.5 (1 samples)
 \tminimum = 7
 \tmaximum = 80
 Accepted flit rate average= 0.0991
+latency change    = 1
+throughput change = 1
+Warmed up ...Time used is 3000 cycles
+latency change    = 0.01
+throughput change = 0.02
+latency change    = 0.001
+throughput change = 0.003
+latency change    = 0.0499
+throughput change = 0.0001
+Draining all recorded packets ...
+Draining remaining packets ...
 Time taken is 6128 cycles
 ====== Overall Traffic Statistics ======
 ====== Traffic class 0 ======
@@ -124,8 +158,25 @@ BOOKSIM_UNSTABLE = """\
 Class 0:
 Packet latency average = 512.3
 Accepted flit rate average= 0.3101
+latency change    = 1
+throughput change = 1
+Average latency for class 0 exceeded 500 cycles. Aborting simulation.
+Too many sample periods needed to converge
 Simulation unstable, ending ...
 Total run time 1.5
+"""
+
+BOOKSIM_OVERALL = """\
+Draining all recorded packets ...
+Draining remaining packets ...
+Time taken is 11858 cycles
+====== Overall Traffic Statistics ======
+====== Traffic class 0 ======
+Packet latency average = 88.2 (1 samples)
+Injected flit rate average = %s (1 samples)
+Accepted flit rate average = %s (1 samples)
+Hops average = 5.25 (1 samples)
+Total run time 2.8
 """
 
 
@@ -140,15 +191,98 @@ class BookSimParse(unittest.TestCase):
         self.assertEqual(r["simulated_cycles"], 6128)
         self.assertEqual(r["host_seconds"], 0.356035)
 
+    def test_converged_sample_rules(self):
+        r = peers.parse_booksim(BOOKSIM_STABLE)
+        self.assertTrue(r["converged"])
+        self.assertTrue(r["drained"])
+        self.assertFalse(r["over_threshold"])
+
     def test_unstable_is_saturated(self):
         r = peers.parse_booksim(BOOKSIM_UNSTABLE)
         self.assertTrue(r["saturated"])
+        self.assertTrue(r["over_threshold"])
+        self.assertFalse(r["converged"])
+        self.assertFalse(r["drained"])
         self.assertIsNone(r["latency"])
         self.assertIsNone(r["simulated_cycles"])
         self.assertEqual(r["host_seconds"], 1.5)
 
     def test_no_output_is_saturated(self):
-        self.assertTrue(peers.parse_booksim("")["saturated"])
+        r = peers.parse_booksim("")
+        self.assertTrue(r["saturated"])
+        self.assertTrue(r["over_threshold"])
+
+    def test_max_samples_without_converging_is_stable_for_booksim_only(self):
+        # BookSim2 at uniform 0.30, 1-flit packets, 2 VCs: seven samples after
+        # the warm-up, the latency still changing by 5-9 % in six of them,
+        # then drained and reported (no "Simulation unstable").
+        changes = [(1, 1), (0.16, 0.026), (0.29, 0.038), (0.082, 0.014), (0.087, 0.0057), (0.0503, 0.0013),
+                   (0.0578, 0.0002), (0.0663, 0.0021), (0.0623, 0.0011), (0.0449, 0.0018)]
+        r = peers.parse_booksim(_bs_samples(changes) + BOOKSIM_OVERALL % ("0.296592", "0.295971"))
+        self.assertFalse(r["over_threshold"])
+        self.assertFalse(r["converged"])  # only the last sample is within 5 %
+        self.assertTrue(r["saturated"])
+        self.assertFalse(peers.saturated(r, "latency_threshold"))
+        self.assertEqual(r["latency"], 88.2)
+        self.assertEqual(r["simulated_cycles"], 11858)
+
+    def test_converges_on_the_last_allowed_sample(self):
+        # The third sample within 5 % in a row is the tenth: converged.
+        changes = [(1, 1), (0.2, 0.1), (0.2, 0.1), (0.3, 0.01), (0.3, 0.01), (0.3, 0.01), (0.3, 0.01),
+                   (0.05, 0.05), (0.01, 0.01), ("nan", 0.0)]
+        r = peers.parse_booksim(_bs_samples(changes) + BOOKSIM_OVERALL % ("0.1", "0.1"))
+        self.assertTrue(r["converged"])
+        self.assertFalse(r["saturated"])
+
+    def test_warm_up_samples_do_not_count_as_converging(self):
+        changes = [(0.01, 0.01), (0.01, 0.01), (0.01, 0.01), (0.2, 0.01)]
+        r = peers.parse_booksim(_bs_samples(changes) + BOOKSIM_OVERALL % ("0.1", "0.1"))
+        self.assertFalse(r["converged"])
+
+    def test_accepted_below_injected(self):
+        r = peers.parse_booksim(BOOKSIM_STABLE.replace("0.0999479", "0.0940"))
+        # 0.0940 < 0.099849 x 0.95 = 0.09486: saturated by Tessera's rules only
+        self.assertTrue(r["saturated"])
+        self.assertFalse(peers.saturated(r, "latency_threshold"))
+
+
+def _point(offered, over=False, converged=True, drained=True, injected=None, accepted=None):
+    return {"offered": offered, "over_threshold": over, "converged": converged, "drained": drained,
+            "injected": offered if injected is None else injected,
+            "accepted": offered if accepted is None else accepted}
+
+
+class SaturationRules(unittest.TestCase):
+    def test_each_tessera_rule(self):
+        self.assertFalse(peers.saturated(_point(0.1), "tessera"))
+        self.assertTrue(peers.saturated(_point(0.1, over=True), "tessera"))
+        self.assertTrue(peers.saturated(_point(0.1, converged=False), "tessera"))
+        self.assertTrue(peers.saturated(_point(0.1, drained=False), "tessera"))
+        # margin 5 %: 0.0951 of 0.1 is still accepted, 0.0949 is not
+        self.assertFalse(peers.saturated(_point(0.1, injected=0.1, accepted=0.0951), "tessera"))
+        self.assertTrue(peers.saturated(_point(0.1, injected=0.1, accepted=0.0949), "tessera"))
+
+    def test_latency_threshold_rule_reads_only_the_threshold(self):
+        self.assertTrue(peers.saturated(_point(0.1, over=True), "latency_threshold"))
+        for p in (_point(0.1, converged=False), _point(0.1, drained=False),
+                  _point(0.1, injected=0.1, accepted=0.01)):
+            self.assertFalse(peers.saturated(p, "latency_threshold"))
+
+    def test_unknown_rule(self):
+        with self.assertRaises(ValueError):
+            peers.saturated(_point(0.1), "booksim")
+
+    def test_sweep_under_both_rules(self):
+        # Not converged at 0.30, accepted short at 0.32 (after an unsaturated
+        # 0.28), over the threshold at 0.34.
+        points = [_point(0.26), _point(0.28), _point(0.30, converged=False), _point(0.32),
+                  _point(0.34, over=True, converged=False, drained=False)]
+        self.assertEqual(peers.saturation_rates(points), {"latency_threshold": 0.32, "tessera": 0.28})
+        points[3] = _point(0.32, drained=False, injected=0.32, accepted=0.25)
+        self.assertEqual(peers.saturation_rates(list(reversed(points))),
+                         {"latency_threshold": 0.32, "tessera": 0.28})
+        self.assertEqual(peers.saturation_rates([_point(0.02, over=True)]),
+                         {"latency_threshold": None, "tessera": None})
 
 
 def _channel(reads, writes, rd_hits, wr_hits, lat, energy, cycles=1000):
@@ -213,9 +347,119 @@ class DramsimTrace(unittest.TestCase):
         self.assertEqual([int(l.split()[2]) for l in lines], list(range(3000)))
         self.assertEqual(lines, peers.dramsim3_trace(case, 3000, 1 << 30, seed=3).splitlines())
 
-    def test_tessera_trace(self):
-        self.assertEqual(peers.tessera_trace_from_dramsim3("0x40 WRITE 9\n0x80 READ 9\n"),
-                         "0 W 0x40\n1 R 0x80\n")
+    def test_tessera_trace_keeps_each_request_cycle(self):
+        # Same clock (DRAMsim3 tCK 1 ns, Tessera hbm2 tck_ps 1000): the cycles
+        # pass unchanged, gaps and repeats included.
+        self.assertEqual(peers.tessera_trace_from_dramsim3("0x40 WRITE 9\n0x80 READ 9\n\n0xc0 READ 250\n"),
+                         "9 W 0x40\n9 R 0x80\n250 R 0xc0\n")
+
+    def test_tessera_trace_of_the_generated_trace(self):
+        text = peers.dramsim3_trace({"pattern": "stream", "read_ratio": 1.0}, 3, 1 << 20)
+        self.assertEqual(peers.tessera_trace_from_dramsim3(text), "0 R 0x0\n1 R 0x40\n2 R 0x80\n")
+
+    def test_tessera_trace_converts_clock_domains(self):
+        # DRAMsim3 at tCK 1.25 ns, Tessera at 1.0 ns: cycle c is 1.25 c ns,
+        # entering Tessera at the first cycle not before it.
+        text = "0x0 READ 0\n0x40 READ 1\n0x80 WRITE 4\n0xc0 READ 7\n"
+        self.assertEqual(peers.tessera_trace_from_dramsim3(text, 1250, 1000),
+                         "0 R 0x0\n2 R 0x40\n5 W 0x80\n9 R 0xc0\n")
+        # and the other way: 1 ns cycles into 1.6 GHz (625 ps) cycles
+        self.assertEqual(peers.tessera_trace_from_dramsim3(text, 1000, 625),
+                         "0 R 0x0\n2 R 0x40\n7 W 0x80\n12 R 0xc0\n")
+
+    def test_tessera_trace_keeps_order_of_an_early_stamp(self):
+        # DRAMsim3 reads in file order: a line stamped before the one above
+        # enters after it.
+        self.assertEqual(peers.tessera_trace_from_dramsim3("0x0 READ 10\n0x40 WRITE 3\n0x80 READ 12\n"),
+                         "10 R 0x0\n10 W 0x40\n12 R 0x80\n")
+
+    def test_tessera_trace_bad_clock(self):
+        with self.assertRaises(ValueError):
+            peers.tessera_trace_from_dramsim3("0x0 READ 1\n", 0, 1000)
+
+    def test_trace_cycles(self):
+        self.assertEqual(peers.dramsim3_trace_cycles("0x0 READ 0\n0x40 READ 1\n0x80 READ 2\n"), 3)
+        self.assertEqual(peers.dramsim3_trace_cycles("0x0 READ 7\n0x40 READ 3\n\n"), 8)
+
+    def test_ps_of_ns(self):
+        self.assertEqual(peers.ps_of_ns("1"), 1000)
+        self.assertEqual(peers.ps_of_ns("0.625"), 625)
+        self.assertEqual(peers.ps_of_ns("0.833"), 833)
+
+
+class PeerBinaries(unittest.TestCase):
+    def _touch(self, root, rel, mode=0o755):
+        path = os.path.join(root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("")
+        os.chmod(path, mode)
+        return path
+
+    def test_cmake_build(self):
+        with tempfile.TemporaryDirectory() as d:
+            exe = self._touch(d, os.path.join("build", "dramsim3main"))
+            self.assertEqual(peers.find_dramsim3(d), exe)
+
+    def test_makefile_build(self):
+        with tempfile.TemporaryDirectory() as d:
+            exe = self._touch(d, "dramsim3main.out")  # the Makefile's EXE_NAME
+            self.assertEqual(peers.find_dramsim3(d), exe)
+
+    def test_root_dramsim3main(self):
+        with tempfile.TemporaryDirectory() as d:
+            exe = self._touch(d, "dramsim3main")
+            self.assertEqual(peers.find_dramsim3(d), exe)
+
+    def test_cmake_build_first_when_both(self):
+        with tempfile.TemporaryDirectory() as d:
+            self._touch(d, "dramsim3main.out")
+            exe = self._touch(d, os.path.join("build", "dramsim3main"))
+            self.assertEqual(peers.find_dramsim3(d), exe)
+
+    def test_neither_names_every_path(self):
+        with tempfile.TemporaryDirectory() as d:
+            self._touch(d, os.path.join("build", "dramsim3main"), mode=0o644)  # not executable
+            os.makedirs(os.path.join(d, "dramsim3main.out"))  # a directory
+            with self.assertRaises(peers.PeerNotBuilt) as ctx:
+                peers.find_dramsim3(d)
+            msg = str(ctx.exception)
+            self.assertIn("DRAMsim3", msg)
+            self.assertIn(os.path.join(d, "build", "dramsim3main"), msg)
+            self.assertIn(os.path.join(d, "dramsim3main.out"), msg)
+            self.assertIn(os.path.join(d, "dramsim3main") + " ", msg + " ")
+
+
+class CpuTime(unittest.TestCase):
+    PY = sys.executable
+
+    def test_cpu_seconds_adds_user_and_system(self):
+        class Usage:
+            ru_utime, ru_stime = 1.25, 0.5
+        self.assertEqual(peers.cpu_seconds(Usage()), 1.75)
+
+    def test_busy_child(self):
+        # The child burns >= 0.3 s of its own CPU time and prints what it
+        # counted; the helper sees at least that (plus interpreter start-up).
+        code = ("import time\nt=time.process_time()\nwhile time.process_time()-t<0.3: pass\n"
+                "print(time.process_time())")
+        p, cpu, wall = peers.run_measured([self.PY, "-c", code], capture_output=True, text=True, check=True)
+        own = float(p.stdout)
+        self.assertGreaterEqual(cpu, own - 0.011)  # rusage and process_time tick differently
+        self.assertLess(cpu, own + 1.0)
+        self.assertGreaterEqual(wall, 0.3)
+
+    def test_sleeping_child_is_not_charged_its_wall_time(self):
+        p, cpu, wall = peers.run_measured([self.PY, "-c", "import time; time.sleep(0.6)"], check=True)
+        self.assertGreaterEqual(wall, 0.6)
+        self.assertLess(cpu, 0.4)
+
+    def test_only_the_children_of_the_call(self):
+        # A busy child reaped before the call is not charged to the next.
+        subprocess.run([self.PY, "-c", "import time\nt=time.process_time()\n"
+                        "while time.process_time()-t<0.3: pass"], check=True)
+        _, cpu, _ = peers.run_measured([self.PY, "-c", "pass"], check=True)
+        self.assertLess(cpu, 0.25)
 
 
 class Tables(unittest.TestCase):

@@ -1,14 +1,20 @@
 """Pure parts of the peer comparison: case lists, BookSim2 configuration
-text, DRAMsim3 traces, parsers of both peers' output and the table maker.
+text, DRAMsim3 traces, parsers of both peers' output, the saturation rules,
+the peer binary lookup, process CPU-time accounting and the table maker.
 
-Nothing here runs a simulator; tools/compare/run.py does.
+Nothing here runs a simulator; tools/compare/run.py does (through
+run_measured).
 """
 
 import csv
 import io
 import json
+import os
 import random
 import re
+import resource
+import subprocess
+import time
 
 # ---------------------------------------------------------------- NoC cases
 
@@ -81,35 +87,95 @@ def _bs_value(text, label):
     return float(m.group(1)) if m else None
 
 
+# BookSim2's defaults (src/booksim_config.cpp): stopping_thres and
+# acc_stopping_thres 0.05; Tessera's noc.converge and noc.saturation_margin
+# are the same 5 % (docs/noc.md).
+BOOKSIM_STOPPING_THRES = 0.05
+SATURATION_MARGIN = 0.05
+_BS_CHANGE = re.compile(r"^latency change\s*=\s*(\S+)\s*\nthroughput change\s*=\s*(\S+)", re.M)
+
+
 def parse_booksim(text):
-    """Result of one BookSim2 latency run: its overall statistics, or
-    saturated=True when BookSim declared the run unstable (or printed none)."""
+    """Result of one BookSim2 latency run: its overall statistics (None when
+    it printed none) and the facts both saturation rules read
+    (saturation_rules): over_threshold when BookSim declared the run
+    unstable, converged, drained."""
     cycles = re.findall(r"^Time taken is (\d+) cycles", text, re.M)
     run_time = re.search(r"^Total run time ([0-9.eE+-]+)", text, re.M)
     out = {
         "simulated_cycles": int(cycles[-1]) if cycles else None,
-        "host_seconds": float(run_time.group(1)) if run_time else None,
+        "host_seconds": float(run_time.group(1)) if run_time else None,  # BookSim's wall clock (main.cpp)
     }
-    unstable = "Simulation unstable" in text
-    if unstable or _BS_OVERALL not in text:
-        out.update(saturated=True, latency=None, accepted=None, hops=None)
-        return out
-    overall = text[text.index(_BS_OVERALL):]
-    out.update(saturated=False,
-               latency=_bs_value(overall, "Packet latency average"),
-               network_latency=_bs_value(overall, "Network latency average"),
-               accepted=_bs_value(overall, "Accepted flit rate average"),
-               injected=_bs_value(overall, "Injected flit rate average"),
-               hops=_bs_value(overall, "Hops average"))
+    # TrafficManager::_SingleSim (src/trafficmanager.cpp) fails a run only
+    # when the mean latency, in-flight packets counted at their age, exceeds
+    # latency_thres (after a sample or every 1,000 drain cycles); Run() then
+    # prints "Simulation unstable". A run that reaches max_samples without
+    # converging, and its unbounded drain, still count as stable.
+    unstable = "Simulation unstable" in text or _BS_OVERALL not in text
+    # It converged when its last three samples after the warm-up changed by
+    # at most stopping_thres in latency and in throughput (its loop ends on
+    # the third such sample or at max_samples); compared as BookSim compares
+    # (a 'nan' change does not exceed the threshold).
+    warmed = text.find("Warmed up ...")
+    changes = [(float(a), float(b)) for a, b in _BS_CHANGE.findall(text[warmed:])] if warmed >= 0 else []
+    converged = (not unstable and len(changes) >= 3 and
+                 all(not (c > BOOKSIM_STOPPING_THRES) for pair in changes[-3:] for c in pair))
+    out.update(over_threshold=unstable, converged=converged, drained=not unstable)
+    if unstable:
+        out.update(latency=None, accepted=None, injected=None, hops=None)
+    else:
+        overall = text[text.index(_BS_OVERALL):]
+        out.update(latency=_bs_value(overall, "Packet latency average"),
+                   network_latency=_bs_value(overall, "Network latency average"),
+                   accepted=_bs_value(overall, "Accepted flit rate average"),
+                   injected=_bs_value(overall, "Injected flit rate average"),
+                   hops=_bs_value(overall, "Hops average"))
+    out["saturated"] = saturated(out, "tessera")
     return out
 
 
+# A point's saturation under each rule, from the facts both sides report:
+#   latency_threshold: BookSim2's only rule, the mean latency (in-flight
+#     packets at their age) above latency_thres / noc.latency_threshold 500;
+#   tessera: Tessera's rules (docs/noc.md, "Synthetic traffic and
+#     measurement"): that, or not converged within the samples, or the
+#     measured packets not drained, or accepted below injected by more than
+#     noc.saturation_margin.
+SATURATION_RULES = ("latency_threshold", "tessera")
+
+
+def saturated(point, rule):
+    """Whether a sweep point (over_threshold, converged, drained, injected,
+    accepted) counts as saturated under `rule` (SATURATION_RULES)."""
+    if rule == "latency_threshold":
+        return bool(point["over_threshold"])
+    if rule != "tessera":
+        raise ValueError("unknown saturation rule %r" % rule)
+    if point["over_threshold"] or not point["converged"] or not point["drained"]:
+        return True
+    inj, acc = point.get("injected"), point.get("accepted")
+    return inj is not None and acc is not None and acc < inj * (1.0 - SATURATION_MARGIN)
+
+
 def saturation_rate(points):
-    """Highest offered load of a sweep that ran unsaturated (None if none).
+    """Highest offered load of a sweep below its first saturated point: the
+    last unsaturated load before it in offered order (None if the lowest is
+    saturated); a later unsaturated point does not count.
 
     points: (offered, saturated) pairs, in any order."""
-    ok = [r for r, sat in points if not sat]
-    return max(ok) if ok else None
+    best = None
+    for rate, sat in sorted(points):
+        if sat:
+            break
+        best = rate
+    return best
+
+
+def saturation_rates(points):
+    """{rule: saturation_rate} of a sweep's points (dicts with "offered" and
+    the facts `saturated` reads) under every rule of SATURATION_RULES."""
+    return {rule: saturation_rate([(p["offered"], saturated(p, rule)) for p in points])
+            for rule in SATURATION_RULES}
 
 
 # ---------------------------------------------------------------- HBM cases
@@ -224,12 +290,95 @@ def ratio(a, b):
     return a / b
 
 
-def tessera_trace_from_dramsim3(text):
-    """The same requests as a DRAMsim3 trace, in `tessera dram --pattern trace`
-    form ('<cycle> <R|W> <hex address>'), request i offered at cycle i: one
-    request per cycle, the most DRAMsim3's trace reader offers."""
-    out = []
-    for i, line in enumerate(l for l in text.splitlines() if l.strip()):
-        addr, op, _cycle = line.split()
-        out.append("%d %s %s\n" % (i, "W" if op == "WRITE" else "R", addr))
+# DRAMsim3's trace lines are '<hex address> <op> <cycle>' (operator>> of
+# Transaction, src/common.cc). TraceBasedCPU::ClockTick (src/cpu.cc) offers
+# the next line once its cycle is <= the CPU's clk_, which counts calls of
+# MemorySystem::ClockTick, one per tCK of the .ini's [timing] tCK (ns);
+# lines are taken in file order, at most one a cycle. Tessera's trace lines
+# are '<cycle> <R|W> <hex address>', the cycle the earliest DRAM command-
+# clock cycle (the preset's tck_ps) the request may enter
+# (models/dram/traffic.h, TraceEntry).
+
+
+def tessera_trace_from_dramsim3(text, dramsim3_tck_ps=1000, tessera_tck_ps=1000):
+    """The same requests as a DRAMsim3 trace, in `tessera dram --pattern
+    trace` form, each at its own time: DRAMsim3 cycle c is c x
+    dramsim3_tck_ps, so it enters Tessera no earlier than cycle
+    ceil(c x dramsim3_tck_ps / tessera_tck_ps). A line stamped before the
+    line above it enters after it, as DRAMsim3's in-order reader offers it
+    (Tessera's reader rejects a decreasing cycle)."""
+    if dramsim3_tck_ps <= 0 or tessera_tck_ps <= 0:
+        raise ValueError("clock periods must be positive (DRAMsim3 %s ps, Tessera %s ps)" %
+                         (dramsim3_tck_ps, tessera_tck_ps))
+    out, last = [], 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        addr, op, cycle = line.split()
+        at = -(-int(cycle) * dramsim3_tck_ps // tessera_tck_ps)  # ceiling, in integers
+        last = max(last, at)
+        out.append("%d %s %s\n" % (last, "W" if op == "WRITE" else "R", addr))
     return "".join(out)
+
+
+def dramsim3_trace_cycles(text):
+    """DRAMsim3 cycles that offer every line of a trace: its last cycle + 1."""
+    last = 0
+    for line in text.splitlines():
+        if line.strip():
+            last = max(last, int(line.split()[2]))
+    return last + 1
+
+
+def ps_of_ns(ns_text):
+    """A clock period given in ns (DRAMsim3's tCK, e.g. '1' or '0.625') in
+    whole picoseconds."""
+    return int(round(float(ns_text) * 1000))
+
+
+# ---------------------------------------------------------------- peer binaries
+
+# DRAMsim3 builds its driver in two places: CMake into build/dramsim3main
+# (its README), its own Makefile into the checkout's root as
+# dramsim3main.out (Makefile: EXE_NAME). A root dramsim3main is accepted too.
+DRAMSIM3_BINARIES = (os.path.join("build", "dramsim3main"), "dramsim3main.out", "dramsim3main")
+
+
+class PeerNotBuilt(Exception):
+    pass
+
+
+def find_peer(checkout, candidates, what):
+    """The first of `candidates` (paths inside `checkout`) that is an
+    executable file; PeerNotBuilt naming every path tried otherwise."""
+    tried = [os.path.join(checkout, rel) for rel in candidates]
+    for exe in tried:
+        if os.path.isfile(exe) and os.access(exe, os.X_OK):
+            return exe
+    raise PeerNotBuilt("%s: %s is not built: none of %s exists (build it as its README says)"
+                       % (what, checkout, " or ".join(tried)))
+
+
+def find_dramsim3(checkout):
+    return find_peer(checkout, DRAMSIM3_BINARIES, "DRAMsim3")
+
+
+# ---------------------------------------------------------------- process CPU time
+
+def cpu_seconds(usage):
+    """User + system CPU seconds of a resource.struct_rusage."""
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_measured(cmd, **kwargs):
+    """subprocess.run(cmd, **kwargs), and the CPU seconds (user + system)
+    the process used: the growth of this process's RUSAGE_CHILDREN across
+    the call, which counts the children reaped during it (run.py runs one
+    at a time). Both peers and Tessera are measured this way, start-up and
+    output included, whatever each prints about its own time.
+    Returns (CompletedProcess, cpu_seconds, wall_seconds)."""
+    before = cpu_seconds(resource.getrusage(resource.RUSAGE_CHILDREN))
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, **kwargs)
+    wall = time.perf_counter() - t0
+    return p, cpu_seconds(resource.getrusage(resource.RUSAGE_CHILDREN)) - before, wall

@@ -7,14 +7,15 @@ plots (PNG) and the speed ratio to an output directory.
                        [--out compare-out] [--only noc|hbm] [--quick]
 
 PATH is a built checkout of each peer's public source (BookSim2: src/booksim;
-DRAMsim3: build/dramsim3main). Nothing is downloaded or built here.
+DRAMsim3: build/dramsim3main from CMake, or dramsim3main.out from its
+Makefile). Nothing is downloaded or built here. Speed is process CPU time
+(user + system, getrusage of each child) on both sides.
 """
 
 import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,19 +31,19 @@ def log(msg):
     print(msg, flush=True)
 
 
-def peer_exe(path, rel, what):
-    exe = os.path.join(path, rel)
-    if not os.path.exists(exe):
-        sys.exit("%s: %s is not built (expected %s); build it as its own README says" % (what, path, exe))
-    return exe
+def peer_exe(path, candidates, what):
+    try:
+        return peers.find_peer(path, candidates, what)
+    except peers.PeerNotBuilt as e:
+        sys.exit(str(e))
 
 
 def build_booksim(path):
-    return peer_exe(path, os.path.join("src", "booksim"), "BookSim2")
+    return peer_exe(path, [os.path.join("src", "booksim")], "BookSim2")
 
 
 def build_dramsim3(path):
-    return peer_exe(path, os.path.join("build", "dramsim3main"), "DRAMsim3")
+    return peer_exe(path, peers.DRAMSIM3_BINARIES, "DRAMsim3")
 
 
 # ------------------------------------------------------------------- NoC
@@ -51,30 +52,34 @@ def run_booksim(exe, case, rate, tmp):
     cfg = os.path.join(tmp, "booksim.cfg")
     with open(cfg, "w") as f:
         f.write(peers.booksim_config(case, rate))
-    t0 = time.perf_counter()
-    p = subprocess.run([exe, cfg], capture_output=True, text=True, timeout=600)
-    wall = time.perf_counter() - t0
+    p, cpu, wall = peers.run_measured([exe, cfg], capture_output=True, text=True, timeout=600)
     r = peers.parse_booksim(p.stdout)
-    r["wall_seconds"] = wall
+    r.update(cpu_seconds=cpu, wall_seconds=wall)
     return r
 
 
 def run_tessera_noc(exe, case, rate, atomic_vc):
-    t0 = time.perf_counter()
-    p = subprocess.run([exe] + peers.tessera_noc_args(case, rate, atomic_vc),
-                       capture_output=True, text=True, timeout=600)
-    wall = time.perf_counter() - t0
+    p, cpu, wall = peers.run_measured([exe] + peers.tessera_noc_args(case, rate, atomic_vc),
+                                      capture_output=True, text=True, timeout=600)
     j = json.loads(p.stdout)
-    return {"saturated": bool(j["saturated"]) or not j["drained"],
-            "latency": j["avg_packet_latency_cycles"],  # None when measured packets stayed undelivered
-            "accepted": j["accepted_flits_per_node_cycle"],
-            "hops": j["avg_hops"],
-            "simulated_cycles": j["simulated_cycles"],
-            "host_seconds": j["host_seconds"], "wall_seconds": wall}
+    r = {"over_threshold": j["saturation_reason"] == "latency_threshold",  # recorded first when it applies
+         "converged": j["converged"], "drained": j["drained"],
+         "injected": j["injected_flits_per_node_cycle"],
+         "latency": j["avg_packet_latency_cycles"],  # None when measured packets stayed undelivered
+         "accepted": j["accepted_flits_per_node_cycle"],
+         "hops": j["avg_hops"],
+         "simulated_cycles": j["simulated_cycles"],
+         "host_seconds": j["host_seconds"], "cpu_seconds": cpu, "wall_seconds": wall}
+    r["saturated"] = peers.saturated(r, "tessera")
+    if r["saturated"] != (bool(j["saturated"]) or not j["drained"]):
+        log("warning: Tessera's rules recomputed disagree with its own verdict at %s rate %g" % (case, rate))
+    return r
 
 
 def sweep(fn, step, top):
-    """Run fn(rate) at step, 2*step, ... until the first saturated point."""
+    """Run fn(rate) at step, 2*step, ... until the first point over the
+    latency threshold, the one rule both sides share, so the points give
+    the saturation under both rules (peers.SATURATION_RULES)."""
     pts = []
     i = 1
     while i * step <= top + 1e-9:
@@ -82,7 +87,7 @@ def sweep(fn, step, top):
         r = fn(rate)
         r["offered"] = rate
         pts.append(r)
-        if r["saturated"]:
+        if r["over_threshold"]:
             break
         i += 1
     return pts
@@ -106,31 +111,41 @@ def noc(args, out):
                 else:
                     fn = lambda r, c=case, a=atomic: run_tessera_noc(args.tessera, c, r, a)  # noqa: E731
                 results[name][side] = sweep(fn, step, 1.0)
-                sat = peers.saturation_rate([(p["offered"], p["saturated"]) for p in results[name][side]])
-                log("noc %-22s %-18s saturation %s" % (name, side, sat))
+                sat = peers.saturation_rates(results[name][side])
+                log("noc %-22s %-18s saturation %s (latency threshold), %s (Tessera's rules)"
+                    % (name, side, sat["latency_threshold"], sat["tessera"]))
     with open(os.path.join(out, "noc_points.json"), "w") as f:
         json.dump(results, f, indent=1)
 
-    headers = ["case", "BookSim2 sat.", "Tessera default sat.", "Tessera atomic_vc=true sat.",
-               "ratio default/BookSim", "ratio atomic/BookSim",
-               "BookSim2 lat. @0.02", "Tessera default lat. @0.02", "Tessera atomic lat. @0.02",
-               "BookSim2 us/cycle", "Tessera us/cycle", "speed ratio"]
-    rows = []
+    thr, all_ = " sat. (latency threshold)", " sat. (Tessera's rules)"
+    headers = ["case", "BookSim2" + thr, "Tessera default" + thr, "Tessera atomic_vc=true" + thr,
+               "BookSim2" + all_, "Tessera default" + all_, "Tessera atomic_vc=true" + all_,
+               "ratio default/BookSim (threshold)", "ratio default/BookSim (Tessera's rules)",
+               "ratio atomic/BookSim (Tessera's rules)",
+               "BookSim2 lat. @0.02", "Tessera default lat. @0.02", "Tessera atomic lat. @0.02"]
+    speed_headers = ["case", "BookSim2 points", "BookSim2 CPU s", "BookSim2 CPU us/cycle",
+                     "Tessera points", "Tessera CPU s", "Tessera CPU us/cycle", "speed ratio"]
+    rows, speed = [], []
     for name, by in results.items():
-        sat = {s: peers.saturation_rate([(p["offered"], p["saturated"]) for p in by[s]]) for s, _ in sides}
+        sat = {s: peers.saturation_rates(by[s]) for s, _ in sides}
         low = {s: by[s][0]["latency"] if by[s] else None for s, _ in sides}
 
         def per_cycle(pts):
-            cyc = sum(p["simulated_cycles"] or 0 for p in pts)
-            sec = sum(p["host_seconds"] or 0 for p in pts)
-            return sec / cyc * 1e6 if cyc else None
-        bs_pc = per_cycle(by["booksim"])
-        te_pc = per_cycle(by["tessera_default"] + by["tessera_atomic"])
-        rows.append([name, sat["booksim"], sat["tessera_default"], sat["tessera_atomic"],
-                     peers.ratio(sat["tessera_default"], sat["booksim"]),
-                     peers.ratio(sat["tessera_atomic"], sat["booksim"]),
-                     low["booksim"], low["tessera_default"], low["tessera_atomic"],
-                     bs_pc, te_pc, peers.ratio(bs_pc, te_pc)])
+            # Process CPU time over the points under the latency threshold:
+            # BookSim prints no cycle count for a run it aborts.
+            pts = [p for p in pts if not p["over_threshold"] and p["simulated_cycles"]]
+            cyc = sum(p["simulated_cycles"] for p in pts)
+            sec = sum(p["cpu_seconds"] for p in pts)
+            return len(pts), sec, (sec / cyc * 1e6 if cyc else None)
+        bs_n, bs_s, bs_pc = per_cycle(by["booksim"])
+        te_n, te_s, te_pc = per_cycle(by["tessera_default"] + by["tessera_atomic"])
+        rows.append([name] + [sat[s]["latency_threshold"] for s, _ in sides] + [sat[s]["tessera"] for s, _ in sides] +
+                    [peers.ratio(sat["tessera_default"]["latency_threshold"], sat["booksim"]["latency_threshold"]),
+                     peers.ratio(sat["tessera_default"]["tessera"], sat["booksim"]["tessera"]),
+                     peers.ratio(sat["tessera_atomic"]["tessera"], sat["booksim"]["tessera"]),
+                     low["booksim"], low["tessera_default"], low["tessera_atomic"]])
+        speed.append([name, bs_n, bs_s, bs_pc, te_n, te_s, te_pc, peers.ratio(bs_pc, te_pc)])
+    write_tables(out, "noc_speed", speed_headers, speed)
     write_tables(out, "noc", headers, rows)
     plot_noc(out, results)
 
@@ -143,7 +158,7 @@ def plot_noc(out, results):
     fig, axes = plt.subplots(3, 4, figsize=(18, 12))
     for ax, name in zip(axes.flat, names):
         for side, style in (("booksim", "k-o"), ("tessera_default", "r-s"), ("tessera_atomic", "b-^")):
-            pts = [p for p in results[name][side] if not p["saturated"] and p["latency"] is not None]
+            pts = [p for p in results[name][side] if not p["over_threshold"] and p["latency"] is not None]
             ax.plot([p["offered"] for p in pts], [p["latency"] for p in pts], style, ms=3,
                     label={"booksim": "BookSim2", "tessera_default": "Tessera (default, atomic_vc=auto)",
                            "tessera_atomic": "Tessera (atomic_vc=true)"}[side])
@@ -159,8 +174,19 @@ def plot_noc(out, results):
 
 # ------------------------------------------------------------------- HBM
 
+HBM2_PRESET = os.path.join(ROOT, "models", "dram", "presets", "hbm2.yaml")
+
+
+def tessera_tck_ps():
+    for line in open(HBM2_PRESET):
+        m = re.match(r"^tck_ps:\s*([0-9]+)", line)
+        if m:
+            return int(m.group(1))
+    sys.exit("%s: no tck_ps" % HBM2_PRESET)
+
+
 def tessera_timings():
-    path = os.path.join(ROOT, "models", "dram", "presets", "hbm2.yaml")
+    path = HBM2_PRESET
     out, in_timing = {}, False
     for line in open(path):
         if re.match(r"^timing:", line):
@@ -212,66 +238,70 @@ def ds3_timing_sets():
 
 def hbm(args, out):
     exe = build_dramsim3(args.dramsim3)
+    log("hbm DRAMsim3 binary %s" % exe)
     ini = os.path.join(args.dramsim3, DS3_INI)
     timing_table(out, ini)
+    ds_tck_ps = peers.ps_of_ns(peers.parse_ini(open(ini).read())["timing"].get("tCK", "1"))
+    te_tck_ps = tessera_tck_ps()
     requests = 50000 if args.quick else 200000
     # DRAMsim3's trace reader offers at most one request per cycle (64 GB/s):
-    # both sides get the same trace at that rate. DRAMsim3 runs for the offer
-    # window (requests cycles) and its bandwidth counts what completed in it;
-    # Tessera runs to the last completion.
-    ds_cycles = requests
+    # both sides get the same trace at that rate, each request at its own
+    # cycle. DRAMsim3 runs until its last request is offered and its
+    # bandwidth counts what completed by then; Tessera runs to the last
+    # completion.
     capacity = 4 << 30  # Tessera hbm2 stack (8 ch x 2 PC x 16 banks x 16384 rows x 1 KiB); within DRAMsim3's
     headers = ["case", "side", "requests", "bandwidth GB/s", "% of peak", "avg read latency ns",
-               "row-hit rate", "energy pJ/bit", "requests per host second"]
+               "row-hit rate", "energy pJ/bit", "requests per CPU second"]
     rows, speed, sat_rows = [], [], []
     for case in peers.hbm_cases():
         with tempfile.TemporaryDirectory() as tmp:
             ds_trace = os.path.join(tmp, "trace_ds3.txt")
             te_trace = os.path.join(tmp, "trace_tessera.txt")
             text = peers.dramsim3_trace(case, requests, capacity)
+            ds_cycles = peers.dramsim3_trace_cycles(text)
             with open(ds_trace, "w") as f:
                 f.write(text)
             with open(te_trace, "w") as f:
-                f.write(peers.tessera_trace_from_dramsim3(text))
-            p = subprocess.run([args.tessera, "dram", "--spec", "hbm2", "--pattern", "trace",
-                                "--trace-file", te_trace, "--json"],
-                               capture_output=True, text=True, timeout=600, check=True)
+                f.write(peers.tessera_trace_from_dramsim3(text, ds_tck_ps, te_tck_ps))
+            p, t_cpu, _ = peers.run_measured([args.tessera, "dram", "--spec", "hbm2", "--pattern", "trace",
+                                              "--trace-file", te_trace, "--json"],
+                                             capture_output=True, text=True, timeout=600, check=True)
             t = json.loads(p.stdout)
-            p = subprocess.run([args.tessera, "dram", "--spec", "hbm2", "--pattern", "trace",
-                                "--trace-file", te_trace, "--json"] + ds3_timing_sets(),
-                               capture_output=True, text=True, timeout=600, check=True)
+            p, tm_cpu, _ = peers.run_measured([args.tessera, "dram", "--spec", "hbm2", "--pattern", "trace",
+                                               "--trace-file", te_trace, "--json"] + ds3_timing_sets(),
+                                              capture_output=True, text=True, timeout=600, check=True)
             tm = json.loads(p.stdout)
-            t0 = time.perf_counter()
-            subprocess.run([exe, ini, "-c", str(ds_cycles), "-t", ds_trace, "-o", tmp],
-                           capture_output=True, text=True, timeout=600, check=True)
-            wall = time.perf_counter() - t0
+            _, d_cpu, _ = peers.run_measured([exe, ini, "-c", str(ds_cycles), "-t", ds_trace, "-o", tmp],
+                                             capture_output=True, text=True, timeout=600, check=True)
             d = peers.parse_dramsim3_json(open(os.path.join(tmp, "dramsim3.json")).read())
+        t_rate = peers.ratio(t["requests"], t_cpu)
+        d_rate = peers.ratio(d["requests"], d_cpu)
         rows.append([case["name"], "Tessera", t["requests"], t["bandwidth_gbps"],
                      100.0 * t["bandwidth_gbps"] / t["peak_bandwidth_gbps"], t["avg_read_latency_ns"],
-                     t["row_hit_rate"], t["energy_pj_per_bit"], t["requests_per_host_second"]])
+                     t["row_hit_rate"], t["energy_pj_per_bit"], t_rate])
         rows.append([case["name"], "Tessera, DRAMsim3 timings", tm["requests"], tm["bandwidth_gbps"],
                      100.0 * tm["bandwidth_gbps"] / tm["peak_bandwidth_gbps"], tm["avg_read_latency_ns"],
-                     tm["row_hit_rate"], tm["energy_pj_per_bit"], tm["requests_per_host_second"]])
-        d_rate = d["requests"] / wall
+                     tm["row_hit_rate"], tm["energy_pj_per_bit"], peers.ratio(tm["requests"], tm_cpu)])
         rows.append([case["name"], "DRAMsim3", d["requests"], d["bandwidth_gbps"],
                      100.0 * d["bandwidth_gbps"] / 256.0, d["avg_read_latency_ns"], d["row_hit_rate"],
                      d["energy_pj_per_bit"], d_rate])
-        speed.append([case["name"], t["requests_per_host_second"], d_rate,
-                      peers.ratio(t["requests_per_host_second"], d_rate)])
-        log("hbm %-12s Tessera %.1f GB/s  DRAMsim3 %.1f GB/s" % (case["name"], t["bandwidth_gbps"],
-                                                              d["bandwidth_gbps"]))
+        speed.append([case["name"], t["requests"], t_cpu, t_rate, d["requests"], d_cpu, d_rate,
+                      peers.ratio(t_rate, d_rate)])
+        log("hbm %-12s Tessera %.1f GB/s  DRAMsim3 %.1f GB/s  CPU s %.2f / %.2f" % (
+            case["name"], t["bandwidth_gbps"], d["bandwidth_gbps"], t_cpu, d_cpu))
         # Tessera alone with its source unthrottled (as fast as the queues accept)
-        p = subprocess.run([args.tessera, "dram", "--spec", "hbm2", "--pattern", case["pattern"],
-                            "--read-ratio", "%.6f" % case["read_ratio"], "--requests", str(requests),
-                            "--json"], capture_output=True, text=True, timeout=600, check=True)
+        p, u_cpu, _ = peers.run_measured([args.tessera, "dram", "--spec", "hbm2", "--pattern", case["pattern"],
+                                          "--read-ratio", "%.6f" % case["read_ratio"], "--requests", str(requests),
+                                          "--json"], capture_output=True, text=True, timeout=600, check=True)
         u = json.loads(p.stdout)
         sat_rows.append([case["name"], u["bandwidth_gbps"], 100.0 * u["bandwidth_gbps"] / u["peak_bandwidth_gbps"],
                          u["avg_read_latency_ns"], u["row_hit_rate"], u["energy_pj_per_bit"],
-                         u["requests_per_host_second"]])
+                         peers.ratio(u["requests"], u_cpu)])
     write_tables(out, "hbm", headers, rows)
     write_tables(out, "hbm_tessera_unthrottled", ["case", "bandwidth GB/s", "% of peak", "avg read latency ns",
-                                                  "row-hit rate", "energy pJ/bit", "requests per host second"], sat_rows)
-    write_tables(out, "hbm_speed", ["case", "Tessera req/host s", "DRAMsim3 req/host s",
+                                                  "row-hit rate", "energy pJ/bit", "requests per CPU second"], sat_rows)
+    write_tables(out, "hbm_speed", ["case", "Tessera requests", "Tessera CPU s", "Tessera req/CPU s",
+                                    "DRAMsim3 requests", "DRAMsim3 CPU s", "DRAMsim3 req/CPU s",
                                     "speed ratio"], speed)
 
 
