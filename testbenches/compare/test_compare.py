@@ -427,7 +427,15 @@ class PeerBinaries(unittest.TestCase):
             self.assertIn("DRAMsim3", msg)
             self.assertIn(os.path.join(d, "build", "dramsim3main"), msg)
             self.assertIn(os.path.join(d, "dramsim3main.out"), msg)
-            self.assertIn(os.path.join(d, "dramsim3main") + " ", msg + " ")
+            self.assertEqual(msg, "DRAMsim3: %s is not built: no executable at %s/build/dramsim3main, "
+                                  "%s/dramsim3main.out or %s/dramsim3main (build it as its README says)"
+                             % (d, d, d, d))
+
+    def test_one_candidate(self):
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(peers.PeerNotBuilt) as ctx:
+                peers.find_peer(d, [os.path.join("src", "booksim")], "BookSim2")
+            self.assertIn("no executable at %s (build" % os.path.join(d, "src", "booksim"), str(ctx.exception))
 
 
 class CpuTime(unittest.TestCase):

@@ -355,8 +355,9 @@ def find_peer(checkout, candidates, what):
     for exe in tried:
         if os.path.isfile(exe) and os.access(exe, os.X_OK):
             return exe
-    raise PeerNotBuilt("%s: %s is not built: none of %s exists (build it as its README says)"
-                       % (what, checkout, " or ".join(tried)))
+    listed = tried[0] if len(tried) == 1 else ", ".join(tried[:-1]) + " or " + tried[-1]
+    raise PeerNotBuilt("%s: %s is not built: no executable at %s (build it as its README says)"
+                       % (what, checkout, listed))
 
 
 def find_dramsim3(checkout):
