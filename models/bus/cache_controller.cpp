@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "bus/amo.h"
 #include "bus/cluster_waves.h"
-#include "isa/isa.h"
+#include "mem/bytes.h"
 
 namespace tessera::bus {
 
@@ -17,27 +18,6 @@ using mem::State;
 namespace {
 
 bool writes(OpKind k) { return k == OpKind::kStore || k == OpKind::kAmo || k == OpKind::kSc; }
-
-// The AMO arithmetic is the ISA executor's (isa::atomic_new_value), so a
-// core's AMO through the cluster and one executed directly agree by
-// construction. Indexed by AmoKind.
-constexpr isa::Op kAmoOps[] = {isa::Op::kAmoswapW, isa::Op::kAmoaddW,  isa::Op::kAmoxorW,
-                               isa::Op::kAmoandW,  isa::Op::kAmoorW,   isa::Op::kAmominW,
-                               isa::Op::kAmomaxW,  isa::Op::kAmominuW, isa::Op::kAmomaxuW};
-
-uint32_t amo_result(AmoKind kind, uint32_t old, uint32_t operand) {
-  return isa::atomic_new_value(kAmoOps[static_cast<size_t>(kind)], old, operand, 0);
-}
-
-uint32_t read_bytes(const uint8_t* p, uint32_t size) {
-  uint32_t v = 0;
-  for (uint32_t i = 0; i < size; ++i) v |= static_cast<uint32_t>(p[i]) << (8 * i);
-  return v;
-}
-
-void write_bytes(uint8_t* p, uint32_t size, uint32_t value) {
-  for (uint32_t i = 0; i < size; ++i) p[i] = static_cast<uint8_t>(value >> (8 * i));
-}
 
 }  // namespace
 
@@ -57,7 +37,9 @@ void ControllerContext::check_failure() {
   if (htm_checker && htm_checker->failed() && !failed()) fail(htm_checker->coherence_failure());
 }
 
-std::string CacheController::name() const { return fmt::format("{}{}", id % 2 ? "l1i" : "l1d", id / 2); }
+std::string agent_name(uint32_t agent) { return fmt::format("{}{}", agent % 2 ? "l1i" : "l1d", agent / 2); }
+
+std::string CacheController::name() const { return agent_name(id); }
 
 const CacheController::Miss* CacheController::miss_for(uint64_t line) const {
   for (const auto& m : misses)
@@ -264,7 +246,7 @@ void CacheController::perform(int way, const Op& op, uint32_t* result) {
     return;
   }
   uint8_t* bytes = array.data(way) + (op.addr - l.line_addr);
-  const uint32_t old = read_bytes(bytes, op.size);
+  const uint32_t old = mem::read_le(bytes, op.size);
   if (!internal_access_) {
     ctx_->progress();
     ctx_->useful();
@@ -283,7 +265,7 @@ void CacheController::perform(int way, const Op& op, uint32_t* result) {
       break;
     case OpKind::kStore:
     case OpKind::kSc:
-      write_bytes(bytes, op.size, op.value);
+      mem::write_le(bytes, op.size, op.value);
       if (ctx_->written) ctx_->written->mark(op.addr, op.size);
       ++*ctx_->value_changes;
       *result = 0;
@@ -292,7 +274,7 @@ void CacheController::perform(int way, const Op& op, uint32_t* result) {
       break;
     case OpKind::kAmo: {
       const uint32_t updated = amo_result(op.amo, old, op.value);
-      write_bytes(bytes, op.size, updated);
+      mem::write_le(bytes, op.size, updated);
       if (ctx_->written) ctx_->written->mark(op.addr, op.size);
       if (updated != old) ++*ctx_->value_changes;
       *result = old;
@@ -316,7 +298,7 @@ void CacheController::perform(int way, const Op& op, uint32_t* result) {
     if (op.kind == OpKind::kLoad || op.kind == OpKind::kLr || op.kind == OpKind::kAmo)
       ctx_->htm_checker->read(ctx_->now, core, op.addr, op.size, old);
     if (op.kind == OpKind::kStore || op.kind == OpKind::kSc)
-      ctx_->htm_checker->write(ctx_->now, core, op.addr, op.size, read_bytes(bytes, op.size));
+      ctx_->htm_checker->write(ctx_->now, core, op.addr, op.size, mem::read_le(bytes, op.size));
     if (op.kind == OpKind::kAmo)
       ctx_->htm_checker->write(ctx_->now, core, op.addr, op.size, amo_result(op.amo, old, op.value));
   }

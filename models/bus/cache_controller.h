@@ -59,6 +59,9 @@ struct PortCompletion {
 
 class CacheController;
 
+// "l1d<c>" or "l1i<c>": core c's L1D is agent 2c, its L1I agent 2c+1.
+std::string agent_name(uint32_t agent);
+
 // What the controllers of one cluster share with it: the protocol, the
 // parameters a controller needs, the checker, the cluster's clock and
 // progress (the watchdog), the completions it delivers to the cores and the

@@ -7,8 +7,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "bus/amo.h"
 #include "bus/cache_controller.h"
-#include "isa/isa.h"
+#include "mem/bytes.h"
 
 namespace tessera::bus {
 
@@ -17,22 +18,12 @@ using mem::State;
 
 namespace {
 
-uint32_t read_le(const uint8_t* p, uint32_t size) {
-  uint32_t v = 0;
-  for (uint32_t i = 0; i < size; ++i) v |= static_cast<uint32_t>(p[i]) << (8 * i);
-  return v;
-}
-
 // The exact words [addr, addr+size) touches within its line.
 uint64_t exact_words(uint64_t offset, uint32_t size) {
   uint64_t m = 0;
   for (uint64_t w = offset / 4; w <= (offset + size - 1) / 4; ++w) m |= uint64_t{1} << w;
   return m;
 }
-
-constexpr isa::Op kAmoOps[] = {isa::Op::kAmoswapW, isa::Op::kAmoaddW,  isa::Op::kAmoxorW,
-                               isa::Op::kAmoandW,  isa::Op::kAmoorW,   isa::Op::kAmominW,
-                               isa::Op::kAmomaxW,  isa::Op::kAmominuW, isa::Op::kAmomaxuW};
 
 }  // namespace
 
@@ -181,7 +172,7 @@ bool CacheController::tx_perform(int way, const Op& op, uint32_t* result) {
       }
       for (uint32_t w = 0; w < 64; ++w) {
         if (!(unlogged >> w & 1)) continue;
-        const uint32_t old = read_le(array.data(way) + 4 * w, 4);
+        const uint32_t old = mem::read_le(array.data(way) + 4 * w, 4);
         const uint64_t entry = tx.log_base + tx.log_used;
         tx.ops.push_back(Op{OpKind::kStore, entry, 4, static_cast<uint32_t>(line + 4 * w), AmoKind::kAdd});
         tx.ops.push_back(Op{OpKind::kStore, entry + 4, 4, old, AmoKind::kAdd});
@@ -196,23 +187,21 @@ bool CacheController::tx_perform(int way, const Op& op, uint32_t* result) {
   uint8_t bytes[4];
   for (uint32_t i = 0; i < op.size; ++i)
     bytes[i] = tl->written[offset + i] ? tl->data[offset + i] : array.data(way)[offset + i];
-  const uint32_t value = read_le(bytes, op.size);
+  const uint32_t value = mem::read_le(bytes, op.size);
   const uint64_t words = tx_words(op.addr, op.size);
   if (reads) {
     tl->rmask |= words;
     if (ctx_->htm_checker) ctx_->htm_checker->tx_read(ctx_->now, id / 2, op.addr, op.size, value);
   }
   if (writes_word) {
-    const uint32_t updated = op.kind == OpKind::kAmo
-                                 ? isa::atomic_new_value(kAmoOps[static_cast<size_t>(op.amo)], value, op.value, 0)
-                                 : op.value;
+    const uint32_t updated = op.kind == OpKind::kAmo ? amo_result(op.amo, value, op.value) : op.value;
     for (uint32_t i = 0; i < op.size; ++i) {
       tl->data[offset + i] = static_cast<uint8_t>(updated >> (8 * i));
       tl->written[offset + i] = 1;
     }
     tl->wmask |= words;
     if (ctx_->htm_checker)
-      ctx_->htm_checker->tx_write(ctx_->now, id / 2, op.addr, op.size, read_le(&tl->data[offset], op.size));
+      ctx_->htm_checker->tx_write(ctx_->now, id / 2, op.addr, op.size, mem::read_le(&tl->data[offset], op.size));
   }
   ctx_->check_failure();
   *result = op.kind == OpKind::kStore || op.kind == OpKind::kSc ? 0 : value;
@@ -288,7 +277,7 @@ void CacheController::run_tx_port_ops() {
         for (uint32_t w = 0; w < ctx_->line_bytes / 4; ++w) {
           const uint8_t* m = &l.written[4 * w];
           if (m[0] && m[1] && m[2] && m[3]) {
-            tx.ops.push_back(Op{OpKind::kStore, l.line + 4 * w, 4, read_le(&l.data[4 * w], 4), AmoKind::kAdd});
+            tx.ops.push_back(Op{OpKind::kStore, l.line + 4 * w, 4, mem::read_le(&l.data[4 * w], 4), AmoKind::kAdd});
             continue;
           }
           for (uint32_t b = 0; b < 4; ++b)

@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "bus/cluster.h"
+#include "bus/cluster_waves.h"
 #include "cpu/checkpoint.h"
-#include "cpu/cluster_waves.h"
 #include "cpu/hart.h"
 #include "isa/decoded_program.h"
 #include "mem/backing_memory_side.h"
@@ -297,9 +297,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   std::vector<VectorCounters> vector_counters_;
   std::vector<std::unique_ptr<sim::StatGroup>> vector_stats_;
 
-  std::unique_ptr<ClusterWaves> waves_;  // null when the cluster is not traced
-  sc_core::sc_event wave_event_;         // the next cycle with changes to release
-  uint64_t ps_per_tick_ = 1;             // SystemC time resolution in picoseconds
+  std::unique_ptr<bus::ClusterWaves> waves_;  // null when the cluster is not traced
+  sc_core::sc_event wave_event_;              // the next cycle with changes to release
+  uint64_t ps_per_tick_ = 1;                  // SystemC time resolution in picoseconds
   // A memory wait shows on a core's track when it lasts at least this many
   // cycles: longer than an L1D hit, so the track shows misses, not every load.
   static constexpr uint64_t kTimelineMemoryWait = 8;

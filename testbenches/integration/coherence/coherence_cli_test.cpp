@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "mem/coherence_protocol.h"
 #include "tessera_run.h"
 
 namespace {
@@ -58,7 +59,7 @@ TEST_P(HtmShortRun, TransactionalTesterIsClean) {
 
 std::vector<HtmCase> htm_cases() {
   std::vector<HtmCase> cases;
-  for (const char* p : {"msi", "mesi", "mesif", "moesi", "dragon"})
+  for (const auto& p : mem::protocol_names())
     for (int cores : {4, 8})
       for (const char* v : {"eager", "lazy"})
         for (const char* d : {"pessimistic", "optimistic"}) cases.push_back({p, cores, v, d});

@@ -198,7 +198,7 @@ TEST(Bus, FifoAndPriorityPoliciesAlsoCompleteContendedWork) {
 }
 
 TEST(Cluster, IdleSkippingGivesIdenticalResults) {
-  for (auto protocol : {Protocol::kMsi, Protocol::kMesi, Protocol::kMesif, Protocol::kMoesi, Protocol::kDragon}) {
+  for (auto protocol : all_protocols()) {
     for (bool tso : {false, true}) {
       TesterParams t;
       t.seed = 11;

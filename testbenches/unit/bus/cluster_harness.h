@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "bus/cluster.h"
 
@@ -20,6 +21,14 @@ inline ClusterParams small_params(mem::Protocol p, uint32_t cores = 4) {
   c.l1i = mem::CacheGeometry::make("cluster.l1i", 1024, 2, 64);
   c.deadlock_cycles = 10000;
   return c;
+}
+
+// Every protocol the cluster.protocol key accepts (mem::protocol_names()):
+// a new protocol is tested the day it is added.
+inline std::vector<mem::Protocol> all_protocols() {
+  std::vector<mem::Protocol> all;
+  for (const auto& name : mem::protocol_names()) all.push_back(mem::parse_protocol(name));
+  return all;
 }
 
 constexpr uint64_t kSetStride = 512;

@@ -345,7 +345,7 @@ TEST(Transients, SharersUpgradeRetiresAnOwnedVictimInOiA) {
 // The table itself: every protocol's miss rows begin a transient state, and
 // every state that waits for its order has a row for being ordered.
 TEST(Transients, EveryMissRowOfEveryProtocolBeginsATransientState) {
-  for (auto p : {Protocol::kMsi, Protocol::kMesi, Protocol::kMesif, Protocol::kMoesi, Protocol::kDragon}) {
+  for (auto p : all_protocols()) {
     const auto table = mem::ProtocolTable::standard(p);
     for (const auto& r : table.rows()) {
       const auto op = mem::bus_op_of(r.actions);
@@ -376,7 +376,7 @@ TEST(Transients, EveryMissRowOfEveryProtocolBeginsATransientState) {
   EXPECT_EQ(next_transient(Transient::kIS_D, TransientEvent::kSnoopInvalidates), Transient::kCount);
   // Every victim a protocol writes back has a write-back state; a snooped
   // entry retires, an ordered one sends its data and retires once it crossed.
-  for (auto p : {Protocol::kMsi, Protocol::kMesi, Protocol::kMesif, Protocol::kMoesi, Protocol::kDragon}) {
+  for (auto p : all_protocols()) {
     const auto table = mem::ProtocolTable::standard(p);
     for (const auto& r : table.rows()) {
       if (r.event == mem::Event::kReplace && (r.actions & mem::kWriteBackLine)) {

@@ -12,8 +12,7 @@ namespace {
 constexpr uint64_t kIterations = 2000;
 
 TEST(Litmus, SequentialConsistencyNeverShowsForbiddenOutcomes) {
-  for (auto p : {mem::Protocol::kMsi, mem::Protocol::kMesi, mem::Protocol::kMesif, mem::Protocol::kMoesi,
-                 mem::Protocol::kDragon}) {
+  for (auto p : all_protocols()) {
     for (const auto& test : litmus_names()) {
       const auto r = run_litmus(small_params(p, 2), test, kIterations, 1);
       ASSERT_TRUE(r.failure.empty()) << r.failure;

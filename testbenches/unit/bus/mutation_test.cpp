@@ -55,7 +55,7 @@ INSTANTIATE_TEST_SUITE_P(Rows, Mutated, ::testing::ValuesIn(kMutations),
                          [](const auto& p) { return std::string(p.param.name); });
 
 TEST(Mutated, UnmutatedTablesPassTheSameRun) {
-  for (auto p : {Protocol::kMsi, Protocol::kMesi, Protocol::kMesif, Protocol::kMoesi, Protocol::kDragon}) {
+  for (auto p : all_protocols()) {
     TesterParams t;
     t.seed = 3;
     t.ops = 20000;

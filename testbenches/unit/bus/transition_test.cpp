@@ -136,9 +136,7 @@ TEST_P(Coverage, DirectedScenariosExerciseEveryRow) {
   EXPECT_TRUE(missing.empty()) << h.cluster.table().name() << " rows never exercised:" << missing;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllProtocols, Coverage,
-                         ::testing::Values(Protocol::kMsi, Protocol::kMesi, Protocol::kMesif, Protocol::kMoesi,
-                                           Protocol::kDragon),
+INSTANTIATE_TEST_SUITE_P(AllProtocols, Coverage, ::testing::ValuesIn(all_protocols()),
                          [](const auto& p) { return std::string(mem::protocol_name(p.param)); });
 
 }  // namespace

@@ -1,10 +1,8 @@
-#include "cpu/cluster_waves.h"
+#include "bus/cluster_waves.h"
 
 #include <fmt/format.h>
 
-#include "bus/cluster_waves.h"
-
-namespace tessera::cpu {
+namespace tessera::bus {
 
 ClusterWaves::ClusterWaves(sim::Waveform& wave, const std::string& scope, unsigned cores, unsigned vector_cores)
     : wave_(wave) {
@@ -15,7 +13,7 @@ ClusterWaves::ClusterWaves(sim::Waveform& wave, const std::string& scope, unsign
   };
   const std::string bus = scope + ".bus";
   req_valid_ = add(bus, "req_valid", 1);
-  req_cmd_ = add(bus, "req_cmd", 3, &bus::kBusCmdWave);
+  req_cmd_ = add(bus, "req_cmd", 3, &kBusCmdWave);
   req_addr_ = add(bus, "req_addr", 32);
   req_core_ = add(bus, "req_core", 4);
   req_tag_ = add(bus, "req_tag", 8);
@@ -33,7 +31,7 @@ ClusterWaves::ClusterWaves(sim::Waveform& wave, const std::string& scope, unsign
     k.retire = add(core, "retire", 2);
     k.stall = add(core, "stall", 2, &kCoreStallWave);
     k.line_addr = add(core + ".l1d", "line_addr", 32);
-    k.line_state = add(core + ".l1d", "line_state", bus::kCohStateBits, &bus::kCohStateWave);
+    k.line_state = add(core + ".l1d", "line_state", kCohStateBits, &kCohStateWave);
     if (c < vector_cores) {
       k.vector_issue = add(core + ".vector", "issue", 1);
       k.vector_convoy = add(core + ".vector", "convoy", 32);
@@ -73,28 +71,28 @@ void ClusterWaves::stall(unsigned core, unsigned code, uint64_t cycle) {
   at(k.stall, code, cycle);
 }
 
-void ClusterWaves::bus(const bus::BusEvent& e) {
+void ClusterWaves::bus(const BusEvent& e) {
   switch (e.kind) {
-    case bus::BusEvent::kGrant:
+    case BusEvent::kGrant:
       pulse(req_valid_, e.cycle, e.until);
       at(req_cmd_, static_cast<uint64_t>(e.op), e.cycle);
       at(req_addr_, e.line, e.cycle);
       at(req_core_, e.agent / 2, e.cycle);
       at(req_tag_, e.tag, e.cycle);
       break;
-    case bus::BusEvent::kNack:
+    case BusEvent::kNack:
       pulse(nack_, e.cycle, e.cycle + 1);
       break;
-    case bus::BusEvent::kOrdered:
+    case BusEvent::kOrdered:
       if (e.shared) pulse(shared_, e.cycle, e.cycle + 1);
       if (e.dirty) pulse(dirty_, e.cycle, e.cycle + 1);
       break;
-    case bus::BusEvent::kData:
+    case BusEvent::kData:
       pulse(resp_valid_, e.cycle, e.until);
       at(resp_core_, e.agent / 2, e.cycle);
       at(resp_tag_, e.tag, e.cycle);
       break;
-    case bus::BusEvent::kResponse:
+    case BusEvent::kResponse:
       break;
   }
 }
@@ -133,4 +131,4 @@ void ClusterWaves::grow() {
   ring_ = std::move(bigger);
 }
 
-}  // namespace tessera::cpu
+}  // namespace tessera::bus

@@ -1,0 +1,153 @@
+// The control cores' MMIO: the cluster's own registers (core start and
+// park, bus counters; docs/firmware-abi.md) and the accesses that go out
+// through mmio_socket to the chip's devices.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "cpu/control_cluster.h"
+
+namespace tessera::cpu {
+
+bool ControlCluster::mmio(Hart& h, bool write, uint32_t addr, unsigned bytes, uint32_t* value) {
+  ++h.mmio_accesses;
+  if (write) run_.note_change();
+  const uint32_t offset = addr - kMmioBase;
+  if (offset >= cluster_reg::kFirst && offset < cluster_reg::kEnd) return cluster_register(h, write, offset, value);
+  tlm::tlm_generic_payload gp;
+  gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  gp.set_address(offset);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(value));
+  gp.set_data_length(bytes);
+  gp.set_streaming_width(bytes);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;  // cores synchronise before MMIO
+  mmio_socket->b_transport(gp, delay);
+  if (!gp.is_response_ok()) return false;
+  if (write && offset == launch_offset_) kernel_may_have_run_ = true;
+  if (write && log_device_writes_ && offset >= kDeviceRegisters) {
+    const auto it = std::find_if(device_writes_.begin(), device_writes_.end(),
+                                 [offset](const auto& w) { return w.first == offset; });
+    if (it == device_writes_.end())
+      device_writes_.emplace_back(offset, *value);
+    else
+      it->second = *value;
+  }
+  if (!write && offset == status_offset_ && *value == 0) kernel_may_have_run_ = false;
+  return true;
+}
+
+bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint32_t* value) {
+  namespace r = cluster_reg;
+  const uint64_t t = h.ready_at;
+  if (write) {
+    switch (offset) {
+      case r::kHartPc:
+        start_pc_ = *value;
+        return true;
+      case r::kHartArg:
+        start_arg_ = *value;
+        return true;
+      case r::kHartFn:
+        start_fn_ = *value;
+        return true;
+      case r::kHartSp:
+        start_sp_ = *value;
+        return true;
+      case r::kHartStart: {
+        const uint32_t target = *value;
+        std::string why;
+        if (target == 0 || target >= harts_.size())
+          why = fmt::format("hart {} cannot be started (harts 1..{} exist; cluster.cores={})", target,
+                            harts_.size() - 1, harts_.size());
+        else if (harts_[target]->mode != Hart::Mode::kParked)
+          why = fmt::format("hart {} is already running", target);
+        if (!why.empty()) {
+          run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+                    fmt::format("{}.core{}: HART_START at pc 0x{:08x}: {}", name(), h.id(), h.state.pc, why));
+          return true;
+        }
+        Hart& o = *harts_[target];
+        o.state = isa::ThreadState{};
+        o.state.pc = start_pc_;
+        o.state.x[2] = start_sp_;
+        o.state.x[10] = start_arg_;
+        o.state.x[11] = start_fn_;
+        // The vector unit starts from reset too (spec 3.11's recommended
+        // vtype: vill), whatever the core's previous function set.
+        if (o.vector) {
+          o.vector->vl = 0;
+          o.vector->vtype = isa::vec::kVtypeVill;
+          o.vector->vstart = 0;
+        }
+        set_mode(o, Hart::Mode::kRunning, t + 1);
+        o.ready_at = t + 1;
+        if (timeline_) timeline_->end(core_tracks_[target], timeline_ps(t + 1));
+        completed_[target].reset();
+        first_half_[target].reset();
+        fetch_line_[target] = kNoLine;
+        return true;
+      }
+      case r::kHartPark:
+        if (h.id() == 0) {
+          run_.stop(
+              sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+              fmt::format("{}.cpu0: HART_PARK at pc 0x{:08x}: hart 0 runs main() and cannot park", name(), h.state.pc));
+          return true;
+        }
+        set_mode(h, Hart::Mode::kParked, t + 1);
+        if (timeline_) timeline_->begin(core_tracks_[h.id()], "parked", timeline_ps(t + 1));
+        wake_sleepers(t + 1);  // a core waiting in tessera_core_join
+        return true;
+      default:
+        return false;  // read-only
+    }
+  }
+  const bus::ClusterCounters& c = engine_->counters();
+  switch (offset) {
+    case r::kNumCores:
+      *value = static_cast<uint32_t>(harts_.size());
+      return true;
+    case r::kHartPc:
+      *value = start_pc_;
+      return true;
+    case r::kHartArg:
+      *value = start_arg_;
+      return true;
+    case r::kHartFn:
+      *value = start_fn_;
+      return true;
+    case r::kHartSp:
+      *value = start_sp_;
+      return true;
+    case r::kHartRunning: {
+      uint32_t mask = 0;
+      for (const auto& o : harts_)
+        if (o->mode != Hart::Mode::kParked) mask |= 1u << o->id();
+      *value = mask;
+      return true;
+    }
+    case r::kBusTransactions: {
+      uint64_t n = 0;
+      for (uint64_t k : c.bus_ops) n += k;
+      *value = static_cast<uint32_t>(n);
+      return true;
+    }
+    case r::kInvalidations: {
+      uint64_t n = 0;
+      for (uint32_t a = 0; a < 2 * harts_.size(); ++a) n += engine_->agent_counters(a).invalidations;
+      *value = static_cast<uint32_t>(n);
+      return true;
+    }
+    case r::kCacheToCache:
+      *value = static_cast<uint32_t>(c.cache_to_cache);
+      return true;
+    case r::kMemoryReads:
+      *value = static_cast<uint32_t>(c.memory_reads);
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace tessera::cpu
