@@ -171,9 +171,14 @@ class CacheController {
     // Eager + optimistic: readers whose lines this transaction's writes
     // took; they abort if it commits. (agent, its transaction's begin cycle)
     std::vector<std::pair<uint32_t, uint64_t>> deferred;
+    // Karma: lines opened by the attempts aborted since the last commit,
+    // plus the NACKs taken from transactions since then.
+    uint64_t karma = 0;
     HtmCounters counters;
 
     bool running() const { return phase == TxPhase::kActive || phase == TxPhase::kAcquiring; }
+    // Work done, Karma's priority (bus/contention/karma.cpp).
+    uint64_t work() const { return karma + lines.size(); }
     TxLine* find(uint64_t line) {
       for (auto& l : lines)
         if (l.line == line) return &l;

@@ -358,6 +358,7 @@ void CacheController::tx_finish_commit() {
   tx_release();
   tx.phase = TxPhase::kIdle;
   tx.keep_timestamp = false;
+  tx.karma = 0;
   if (ctx_->commit_token == static_cast<int>(id)) {
     ctx_->commit_token = -1;
     ctx_->frozen.clear();
@@ -383,6 +384,7 @@ void CacheController::tx_abort(TxReason reason, uint8_t code) {
   ++tx.counters.aborts[static_cast<size_t>(reason)];
   tx.counters.aborted_cycles += ctx_->now - tx.begin_cycle;
   tx.keep_timestamp = true;
+  tx.karma += tx.lines.size();
   ++ctx_->aborts_since_useful;
   if (ctx_->htm_checker) ctx_->htm_checker->abort(ctx_->now, id / 2);
   const auto deferred = std::move(tx.deferred);

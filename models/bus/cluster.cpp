@@ -38,8 +38,12 @@ Cluster::Cluster(const ClusterParams& params, mem::MemorySide& memory, sim::Stat
       bus_(params.arbiter, 2 * params.cores, params.request_table),
       bridge_(memory, params.bridge_queue_entries, params.l1d.line_bytes, &counters_.memory_reads,
               &counters_.memory_writes),
-      row_hits_(table_.rows().size(), 0) {
+      row_hits_(table_.rows().size(), 0),
+      contention_(make_contention_manager(params.htm.policy)) {
   if (params.l1i.line_bytes != line_bytes_) throw std::invalid_argument("L1I and L1D line sizes differ");
+  if (contention_->detection() != params.htm.detection)
+    throw std::invalid_argument(fmt::format("htm.policy {} does not apply to {} detection", params.htm.policy,
+                                            detection_name(params.htm.detection)));
   const uint32_t agents = 2 * params.cores;
   if (params.check)
     checker_ = std::make_unique<mem::CoherenceChecker>(
@@ -163,8 +167,7 @@ void Cluster::tick() {
         mem::CoherenceFailure::Kind::kLivelock, ctx_.now, 0,
         fmt::format("transactions aborted {} times and none committed, and no plain access was performed, in {} "
                     "cycles (htm.policy={} does not guarantee progress{})",
-                    ctx_.aborts_since_useful, deadlock_window_, policy_name(params_.htm.policy),
-                    params_.htm.policy == Policy::kRequesterWins ? "; older-wins does" : ""),
+                    ctx_.aborts_since_useful, deadlock_window_, params_.htm.policy, contention_->livelock_hint()),
         running.empty() ? " none" : running));
   }
   // The cheap test first: idle() walks every agent, and runs every tick.
@@ -595,70 +598,6 @@ void Cluster::resolve(uint32_t tag) {
   }
   if (checker_) checker_->check_line(ctx_.now, line);
   check_failure();
-}
-
-Cluster::Contention Cluster::contend(const Txn& t, TxReason* requester_reason) {
-  Agent& r = *agents_[t.agent];
-  // The requester as the contention manager sees it: a committer, a running
-  // transaction's own access, or anything else (plain accesses, instruction
-  // fetches, undo-log traffic).
-  const bool committing = r.tx.phase == TxPhase::kAcquiring || r.tx.phase == TxPhase::kPublishing;
-  const Role role = committing                                                ? Role::kCommitter
-                    : r.tx.phase == TxPhase::kActive && t.port == Port::kData ? Role::kActive
-                                                                              : Role::kPlain;
-  const bool exclusive = t.op != BusOp::kBusRd;
-  const uint64_t words = r.request_words(t.port);
-  const bool stall_expired = r.tx.stalled && ctx_.now - r.tx.stalled_since >= params_.htm.stall_timeout;
-  bool nack = false;
-  for (uint32_t c = 0; c < params_.cores; ++c) {
-    Agent& h = *agents_[l1d_agent(c)];
-    if (&h == &r || h.tx.phase == TxPhase::kIdle || h.tx.phase == TxPhase::kAborted) continue;
-    const TxLine* tl = h.tx.find(t.line);
-    if (!tl) continue;
-    // An invalidating request takes the whole line: were it allowed past the
-    // holder's other words, the requester could later write the words the
-    // holder read without a bus transaction. A read or an update (Dragon)
-    // concerns only its own words.
-    const uint64_t reach = t.op == BusOp::kBusRdX || t.op == BusOp::kBusUpgr ? ~uint64_t{0} : words;
-    const bool hits_read = (tl->rmask & reach) != 0, hits_write = (tl->wmask & reach) != 0;
-    ConflictInput in{};
-    in.detection = params_.htm.detection;
-    in.policy = params_.htm.policy;
-    in.versioning = params_.htm.versioning;
-    in.holder = h.tx.phase;
-    in.requester = role;
-    in.type = conflict_type(exclusive, hits_read, hits_write);
-    in.requester_older =
-        r.tx.phase != TxPhase::kIdle && std::make_pair(r.tx.timestamp, r.id) < std::make_pair(h.tx.timestamp, h.id);
-    in.requester_commits_first = committing && h.tx.phase == TxPhase::kAcquiring &&
-                                 std::make_pair(r.tx.commit_started, r.id) < std::make_pair(h.tx.commit_started, h.id);
-    in.stall_expired = stall_expired;
-    in.hits_write = hits_write;
-    switch (decide(in)) {
-      case Decision::kNone:
-        break;
-      case Decision::kAbortHolder:
-        h.tx_abort(in.type);
-        // An eager writer restores its lines before anyone reads them.
-        if (h.tx.phase == TxPhase::kRollingBack && hits_write) nack = true;
-        break;
-      case Decision::kNackRequester:
-        nack = true;
-        break;
-      case Decision::kAbortRequester:
-        *requester_reason = in.type;
-        return Contention::kAbortRequester;
-      case Decision::kDeferred:
-        r.tx.deferred.emplace_back(h.id, h.tx.begin_cycle);
-        break;
-    }
-  }
-  if (!nack) return Contention::kProceed;
-  if (role == Role::kActive && !r.tx.stalled) {
-    r.tx.stalled = true;
-    r.tx.stalled_since = ctx_.now;
-  }
-  return Contention::kNack;
 }
 
 void Cluster::free_tag(uint32_t tag) {

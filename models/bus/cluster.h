@@ -49,6 +49,7 @@
 #include "bus/bridge.h"
 #include "bus/bus_response.h"
 #include "bus/cache_controller.h"
+#include "bus/contention_manager.h"
 #include "bus/op.h"
 #include "bus/snoop_bus.h"
 #include "bus/transient.h"
@@ -251,8 +252,9 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   void start_response();
   void resolve_snoops();
   void resolve(uint32_t tag);
-  // The contention manager at a snoop: aborts the holders it decides
-  // against; returns whether the requester waits (NACK) or aborts.
+  // The contention manager at a snoop (cluster_contention.cpp): aborts the
+  // holders it decides against; returns whether the requester waits (NACK)
+  // or aborts.
   enum class Contention { kProceed, kNack, kAbortRequester };
   Contention contend(const Txn& t, TxReason* requester_reason);
   void grant_request();
@@ -308,6 +310,7 @@ class Cluster : public sim::InFlightReporter, private mem::CacheView {
   std::vector<std::unique_ptr<sim::StatGroup>> core_stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> agent_stats_;
   std::vector<std::unique_ptr<sim::StatGroup>> htm_stats_;
+  std::unique_ptr<ContentionManager> contention_;  // htm.policy
 };
 
 }  // namespace tessera::bus

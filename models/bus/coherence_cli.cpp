@@ -120,7 +120,7 @@ int run_tester(const Options& o, const ClusterParams& params, const TesterParams
     fmt::print("  checker checks       {}\n", c.checker_checks());
     if (tester_params.tx_pct > 0) {
       fmt::print("  HTM                  {} {} {}\n", versioning_name(params.htm.versioning),
-                 detection_name(params.htm.detection), policy_name(params.htm.policy));
+                 detection_name(params.htm.detection), params.htm.policy);
       std::string reasons;
       for (size_t reason = 1; reason < static_cast<size_t>(TxReason::kCount); ++reason) {
         uint64_t n = 0;

@@ -1,6 +1,6 @@
 // Hardware transactional memory in the cluster's L1D caches (docs/htm.md):
 // the parameters, the abort reasons, a transaction's state in its cache
-// controller, and the contention manager as a pure function.
+// controller, and what the contention manager decides (bus/contention_manager.h).
 //
 // Design space (after the transactional-memory lecture of the course in
 // shared/seeds, and LogTM / TCC for the two extreme corners):
@@ -12,9 +12,10 @@
 //    R/W bits as it happens) or optimistic (conflicts are found when a
 //    transaction commits: the committer gains exclusive ownership of its
 //    write set and every transaction whose read or write set it hits aborts);
-//  - contention manager for pessimistic detection: requester-wins,
-//    requester-stalls (NACK, abort after htm.stall_timeout cycles) or
-//    older-wins (timestamps); optimistic detection is committer-wins.
+//  - contention manager (bus/contention_manager.h, one file per policy):
+//    for pessimistic detection requester-wins, requester-stalls (NACK,
+//    abort after htm.stall_timeout cycles), older-wins (timestamps) or
+//    karma (work done); optimistic detection is committer-wins.
 // Functionally the new values of a transaction always live in its write
 // buffer (TxLine::data) and the cache line keeps the committed values: no
 // other core can read an uncommitted value in either versioning (conflicting
@@ -40,22 +41,20 @@ namespace tessera::bus {
 
 enum class Versioning : uint8_t { kEager, kLazy };
 enum class Detection : uint8_t { kPessimistic, kOptimistic };
-enum class Policy : uint8_t { kRequesterWins, kRequesterStalls, kOlderWins, kCommitterWins };
 
 struct HtmParams {
   Versioning versioning = Versioning::kLazy;
   Detection detection = Detection::kPessimistic;
-  Policy policy = Policy::kOlderWins;
-  bool word_granularity = false;  // R/W bits per word (true) or per line
-  uint32_t max_depth = 8;         // flattened nesting depth
-  uint32_t stall_timeout = 256;   // requester-stalls: cycles of NACKs before the requester aborts
-  uint32_t abort_cycles = 2;      // lazy abort: flash-clear and checkpoint restore
+  std::string policy = "older-wins";  // a contention_manager_names() name
+  bool word_granularity = false;      // R/W bits per word (true) or per line
+  uint32_t max_depth = 8;             // flattened nesting depth
+  uint32_t stall_timeout = 256;       // requester-stalls: cycles of NACKs before the requester aborts
+  uint32_t abort_cycles = 2;          // lazy abort: flash-clear and checkpoint restore
   static HtmParams from_config(sim::Config& cfg, uint32_t line_bytes);
 };
 
 const char* versioning_name(Versioning v);
 const char* detection_name(Detection d);
-const char* policy_name(Policy p);
 
 // Abort reasons: the low byte of the status tx.begin returns after an abort
 // (docs/firmware-abi.md).
@@ -125,21 +124,5 @@ enum class Decision : uint8_t {
 // read and write bits: RW (shared hits W), WR (exclusive hits R), WW
 // (exclusive hits W), or kNone.
 TxReason conflict_type(bool exclusive, bool hits_read, bool hits_write);
-
-struct ConflictInput {
-  Detection detection;
-  Policy policy;
-  Versioning versioning;
-  TxPhase holder;
-  Role requester;
-  TxReason type;                 // conflict_type(); kNone: no conflict
-  bool requester_older;          // by timestamp (older-wins, eager-optimistic writes)
-  bool requester_commits_first;  // both committing: the requester began committing first
-  bool stall_expired;            // requester-stalls: the requester has waited htm.stall_timeout
-  bool hits_write;               // the request hits a word the holder wrote
-};
-
-// The contention manager (docs/htm.md, "Conflicts"): pure, tested directly.
-Decision decide(const ConflictInput& in);
 
 }  // namespace tessera::bus

@@ -175,7 +175,7 @@ TEST(ClusterLaunch, KernelsSeeCoreWritesAndCoresSeeKernelWrites) {
 // line) and the host's 48 bytes survive, under every protocol. Before, the
 // write-back put the line's stale copy of those 12 outputs back.
 TEST(ClusterLaunch, AWriteBackLeavesTheKernelsBytesInASharedLine) {
-  for (const auto& protocol : mem::protocol_names()) {
+  for (const auto& protocol : tessera::mem::protocol_names()) {
     const auto r = run("coherence/write_back_bytes", {std::string("cluster.protocol=") + protocol});
     expect_pass(r);
     EXPECT_NE(r.out.find("wrong outputs 0 wrong host bytes 0"), std::string::npos) << protocol << "\n" << r.out;

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "bus/contention_manager.h"
 #include "mem/coherence_protocol.h"
 #include "tessera_run.h"
 
@@ -59,7 +60,7 @@ TEST_P(HtmShortRun, TransactionalTesterIsClean) {
 
 std::vector<HtmCase> htm_cases() {
   std::vector<HtmCase> cases;
-  for (const auto& p : mem::protocol_names())
+  for (const auto& p : tessera::mem::protocol_names())
     for (int cores : {4, 8})
       for (const char* v : {"eager", "lazy"})
         for (const char* d : {"pessimistic", "optimistic"}) cases.push_back({p, cores, v, d});
@@ -71,7 +72,8 @@ INSTANTIATE_TEST_SUITE_P(ProtocolsCoresCorners, HtmShortRun, ::testing::ValuesIn
 });
 
 TEST(CoherenceCli, HtmWithTsoTinyBuffersAndWordGranularityIsClean) {
-  for (const char* policy : {"requester-wins", "requester-stalls", "older-wins"}) {
+  for (const auto& policy : tessera::bus::contention_manager_names()) {
+    if (tessera::bus::make_contention_manager(policy)->detection() != tessera::bus::Detection::kPessimistic) continue;
     const auto r = run_tessera({"coherence-test", "--htm",
                                 "--protocol",     "moesi",
                                 "--cores",        "8",

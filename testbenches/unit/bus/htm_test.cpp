@@ -1,5 +1,5 @@
 // HTM in the cluster's L1Ds (bus/htm.h, docs/htm.md): the contention
-// manager as a table, then the lecture's three pessimistic cases and their
+// managers (bus/contention_manager.h) as a table, then the lecture's three pessimistic cases and their
 // optimistic counterparts with exact cycles, capacity and undo-log aborts.
 //
 // Timings follow small_params() (bus_behaviour_test.cpp): an operation
@@ -13,9 +13,13 @@
 // starts (lazy: one more cycle per further written line).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "bus/contention_manager.h"
 #include "cluster_harness.h"
 
 namespace tessera::bus::test {
@@ -113,7 +117,7 @@ class Runner {
   bool in_flight_[8] = {};
 };
 
-ClusterParams htm_params(Versioning v, Detection d, Policy p, uint32_t ways = 2) {
+ClusterParams htm_params(Versioning v, Detection d, const std::string& p, uint32_t ways = 2) {
   ClusterParams c = small_params(Protocol::kMesi, 2);
   c.l1d = mem::CacheGeometry::make("cluster.l1d", 1024, ways, 64);
   c.htm.versioning = v;
@@ -125,10 +129,8 @@ ClusterParams htm_params(Versioning v, Detection d, Policy p, uint32_t ways = 2)
 // ---------------------------------------------------------------------------
 // The contention manager
 
-ConflictInput active_holder(Detection d, Policy p, Role requester, TxReason type) {
+ConflictInput active_holder(Role requester, TxReason type) {
   ConflictInput in{};
-  in.detection = d;
-  in.policy = p;
   in.versioning = Versioning::kLazy;
   in.holder = TxPhase::kActive;
   in.requester = requester;
@@ -136,6 +138,9 @@ ConflictInput active_holder(Detection d, Policy p, Role requester, TxReason type
   in.hits_write = type != TxReason::kConflictWR;
   return in;
 }
+
+// The decision of the registered policy `name`.
+Decision decide(const ConflictInput& in, const std::string& name) { return decide(in, *make_contention_manager(name)); }
 
 TEST(HtmPolicy, ConflictTypesAreTheLecturesThree) {
   EXPECT_EQ(conflict_type(false, false, true), TxReason::kConflictRW);  // shared request hits W
@@ -145,61 +150,95 @@ TEST(HtmPolicy, ConflictTypesAreTheLecturesThree) {
   EXPECT_EQ(conflict_type(true, false, false), TxReason::kNone);
 }
 
+// Every policy's file registers itself (the linker keeps files nothing
+// refers to only because the archive is linked whole).
+TEST(HtmPolicy, EveryPolicyFileRegistersItsName) {
+  const auto& names = contention_manager_names();
+  for (const char* name : {"committer-wins", "karma", "older-wins", "requester-stalls", "requester-wins"})
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  EXPECT_THROW(make_contention_manager("youngest-wins"), std::invalid_argument);
+}
+
 TEST(HtmPolicy, PessimisticPolicies) {
-  const auto P = Detection::kPessimistic;
-  EXPECT_EQ(decide(active_holder(P, Policy::kRequesterWins, Role::kActive, TxReason::kConflictRW)),
-            Decision::kAbortHolder);
-  auto stalls = active_holder(P, Policy::kRequesterStalls, Role::kActive, TxReason::kConflictWR);
-  EXPECT_EQ(decide(stalls), Decision::kNackRequester);
+  EXPECT_EQ(decide(active_holder(Role::kActive, TxReason::kConflictRW), "requester-wins"), Decision::kAbortHolder);
+  auto stalls = active_holder(Role::kActive, TxReason::kConflictWR);
+  EXPECT_EQ(decide(stalls, "requester-stalls"), Decision::kNackRequester);
   stalls.stall_expired = true;
-  EXPECT_EQ(decide(stalls), Decision::kAbortRequester);
-  auto older = active_holder(P, Policy::kOlderWins, Role::kActive, TxReason::kConflictWW);
-  EXPECT_EQ(decide(older), Decision::kNackRequester);
+  EXPECT_EQ(decide(stalls, "requester-stalls"), Decision::kAbortRequester);
+  auto older = active_holder(Role::kActive, TxReason::kConflictWW);
+  EXPECT_EQ(decide(older, "older-wins"), Decision::kNackRequester);
   older.requester_older = true;
-  EXPECT_EQ(decide(older), Decision::kAbortHolder);
-  // Plain accesses and committers always win against a running transaction.
-  EXPECT_EQ(decide(active_holder(P, Policy::kRequesterStalls, Role::kPlain, TxReason::kConflictWR)),
-            Decision::kAbortHolder);
-  EXPECT_EQ(decide(active_holder(P, Policy::kOlderWins, Role::kCommitter, TxReason::kConflictWR)),
-            Decision::kAbortHolder);
+  EXPECT_EQ(decide(older, "older-wins"), Decision::kAbortHolder);
+}
+
+// Whatever the policy, a plain access (strong isolation) and a committer
+// win against a running transaction under pessimistic detection; no policy
+// decides a request that hits nothing.
+TEST(HtmPolicy, EveryPessimisticPolicyLetsPlainAccessesAndCommittersWin) {
+  for (const auto& name : contention_manager_names()) {
+    if (make_contention_manager(name)->detection() != Detection::kPessimistic) continue;
+    EXPECT_EQ(decide(active_holder(Role::kPlain, TxReason::kConflictWR), name), Decision::kAbortHolder) << name;
+    EXPECT_EQ(decide(active_holder(Role::kCommitter, TxReason::kConflictWR), name), Decision::kAbortHolder) << name;
+    EXPECT_EQ(decide(active_holder(Role::kActive, TxReason::kNone), name), Decision::kNone) << name;
+  }
+}
+
+// Karma (Scherer and Scott, PODC 2005): the requester wins only with
+// strictly more work done than the holder; a tie waits.
+TEST(HtmPolicy, KarmaGivesTheConflictToTheTransactionThatDidMoreWork) {
+  auto in = active_holder(Role::kActive, TxReason::kConflictWW);
+  in.requester_older = true;  // age does not count
+  in.requester_work = 3;
+  in.holder_work = 5;
+  EXPECT_EQ(decide(in, "karma"), Decision::kNackRequester);
+  in.requester_work = 5;
+  EXPECT_EQ(decide(in, "karma"), Decision::kNackRequester);
+  in.requester_work = 6;
+  EXPECT_EQ(decide(in, "karma"), Decision::kAbortHolder);
+  in.requester_older = false;
+  EXPECT_EQ(decide(in, "karma"), Decision::kAbortHolder);
 }
 
 TEST(HtmPolicy, OptimisticConflictsWaitForACommit) {
-  const auto O = Detection::kOptimistic;
-  const auto C = Policy::kCommitterWins;
+  const std::string C = "committer-wins";
   // Lazy: a running transaction's reads never conflict; the committer wins.
-  EXPECT_EQ(decide(active_holder(O, C, Role::kActive, TxReason::kConflictRW)), Decision::kNone);
-  EXPECT_EQ(decide(active_holder(O, C, Role::kCommitter, TxReason::kConflictWR)), Decision::kAbortHolder);
-  EXPECT_EQ(decide(active_holder(O, C, Role::kPlain, TxReason::kConflictRW)), Decision::kNone);
-  EXPECT_EQ(decide(active_holder(O, C, Role::kPlain, TxReason::kConflictWW)), Decision::kAbortHolder);
+  EXPECT_EQ(decide(active_holder(Role::kActive, TxReason::kConflictRW), C), Decision::kNone);
+  EXPECT_EQ(decide(active_holder(Role::kCommitter, TxReason::kConflictWR), C), Decision::kAbortHolder);
+  EXPECT_EQ(decide(active_holder(Role::kPlain, TxReason::kConflictRW), C), Decision::kNone);
+  EXPECT_EQ(decide(active_holder(Role::kPlain, TxReason::kConflictWW), C), Decision::kAbortHolder);
   // Eager: an uncommitted value in place is never read; older goes first;
   // a reader whose line a writer took aborts when the writer commits.
-  auto eager = active_holder(O, C, Role::kActive, TxReason::kConflictRW);
+  auto eager = active_holder(Role::kActive, TxReason::kConflictRW);
   eager.versioning = Versioning::kEager;
-  EXPECT_EQ(decide(eager), Decision::kNackRequester);
+  EXPECT_EQ(decide(eager, C), Decision::kNackRequester);
   eager.requester_older = true;
-  EXPECT_EQ(decide(eager), Decision::kAbortHolder);
-  auto reader = active_holder(O, C, Role::kActive, TxReason::kConflictWR);
+  EXPECT_EQ(decide(eager, C), Decision::kAbortHolder);
+  auto reader = active_holder(Role::kActive, TxReason::kConflictWR);
   reader.versioning = Versioning::kEager;
-  EXPECT_EQ(decide(reader), Decision::kDeferred);
+  EXPECT_EQ(decide(reader, C), Decision::kDeferred);
 }
 
+// The phases of a committing or rolling-back holder decide before any
+// policy: the same under every registered one.
 TEST(HtmPolicy, CommittersHoldTheirWriteSets) {
-  ConflictInput in = active_holder(Detection::kOptimistic, Policy::kCommitterWins, Role::kPlain, TxReason::kConflictRW);
-  in.holder = TxPhase::kPublishing;
-  EXPECT_EQ(decide(in), Decision::kNackRequester);
-  in.holder = TxPhase::kAcquiring;
-  in.requester = Role::kCommitter;
-  EXPECT_EQ(decide(in), Decision::kNackRequester);
-  in.requester_commits_first = true;
-  EXPECT_EQ(decide(in), Decision::kAbortHolder);
-  in.holder = TxPhase::kRollingBack;
-  in.hits_write = false;
-  EXPECT_EQ(decide(in), Decision::kNone);
-  // A publishing committer's reads count until its commit ends.
-  in.holder = TxPhase::kPublishing;
-  in.type = TxReason::kConflictWR;
-  EXPECT_EQ(decide(in), Decision::kNackRequester);
+  for (const auto& name : contention_manager_names()) {
+    ConflictInput in = active_holder(Role::kPlain, TxReason::kConflictRW);
+    in.holder = TxPhase::kPublishing;
+    EXPECT_EQ(decide(in, name), Decision::kNackRequester) << name;
+    in.holder = TxPhase::kAcquiring;
+    in.requester = Role::kCommitter;
+    EXPECT_EQ(decide(in, name), Decision::kNackRequester) << name;
+    in.requester_commits_first = true;
+    EXPECT_EQ(decide(in, name), Decision::kAbortHolder) << name;
+    in.holder = TxPhase::kRollingBack;
+    in.hits_write = false;
+    EXPECT_EQ(decide(in, name), Decision::kNone) << name;
+    // A publishing committer's reads count until its commit ends.
+    in.holder = TxPhase::kPublishing;
+    in.type = TxReason::kConflictWR;
+    EXPECT_EQ(decide(in, name), Decision::kNackRequester) << name;
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -208,7 +247,7 @@ TEST(HtmPolicy, CommittersHoldTheirWriteSets) {
 constexpr uint64_t A = 0x40, B = 0x80;
 
 TEST(HtmPessimistic, Case1NoConflictBothCommit) {
-  Harness h(htm_params(Versioning::kLazy, Detection::kPessimistic, Policy::kRequesterStalls));
+  Harness h(htm_params(Versioning::kLazy, Detection::kPessimistic, "requester-stalls"));
   const uint64_t T = h.cluster.now();
   Runner r(h, {Script{{begin_op(), load_op(A), store_op(A, 1), commit_op()}},
                Script{{begin_op(), load_op(B), store_op(B, 2), commit_op()}}});
@@ -229,7 +268,7 @@ TEST(HtmPessimistic, Case1NoConflictBothCommit) {
 }
 
 TEST(HtmPessimistic, Case2ReaderStallsOnAWriteUntilTheWriterCommits) {
-  Harness h(htm_params(Versioning::kLazy, Detection::kPessimistic, Policy::kRequesterStalls));
+  Harness h(htm_params(Versioning::kLazy, Detection::kPessimistic, "requester-stalls"));
   h.cluster.debug_write(A, 4, 7);
   const uint64_t T = h.cluster.now();
   // C0 writes A (a miss: granted T+4, from memory, done T+39), works 60
@@ -255,7 +294,7 @@ TEST(HtmPessimistic, Case2ReaderStallsOnAWriteUntilTheWriterCommits) {
 }
 
 TEST(HtmPessimistic, Case3StallThenAbort) {
-  ClusterParams p = htm_params(Versioning::kLazy, Detection::kPessimistic, Policy::kRequesterStalls);
+  ClusterParams p = htm_params(Versioning::kLazy, Detection::kPessimistic, "requester-stalls");
   p.htm.stall_timeout = 20;
   Harness h(p);
   const uint64_t T = h.cluster.now();
@@ -281,7 +320,7 @@ TEST(HtmPessimistic, Case3StallThenAbort) {
 // Optimistic counterparts (lazy versioning, committer-wins).
 
 TEST(HtmOptimistic, Case1NoConflictBothCommit) {
-  Harness h(htm_params(Versioning::kLazy, Detection::kOptimistic, Policy::kCommitterWins));
+  Harness h(htm_params(Versioning::kLazy, Detection::kOptimistic, "committer-wins"));
   const uint64_t T = h.cluster.now();
   Runner r(h, {Script{{begin_op(), load_op(A), store_op(A, 1), commit_op()}},
                Script{{begin_op(), load_op(B), store_op(B, 2), commit_op()}}});
@@ -296,7 +335,7 @@ TEST(HtmOptimistic, Case1NoConflictBothCommit) {
 }
 
 TEST(HtmOptimistic, Case2TheReaderRunsOnAndTheCommitterAbortsIt) {
-  Harness h(htm_params(Versioning::kLazy, Detection::kOptimistic, Policy::kCommitterWins));
+  Harness h(htm_params(Versioning::kLazy, Detection::kOptimistic, "committer-wins"));
   h.cluster.debug_write(A, 4, 7);
   const uint64_t T = h.cluster.now();
   Script c0{{begin_op(), store_op(A, 8), commit_op()}, {0, 0, 60}};
@@ -323,7 +362,7 @@ TEST(HtmOptimistic, Case2TheReaderRunsOnAndTheCommitterAbortsIt) {
 }
 
 TEST(HtmOptimistic, Case3TwoWritersTheFirstToCommitWins) {
-  Harness h(htm_params(Versioning::kLazy, Detection::kOptimistic, Policy::kCommitterWins));
+  Harness h(htm_params(Versioning::kLazy, Detection::kOptimistic, "committer-wins"));
   const uint64_t T = h.cluster.now();
   Script c0{{begin_op(), store_op(A, 1), commit_op()}, {0, 0, 60}};
   Script c1{{begin_op(), store_op(A, 2), commit_op()}, {0, 0, 200}};
@@ -347,7 +386,7 @@ TEST(HtmOptimistic, Case3TwoWritersTheFirstToCommitWins) {
 
 TEST(HtmCapacity, AbortsExactlyWhenASetCannotHoldTheWriteSet) {
   for (uint32_t ways : {1u, 2u}) {
-    Harness h(htm_params(Versioning::kLazy, Detection::kPessimistic, Policy::kOlderWins, ways));
+    Harness h(htm_params(Versioning::kLazy, Detection::kPessimistic, "older-wins", ways));
     const uint64_t stride = 1024 / ways;  // lines this far apart share a set
     std::vector<Op> ops{begin_op()};
     for (uint32_t i = 0; i < ways; ++i) ops.push_back(store_op(A + i * stride, i + 1));
@@ -371,7 +410,7 @@ TEST(HtmCapacity, AbortsExactlyWhenASetCannotHoldTheWriteSet) {
 }
 
 TEST(HtmEager, UndoLogEntriesAreRealStoresAndOverflowAborts) {
-  Harness h(htm_params(Versioning::kEager, Detection::kPessimistic, Policy::kOlderWins));
+  Harness h(htm_params(Versioning::kEager, Detection::kPessimistic, "older-wins"));
   h.cluster.debug_write(A, 4, 0x11);
   Op small_log = begin_op();
   small_log.value = 8;  // one entry
@@ -392,7 +431,7 @@ TEST(HtmEager, SameFinalMemoryAsLazyInEveryLectureCase) {
   for (Detection d : {Detection::kPessimistic, Detection::kOptimistic}) {
     uint32_t finals[2] = {};
     for (Versioning v : {Versioning::kEager, Versioning::kLazy}) {
-      Harness h(htm_params(v, d, d == Detection::kOptimistic ? Policy::kCommitterWins : Policy::kOlderWins));
+      Harness h(htm_params(v, d, d == Detection::kOptimistic ? "committer-wins" : "older-wins"));
       // Increments in both orders: every serial order ends with A = B = 3.
       Script c0{{begin_op(), add_op(A, 1), add_op(B, 1), commit_op()}, {0, 0, 0, 30}};
       Script c1{{begin_op(), add_op(B, 2), add_op(A, 2), commit_op()}};
@@ -411,7 +450,7 @@ TEST(HtmEager, SameFinalMemoryAsLazyInEveryLectureCase) {
 // commit, for ever: the watchdog reports a livelock. Older-wins makes the
 // younger wait, and both commit.
 TEST(HtmProgress, RequesterWinsLivelocksAndOlderWinsDoesNot) {
-  for (Policy p : {Policy::kRequesterWins, Policy::kOlderWins}) {
+  for (const std::string p : {"requester-wins", "older-wins"}) {
     ClusterParams params = htm_params(Versioning::kLazy, Detection::kPessimistic, p);
     params.deadlock_cycles = 2000;
     Harness h(params);
@@ -421,7 +460,7 @@ TEST(HtmProgress, RequesterWinsLivelocksAndOlderWinsDoesNot) {
     c0.backoff = c1.backoff = 0;
     Runner r(h, {c0, c1});
     r.run(20, true);
-    if (p == Policy::kRequesterWins) {
+    if (p == "requester-wins") {
       ASSERT_TRUE(h.cluster.failed());
       EXPECT_EQ(h.cluster.failure_info().kind, mem::CoherenceFailure::Kind::kLivelock) << h.cluster.failure();
       EXPECT_NE(h.cluster.failure().find("requester-wins does not guarantee progress"), std::string::npos);
@@ -432,6 +471,27 @@ TEST(HtmProgress, RequesterWinsLivelocksAndOlderWinsDoesNot) {
       EXPECT_EQ(h.cluster.htm_counters(1).committed, 1u);
       EXPECT_EQ(h.cluster.debug_read(A, 4), h.cluster.debug_read(B, 4));  // one wrote both last
     }
+  }
+}
+
+// Karma in a hand-built conflict. C1 (younger) reads B, C and D: three
+// lines of work. C0 (older, no lines yet) then writes B: an exclusive
+// request hitting C1's read set. Older-wins aborts C1 at the first snoop.
+// Karma NACKs C0 while its work (0 lines + 1 per NACK taken) is at most
+// C1's 3: NACKs at work 0, 1, 2 and 3, then at 4 > 3 C1 aborts; C0 commits.
+TEST(HtmKarma, TheRequesterWinsOnceItsBackOffsExceedTheHoldersWork) {
+  constexpr uint64_t C = 0xC0, D = 0x100;
+  for (const std::string p : {"older-wins", "karma"}) {
+    Harness h(htm_params(Versioning::kLazy, Detection::kPessimistic, p));
+    Script c0{{begin_op(), store_op(B, 5), commit_op()}, {0, 200, 0}};
+    Script c1{{begin_op(), load_op(B), load_op(C), load_op(D), commit_op()}, {0, 0, 0, 0, 400}};
+    Runner r(h, {c0, c1});
+    r.run(10);
+    EXPECT_EQ(h.cluster.htm_counters(0).conflict_nacks, p == "karma" ? 4u : 0u) << p;
+    EXPECT_EQ(h.cluster.htm_counters(1).aborts[static_cast<size_t>(TxReason::kConflictWR)], 1u) << p;
+    EXPECT_EQ(h.cluster.htm_counters(0).committed, 1u) << p;
+    EXPECT_EQ(h.cluster.htm_counters(1).committed, 0u) << p;
+    EXPECT_EQ(h.cluster.debug_read(B, 4), 5u) << p;
   }
 }
 
