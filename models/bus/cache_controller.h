@@ -24,6 +24,7 @@
 #include "bus/htm.h"
 #include "bus/op.h"
 #include "bus/transient.h"
+#include "bus/tx_manager.h"
 #include "mem/cache_array.h"
 #include "mem/coherence_checker.h"
 #include "mem/coherence_failure.h"
@@ -150,43 +151,6 @@ class CacheController {
     bool granted() const { return tag >= 0; }
   };
 
-  // A transaction of this L1D's core (bus/htm.h).
-  struct Tx {
-    TxPhase phase = TxPhase::kIdle;
-    uint64_t begin_cycle = 0;
-    uint64_t timestamp = 0;  // older-wins: the first attempt's begin, kept across aborts until a commit
-    bool keep_timestamp = false;
-    uint64_t commit_started = 0;
-    uint32_t status = 0;  // the abort status tx.begin returns
-    uint32_t log_base = 0, log_size = 0, log_used = 0;
-    uint32_t log_stores_done = 0;  // undo-log words written (two per entry)
-    std::vector<TxLine> lines;
-    std::deque<Op> ops;     // the transaction port's queue
-    bool wait_log = false;  // the core's store waits for its undo-log entries
-    uint32_t saved_result = 0;
-    uint64_t port_cycle = ~uint64_t{0};  // the cycle the transaction port last worked
-    bool stalled = false;                // requester-stalls: NACKed by a transaction since `stalled_since`
-    uint64_t stalled_since = 0;
-    uint64_t walk_started = 0;
-    // Eager + optimistic: readers whose lines this transaction's writes
-    // took; they abort if it commits. (agent, its transaction's begin cycle)
-    std::vector<std::pair<uint32_t, uint64_t>> deferred;
-    // Karma: lines opened by the attempts aborted since the last commit,
-    // plus the NACKs taken from transactions since then.
-    uint64_t karma = 0;
-    HtmCounters counters;
-
-    bool running() const { return phase == TxPhase::kActive || phase == TxPhase::kAcquiring; }
-    // Work done, Karma's priority (bus/contention/karma.cpp).
-    uint64_t work() const { return karma + lines.size(); }
-    TxLine* find(uint64_t line) {
-      for (auto& l : lines)
-        if (l.line == line) return &l;
-      return nullptr;
-    }
-    const TxLine* find(uint64_t line) const { return const_cast<Tx*>(this)->find(line); }
-  };
-
   // `ctx` may be null for a controller only snooped (tests); run_port,
   // fill, apply_snoop and snoop_write_back need it.
   CacheController(uint32_t agent_id, const mem::CacheGeometry& g, uint32_t sb_entries, ControllerContext* ctx = nullptr)
@@ -299,7 +263,7 @@ class CacheController {
   uint64_t reservation_line = 0;
   uint64_t lru_clock = 0;
   AgentCounters counters;
-  Tx tx;
+  TxManager tx;  // this L1D's core's transaction (bus/tx_manager.h)
 
  private:
   // Tells ctx_->on_line that `line` changed state (an L1D's, when traced).

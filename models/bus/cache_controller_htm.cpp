@@ -2,6 +2,8 @@
 // transactional accesses into the write buffer and read/write sets, the
 // undo log of eager versioning, aborts and their rollback, and commits
 // (acquiring the write set, then publishing it under the commit token).
+// What the transaction's state becomes and what its port queues is the
+// TxManager's (bus/tx_manager.h); this file performs the accesses.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,17 +17,6 @@ namespace tessera::bus {
 
 using mem::Event;
 using mem::State;
-
-namespace {
-
-// The exact words [addr, addr+size) touches within its line.
-uint64_t exact_words(uint64_t offset, uint32_t size) {
-  uint64_t m = 0;
-  for (uint64_t w = offset / 4; w <= (offset + size - 1) / 4; ++w) m |= uint64_t{1} << w;
-  return m;
-}
-
-}  // namespace
 
 uint64_t CacheController::tx_words(uint64_t addr, uint32_t size) const {
   if (!ctx_->htm || !ctx_->htm->word_granularity) return ~uint64_t{0};
@@ -71,17 +62,7 @@ void CacheController::run_tx_data(const Op& op) {
         ctx_->protocol_error(0, fmt::format("{}: a transaction began while the previous one was not finished", name()));
         return;
       }
-      tx.phase = TxPhase::kActive;
-      tx.begin_cycle = ctx_->now;
-      if (!tx.keep_timestamp) tx.timestamp = ctx_->now;
-      tx.log_base = static_cast<uint32_t>(op.addr);
-      tx.log_size = op.value;
-      tx.log_used = tx.log_stores_done = 0;
-      tx.lines.clear();
-      tx.ops.clear();
-      tx.deferred.clear();
-      tx.stalled = tx.wait_log = false;
-      ++tx.counters.started;
+      tx.begin(ctx_->now, static_cast<uint32_t>(op.addr), op.value);
       if (ctx_->htm_checker) ctx_->htm_checker->begin(ctx_->now, id / 2);
       finish_quietly(ControllerPort::kData, 0, 1);
       return;
@@ -154,34 +135,13 @@ bool CacheController::tx_perform(int way, const Op& op, uint32_t* result) {
   l.last_use = ++lru_clock;
   const uint64_t line = l.line_addr;
   const uint32_t offset = static_cast<uint32_t>(op.addr - line);
-  TxLine* tl = tx.find(line);
-  if (!tl) {
-    tx.lines.push_back(
-        TxLine{line, 0, 0, 0, std::vector<uint8_t>(ctx_->line_bytes), std::vector<uint8_t>(ctx_->line_bytes)});
-    tl = &tx.lines.back();
-  }
+  TxLine* tl = &tx.open(line, ctx_->line_bytes);
   const bool reads = op.kind == OpKind::kLoad || op.kind == OpKind::kLr || op.kind == OpKind::kAmo;
   const bool writes_word = op.kind != OpKind::kLoad && op.kind != OpKind::kLr;
-  if (writes_word && htm.versioning == Versioning::kEager) {
-    const uint64_t unlogged = exact_words(offset, op.size) & ~tl->logged;
-    if (unlogged) {
-      const auto entries = static_cast<uint32_t>(__builtin_popcountll(unlogged));
-      if (tx.log_used + 8 * entries > tx.log_size) {
-        tx_abort(TxReason::kLogOverflow);
-        return false;
-      }
-      for (uint32_t w = 0; w < 64; ++w) {
-        if (!(unlogged >> w & 1)) continue;
-        const uint32_t old = mem::read_le(array.data(way) + 4 * w, 4);
-        const uint64_t entry = tx.log_base + tx.log_used;
-        tx.ops.push_back(Op{OpKind::kStore, entry, 4, static_cast<uint32_t>(line + 4 * w), AmoKind::kAdd});
-        tx.ops.push_back(Op{OpKind::kStore, entry + 4, 4, old, AmoKind::kAdd});
-        tx.log_used += 8;
-        tx.counters.undo_log_bytes += 8;
-      }
-      tl->logged |= unlogged;
-      tx.wait_log = true;
-    }
+  if (writes_word && htm.versioning == Versioning::kEager &&
+      !tx.log(*tl, exact_words(offset, op.size), array.data(way))) {
+    tx_abort(TxReason::kLogOverflow);
+    return false;
   }
   // The transaction's view: its write buffer over the committed line.
   uint8_t bytes[4];
@@ -271,19 +231,7 @@ void CacheController::run_tx_port_ops() {
       }
       if (ctx_->commit_token >= 0 && ctx_->commit_token != static_cast<int>(id)) return;  // another commit publishes
       ctx_->commit_token = static_cast<int>(id);
-      tx.phase = TxPhase::kPublishing;
-      for (const auto& l : tx.lines) {
-        if (!l.wmask) continue;
-        for (uint32_t w = 0; w < ctx_->line_bytes / 4; ++w) {
-          const uint8_t* m = &l.written[4 * w];
-          if (m[0] && m[1] && m[2] && m[3]) {
-            tx.ops.push_back(Op{OpKind::kStore, l.line + 4 * w, 4, mem::read_le(&l.data[4 * w], 4), AmoKind::kAdd});
-            continue;
-          }
-          for (uint32_t b = 0; b < 4; ++b)
-            if (m[b]) tx.ops.push_back(Op{OpKind::kStore, l.line + 4 * w + b, 1, l.data[4 * w + b], AmoKind::kAdd});
-        }
-      }
+      tx.publish(ctx_->line_bytes);
       [[fallthrough]];
     }
     case TxPhase::kPublishing: {
@@ -332,15 +280,7 @@ bool CacheController::tx_port_ordered_write(int* way, Op* performed) {
 }
 
 void CacheController::tx_begin_commit() {
-  tx.phase = TxPhase::kAcquiring;
-  tx.commit_started = ctx_->now;
-  tx.ops.clear();
-  for (const auto& l : tx.lines)
-    if (l.wmask) {
-      Op o{OpKind::kStore, l.line, 4, 0, AmoKind::kAdd};
-      o.intent = true;
-      tx.ops.push_back(o);
-    }
+  tx.begin_commit(ctx_->now);
   ctx_->active = true;
 }
 
@@ -349,16 +289,12 @@ void CacheController::tx_finish_commit() {
     CacheController& v = *(*ctx_->agents)[agent];
     if (v.tx.running() && v.tx.begin_cycle == begun) v.tx_abort(TxReason::kConflictWR);
   }
-  ++tx.counters.committed;
-  tx.counters.committed_cycles += ctx_->now - tx.begin_cycle;
   if (ctx_->htm_checker) {
     ctx_->htm_checker->commit(ctx_->now, id / 2);
     ctx_->check_failure();
   }
   tx_release();
-  tx.phase = TxPhase::kIdle;
-  tx.keep_timestamp = false;
-  tx.karma = 0;
+  tx.committed(ctx_->now);
   if (ctx_->commit_token == static_cast<int>(id)) {
     ctx_->commit_token = -1;
     ctx_->frozen.clear();
@@ -372,25 +308,15 @@ void CacheController::tx_release() {
     const int way = array.find(l.line);
     if (way >= 0) array.line(way).pinned = false;
   }
-  tx.lines.clear();
-  tx.deferred.clear();
-  tx.stalled = false;
+  tx.clear_sets();
 }
 
 void CacheController::tx_abort(TxReason reason, uint8_t code) {
   if (!tx.running()) return;
   const HtmParams& htm = *ctx_->htm;
-  tx.status = tx_status(reason, code);
-  ++tx.counters.aborts[static_cast<size_t>(reason)];
-  tx.counters.aborted_cycles += ctx_->now - tx.begin_cycle;
-  tx.keep_timestamp = true;
-  tx.karma += tx.lines.size();
+  const TxManager::Deferred deferred = tx.abort(reason, code, ctx_->now);
   ++ctx_->aborts_since_useful;
   if (ctx_->htm_checker) ctx_->htm_checker->abort(ctx_->now, id / 2);
-  const auto deferred = std::move(tx.deferred);
-  tx.deferred.clear();
-  tx.ops.clear();
-  tx.wait_log = false;
   if (miss(ControllerPort::kTx).active() && !miss(ControllerPort::kTx).granted()) withdraw_miss(ControllerPort::kTx);
   auto& p = port(ControllerPort::kData);
   if (p.busy && !p.performed && (p.op.tx || p.op.kind == OpKind::kTxCommit)) {
@@ -400,15 +326,7 @@ void CacheController::tx_abort(TxReason reason, uint8_t code) {
     if (!miss(ControllerPort::kData).active())
       finish_quietly(ControllerPort::kData, p.op.kind == OpKind::kTxCommit ? 1 : 0, 1);
   }
-  const uint32_t entries = tx.log_stores_done / 2;
-  if (htm.versioning == Versioning::kEager && entries > 0) {
-    tx.phase = TxPhase::kRollingBack;
-    tx.walk_started = ctx_->now;
-    for (uint32_t i = entries; i-- > 0;) {
-      tx.ops.push_back(Op{OpKind::kLoad, tx.log_base + 8u * i, 4, 0, AmoKind::kAdd});
-      tx.ops.push_back(Op{OpKind::kFence, 0, 4, 0, AmoKind::kAdd});  // the restore write
-    }
-  } else {
+  if (!tx.walk_back(htm.versioning == Versioning::kEager, ctx_->now)) {
     tx_release();
     tx.phase = TxPhase::kAborted;
   }

@@ -568,8 +568,7 @@ void Cluster::resolve(uint32_t tag) {
   t.resolved = true;
   ++counters_.bus_ops[static_cast<size_t>(t.op)];
   ++r.counters.bus_transactions;
-  if (t.port == Port::kTx && (r.tx.phase == TxPhase::kAcquiring || r.tx.phase == TxPhase::kPublishing))
-    ++r.tx.counters.commit_bus_transactions;
+  if (t.port == Port::kTx && r.tx.committing()) ++r.tx.counters.commit_bus_transactions;
   trace(BusEvent::kOrdered, t.op, t.agent, tag, t.line, -1, 0, shared, dirty);
   if (checker_) checker_->on_ordered(ctx_.now, t.op, t.agent, t.line, shared);
   if (ordered->actions & kWaitData) {

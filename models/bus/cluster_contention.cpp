@@ -15,7 +15,7 @@ Cluster::Contention Cluster::contend(const Txn& t, TxReason* requester_reason) {
   // The requester as the contention manager sees it: a committer, a running
   // transaction's own access, or anything else (plain accesses, instruction
   // fetches, undo-log traffic).
-  const bool committing = r.tx.phase == TxPhase::kAcquiring || r.tx.phase == TxPhase::kPublishing;
+  const bool committing = r.tx.committing();
   const Role role = committing                                                ? Role::kCommitter
                     : r.tx.phase == TxPhase::kActive && t.port == Port::kData ? Role::kActive
                                                                               : Role::kPlain;
