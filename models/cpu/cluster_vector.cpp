@@ -179,6 +179,14 @@ bool writes_scalar(VOp op) {
 
 }  // namespace
 
+ControlCluster::Step ControlCluster::on_vector(Pass& p) {
+  if (p.inst.op != isa::Op::kIllegal) return Step::kNext;
+  // Not a scalar instruction: a vector one, or illegal (the executor traps later).
+  const isa::vec::VInst& v = vector_inst(p.h.state.pc, p.inst.raw);
+  if (v.op == isa::vec::VOp::kIllegal) return Step::kNext;
+  return run_vector(p.h, v, p.t, p.now) ? Step::kWait : Step::kAgain;
+}
+
 const isa::vec::VInst& ControlCluster::vector_inst(uint32_t pc, uint32_t raw) {
   auto it = vector_decoded_.find(pc);
   if (it == vector_decoded_.end()) it = vector_decoded_.emplace(pc, isa::vec::decode_vector(raw)).first;

@@ -313,28 +313,6 @@ void ControlCluster::step_cores() {
   }
 }
 
-bool ControlCluster::needs_coherence_point(const isa::Inst& inst, const Hart& h) const {
-  if (!launch_coherence_) return false;
-  const uint32_t addr = access_address(inst, h.state);
-  if (!is_mmio(addr)) return false;
-  const uint32_t offset = addr - kMmioBase;
-  if (inst.is_store && offset == launch_offset_) return true;
-  return inst.is_load && offset == status_offset_ && kernel_may_have_run_;
-}
-
-// Every dirty line to memory, every cache emptied: the SMs read what the
-// cores wrote, and the cores' next reads see what kernels wrote. Costs the
-// core one line transfer per dirty line.
-void ControlCluster::coherence_point(Hart& h, uint64_t now) {
-  const uint32_t written = engine_->write_back_and_invalidate_all();
-  forget_fetch_lines();  // the L1Is are empty too
-  ++coherence_points_;
-  coherence_write_backs_ += written;
-  const auto& p = engine_->params();
-  const uint64_t beats = p.l1d.line_bytes * 8u / p.width_bits;
-  h.ready_at = now + static_cast<uint64_t>(written) * beats;
-}
-
 // An access completed in the engine (its callback, at the end of the
 // completing cycle): the core continues in that cycle.
 void ControlCluster::resume(Hart& h) {
@@ -345,8 +323,16 @@ void ControlCluster::resume(Hart& h) {
     timeline_->slice(core_tracks_[h.id()], "memory", timeline_ps(issued_at_[h.id()]), timeline_ps(h.ready_at));
 }
 
+// Returns the first handler's answer other than kNext, in the order of the
+// template arguments: direct calls, so the order costs no indirection.
+template <ControlCluster::Step (ControlCluster::*... Handlers)(ControlCluster::Pass&)>
+ControlCluster::Step ControlCluster::run_handlers(Pass& p) {
+  Step s = Step::kNext;
+  (void)((((s = (this->*Handlers)(p)) == Step::kNext)) && ...);
+  return s;
+}
+
 void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t horizon) {
-  const unsigned id = h.id();
   while (h.mode == Hart::Mode::kRunning && h.ready_at <= horizon) {
     const uint64_t t = h.ready_at;
     const isa::Inst* inst = program_.find(h.state.pc);
@@ -355,265 +341,52 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       r.trap = Trap::kIllegalInstruction;
       return fault(h, isa::Inst{}, r);
     }
-    if (waves_) waves_->pc(id, h.state.pc, t);
-    if (switch_armed_ && !completed_[id] && !first_half_[id] && !vector_accesses_[id].active) {
-      const SwitchReason reason = switch_reason(*inst, h);
-      if (reason != SwitchReason::kNone) {
-        if (detailed_switch(h, reason, t, now, sc_now)) return;
-        continue;
-      }
-    }
-    if (h.tx_depth > 0 && engine_->tx_abort_pending(id)) {
-      // The transaction aborted: whatever ran since is discarded; the engine
-      // rolls back (an eager walk takes time), then the checkpoint returns.
-      if (t != now) return;
-      completed_[id].reset();
-      first_half_[id].reset();
-      issue_tx(h, bus::OpKind::kTxRollback, t, 0, [this, &h](uint32_t) {
-        const uint32_t status = engine_->tx_status(h.id());
-        h.state = h.tx_checkpoint;
-        if (h.tx_rd != 0) h.state.x[h.tx_rd] = status;
-        h.tx_depth = 0;
-      });
-      return;
-    }
-    if (isa::is_tx_op(inst->op) && !completed_[id]) {
-      if (run_tx_instruction(h, *inst, t, now)) return;
-      continue;
-    }
-    if (completed_[id]) {
-      // The data access finished in the engine: retire the instruction.
-      const uint32_t result = *completed_[id];
-      completed_[id].reset();
-      uint64_t value = result;
-      if (inst->mem_bytes == 8) {
-        // fld/fsd: the low word is done, the high word goes next.
-        if (!first_half_[id]) {
-          first_half_[id] = result;
-          continue;
-        }
-        value = uint64_t{result} << 32 | *first_half_[id];
-        first_half_[id].reset();
-      }
-      const isa::ExecResult r = h.replay(*inst, value);
-      if (r.trap != Trap::kNone) return fault(h, *inst, r);
-      retired(h, t);
-      continue;
-    }
-    if (fetch_l1i_ && (h.state.pc & line_mask_) != fetch_line_[id]) {
-      // Fill the fetch buffer from the L1I, when the engine reaches the core.
-      if (t != now) return;
-      if (draining_) {
-        h.ready_at = t + 1;
-        return;
-      }
-      bus::Op fetch;
-      fetch.kind = bus::OpKind::kIfetch;
-      fetch.addr = h.state.pc;
-      fetch.size = 4;
-      fetch_expected_[id] = inst->raw;
-      ++h.fetches;
-      issued_at_[id] = t;
-      set_mode(h, Hart::Mode::kWaitMemory, t);
-      engine_->issue(id, fetch, [this, &h](uint32_t word) {
-        const unsigned hid = h.id();
-        resume(h);
-        if (word != fetch_expected_[hid]) {
-          run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                    fmt::format("{}.core{}: the instruction at pc 0x{:08x} was changed in memory (0x{:08x}, was "
-                                "0x{:08x}); control cores do not run code written at run time",
-                                name(), hid, h.state.pc, word, fetch_expected_[hid]));
-          return;
-        }
-        fetch_line_[hid] = h.state.pc & line_mask_;
-      });
-      return;
-    }
-    if (inst->op == isa::Op::kIllegal) {
-      // Not a scalar instruction: a vector one, or illegal (the executor traps below).
-      const isa::vec::VInst& v = vector_inst(h.state.pc, inst->raw);
-      if (v.op != isa::vec::VOp::kIllegal) {
-        if (run_vector(h, v, t, now)) return;
-        continue;
-      }
-    }
-    const MemClass mc = classify(*inst);
-    const bool mmio_access = mc == MemClass::kAccess && is_mmio(access_address(*inst, h.state));
-    if (mc == MemClass::kAccess && refuse_access(h, *inst, access_address(*inst, h.state), mmio_access)) return;
-    if ((mmio_access || inst->op == isa::Op::kWfi) && h.tx_depth > 0) {
-      // A transaction cannot do I/O or sleep: it aborts, the access never happens.
-      if (t != now) return;
-      return abort_transaction(h, isa::tx::abort_status(isa::tx::AbortReason::kMmio), t);
-    }
-    if (mmio_access || inst->op == isa::Op::kWfi) {
-      // Synchronise: MMIO and wfi happen exactly at SystemC time.
-      if (t != now || t != sc_now) return;
-      if (mmio_access && needs_coherence_point(*inst, h)) {
-        if (!engine_->idle()) {
-          draining_ = true;  // no core starts a new access until the engine is idle
-          h.ready_at = t + 1;
-          return;
-        }
-        draining_ = false;
-        coherence_point(h, t);
-        if (h.ready_at != t) continue;  // the write-backs take time: synchronise again
-      }
-      const isa::ExecResult r = h.execute_direct(*inst);
-      if (run_.stopped()) return;  // EXIT, or a bad core start
-      if (r.trap != Trap::kNone && r.trap != Trap::kWfi) return fault(h, *inst, r);
-      retired(h, t);
-      if (r.trap == Trap::kWfi && should_sleep(h)) {
-        set_mode(h, Hart::Mode::kSleeping, t + 1);
-        sleep_start_[id] = t + 1;
-        if (timeline_)
-          sleep_names_[id] = kernel_busy_ && kernel_busy_() ? "tessera_wait (kernel running)" : "wfi (core join)";
-        return;
-      }
-      if (h.mode == Hart::Mode::kRunning) h.ready_at = t + 1;  // not parked by HART_PARK
-      continue;
-    }
-    if (mc == MemClass::kAccess || mc == MemClass::kFence) {
-      if (mc == MemClass::kAccess) {
-        const uint32_t addr = access_address(*inst, h.state);
-        const unsigned bytes = inst->mem_bytes ? inst->mem_bytes : 4;
-        if ((addr & (bytes - 1)) != 0 || !global_.contains(addr, bytes)) {
-          // Misaligned or unmapped: the executor raises the trap.
-          return fault(h, *inst, h.execute_direct(*inst));
-        }
-      }
-      if (t != now) return;  // issue when the engine reaches the core's time
-      // A drain waits for the cores' accesses in flight: an fld/fsd whose
-      // first word is done is one of them, so its second word still goes.
-      const bool second_half = first_half_[id].has_value();
-      if (draining_ && !second_half) {
-        h.ready_at = t + 1;
-        return;
-      }
-      const bus::Op op = memory_op(*inst, h.state, second_half ? 1 : 0);
-      if (!second_half) count_access(h, op.kind);
-      issued_at_[id] = t;
-      set_mode(h, Hart::Mode::kWaitMemory, t);
-      engine_->issue(id, op, [this, &h](uint32_t value) {
-        completed_[h.id()] = value;
-        resume(h);
-      });
-      return;
-    }
-    // Everything else is local to the core: it may run ahead of the engine.
-    const isa::ExecResult r = h.execute_direct(*inst);
-    if (r.trap != Trap::kNone) return fault(h, *inst, r);
-    retired(h, t);
-    uint64_t cost = 1;
-    if (inst->lat == isa::Lat::kImul) {
-      cost += mul_latency_;
-    } else if (inst->lat == isa::Lat::kIdiv) {
-      cost += div_latency_;
-    }
-    h.ready_at = t + cost;
+    if (waves_) waves_->pc(h.id(), h.state.pc, t);
+    Pass p{h, *inst, t, now, sc_now};
+    // The instruction at pc meets the handlers in this order, and the first
+    // that takes it decides:
+    //  1. switch point: fast-forward's (or a detailed run's) switch happens
+    //     before the instruction has any effect;
+    //  2. transaction: an aborted transaction discards what its core does
+    //     next, so the rollback comes before anything can retire; then the
+    //     tx.* instructions;
+    //  3. access done: an access the engine completed retires its
+    //     instruction, which was fetched before it was issued;
+    //  4. fetch: an instruction not begun yet needs its line in the fetch
+    //     buffer (the L1I);
+    //  5. vector: a word the scalar decoder rejects may be a vector
+    //     instruction, which has its own path to the L1D;
+    //  6. access check: a forbidden access stops the run before any effect,
+    //     MMIO included; it classifies the access for 7 and 8;
+    //  7. MMIO and wfi: synchronise with SystemC time (inside a transaction
+    //     they abort it);
+    //  8. memory: loads, stores, atomics and fences go to the engine;
+    //  9. execute: everything else is local to the core, which may run
+    //     ahead of the engine.
+    const Step s =
+        run_handlers<&ControlCluster::on_switch_point, &ControlCluster::on_transaction, &ControlCluster::on_access_done,
+                     &ControlCluster::on_fetch, &ControlCluster::on_vector, &ControlCluster::on_access_check,
+                     &ControlCluster::on_io, &ControlCluster::on_memory, &ControlCluster::on_execute>(p);
+    if (s == Step::kWait) return;
   }
 }
 
-void ControlCluster::count_access(Hart& h, bus::OpKind kind) {
-  switch (kind) {
-    case bus::OpKind::kLoad:
-      ++h.loads;
-      break;
-    case bus::OpKind::kStore:
-      ++h.stores;
-      break;
-    case bus::OpKind::kFence:
-      ++h.fences;
-      break;
-    default:
-      ++h.atomics;
-      break;
+ControlCluster::Step ControlCluster::on_execute(Pass& p) {
+  Hart& h = p.h;
+  const isa::ExecResult r = h.execute_direct(p.inst);
+  if (r.trap != Trap::kNone) {
+    fault(h, p.inst, r);
+    return Step::kWait;
   }
-}
-
-void ControlCluster::issue_tx(Hart& h, bus::OpKind kind, uint64_t t, uint32_t value,
-                              std::function<void(uint32_t)> done) {
-  bus::Op op;
-  op.kind = kind;
-  op.value = value;
-  if (kind == bus::OpKind::kTxBegin) {
-    op.addr = h.tx_log_base;
-    op.value = h.tx_log_size;
+  retired(h, p.t);
+  uint64_t cost = 1;
+  if (p.inst.lat == isa::Lat::kImul) {
+    cost += mul_latency_;
+  } else if (p.inst.lat == isa::Lat::kIdiv) {
+    cost += div_latency_;
   }
-  issued_at_[h.id()] = t;
-  set_mode(h, Hart::Mode::kWaitMemory, t);
-  engine_->issue(h.id(), op, [this, &h, done = std::move(done)](uint32_t v) {
-    done(v);
-    resume(h);
-  });
-}
-
-void ControlCluster::abort_transaction(Hart& h, uint32_t status, uint64_t t) {
-  issue_tx(h, bus::OpKind::kTxAbort, t, status, [](uint32_t) {});
-}
-
-bool ControlCluster::run_tx_instruction(Hart& h, const isa::Inst& inst, uint64_t t, uint64_t now) {
-  const uint32_t pc = h.state.pc;
-  auto retire_local = [&](uint32_t rd_value, bool write_rd) {
-    if (write_rd && inst.rd != 0) h.state.x[inst.rd] = rd_value;
-    h.state.pc = pc + 4;
-    retired(h, t);
-    h.ready_at = t + 1;
-    return false;
-  };
-  switch (inst.op) {
-    case isa::Op::kTxTest:
-      return retire_local(h.tx_depth, true);
-    case isa::Op::kTxBegin:
-      if (h.tx_depth > 0) {
-        if (h.tx_depth >= engine_->params().htm.max_depth) {
-          if (t != now) return true;
-          abort_transaction(h, isa::tx::abort_status(isa::tx::AbortReason::kNesting), t);
-          return true;
-        }
-        ++h.tx_depth;
-        return retire_local(0, true);
-      }
-      if (refuse_undo_log(h)) return true;
-      if (t != now) return true;  // the engine begins it at its own time
-      if (draining_) {
-        h.ready_at = t + 1;
-        return true;
-      }
-      issue_tx(h, bus::OpKind::kTxBegin, t, 0, [this, &h, pc, rd = inst.rd](uint32_t) {
-        if (rd != 0) h.state.x[rd] = 0;
-        h.state.pc = pc + 4;
-        h.tx_checkpoint = h.state;
-        h.tx_rd = rd;
-        h.tx_depth = 1;
-        retired(h, engine_->now());
-      });
-      return true;
-    case isa::Op::kTxEnd:
-      if (h.tx_depth == 0) {
-        run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                  fmt::format("{}.core{}: tx.end outside a transaction at pc 0x{:08x}", name(), h.id(), pc));
-        return true;
-      }
-      if (h.tx_depth > 1) {
-        --h.tx_depth;
-        return retire_local(0, false);
-      }
-      if (t != now) return true;
-      issue_tx(h, bus::OpKind::kTxCommit, t, 0, [this, &h, pc](uint32_t failed) {
-        if (failed) return;  // aborted: the rollback comes next
-        h.tx_depth = 0;
-        h.state.pc = pc + 4;
-        retired(h, engine_->now());
-      });
-      return true;
-    case isa::Op::kTxAbort:
-      if (h.tx_depth == 0) return retire_local(0, false);  // nothing to abort
-      if (t != now) return true;
-      abort_transaction(h, isa::tx::abort_status(isa::tx::AbortReason::kExplicit, static_cast<uint8_t>(inst.imm)), t);
-      return true;
-    default:
-      return false;
-  }
+  h.ready_at = p.t + cost;
+  return Step::kAgain;
 }
 
 void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult& r) {
@@ -626,52 +399,6 @@ void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult
     what += fmt::format(": a vector CSR, and core {} has no vector unit ({})", h.id(), vector_unit_settings());
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
-}
-
-bool ControlCluster::refuse_undo_log(Hart& h) {
-  // Only eager versioning writes the log: old values go to txlogbase +
-  // 8 * n as two words, which the caches write back to global memory.
-  if (engine_->params().htm.versioning != bus::Versioning::kEager || h.tx_log_size == 0) return false;
-  const uint32_t base = h.tx_log_base, bytes = h.tx_log_size;
-  const uint64_t end = uint64_t{base} + bytes;
-  std::string why;
-  if (base % 4 != 0)
-    why = fmt::format("txlogbase 0x{:08x} is not 4-byte aligned", base);
-  else if (!global_.contains(base, bytes))
-    why = fmt::format("[0x{:08x}, 0x{:x}) is outside global memory [0x{:08x}, 0x{:x})", base, end, global_.base(),
-                      uint64_t{global_.base()} + global_.size());
-  else if (program_.overlaps(base, bytes))
-    why = fmt::format("[0x{:08x}, 0x{:x}) overlaps the program's code, which is read-only", base, end);
-  if (why.empty()) return false;
-  run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-            fmt::format("{}.core{}: tx.begin with an undo log (txlogbase, txlogsize {}) the core cannot write: {} "
-                        "at pc 0x{:08x}",
-                        name(), h.id(), bytes, why, h.state.pc));
-  return true;
-}
-
-bool ControlCluster::refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr, bool mmio_access) {
-  const uint32_t pc = h.state.pc;
-  std::string why;
-  const isa::Mem mem = isa::info(inst.op).mem;
-  const bool atomic = mem == isa::Mem::kLr || mem == isa::Mem::kSc || isa::is_amo(mem);
-  if (mmio_access) {
-    if (atomic || inst.mem_bytes != 4)
-      why = fmt::format("{} of MMIO register 0x{:08x}: MMIO registers take 32-bit loads and stores only",
-                        isa::disassemble(inst, pc), addr);
-  } else {
-    for (const StackGuard& g : stack_guards_)
-      if (addr - g.base < g.bytes)
-        why = fmt::format("stack overflow: {} at 0x{:08x} is in the {}-byte guard at the bottom of {}",
-                          isa::disassemble(inst, pc), addr, g.bytes, g.stack);
-    if (why.empty() && inst.is_store && program_.find(addr & ~3u))
-      why = fmt::format("{} into the program's code at 0x{:08x}: the executable segment is read-only",
-                        isa::disassemble(inst, pc), addr);
-  }
-  if (why.empty()) return false;
-  run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-            fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), why, pc));
-  return true;
 }
 
 void ControlCluster::set_timeline(sim::Timeline* t) {

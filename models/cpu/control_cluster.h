@@ -172,7 +172,34 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
     if (waves_) waves_->stall(h.id(), static_cast<unsigned>(stall_code(mode)), cycle);
   }
   static unsigned stall_code(Hart::Mode mode);
+  // Runs h's instructions due by `horizon` (engine time engine_now):
+  // each pass of its loop asks the instruction handlers below, in the order
+  // run_hart writes once (control_cluster.cpp says why).
   void run_hart(Hart& h, uint64_t engine_now, uint64_t sc_now, uint64_t horizon);
+  // One pass: the instruction at h's pc, due at t.
+  struct Pass {
+    Hart& h;
+    const isa::Inst& inst;
+    uint64_t t, now, sc_now;
+    MemClass mc = MemClass::kNone;  // on_access_check classifies kAccess and kFence
+    bool mmio_access = false;       // an access to the MMIO window (on_access_check)
+  };
+  // A handler's answer: kNext, not its instruction (the next handler's
+  // turn); kAgain, handled and the hart runs on; kWait, the hart stops
+  // running for now (it issued to the engine and waits, synchronises, or
+  // faulted).
+  enum class Step : uint8_t { kNext, kAgain, kWait };
+  template <Step (ControlCluster::*... Handlers)(Pass&)>
+  Step run_handlers(Pass& p);
+  Step on_switch_point(Pass& p);  // fast_forward.cpp
+  Step on_transaction(Pass& p);   // cluster_tx.cpp
+  Step on_access_done(Pass& p);   // cluster_memory.cpp
+  Step on_fetch(Pass& p);         // cluster_fetch.cpp
+  Step on_vector(Pass& p);        // cluster_vector.cpp
+  Step on_access_check(Pass& p);  // cluster_memory.cpp
+  Step on_io(Pass& p);            // cluster_io.cpp: MMIO and wfi
+  Step on_memory(Pass& p);        // cluster_memory.cpp
+  Step on_execute(Pass& p);       // control_cluster.cpp
   // HTM (docs/htm.md). A tx.* instruction at time t (engine time now):
   // true when the hart must stop running for now (it issued to the engine,
   // waits for it, or faulted).

@@ -223,6 +223,14 @@ SwitchReason ControlCluster::fast_forward_hart(Hart& h, unsigned batch) {
   return SwitchReason::kNone;
 }
 
+ControlCluster::Step ControlCluster::on_switch_point(Pass& p) {
+  const unsigned id = p.h.id();
+  if (!switch_armed_ || completed_[id] || first_half_[id] || vector_accesses_[id].active) return Step::kNext;
+  const SwitchReason reason = switch_reason(p.inst, p.h);
+  if (reason == SwitchReason::kNone) return Step::kNext;
+  return detailed_switch(p.h, reason, p.t, p.now, p.sc_now) ? Step::kWait : Step::kAgain;
+}
+
 bool ControlCluster::detailed_switch(Hart& h, SwitchReason reason, uint64_t t, uint64_t now, uint64_t sc_now) {
   if (t != now || t != sc_now) return true;  // synchronise, as for MMIO
   // A coherence point: no new access until every operation has finished

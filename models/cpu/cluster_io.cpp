@@ -1,6 +1,8 @@
-// The control cores' MMIO: the cluster's own registers (core start and
-// park, bus counters; docs/firmware-abi.md) and the accesses that go out
-// through mmio_socket to the chip's devices.
+// The control cores' MMIO and wfi: run_hart's handler that synchronises
+// them with SystemC time (and the kernel-launch coherence points), the
+// cluster's own registers (core start and park, bus counters;
+// docs/firmware-abi.md) and the accesses that go out through mmio_socket
+// to the chip's devices.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,6 +10,68 @@
 #include "cpu/control_cluster.h"
 
 namespace tessera::cpu {
+
+ControlCluster::Step ControlCluster::on_io(Pass& p) {
+  if (!p.mmio_access && p.inst.op != isa::Op::kWfi) return Step::kNext;
+  Hart& h = p.h;
+  const uint64_t t = p.t;
+  if (h.tx_depth > 0) {
+    // A transaction cannot do I/O or sleep: it aborts, the access never happens.
+    if (t != p.now) return Step::kWait;
+    abort_transaction(h, isa::tx::abort_status(isa::tx::AbortReason::kMmio), t);
+    return Step::kWait;
+  }
+  // Synchronise: MMIO and wfi happen exactly at SystemC time.
+  if (t != p.now || t != p.sc_now) return Step::kWait;
+  if (p.mmio_access && needs_coherence_point(p.inst, h)) {
+    if (!engine_->idle()) {
+      draining_ = true;  // no core starts a new access until the engine is idle
+      h.ready_at = t + 1;
+      return Step::kWait;
+    }
+    draining_ = false;
+    coherence_point(h, t);
+    if (h.ready_at != t) return Step::kAgain;  // the write-backs take time: synchronise again
+  }
+  const isa::ExecResult r = h.execute_direct(p.inst);
+  if (run_.stopped()) return Step::kWait;  // EXIT, or a bad core start
+  if (r.trap != isa::Trap::kNone && r.trap != isa::Trap::kWfi) {
+    fault(h, p.inst, r);
+    return Step::kWait;
+  }
+  retired(h, t);
+  if (r.trap == isa::Trap::kWfi && should_sleep(h)) {
+    set_mode(h, Hart::Mode::kSleeping, t + 1);
+    sleep_start_[h.id()] = t + 1;
+    if (timeline_)
+      sleep_names_[h.id()] = kernel_busy_ && kernel_busy_() ? "tessera_wait (kernel running)" : "wfi (core join)";
+    return Step::kWait;
+  }
+  if (h.mode == Hart::Mode::kRunning) h.ready_at = t + 1;  // not parked by HART_PARK
+  return Step::kAgain;
+}
+
+bool ControlCluster::needs_coherence_point(const isa::Inst& inst, const Hart& h) const {
+  if (!launch_coherence_) return false;
+  const uint32_t addr = access_address(inst, h.state);
+  if (!is_mmio(addr)) return false;
+  const uint32_t offset = addr - kMmioBase;
+  if (inst.is_store && offset == launch_offset_) return true;
+  return inst.is_load && offset == status_offset_ && kernel_may_have_run_;
+}
+
+// Every dirty line to memory, every cache emptied: the SMs read what the
+// cores wrote, and the cores' next reads see what kernels wrote. Costs the
+// core one line transfer per dirty line.
+void ControlCluster::coherence_point(Hart& h, uint64_t now) {
+  const uint32_t written = engine_->write_back_and_invalidate_all();
+  forget_fetch_lines();  // the L1Is are empty too
+  ++coherence_points_;
+  coherence_write_backs_ += written;
+  const auto& p = engine_->params();
+  const uint64_t beats = p.l1d.line_bytes * 8u / p.width_bits;
+  h.ready_at = now + static_cast<uint64_t>(written) * beats;
+}
 
 bool ControlCluster::mmio(Hart& h, bool write, uint32_t addr, unsigned bytes, uint32_t* value) {
   ++h.mmio_accesses;
