@@ -9,7 +9,9 @@
 // other caches' transactions (apply_snoop, snoop_write_back). The cluster
 // (bus/cluster.h) delivers those events in the fixed phases of a bus cycle;
 // the protocol table says which stable-state row applies, the transient
-// table what a waiting request does.
+// table what a waiting request does. What the ordering point delivers
+// (ordered, snoops, fills) is the CoherenceAgent interface
+// (bus/ordering_point.h), so the controller does not depend on the bus.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,7 @@
 #include "bus/bus_response.h"
 #include "bus/htm.h"
 #include "bus/op.h"
+#include "bus/ordering_point.h"
 #include "bus/transient.h"
 #include "bus/tx_manager.h"
 #include "mem/cache_array.h"
@@ -116,7 +119,7 @@ struct ControllerContext {
   void check_failure();  // the checker's failure, if any, stops the cluster
 };
 
-class CacheController {
+class CacheController final : public CoherenceAgent {
  public:
   struct PortState {
     bool busy = false;
@@ -193,17 +196,18 @@ class CacheController {
 
   // The fill for the port's request (Data): the line takes the state of
   // protocol row `row`. The caller frees the tag, then runs the port again.
-  void fill(ControllerPort port, int row, const uint8_t* data);
+  void fill(ControllerPort port, int row, const uint8_t* data) override;
   // Another cache's transaction `op` on `line`, ordered: the line takes
   // protocol row `row`; a waiting request follows the transient table.
   // *update: the row takes the written word (BusUpd). Returns an error text
   // (a protocol error) or "".
-  std::string apply_snoop(uint64_t line, int row, mem::BusOp op, bool* update);
+  std::string apply_snoop(uint64_t line, int row, mem::BusOp op, bool* update) override;
   // Another cache's transaction hit `line` in the write-back buffer
   // (SnoopWantsData for a read, else SnoopTakesOwnership): the entry's row
   // says whether it supplies the line (returned, for tag `tag`) and
   // retires. *error: a protocol error, or "".
-  std::unique_ptr<BusResponse> snoop_write_back(uint64_t line, uint32_t tag, bool needs_data, std::string* error);
+  std::unique_ptr<BusResponse> snoop_write_back(uint64_t line, uint32_t tag, bool needs_data,
+                                                std::string* error) override;
 
   // The port's request won the bus: an SC whose reservation is gone asks
   // for nothing, its request is withdrawn and it fails on its own (true).
@@ -212,19 +216,19 @@ class CacheController {
   // snoop result's shared line is `shared`: *row is the protocol row the
   // line ends in; returns the transient row, nullptr for none (a protocol
   // error, *error says which).
-  const TransientRow* ordered(ControllerPort port, bool shared, int* row, std::string* error);
+  const TransientRow* ordered(ControllerPort port, bool shared, int* row, std::string* error) override;
   // An ordered request that waits for no data (an upgrade or update) ends:
   // the line takes protocol row `row`'s state.
-  void complete_without_data(ControllerPort port, int row);
+  void complete_without_data(ControllerPort port, int row) override;
   // PerformWrite: the port's write (or the store buffer's head) is
   // performed at its place in the bus order and the port completes. Returns
   // the write; *way is the line's way (the sharers take the same bytes).
   Op perform_ordered_write(ControllerPort port, int* way);
   // Its WriteBack for `line` was ordered (Ordered): the entry's row queues
   // the line for memory on the response queue. An error text or "".
-  std::string write_back_ordered(uint64_t line, uint32_t tag);
+  std::string write_back_ordered(uint64_t line, uint32_t tag) override;
   // The WriteBack's data crossed the response bus (Data): the entry retires.
-  std::string write_back_sent(uint64_t line);
+  std::string write_back_sent(uint64_t line) override;
 
   // The coherence point with the rest of the chip (only when idle): every
   // dirty line, in the write-back buffer or the array, goes to memory

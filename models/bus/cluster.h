@@ -8,9 +8,12 @@
 // the protocol table, outstanding requests in the transient states of
 // transient.h), the SnoopBus (request table, arbiters, snoop order,
 // response bus) with snoop() deciding what a snoop does to every cache, and
-// the Bridge (slots toward memory). The cluster runs them through the
-// phases of a cycle, delivering each event (an access, a grant, an
-// ordered transaction, a snoop, a fill) to the controller it concerns, and
+// the Bridge (slots toward memory). The snoop bus is the cluster's
+// ordering point and the controllers its coherence agents
+// (bus/ordering_point.h): a directory could take the bus's place. The
+// cluster runs them through the phases of a cycle, delivering each event
+// (an access, a grant, an ordered transaction, a snoop, a fill) to the
+// controller it concerns, and
 // decides only what no single cache can: the bus order, the snoop result
 // and the sharers taking a BusUpd's word. It keeps the watchdog and
 // registers the statistics.

@@ -11,6 +11,8 @@
 //    bridge, one line at a time, line_bits / width_bits cycles each.
 // The cluster decides what a snoop does to each cache (bus/cluster.cpp,
 // resolve); the bus keeps who holds which tag, when, and in what order.
+// It is the cluster's ordering point (bus/ordering_point.h): a directory
+// would implement the same interface.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,7 @@
 #include "bus/arbiter.h"
 #include "bus/bus_response.h"
 #include "bus/cache_controller.h"
+#include "bus/ordering_point.h"
 #include "mem/coherence_protocol.h"
 
 namespace tessera::bus {
@@ -43,7 +46,7 @@ struct SnoopResult {
   std::string error;      // a cache with no row for its state and the snooped event
 };
 
-class SnoopBus {
+class SnoopBus final : public OrderingPoint {
  public:
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
@@ -65,26 +68,26 @@ class SnoopBus {
   SnoopBus(const std::string& arbiter, uint32_t agents, uint32_t table_entries);
 
   // Request table.
-  int free_tag() const;                 // the lowest free tag, -1 when the table is full
-  bool line_free(uint64_t line) const;  // no transaction for the line in flight
-  bool table_full() const;
-  bool table_empty() const;
+  int free_tag() const override;                 // the lowest free tag, -1 when the table is full
+  bool line_free(uint64_t line) const override;  // no transaction for the line in flight
+  bool table_full() const override;
+  bool table_empty() const override;
   size_t table_size() const { return entries_.size(); }
   Txn& txn(uint32_t tag) { return *entries_[tag]; }
   const Txn& txn(uint32_t tag) const { return *entries_[tag]; }
-  void free(uint32_t tag) { entries_[tag]->valid = false; }
+  void free(uint32_t tag) override { entries_[tag]->valid = false; }
 
   // Request bus.
   uint64_t request_free_at() const { return request_free_at_; }
   uint32_t pick_request(const std::vector<Candidate>& candidates) { return request_arbiter_->pick(candidates); }
   // `tag` was granted; it holds the request bus until `busy_until` and its
   // snoop resolves at txn(tag).resolve_at.
-  void granted(uint32_t tag, uint64_t busy_until);
+  void granted(uint32_t tag, uint64_t busy_until) override;
 
   // Snoop pipeline, in grant order.
-  bool snooping() const { return !snooping_.empty(); }
-  uint64_t next_snoop() const { return snooping_.empty() ? kNever : entries_[snooping_.front()]->resolve_at; }
-  uint32_t pop_snoop();
+  bool snooping() const override { return !snooping_.empty(); }
+  uint64_t next_snoop() const override { return snooping_.empty() ? kNever : entries_[snooping_.front()]->resolve_at; }
+  uint32_t pop_snoop() override;
 
   // Response bus.
   bool responding() const { return on_bus_ != nullptr; }
