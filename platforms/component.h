@@ -91,35 +91,44 @@ class Component {
 std::string in_flight_report(const std::vector<const Component*>& components);
 
 // What a factory builds with: the platform's shared objects and the already
-// built instances (those of lower build_order).
+// built instances (those earlier in build_order()). Every member is named
+// and set by name (ctx.config = &cfg), so adding one shifts no other; the
+// platform sets the required ones and check() names any it forgot.
 struct BuildContext {
-  sim::Config& config;
-  const Netlist& netlist;
-  const ComponentRegistry& registry;
-  const sim::ClockDomain& sm_clock;
-  const sim::ClockDomain& cpu_clock;
-  sim::BackingMemory& global;
-  const isa::ElfImage& image;
-  const isa::DecodedProgram& program;
-  sim::RunControl& run;
-  sim::StatGroup& stats;
-  sim::Waveform* wave;  // null when nothing is traced
-  bool echo_console;
-  std::function<void(bool begin)> on_roi;
+  // Required (check()).
+  sim::Config* config = nullptr;
+  const Netlist* netlist = nullptr;
+  const ComponentRegistry* registry = nullptr;
+  const sim::ClockDomain* sm_clock = nullptr;
+  const sim::ClockDomain* cpu_clock = nullptr;
+  sim::BackingMemory* global = nullptr;
+  const isa::ElfImage* image = nullptr;
+  const isa::DecodedProgram* program = nullptr;
+  sim::RunControl* run = nullptr;
+  sim::StatGroup* stats = nullptr;
   // Objects several instances share (the global atomic unit), by key; they
   // outlive every component.
-  std::map<std::string, std::shared_ptr<void>>& shared;
-  std::map<std::string, Component*> built;      // by instance name
-  SystemRegs* regs = nullptr;                   // set by the MMIO component: the console
-  std::map<std::string, unsigned> counters;     // next index of a numbered model ("sm")
+  std::map<std::string, std::shared_ptr<void>>* shared = nullptr;
+
+  // Optional.
+  sim::Waveform* wave = nullptr;  // null when nothing is traced
+  bool echo_console = true;
+  std::function<void(bool begin)> on_roi;
   sim::Timeline* timeline = nullptr;            // --timeline; null when off
   uint32_t program_argc = 0, program_argv = 0;  // main's arguments (Platform::write_program_arguments)
-  cpu::ControlCluster* cluster = nullptr;       // set by the control cluster: fast-forward, checkpoints
+
+  // Filled in while the instances are built.
+  std::map<std::string, Component*> built;   // by instance name
+  SystemRegs* regs = nullptr;                // set by the MMIO component: the console
+  std::map<std::string, unsigned> counters;  // next index of a numbered model ("sm")
+  cpu::ControlCluster* cluster = nullptr;    // set by the control cluster: fast-forward, checkpoints
 
   Component* find(const std::string& instance) const {
     const auto it = built.find(instance);
     return it == built.end() ? nullptr : it->second;
   }
+  // Throws std::logic_error naming the first required member left unset.
+  void check() const;
 };
 
 }  // namespace tessera::platform

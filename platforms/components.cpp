@@ -55,8 +55,8 @@ T& component_as(Component& c, const std::string& what) {
 template <class T>
 T& built_as(const BuildContext& ctx, const std::string& name, const std::string& what) {
   if (Component* c = ctx.find(name)) return component_as<T>(*c, what);
-  const NetlistInstance* inst = ctx.netlist.find(name);
-  throw ConfigError(fmt::format("{}: instance '{}' ({}) cannot serve as {}", inst ? inst->where : ctx.netlist.origin,
+  const NetlistInstance* inst = ctx.netlist->find(name);
+  throw ConfigError(fmt::format("{}: instance '{}' ({}) cannot serve as {}", inst ? inst->where : ctx.netlist->origin,
                                 name, inst ? inst->type : "not an instance", what));
 }
 
@@ -96,9 +96,9 @@ class SmCluster : public Component {
   SmCluster(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
     unsigned total = 0;  // every cluster's SMs: what each SM reports as %nsmid
     std::string sizes;
-    for (const auto& other : ctx.netlist.instances) {
+    for (const auto& other : ctx.netlist->instances) {
       if (other.type != "sm_cluster") continue;
-      const unsigned n = sm_cluster_size(other, ctx.config);
+      const unsigned n = sm_cluster_size(other, *ctx.config);
       total += n;
       sizes += fmt::format("{}{}: {}", sizes.empty() ? "" : ", ", other.name, n);
     }
@@ -109,26 +109,26 @@ class SmCluster : public Component {
       throw sim::ConfigError(
           fmt::format("{}: the netlist's sm_cluster instances have {} SMs in all ({}); a chip has "
                       "at most {} (count, gpu.num_sms)",
-                      ctx.netlist.origin, total, sizes, kMaxSms));
+                      ctx.netlist->origin, total, sizes, kMaxSms));
     auto& atomics = shared_atomics(ctx);
-    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    sim::Config::Scope scope(*ctx.config, inst.name, inst.params);
     // gpu.num_sms is the size of a cluster without `count` (and read only then).
     const auto given = int_attribute(inst, "count", 1, kMaxSms);
     const int64_t count =
-        given ? *given : ctx.config.get_int("gpu.num_sms", 1, 1, kMaxSms, "Streaming multiprocessors");
-    params_ = sm::SmParams::from_config(ctx.config);
+        given ? *given : ctx.config->get_int("gpu.num_sms", 1, 1, kMaxSms, "Streaming multiprocessors");
+    params_ = sm::SmParams::from_config(*ctx.config);
     for (int64_t i = 0; i < count; ++i) {
       const unsigned id = ctx.counters["sm"]++;
-      sm::Sm::Context sctx{ctx.config, params_,   ctx.sm_clock, ctx.global, ctx.program,
-                           ctx.run,    ctx.stats, ctx.wave,     total,      atomics};
+      sm::Sm::Context sctx{*ctx.config, params_,    *ctx.sm_clock, *ctx.global, *ctx.program,
+                           *ctx.run,    *ctx.stats, ctx.wave,      total,       atomics};
       sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", id).c_str(), id, sctx));
       sms_.back()->set_timeline(ctx.timeline);
     }
   }
   const sm::SmParams& params() const { return params_; }
   static sm::GlobalAtomics& shared_atomics(BuildContext& ctx) {
-    auto& slot = ctx.shared["global_atomics"];
-    if (!slot) slot = std::make_shared<sm::GlobalAtomics>("global_atomics", ctx.global, ctx.run);
+    auto& slot = (*ctx.shared)["global_atomics"];
+    if (!slot) slot = std::make_shared<sm::GlobalAtomics>("global_atomics", *ctx.global, *ctx.run);
     return *std::static_pointer_cast<sm::GlobalAtomics>(slot);
   }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
@@ -169,9 +169,9 @@ class L2 : public Component {
     // The slices are reached through an interconnect bound to `sm`: the
     // crossbar (which asks the slices for room directly) or a network.
     bool network = false;
-    for (const auto* b : ctx.netlist.bindings_to(inst.name, "sm")) {
-      const NetlistInstance& from = *ctx.netlist.find(b->from.instance);
-      const ComponentType& type = *ctx.registry.find(from.type);
+    for (const auto* b : ctx.netlist->bindings_to(inst.name, "sm")) {
+      const NetlistInstance& from = *ctx.netlist->find(b->from.instance);
+      const ComponentType& type = *ctx.registry->find(from.type);
       if (!type.network_nodes && from.type != "crossbar")
         throw ConfigError(
             fmt::format("{}: instance '{}' ({}) is bound to '{}.sm'; the L2 slices are reached through "
@@ -179,8 +179,8 @@ class L2 : public Component {
                         b->where, from.name, from.type, inst.name));
       network = network || static_cast<bool>(type.network_nodes);
     }
-    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    l2_ = std::make_unique<gpu::L2System>(inst.name.c_str(), ctx.config, network, ctx.run, ctx.stats);
+    sim::Config::Scope scope(*ctx.config, inst.name, inst.params);
+    l2_ = std::make_unique<gpu::L2System>(inst.name.c_str(), *ctx.config, network, *ctx.run, *ctx.stats);
     l2_->set_waveform(ctx.wave);
     l2_->set_timeline(ctx.timeline);
   }
@@ -212,16 +212,16 @@ class Crossbar : public Component {
  public:
   Crossbar(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
     unsigned requesters = 0;
-    for (const auto* b : ctx.netlist.bindings_to(inst.name, "sm")) {
-      const NetlistInstance& from = *ctx.netlist.find(b->from.instance);
-      const ComponentType& type = *ctx.registry.find(from.type);
-      requesters += type.endpoints ? type.endpoints(from, ctx.config) : 1;
+    for (const auto* b : ctx.netlist->bindings_to(inst.name, "sm")) {
+      const NetlistInstance& from = *ctx.netlist->find(b->from.instance);
+      const ComponentType& type = *ctx.registry->find(from.type);
+      requesters += type.endpoints ? type.endpoints(from, *ctx.config) : 1;
     }
-    const auto out = ctx.netlist.bindings_from(inst.name, "out");
+    const auto out = ctx.netlist->bindings_from(inst.name, "out");
     L2& l2 = built_as<L2>(ctx, out.at(0)->to.instance, "the crossbar's L2 target");
-    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    xbar_ = std::make_unique<gpu::CrossbarInterconnect>(inst.name.c_str(), ctx.config, l2.l2().clock(), requesters,
-                                                        l2.l2().slices(), l2.l2(), ctx.stats);
+    sim::Config::Scope scope(*ctx.config, inst.name, inst.params);
+    xbar_ = std::make_unique<gpu::CrossbarInterconnect>(inst.name.c_str(), *ctx.config, l2.l2().clock(), requesters,
+                                                        l2.l2().slices(), l2.l2(), *ctx.stats);
     xbar_->set_waveform(ctx.wave);
   }
   TargetSocket* target_socket(const std::string& socket) override {
@@ -249,18 +249,18 @@ unsigned l2_slices(const NetlistInstance& inst, const sim::Config& cfg) {
 class Noc : public Component {
  public:
   Noc(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
-    const auto nodes = network_nodes(ctx.netlist, ctx.registry, ctx.config, inst);
+    const auto nodes = network_nodes(*ctx.netlist, *ctx.registry, *ctx.config, inst);
     std::vector<int> requesters, targets;
-    for (const auto* b : ctx.netlist.bindings_to(inst.name, "in"))
+    for (const auto* b : ctx.netlist->bindings_to(inst.name, "in"))
       for (int n : nodes.at(b->from.instance)) requesters.push_back(n);
     // Targets: the L2 (its slices, by the L2's interleaving) or memories,
     // each with an address range.
     std::vector<std::pair<uint64_t, uint64_t>> ranges;
     L2* l2 = nullptr;
-    for (const auto* b : ctx.netlist.bindings_from(inst.name, "out")) {
+    for (const auto* b : ctx.netlist->bindings_from(inst.name, "out")) {
       for (int n : nodes.at(b->to.instance)) targets.push_back(n);
-      const NetlistInstance& to = *ctx.netlist.find(b->to.instance);
-      const ComponentType& type = *ctx.registry.find(to.type);
+      const NetlistInstance& to = *ctx.netlist->find(b->to.instance);
+      const ComponentType& type = *ctx.registry->find(to.type);
       if (type.address_range) {
         ranges.push_back(*type.address_range(to));
       } else {
@@ -282,9 +282,9 @@ class Noc : public Component {
         return -1;  // answered with an address error
       };
     }
-    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    noc_ = std::make_unique<noc::NocInterconnect>(inst.name.c_str(), ctx.config, requesters, targets, map, ctx.stats,
-                                                  &ctx.run);
+    sim::Config::Scope scope(*ctx.config, inst.name, inst.params);
+    noc_ = std::make_unique<noc::NocInterconnect>(inst.name.c_str(), *ctx.config, requesters, targets, map, *ctx.stats,
+                                                  ctx.run);
     noc_->set_waveform(ctx.wave);
   }
   TargetSocket* target_socket(const std::string& socket) override {
@@ -308,8 +308,8 @@ std::optional<std::pair<uint64_t, uint64_t>> memory_range(const NetlistInstance&
 class FixedMemory : public Component {
  public:
   FixedMemory(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
-    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    memory_ = std::make_unique<gpu::FixedLatencyMemory>(inst.name.c_str(), ctx.config, ctx.global, ctx.stats);
+    sim::Config::Scope scope(*ctx.config, inst.name, inst.params);
+    memory_ = std::make_unique<gpu::FixedLatencyMemory>(inst.name.c_str(), *ctx.config, *ctx.global, *ctx.stats);
     memory_->set_waveform(ctx.wave);
   }
   TargetSocket* target_socket(const std::string& socket) override {
@@ -342,11 +342,11 @@ class HbmStack : public Component {
   HbmStack(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
     // The only stack reports as chip.dram; several as chip.<instance>.dram.
     unsigned stacks = 0;
-    for (const auto& other : ctx.netlist.instances) stacks += other.type == "hbm_stack";
-    sim::StatGroup* parent = &ctx.stats;
-    if (stacks > 1) parent = (group_ = std::make_unique<sim::StatGroup>(inst.name, &ctx.stats)).get();
-    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
-    hbm_ = std::make_unique<dram::HbmMemory>(inst.name.c_str(), ctx.config, &ctx.global, memory_range(inst)->first,
+    for (const auto& other : ctx.netlist->instances) stacks += other.type == "hbm_stack";
+    sim::StatGroup* parent = ctx.stats;
+    if (stacks > 1) parent = (group_ = std::make_unique<sim::StatGroup>(inst.name, ctx.stats)).get();
+    sim::Config::Scope scope(*ctx.config, inst.name, inst.params);
+    hbm_ = std::make_unique<dram::HbmMemory>(inst.name.c_str(), *ctx.config, ctx.global, memory_range(inst)->first,
                                              *parent);
     hbm_->set_waveform(ctx.wave);
     hbm_->set_timeline(ctx.timeline);
@@ -380,15 +380,15 @@ class Router : public Component {
  public:
   Router(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
     unsigned inputs = 0;
-    for (const auto* b : ctx.netlist.bindings_to(inst.name, "in")) {
-      const NetlistInstance& from = *ctx.netlist.find(b->from.instance);
-      const ComponentType& type = *ctx.registry.find(from.type);
-      inputs += type.endpoints ? type.endpoints(from, ctx.config) : 1;
+    for (const auto* b : ctx.netlist->bindings_to(inst.name, "in")) {
+      const NetlistInstance& from = *ctx.netlist->find(b->from.instance);
+      const ComponentType& type = *ctx.registry->find(from.type);
+      inputs += type.endpoints ? type.endpoints(from, *ctx.config) : 1;
     }
     std::vector<AddressRouter::Range> ranges;
-    for (const auto* b : ctx.netlist.bindings_from(inst.name, "out")) {
-      const NetlistInstance& to = *ctx.netlist.find(b->to.instance);
-      const ComponentType& type = *ctx.registry.find(to.type);
+    for (const auto* b : ctx.netlist->bindings_from(inst.name, "out")) {
+      const NetlistInstance& to = *ctx.netlist->find(b->to.instance);
+      const ComponentType& type = *ctx.registry->find(to.type);
       const auto range = type.address_range ? type.address_range(to) : std::nullopt;
       if (!range)
         throw ConfigError(fmt::format("{}: instance '{}' routes by address, but instance '{}' has no address range",
@@ -416,19 +416,20 @@ class BlockDispatcher : public Component {
   BlockDispatcher(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
     std::vector<sm::Sm*> sms;
     std::vector<const SmCluster*> clusters;
-    for (const auto* b : ctx.netlist.bindings_from(inst.name, "sms")) {
+    for (const auto* b : ctx.netlist->bindings_from(inst.name, "sms")) {
       clusters.push_back(&built_as<SmCluster>(ctx, b->to.instance, "SMs for the dispatcher"));
       for (sm::Sm* s : clusters.back()->sms()) sms.push_back(s);
     }
-    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    sim::Config::Scope scope(*ctx.config, inst.name, inst.params);
     // A launch is checked against the SMs that run it (sm.max_threads_per_block,
     // sm.shared_bytes, ...), not against sm.* keys read in the dispatcher's own
     // scope, where they would change nothing the SMs do.
-    params_ = clusters.empty() ? sm::SmParams::from_config(ctx.config) : launch_limits(inst, clusters);
-    dispatcher_ = std::make_unique<gpu::Dispatcher>(inst.name.c_str(), params_, ctx.sm_clock, ctx.run, ctx.stats, sms);
+    params_ = clusters.empty() ? sm::SmParams::from_config(*ctx.config) : launch_limits(inst, clusters);
+    dispatcher_ =
+        std::make_unique<gpu::Dispatcher>(inst.name.c_str(), params_, *ctx.sm_clock, *ctx.run, *ctx.stats, sms);
     dispatcher_->set_waveform(ctx.wave);
     dispatcher_->set_timeline(ctx.timeline);
-    dispatcher_->set_program(&ctx.image);
+    dispatcher_->set_program(ctx.image);
   }
   gpu::Dispatcher& dispatcher() { return *dispatcher_; }
   void set_device_info(const gpu::DeviceInfo& info) override { dispatcher_->set_device_info(info); }
@@ -500,20 +501,20 @@ std::vector<cpu::StackGuard> stack_guards(const isa::ElfImage& image) {
 class ControlCores : public Component {
  public:
   ControlCores(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
-    const uint32_t stack_top = ctx.image.symbol("__stack_top").value_or(0x84000000u);
-    sim::Config::Scope scope(ctx.config, inst.name, inst.params);
+    const uint32_t stack_top = ctx.image->symbol("__stack_top").value_or(0x84000000u);
+    sim::Config::Scope scope(*ctx.config, inst.name, inst.params);
     // The dispatcher's LAUNCH and STATUS registers are the cluster's coherence points.
-    cpu::ControlCluster::Context cctx{ctx.config,
-                                      ctx.cpu_clock,
-                                      ctx.global,
-                                      ctx.program,
-                                      ctx.run,
-                                      ctx.stats,
-                                      ctx.image.entry,
+    cpu::ControlCluster::Context cctx{*ctx.config,
+                                      *ctx.cpu_clock,
+                                      *ctx.global,
+                                      *ctx.program,
+                                      *ctx.run,
+                                      *ctx.stats,
+                                      ctx.image->entry,
                                       stack_top,
                                       gpu::reg::kLaunch,
                                       gpu::reg::kStatus,
-                                      stack_guards(ctx.image),
+                                      stack_guards(*ctx.image),
                                       ctx.wave,
                                       ctx.program_argc,
                                       ctx.program_argv,
@@ -549,7 +550,7 @@ void BlockDispatcher::bind(const std::string& socket, Component& target, const s
 class Mmio : public Component {
  public:
   Mmio(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
-    regs_ = std::make_unique<SystemRegs>(inst.name.c_str(), ctx.cpu_clock, ctx.run);
+    regs_ = std::make_unique<SystemRegs>(inst.name.c_str(), *ctx.cpu_clock, *ctx.run);
     regs_->set_echo(ctx.echo_console);
     regs_->on_roi(ctx.on_roi);
     ctx.regs = regs_.get();

@@ -86,24 +86,21 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   }
 
   // Every instance, then every binding, TLM-2.0 AT at each memory boundary.
-  BuildContext ctx{cfg,
-                   netlist_,
-                   registry,
-                   *sm_clock_,
-                   *cpu_clock_,
-                   *global_,
-                   *image_,
-                   *program_,
-                   run_,
-                   root_,
-                   wave_.get(),
-                   options.echo_console,
-                   [this](bool begin) { roi(begin); },
-                   shared_,
-                   {},
-                   nullptr,
-                   {},
-                   nullptr};
+  BuildContext ctx;
+  ctx.config = &cfg;
+  ctx.netlist = &netlist_;
+  ctx.registry = &registry;
+  ctx.sm_clock = sm_clock_.get();
+  ctx.cpu_clock = cpu_clock_.get();
+  ctx.global = global_.get();
+  ctx.image = image_.get();
+  ctx.program = program_.get();
+  ctx.run = &run_;
+  ctx.stats = &root_;
+  ctx.shared = &shared_;
+  ctx.wave = wave_.get();
+  ctx.echo_console = options.echo_console;
+  ctx.on_roi = [this](bool begin) { roi(begin); };
   ctx.program_argc = program_argc_;
   ctx.program_argv = program_argv_;
   if (!options.timeline.path.empty()) {
@@ -113,6 +110,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
         timeline, static_cast<uint64_t>(sm_clock_->period().value() / sc_core::sc_time(1, sc_core::SC_PS).value()));
     ctx.timeline = timeline_.get();
   }
+  ctx.check();
   for (const NetlistInstance* inst : build_order(netlist_, registry)) {
     components_.push_back(registry.find(inst->type)->factory(*inst, ctx));
     ctx.built[inst->name] = components_.back().get();
