@@ -14,6 +14,7 @@
 
 #include "platforms/component_registry.h"
 #include "platforms/netlist.h"
+#include "platforms/run_summary.h"
 
 namespace tessera::sim {
 class BackingMemory;
@@ -42,17 +43,6 @@ class SystemRegs;
 
 using TargetSocket = tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
 
-// Totals for the end-of-run summary, each component adding its own.
-struct RunSummary {
-  unsigned sms = 0;
-  uint64_t warp_insts = 0, thread_insts = 0, kernel_cycles = 0;
-  double kernel_host_seconds = 0;  // host time while kernels ran
-  uint64_t l1_hits = 0, l1_misses = 0, l2_hits = 0, l2_merged = 0, l2_misses = 0;
-  uint64_t control_insts = 0;
-  unsigned control_cores = 0;
-  std::vector<std::string> memory_lines;  // "  memory requests ..." lines
-};
-
 class Component {
  public:
   explicit Component(const NetlistInstance& instance) : instance_(instance) {}
@@ -74,6 +64,7 @@ class Component {
   virtual std::vector<const sc_core::sc_object*> models() const { return {}; }
   // The state of a model that does not describe itself (sim::InFlightReporter).
   virtual std::string fallback_state(const sc_core::sc_object& /*model*/) const { return ""; }
+  // Adds the instance's totals and summary lines (platforms/run_summary.h).
   virtual void summarize(RunSummary& /*summary*/) const {}
   // The device properties firmware reads (cudaGetDeviceProperties): each
   // component adds what it models; then every component is given the whole.

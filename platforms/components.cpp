@@ -23,6 +23,7 @@
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
 #include "sim/config.h"
+#include "sim/hit_rate.h"
 #include "sim/run_control.h"
 #include "sim/stats.h"
 #include "sm/global_atomics.h"
@@ -147,13 +148,23 @@ class SmCluster : public Component {
   }
   void summarize(RunSummary& sum) const override {
     for (const auto& s : sms_) {
-      ++sum.sms;
-      sum.warp_insts += s->warp_insts();
-      sum.thread_insts += s->thread_insts();
+      sum.add("sms", 1);
+      sum.add("warp_insts", s->warp_insts());
+      sum.add("thread_insts", s->thread_insts());
       const auto l1 = s->l1_sector_totals();
-      sum.l1_hits += l1.first;
-      sum.l1_misses += l1.second;
+      sum.add("l1_hits", l1.first);
+      sum.add("l1_misses", l1.second);
     }
+    // Every cluster adds these; each line shows once, summed over the clusters.
+    sum.line(summary_order::kInstructions, "warp_insts",
+             [](const RunSummary& t) { return fmt::format("  warp instructions    {:>14}\n", t.get("warp_insts")); });
+    sum.line(summary_order::kInstructions, "thread_insts",
+             [](const RunSummary& t) { return fmt::format("  thread instructions  {:>14}\n", t.get("thread_insts")); });
+    sum.line(summary_order::kL1, "l1", [](const RunSummary& t) {
+      const uint64_t hits = t.get("l1_hits"), misses = t.get("l1_misses");
+      return fmt::format("  L1/texture sectors   {:>14}  ({:.1f}% hit; cached loads only)\n", hits + misses,
+                         sim::hit_rate(hits, misses, 100.0));
+    });
   }
 
  private:
@@ -196,10 +207,17 @@ class L2 : public Component {
   }
   std::vector<const sc_core::sc_object*> models() const override { return {l2_.get()}; }
   void summarize(RunSummary& sum) const override {
-    const auto t = l2_->sector_totals();
-    sum.l2_hits += t.hits;
-    sum.l2_merged += t.merged;
-    sum.l2_misses += t.misses;
+    const auto totals = l2_->sector_totals();
+    sum.add("l2_hits", totals.hits);
+    sum.add("l2_merged", totals.merged);
+    sum.add("l2_misses", totals.misses);
+    sum.line(summary_order::kL2, "l2", [](const RunSummary& t) {
+      // A sector found already being fetched counts as a hit (its data is on
+      // the way): the rate then does not depend on memory timing.
+      const uint64_t merged = t.get("l2_merged"), found = t.get("l2_hits") + merged, misses = t.get("l2_misses");
+      return fmt::format("  L2 sectors           {:>14}  ({:.1f}% hit, {} of them in flight; reads and atomics)\n",
+                         found + misses, sim::hit_rate(found, misses, 100.0), merged);
+    });
   }
 
  private:
@@ -321,8 +339,10 @@ class FixedMemory : public Component {
     if (const auto range = memory_range(instance())) info.global_mib += static_cast<uint32_t>(range->second >> 20);
   }
   void summarize(RunSummary& sum) const override {
-    sum.memory_lines.push_back(fmt::format("  memory requests      {:>14}  (fixed latency; avg {:.1f} memory cycles)\n",
-                                           memory_->requests(), memory_->avg_latency_cycles()));
+    sum.line(
+        summary_order::kMemory, name(),
+        [text = fmt::format("  memory requests      {:>14}  (fixed latency; avg {:.1f} memory cycles)\n",
+                            memory_->requests(), memory_->avg_latency_cycles())](const RunSummary&) { return text; });
   }
 
  private:
@@ -363,11 +383,11 @@ class HbmStack : public Component {
   void summarize(RunSummary& sum) const override {
     const auto& st = hbm_->engine().stats();
     const double ns = hbm_->clock().period().to_seconds() * 1e9;
-    sum.memory_lines.push_back(fmt::format(
+    const std::string text = fmt::format(
         "  memory requests      {:>14}  ({}{}, {} reads; avg read {:.1f} ns)\n", st.requests,
         group_ ? name() + ": " : "", hbm_->engine().spec().name, st.read_requests,
-        st.read_requests ? ns * static_cast<double>(st.read_latency_sum) / static_cast<double>(st.read_requests)
-                         : 0.0));
+        st.read_requests ? ns * static_cast<double>(st.read_latency_sum) / static_cast<double>(st.read_requests) : 0.0);
+    sum.line(summary_order::kMemory, name(), [text](const RunSummary&) { return text; });
   }
 
  private:
@@ -463,8 +483,13 @@ class BlockDispatcher : public Component {
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override;
   std::vector<const sc_core::sc_object*> models() const override { return {dispatcher_.get()}; }
   void summarize(RunSummary& sum) const override {
-    sum.kernel_cycles += dispatcher_->kernel_cycles();
-    sum.kernel_host_seconds += dispatcher_->kernel_host_seconds();
+    sum.add("kernel_cycles", dispatcher_->kernel_cycles());
+    sum.add_real("kernel_host_seconds", dispatcher_->kernel_host_seconds());
+    sum.line(summary_order::kKernels, "kernel_cycles", [](const RunSummary& t) {
+      const uint64_t cycles = t.get("kernel_cycles");
+      return fmt::format("  kernel cycles        {:>14}  (IPC {:.3f} warp insts/cycle while kernels ran)\n", cycles,
+                         cycles ? static_cast<double>(t.get("warp_insts")) / static_cast<double>(cycles) : 0.0);
+    });
   }
 
  private:
@@ -530,8 +555,13 @@ class ControlCores : public Component {
   }
   std::vector<const sc_core::sc_object*> models() const override { return {cluster_.get()}; }
   void summarize(RunSummary& sum) const override {
-    sum.control_insts += cluster_->instructions();
-    sum.control_cores += cluster_->cores();
+    sum.add("control_insts", cluster_->instructions());
+    sum.add("control_cores", cluster_->cores());
+    sum.line(summary_order::kControl, "control_insts", [](const RunSummary& t) {
+      const double host = t.get_real("host_seconds");
+      return fmt::format("  control-core insts   {:>14}  ({} cores; {:.0f} insts/s)\n", t.get("control_insts"),
+                         t.get("control_cores"), host > 0 ? static_cast<double>(t.get("control_insts")) / host : 0.0);
+    });
   }
 
  private:

@@ -8,7 +8,6 @@
 
 #include "gpu/dispatcher.h"
 #include "rtl/common/fst_sink.h"
-#include "sim/hit_rate.h"
 #include "sim/output_file.h"
 
 namespace tessera::platform {
@@ -209,6 +208,7 @@ std::string Platform::state_dump() const { return in_flight_report(report_order_
 
 RunSummary Platform::totals() const {
   RunSummary sum;
+  sum.add_real("host_seconds", host_seconds_);
   for (const auto& c : components_) c->summarize(sum);
   return sum;
 }
@@ -359,9 +359,9 @@ void Platform::finish_waveform() {
 
 uint64_t Platform::sim_cycles() const { return sm_clock_->now_cycle(); }
 
-uint64_t Platform::warp_insts() const { return totals().warp_insts; }
+uint64_t Platform::warp_insts() const { return totals().get("warp_insts"); }
 
-uint64_t Platform::thread_insts() const { return totals().thread_insts; }
+uint64_t Platform::thread_insts() const { return totals().get("thread_insts"); }
 
 nlohmann::json Platform::stats_json() const {
   nlohmann::json j;
@@ -369,13 +369,15 @@ nlohmann::json Platform::stats_json() const {
   const RunSummary sum = totals();
   j["summary"] = {
       {"sim_cycles", sim_cycles()},
-      {"warp_insts", sum.warp_insts},
-      {"thread_insts", sum.thread_insts},
+      {"warp_insts", sum.get("warp_insts")},
+      {"thread_insts", sum.get("thread_insts")},
       {"host_seconds", host},
-      {"warp_insts_per_host_second", host > 0 ? static_cast<double>(sum.warp_insts) / host : 0.0},
-      {"host_seconds_in_kernels", sum.kernel_host_seconds},
+      {"warp_insts_per_host_second", host > 0 ? static_cast<double>(sum.get("warp_insts")) / host : 0.0},
+      {"host_seconds_in_kernels", sum.get_real("kernel_host_seconds")},
       {"kernel_warp_insts_per_host_second",
-       sum.kernel_host_seconds > 0 ? static_cast<double>(sum.warp_insts) / sum.kernel_host_seconds : 0.0},
+       sum.get_real("kernel_host_seconds") > 0
+           ? static_cast<double>(sum.get("warp_insts")) / sum.get_real("kernel_host_seconds")
+           : 0.0},
   };
   if (roi_used_)
     j["roi"] = {{"sim_cycles", roi_total_[0]},
@@ -409,7 +411,7 @@ std::string Platform::report() const {
 std::string Platform::summary() const {
   const double host = host_seconds_;
   const RunSummary sum = totals();
-  const uint64_t cycles = sim_cycles(), warps = sum.warp_insts;
+  const uint64_t cycles = sim_cycles(), warps = sum.get("warp_insts"), sms = sum.get("sms");
   std::string status;
   switch (run_.kind()) {
     case sim::ExitKind::kProgramExit:
@@ -435,26 +437,13 @@ std::string Platform::summary() const {
       status = "running";
       break;
   }
-  std::string out = fmt::format("---- tessera: {} on {} ({} SM{}): {}\n", program_path_,
-                                cfg_.platform_name().empty() ? "platform" : cfg_.platform_name(), sum.sms,
-                                sum.sms == 1 ? "" : "s", status);
+  std::string out =
+      fmt::format("---- tessera: {} on {} ({} SM{}): {}\n", program_path_,
+                  cfg_.platform_name().empty() ? "platform" : cfg_.platform_name(), sms, sms == 1 ? "" : "s", status);
   out += fmt::format("  simulated cycles     {:>14}  ({:.3f} us at {} MHz)\n", cycles,
                      static_cast<double>(cycles) / sm_clock_->mhz(), sm_clock_->mhz());
-  out += fmt::format("  warp instructions    {:>14}\n", warps);
-  out += fmt::format("  thread instructions  {:>14}\n", sum.thread_insts);
-  const uint64_t kernel_cycles = sum.kernel_cycles;
-  out += fmt::format("  kernel cycles        {:>14}  (IPC {:.3f} warp insts/cycle while kernels ran)\n", kernel_cycles,
-                     kernel_cycles ? static_cast<double>(warps) / static_cast<double>(kernel_cycles) : 0.0);
-  out += fmt::format("  L1/texture sectors   {:>14}  ({:.1f}% hit; cached loads only)\n", sum.l1_hits + sum.l1_misses,
-                     sim::hit_rate(sum.l1_hits, sum.l1_misses, 100.0));
-  // A sector found already being fetched counts as a hit (its data is on the
-  // way): the rate then does not depend on memory timing.
-  const uint64_t l2_found = sum.l2_hits + sum.l2_merged;
-  out += fmt::format("  L2 sectors           {:>14}  ({:.1f}% hit, {} of them in flight; reads and atomics)\n",
-                     l2_found + sum.l2_misses, sim::hit_rate(l2_found, sum.l2_misses, 100.0), sum.l2_merged);
-  for (const auto& line : sum.memory_lines) out += line;
-  out += fmt::format("  control-core insts   {:>14}  ({} cores; {:.0f} insts/s)\n", sum.control_insts,
-                     sum.control_cores, host > 0 ? static_cast<double>(sum.control_insts) / host : 0.0);
+  // The components' lines: instructions, kernels, caches, memories, control cores.
+  out += sum.lines(summary_order::kCycles + 1, summary_order::kPlatform);
   if (roi_used_)
     out += fmt::format("  region of interest   {:>14}  cycles, {} warp insts\n", roi_total_[0], roi_total_[1]);
   if (cluster_ && options_.fast_forward) {
@@ -475,7 +464,7 @@ std::string Platform::summary() const {
                      host > 0 ? static_cast<double>(cycles) / host : 0.0);
   // Control-core setup dominates many programs; the kernels' own speed is
   // what an SM model change moves.
-  const double kernel_host = sum.kernel_host_seconds;
+  const double kernel_host = sum.get_real("kernel_host_seconds");
   out += fmt::format("  kernel speed         {:>14.0f} warp insts/s while kernels ran ({:.3f} s of host time)\n",
                      kernel_host > 0 ? static_cast<double>(warps) / kernel_host : 0.0, kernel_host);
   return out;
