@@ -18,6 +18,7 @@
 
 namespace tessera::sim {
 class BackingMemory;
+class PortBinder;
 class ClockDomain;
 class Config;
 class RunControl;
@@ -58,8 +59,13 @@ class Component {
   // How many initiator ports bind to target socket `socket` per binding (the
   // network's `out` binds once per L2 slice).
   virtual unsigned target_ports(const std::string& /*socket*/) const { return 1; }
-  // Binds initiator socket `socket` of this component to `target`'s socket.
+  // Binds TLM initiator socket `socket` of this component to `target`'s socket.
   virtual void bind(const std::string& socket, Component& target, const std::string& target_socket_name) = 0;
+  // Side-band connections (sim/side_band_port.h): the port behind initiator
+  // socket `socket` (nullptr for a TLM socket), and the interfaces a target
+  // socket offers (a port bound to it binds to each: the SMs of a cluster).
+  virtual sim::PortBinder* port(const std::string& /*socket*/) { return nullptr; }
+  virtual std::vector<sc_core::sc_interface*> interfaces(const std::string& /*socket*/) { return {}; }
   // The models built, for the deadlock and watchdog reports.
   virtual std::vector<const sc_core::sc_object*> models() const { return {}; }
   // The state of a model that does not describe itself (sim::InFlightReporter).
@@ -74,6 +80,13 @@ class Component {
  private:
   const NetlistInstance& instance_;
 };
+
+// Binds netlist binding `b` from instance `from` to `to`: a TLM initiator
+// socket to the target's TLM socket (Component::bind), a side-band port to
+// each interface the target offers. A target of the wrong kind is a
+// sim::ConfigError naming the binding, its file:line and both instances.
+void bind_instances(const NetlistBinding& b, Component& from, Component& to);
+void bind_port(const NetlistBinding& b, const NetlistInstance& from, sim::PortBinder& port, Component& to);
 
 // What the models of `components` (in that order) hold in flight, for the
 // deadlock and watchdog reports: a model that implements
@@ -121,5 +134,12 @@ struct BuildContext {
   // Throws std::logic_error naming the first required member left unset.
   void check() const;
 };
+
+// Binds `port`, side-band socket `socket` of instance `inst` (whose type
+// marks it bound_while_built), to every instance the netlist binds it to:
+// they are built before `inst` (build_order), which needs them while it
+// is built.
+void bind_while_built(const BuildContext& ctx, const NetlistInstance& inst, const std::string& socket,
+                      sim::PortBinder& port);
 
 }  // namespace tessera::platform

@@ -33,6 +33,9 @@ struct SocketSpec {
   bool required = true;            // an unbound socket is an error
   bool network_endpoints = false;  // the instances bound here are nodes of this network
   std::string description;
+  // A side-band port the instance binds while it is built (the dispatcher's
+  // SMs): the instances bound here are built before it.
+  bool bound_while_built = false;
 };
 
 struct AttributeSpec {

@@ -25,6 +25,7 @@
 #include "sim/config.h"
 #include "sim/hit_rate.h"
 #include "sim/run_control.h"
+#include "sim/side_band_port.h"
 #include "sim/stats.h"
 #include "sm/global_atomics.h"
 #include "sm/sm.h"
@@ -126,7 +127,6 @@ class SmCluster : public Component {
       sms_.back()->set_timeline(ctx.timeline);
     }
   }
-  const sm::SmParams& params() const { return params_; }
   static sm::GlobalAtomics& shared_atomics(BuildContext& ctx) {
     auto& slot = (*ctx.shared)["global_atomics"];
     if (!slot) slot = std::make_shared<sm::GlobalAtomics>("global_atomics", *ctx.global, *ctx.run);
@@ -136,9 +136,11 @@ class SmCluster : public Component {
     if (socket != "mem") no_such_binding(*this, socket);
     for (auto& s : sms_) s->mem_socket.bind(*target.target_socket(target_socket_name));
   }
-  std::vector<sm::Sm*> sms() const {
-    std::vector<sm::Sm*> out;
-    for (const auto& s : sms_) out.push_back(s.get());
+  // launch: each SM's launch port (sm::BlockLaunchIf).
+  std::vector<sc_core::sc_interface*> interfaces(const std::string& socket) override {
+    std::vector<sc_core::sc_interface*> out;
+    if (socket == "launch")
+      for (const auto& s : sms_) out.push_back(s.get());
     return out;
   }
   std::vector<const sc_core::sc_object*> models() const override {
@@ -429,58 +431,27 @@ class Router : public Component {
 
 // ---------------------------------------------------------------- dispatcher, control cluster, MMIO
 
-class ControlCores;
-
 class BlockDispatcher : public Component {
  public:
   BlockDispatcher(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
-    std::vector<sm::Sm*> sms;
-    std::vector<const SmCluster*> clusters;
-    for (const auto* b : ctx.netlist->bindings_from(inst.name, "sms")) {
-      clusters.push_back(&built_as<SmCluster>(ctx, b->to.instance, "SMs for the dispatcher"));
-      for (sm::Sm* s : clusters.back()->sms()) sms.push_back(s);
-    }
     sim::Config::Scope scope(*ctx.config, inst.name, inst.params);
+    dispatcher_ = std::make_unique<gpu::Dispatcher>(inst.name.c_str(), *ctx.sm_clock, *ctx.run, *ctx.stats);
     // A launch is checked against the SMs that run it (sm.max_threads_per_block,
-    // sm.shared_bytes, ...), not against sm.* keys read in the dispatcher's own
-    // scope, where they would change nothing the SMs do.
-    params_ = clusters.empty() ? sm::SmParams::from_config(*ctx.config) : launch_limits(inst, clusters);
-    dispatcher_ =
-        std::make_unique<gpu::Dispatcher>(inst.name.c_str(), params_, *ctx.sm_clock, *ctx.run, *ctx.stats, sms);
+    // sm.shared_bytes, ...): they are bound first, and their waveform signals
+    // and timeline tracks are the dispatcher's too.
+    bind_while_built(ctx, inst, "sms", dispatcher_->sms_port);
     dispatcher_->set_waveform(ctx.wave);
     dispatcher_->set_timeline(ctx.timeline);
     dispatcher_->set_program(ctx.image);
   }
-  gpu::Dispatcher& dispatcher() { return *dispatcher_; }
   void set_device_info(const gpu::DeviceInfo& info) override { dispatcher_->set_device_info(info); }
-  // What a block may use: the smallest of each limit over the clusters, as
-  // a block may be placed on any of their SMs. How a block's registers are
-  // counted must be the same on all of them.
-  static sm::SmParams launch_limits(const NetlistInstance& inst, const std::vector<const SmCluster*>& clusters) {
-    sm::SmParams p = clusters.front()->params();
-    for (const SmCluster* c : clusters) {
-      const sm::SmParams& q = c->params();
-      const auto differs = [&](const char* key, unsigned a, unsigned b) {
-        if (a != b)
-          throw sim::ConfigError(
-              fmt::format("{}: the SM clusters it launches on count registers differently ({}={} on {}, {} on {}); a "
-                          "dispatcher's clusters must agree on it",
-                          inst.name, key, a, clusters.front()->name(), b, c->name()));
-      };
-      differs("sm.register_granule", p.register_granule, q.register_granule);
-      differs("sm.regs_per_thread_default", p.regs_per_thread_default, q.regs_per_thread_default);
-      p.max_threads_per_block = std::min(p.max_threads_per_block, q.max_threads_per_block);
-      p.max_threads = std::min(p.max_threads, q.max_threads);
-      p.max_warps = std::min(p.max_warps, q.max_warps);
-      p.registers = std::min(p.registers, q.registers);
-      p.shared_bytes = std::min(p.shared_bytes, q.shared_bytes);
-    }
-    return p;
-  }
   TargetSocket* target_socket(const std::string& socket) override {
     return socket == "regs" ? &dispatcher_->regs_socket : nullptr;
   }
-  void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override;
+  sim::PortBinder* port(const std::string& socket) override {
+    return socket == "irq" ? &dispatcher_->irq_port : nullptr;
+  }
+  void bind(const std::string& socket, Component&, const std::string&) override { no_such_binding(*this, socket); }
   std::vector<const sc_core::sc_object*> models() const override { return {dispatcher_.get()}; }
   void summarize(RunSummary& sum) const override {
     sum.add("kernel_cycles", dispatcher_->kernel_cycles());
@@ -493,7 +464,6 @@ class BlockDispatcher : public Component {
   }
 
  private:
-  sm::SmParams params_{};
   std::unique_ptr<gpu::Dispatcher> dispatcher_;
 };
 
@@ -548,7 +518,11 @@ class ControlCores : public Component {
     cluster_->set_timeline(ctx.timeline);
     ctx.cluster = cluster_.get();
   }
-  cpu::ControlCluster& cluster() { return *cluster_; }
+  // irq: kernel completion interrupts the cores; their WFI sleeps while a kernel runs.
+  std::vector<sc_core::sc_interface*> interfaces(const std::string& socket) override {
+    if (socket == "irq") return {&irq_};
+    return {};
+  }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
     if (socket != "mmio") no_such_binding(*this, socket);
     cluster_->mmio_socket.bind(*target.target_socket(target_socket_name));
@@ -565,17 +539,19 @@ class ControlCores : public Component {
   }
 
  private:
-  std::unique_ptr<cpu::ControlCluster> cluster_;
-};
+  // The cluster's interrupt line as a sim::InterruptIf.
+  class Irq : public sim::InterruptIf {
+   public:
+    explicit Irq(std::unique_ptr<cpu::ControlCluster>& cluster) : cluster_(cluster) {}
+    void raise() override { cluster_->interrupt(); }
+    void sleep_while(std::function<bool()> busy) override { cluster_->set_wfi_condition(std::move(busy)); }
 
-void BlockDispatcher::bind(const std::string& socket, Component& target, const std::string&) {
-  if (socket == "sms") return;  // the SMs were given to the dispatcher when it was built
-  if (socket != "irq") no_such_binding(*this, socket);
-  // Kernel completion interrupts the control cores; their WFI sleeps while a kernel runs.
-  auto& cores = component_as<ControlCores>(target, "the dispatcher's interrupt target").cluster();
-  cores.set_wfi_condition([d = dispatcher_.get()] { return d->busy(); });
-  dispatcher_->on_kernel_done([&cores] { cores.interrupt(); });
-}
+   private:
+    std::unique_ptr<cpu::ControlCluster>& cluster_;
+  };
+  std::unique_ptr<cpu::ControlCluster> cluster_;
+  Irq irq_{cluster_};
+};
 
 class Mmio : public Component {
  public:
@@ -729,6 +705,7 @@ ComponentRegistry make_registry() {
     t.sockets = {{"sms", Kind::kInitiator, 0, true, false, "the SM clusters it places blocks on"},
                  {"irq", Kind::kInitiator, 1, true, false, "kernel-done interrupt to the control cores"},
                  {"regs", Kind::kTarget, 1, true, false, "LAUNCH/STATUS registers from the MMIO block"}};
+    t.sockets[0].bound_while_built = true;
     t.build_order = 50;
     t.report_order = 20;
     t.factory = make<BlockDispatcher>();

@@ -114,8 +114,11 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
     components_.push_back(registry.find(inst->type)->factory(*inst, ctx));
     ctx.built[inst->name] = components_.back().get();
   }
-  for (const NetlistBinding& b : netlist_.bindings)
-    ctx.find(b.from.instance)->bind(b.from.socket, *ctx.find(b.to.instance), b.to.socket);
+  for (const NetlistBinding& b : netlist_.bindings) {
+    Component& from = *ctx.find(b.from.instance);
+    if (registry.find(from.instance().type)->socket(b.from.socket)->bound_while_built) continue;
+    bind_instances(b, from, *ctx.find(b.to.instance));
+  }
   gpu::DeviceInfo device;
   for (const auto& c : components_) c->describe_device(device);
   for (const auto& c : components_) c->set_device_info(device);

@@ -6,14 +6,14 @@
 
 namespace tessera::gpu {
 
-Dispatcher::Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& params, const sim::ClockDomain& clock,
-                       sim::RunControl& run, sim::StatGroup& stats_parent, std::vector<sm::Sm*> sms)
+Dispatcher::Dispatcher(const sc_core::sc_module_name& name, const sim::ClockDomain& clock, sim::RunControl& run,
+                       sim::StatGroup& stats_parent)
     : sc_module(name),
       regs_socket("regs_socket"),
-      p_(params),
+      sms_port("sms_port", "sm::BlockLaunchIf (an SM's launch port)"),
+      irq_port("irq_port", "sim::InterruptIf (an interrupt line)"),
       clock_(clock),
       run_(run),
-      sms_(std::move(sms)),
       log_(std::string(this->name())),
       stats_("dispatcher", &stats_parent) {
   regs_socket.register_b_transport(this, &Dispatcher::b_transport);
@@ -21,10 +21,36 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& 
   SC_METHOD(place_blocks);
   sensitive << place_;
   dont_initialize();
-  for (sm::Sm* s : sms_) s->set_listener(this);
+  sms_port.on_bind([this](sm::BlockLaunchIf& s) {
+    p_ = sms_.empty() ? s.launch_limits()
+                      : combine(p_, s.launch_limits(), sms_.front()->sm_name(), s.sm_name(), this->name());
+    s.set_listener(this);
+    sms_.push_back(&s);
+  });
+  irq_port.on_bind([this](sim::InterruptIf& irq) { irq.sleep_while([this] { return busy(); }); });
   stats_.add_counter("kernels", &kernels_, "Kernels completed");
   stats_.add_counter("blocks", &blocks_, "Thread blocks completed");
   stats_.add_counter("kernel_cycles", &kernel_cycles_, "SM cycles from each launch to its last block's end, summed");
+}
+
+sm::LaunchLimits Dispatcher::combine(const sm::LaunchLimits& a, const sm::LaunchLimits& b, const std::string& a_name,
+                                     const std::string& b_name, const std::string& dispatcher) {
+  const auto differs = [&](const char* key, unsigned x, unsigned y) {
+    if (x != y)
+      throw sim::ConfigError(
+          fmt::format("{}: the SMs it launches on count registers differently ({}={} on {}, {} on {}); a "
+                      "dispatcher's SMs must agree on it",
+                      dispatcher, key, x, a_name, y, b_name));
+  };
+  differs("sm.register_granule", a.register_granule, b.register_granule);
+  differs("sm.regs_per_thread_default", a.regs_per_thread_default, b.regs_per_thread_default);
+  sm::LaunchLimits p = a;
+  p.max_threads_per_block = std::min(a.max_threads_per_block, b.max_threads_per_block);
+  p.max_threads = std::min(a.max_threads, b.max_threads);
+  p.max_warps = std::min(a.max_warps, b.max_warps);
+  p.registers = std::min(a.registers, b.registers);
+  p.shared_bytes = std::min(a.shared_bytes, b.shared_bytes);
+  return p;
 }
 
 void Dispatcher::set_waveform(sim::Waveform* wave) {
@@ -35,7 +61,7 @@ void Dispatcher::set_waveform(sim::Waveform* wave) {
   blocks_pending_id_ = wave_->add_signal(scope, "blocks_pending", 32);
   sm_blocks_.assign(sms_.size(), 0);
   sm_blocks_id_.clear();
-  for (const sm::Sm* s : sms_)
+  for (const sm::BlockLaunchIf* s : sms_)
     sm_blocks_id_.push_back(wave_->add_signal(fmt::format("{}.sm{}", scope, s->id()), "blocks", 8));
 }
 
@@ -164,7 +190,7 @@ uint32_t Dispatcher::device_register(uint32_t offset) const {
     case reg::kDevSms:
       return static_cast<uint32_t>(sms_.size());
     case reg::kDevWarpSize:
-      return sm::kWarpSize;
+      return p_.warp_size;
     case reg::kDevMaxThreadsPerBlock:
       return p_.max_threads_per_block;
     case reg::kDevMaxThreadsPerSm:
@@ -195,7 +221,7 @@ uint32_t Dispatcher::device_register(uint32_t offset) const {
 bool Dispatcher::validate(const sm::KernelLaunch& k) {
   std::string why;
   const uint64_t threads = k.block.count();
-  const sm::BlockFootprint f = sm::footprint(k, sm::kWarpSize, p_.register_granule);
+  const sm::BlockFootprint f = sm::footprint(k, p_.warp_size, p_.register_granule);
   if (k.grid.x == 0 || k.grid.y == 0 || k.grid.z == 0) {
     why = fmt::format("grid ({},{},{}) has a zero dimension", k.grid.x, k.grid.y, k.grid.z);
   } else if (k.grid.x > sm::kMaxGridX || k.grid.y > sm::kMaxGridYZ || k.grid.z > sm::kMaxGridYZ) {
@@ -275,7 +301,7 @@ void Dispatcher::place_blocks() {
     placed = false;
     for (size_t n = 0; n < sms_.size() && next_block_ < total_blocks_; ++n) {
       const unsigned at = rr_;
-      sm::Sm* s = sms_[at];
+      sm::BlockLaunchIf* s = sms_[at];
       rr_ = static_cast<unsigned>((rr_ + 1) % sms_.size());
       if (!s->can_accept(current_)) continue;
       s->start_block(current_, next_block_++);
@@ -286,7 +312,7 @@ void Dispatcher::place_blocks() {
   if (wave_) trace_waves();
 }
 
-void Dispatcher::block_finished(sm::Sm& sm) {
+void Dispatcher::block_finished(sm::BlockLaunchIf& sm) {
   count_finished();
   if (!wave_) return;
   const auto at = static_cast<size_t>(std::find(sms_.begin(), sms_.end(), &sm) - sms_.begin());
@@ -316,14 +342,14 @@ void Dispatcher::count_finished() {
     queue_.pop_front();
     launch(k);
   }
-  if (on_done_) on_done_();
+  for (sim::InterruptIf* irq : irq_port.bound()) irq->raise();
 }
 
 void Dispatcher::set_timeline(sim::Timeline* t) {
   timeline_ = t;
   if (!t) return;
   kernel_tracks_.push_back(t->track(name(), "kernels"));
-  for (const sm::Sm* s : sms_) kernel_tracks_.push_back(t->track(s->name(), "kernel"));
+  for (const sm::BlockLaunchIf* s : sms_) kernel_tracks_.push_back(t->track(s->sm_name(), "kernel"));
 }
 
 std::string Dispatcher::describe() const {

@@ -21,10 +21,12 @@
 #include "sim/in_flight.h"
 #include "sim/log.h"
 #include "sim/run_control.h"
+#include "sim/side_band_port.h"
 #include "sim/stats.h"
+#include "sim/timeline.h"
 #include "sim/waveform.h"
+#include "sm/block_launch.h"
 #include "sm/kernel_launch.h"
-#include "sm/sm.h"
 
 namespace tessera::gpu {
 
@@ -64,12 +66,19 @@ inline constexpr size_t kKernelEndsKept = 1024;
 class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public sim::InFlightReporter {
  public:
   tlm_utils::simple_target_socket<Dispatcher> regs_socket;  // offsets from the MMIO base
+  // The SMs it places blocks on, in the order they are bound (netlist
+  // dispatcher.sms); bind them before set_waveform and set_timeline.
+  sim::Port<sm::BlockLaunchIf, 0> sms_port;
+  // Kernel completion: raised when a kernel ends; a core in WFI sleeps on
+  // while busy() (netlist dispatcher.irq).
+  sim::Port<sim::InterruptIf, 1> irq_port;
 
-  Dispatcher(const sc_core::sc_module_name& name, const sm::SmParams& params, const sim::ClockDomain& clock,
-             sim::RunControl& run, sim::StatGroup& stats_parent, std::vector<sm::Sm*> sms);
+  Dispatcher(const sc_core::sc_module_name& name, const sim::ClockDomain& clock, sim::RunControl& run,
+             sim::StatGroup& stats_parent);
 
   // Waveform (docs/waveforms.md): kernel_running, blocks_pending and per SM
-  // smN.blocks under chip.<name>. Call during elaboration.
+  // smN.blocks under chip.<name>. Call during elaboration, after the SMs
+  // are bound.
   void set_waveform(sim::Waveform* wave);
   // The program: its kernel record (registers per thread, static shared
   // window) and shared-memory layout. The image must outlive the dispatcher.
@@ -83,13 +92,20 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   static sm::KernelLaunch resolve(const sm::KernelLaunch& written, const isa::ElfImage* image,
                                   unsigned regs_per_thread_default);
 
+  // What a block may use: the smallest of each limit over the SMs bound, as
+  // a block may be placed on any of them. How a block's registers are
+  // counted must be the same on all (sim::ConfigError otherwise).
+  static sm::LaunchLimits combine(const sm::LaunchLimits& a, const sm::LaunchLimits& b, const std::string& a_name,
+                                  const std::string& b_name, const std::string& dispatcher);
+  const sm::LaunchLimits& limits() const { return p_; }
+
   bool busy() const { return running_ || !queue_.empty(); }
   uint64_t kernel_cycles() const { return kernel_cycles_; }
   // Host (wall-clock) seconds spent while a kernel ran, the current one included.
   double kernel_host_seconds() const;
-  void on_kernel_done(std::function<void()> fn) { on_done_ = std::move(fn); }
-  void block_finished(sm::Sm& sm) override;
-  // --timeline: kernel slices on the dispatcher's track and each SM's.
+  void block_finished(sm::BlockLaunchIf& sm) override;
+  // --timeline: kernel slices on the dispatcher's track and each SM's
+  // (after the SMs are bound).
   void set_timeline(sim::Timeline* t);
   // For the deadlock report.
   std::string describe() const;
@@ -107,12 +123,11 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   void count_finished();  // a block finished: the next placement, or the kernel done
   void trace_waves();
 
-  const sm::SmParams& p_;
+  sm::LaunchLimits p_;  // combine() over the SMs bound
   const sim::ClockDomain& clock_;
   sim::RunControl& run_;
-  std::vector<sm::Sm*> sms_;
+  std::vector<sm::BlockLaunchIf*> sms_;  // sms_port's, in binding order
   sim::Log log_;
-  std::function<void()> on_done_;
   const isa::ElfImage* image_ = nullptr;
   DeviceInfo device_;
   // The end (ps) of the last kKernelEndsKept kernels, by kernel number mod

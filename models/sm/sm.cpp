@@ -26,6 +26,10 @@ Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
                                     ctx.atomics, std::string(this->name())}),
       clocked_(ctx.clock) {
   engine_.set_port(this);
+  const SmParams& sp = ctx.params;
+  limits_ = LaunchLimits{
+      kWarpSize,           sp.max_threads_per_block,   sp.max_threads,  sp.max_warps,  sp.max_blocks, sp.registers,
+      sp.register_granule, sp.regs_per_thread_default, sp.shared_bytes, sp.local_bytes};
   if (wave_) {
     engine_.set_tracing(true);
     signals_.resize(ctx.params.partitions);

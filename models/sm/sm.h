@@ -30,6 +30,7 @@
 #include "sim/stats.h"
 #include "sim/timeline.h"
 #include "sim/waveform.h"
+#include "sm/block_launch.h"
 #include "sm/global_atomics.h"
 #include "sm/kernel_launch.h"
 #include "sm/sm_engine.h"
@@ -37,16 +38,8 @@
 
 namespace tessera::sm {
 
-class Sm;
-
-// Told when a block leaves an SM, so the dispatcher can place the next one.
-class BlockListener {
- public:
-  virtual ~BlockListener() = default;
-  virtual void block_finished(Sm& sm) = 0;
-};
-
-class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEngine::Port {
+// The launch port (BlockLaunchIf) is what the dispatcher is bound to.
+class Sm final : public sc_core::sc_module, public BlockLaunchIf, public sim::InFlightReporter, private SmEngine::Port {
   // Global memory: one line request in its request phase at a time; the
   // next goes out the cycle after END_REQ (sim/at_initiator_port.h).
   sim::AtInitiatorPort<Sm> mem_port_;
@@ -70,12 +63,15 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
   Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx);
   ~Sm() override;
 
-  unsigned id() const { return engine_.id(); }
-  // Occupancy: can a block of this launch be placed now?
-  bool can_accept(const KernelLaunch& k) const { return engine_.can_accept(k); }
-  void start_block(const KernelLaunch& k, uint64_t block_index);
+  // BlockLaunchIf
+  unsigned id() const override { return engine_.id(); }
+  const char* sm_name() const override { return name(); }
+  bool can_accept(const KernelLaunch& k) const override { return engine_.can_accept(k); }
+  void start_block(const KernelLaunch& k, uint64_t block_index) override;
+  void set_listener(BlockListener* l) override { listener_ = l; }
+  LaunchLimits launch_limits() const override { return limits_; }
+
   bool idle() const { return engine_.idle(); }
-  void set_listener(BlockListener* l) { listener_ = l; }
   // --timeline: block slices per block slot, sampled memory requests.
   void set_timeline(sim::Timeline* t);
 
@@ -116,6 +112,7 @@ class Sm : public sc_core::sc_module, public sim::InFlightReporter, private SmEn
   sim::RunControl& run_;
   sim::Waveform* wave_;
   BlockListener* listener_ = nullptr;
+  LaunchLimits limits_;
   SmEngine engine_;
 
   // Global memory path.

@@ -161,8 +161,9 @@ TEST(BadNetlist, NetworkTooSmallForItsEndpoints) {
 
 // Found by fuzz_netlist: a network bound to itself, or to a network built
 // after it, where its targets (the L2, or memories) belong, reached an
-// instance not yet built (undefined behaviour). The dispatcher bound to
-// what is not an SM cluster is refused the same way.
+// instance not yet built (undefined behaviour). The dispatcher's launch
+// port bound to what is not an SM cluster is refused by the port, naming
+// the binding and both instances.
 TEST(BadNetlist, AnInstanceNotBuiltBeforeItsUserCannotServeIt) {
   // chip_hetero's meshes made 4 x 4, so that the extra endpoint has a node.
   const auto with_binding = [](const std::string& name, const std::string& binding) {
@@ -179,7 +180,9 @@ TEST(BadNetlist, AnInstanceNotBuiltBeforeItsUserCannotServeIt) {
                       {"instance 'memnoc' (noc) cannot serve as the network's L2 target"});
   const std::string memory = variant("dispatcher_to_memory", "- mmio.dispatcher -> dispatcher.regs",
                                      "- mmio.dispatcher -> dispatcher.regs\n  - dispatcher.sms -> memory.port");
-  expect_config_error(memory, {"instance 'memory' (fixed_memory) cannot serve as SMs for the dispatcher"});
+  expect_config_error(memory, {"binding 'dispatcher.sms -> memory.port': socket 'sms' of instance 'dispatcher' "
+                               "(dispatcher) takes sm::BlockLaunchIf (an SM's launch port); instance 'memory' "
+                               "(fixed_memory) offers none at 'port'"});
 }
 
 // Found by fuzz_netlist: vector.vlen=65536 passed the parameter's declared
