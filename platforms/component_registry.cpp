@@ -197,11 +197,38 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
 }
 
 std::vector<const NetlistInstance*> build_order(const Netlist& net, const ComponentRegistry& registry) {
+  const size_t n = net.instances.size();
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < n; ++i) index.emplace(net.instances[i].name, i);
+  // before[i]: the instances i takes while it is built.
+  std::vector<std::set<size_t>> before(n);
+  for (const auto& b : net.bindings) {
+    const auto from = index.find(b.from.instance), to = index.find(b.to.instance);
+    if (from == index.end() || to == index.end() || from->second == to->second) continue;
+    const ComponentType* from_type = registry.find(net.instances[from->second].type);
+    const ComponentType* to_type = registry.find(net.instances[to->second].type);
+    const SocketSpec* out = from_type ? from_type->socket(b.from.socket) : nullptr;
+    const SocketSpec* in = to_type ? to_type->socket(b.to.socket) : nullptr;
+    if ((out && out->bound_while_built) || (in && in->built_first)) before[from->second].insert(to->second);
+  }
   std::vector<const NetlistInstance*> order;
-  for (const auto& inst : net.instances) order.push_back(&inst);
-  std::stable_sort(order.begin(), order.end(), [&](const NetlistInstance* a, const NetlistInstance* b) {
-    return registry.find(a->type)->build_order < registry.find(b->type)->build_order;
-  });
+  std::vector<bool> built(n, false);
+  while (order.size() < n) {
+    size_t next = n;
+    for (size_t i = 0; i < n && next == n; ++i)
+      if (!built[i] && std::all_of(before[i].begin(), before[i].end(), [&](size_t j) { return built[j]; })) next = i;
+    if (next == n) {
+      std::string cycle;
+      for (size_t i = 0; i < n; ++i)
+        if (!built[i]) cycle += fmt::format("{}'{}'", cycle.empty() ? "" : ", ", net.instances[i].name);
+      throw ConfigError(
+          fmt::format("{}: instances {} each take another of them while they are built; no order "
+                      "builds them",
+                      net.origin, cycle));
+    }
+    built[next] = true;
+    order.push_back(&net.instances[next]);
+  }
   return order;
 }
 

@@ -33,9 +33,13 @@ struct SocketSpec {
   bool required = true;            // an unbound socket is an error
   bool network_endpoints = false;  // the instances bound here are nodes of this network
   std::string description;
-  // A side-band port the instance binds while it is built (the dispatcher's
-  // SMs): the instances bound here are built before it.
+  // An initiator socket whose targets the instance takes while it is built
+  // (the dispatcher binds its SMs' launch ports then): they are built
+  // before it, and the platform does not bind it again.
   bool bound_while_built = false;
+  // A target socket whose instance is built before the instances bound to
+  // it, which take it while they are built (the L2 before its interconnect).
+  bool built_first = false;
 };
 
 struct AttributeSpec {
@@ -55,9 +59,6 @@ struct ComponentType {
   std::string description;
   std::vector<SocketSpec> sockets;
   std::vector<AttributeSpec> attributes;  // besides type and params
-  // Instances are elaborated in ascending build_order (ties: netlist order);
-  // the order fixes SystemC's process order and so must stay stable.
-  int build_order = 0;
   // Deadlock and watchdog reports list instances in ascending report_order.
   int report_order = 100;
   // Optional: how many network endpoints (SMs of a cluster, L2 slices) the
@@ -115,7 +116,13 @@ void check_host_memory(const Netlist& net, const ComponentRegistry& registry, co
 // limit leaves (a Slurm job's --mem); 0 when neither can be read.
 uint64_t host_memory_available();
 
-// The instances in elaboration order.
+// The instances in elaboration order, derived from the bindings: an
+// instance comes after those it takes while it is built (a binding from a
+// bound_while_built socket, or to a built_first one), otherwise in netlist
+// order (the earliest instance whose predecessors are built comes next).
+// The order fixes SystemC's process order, so the shipped platforms list
+// their instances in the order they have always been built in. A cycle of
+// such bindings is a sim::ConfigError naming its instances.
 std::vector<const NetlistInstance*> build_order(const Netlist& net, const ComponentRegistry& registry);
 
 // Graphviz dot text of the instances and bindings.

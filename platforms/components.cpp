@@ -51,7 +51,7 @@ T& component_as(Component& c, const std::string& what) {
 }
 
 // The built instance `name` as a T, for `what`. What a constructor takes
-// from another instance is built before it (build_order); an instance that
+// from another instance is built before it (build_order()); an instance that
 // is not, bound where a network or the dispatcher expects an earlier kind
 // (a network bound to itself, say), cannot serve either.
 template <class T>
@@ -580,9 +580,8 @@ std::function<std::unique_ptr<Component>(const NetlistInstance&, BuildContext&)>
 
 ComponentRegistry make_registry() {
   ComponentRegistry r;
-  // build_order: the order the chip was always elaborated in (L2, network,
-  // memory, SMs, dispatcher, control cores, MMIO), which fixes the order of
-  // SystemC processes and so the exact timing.
+  // The elaboration order follows the bindings (build_order()): bound_while_built
+  // and built_first sockets say which instances are taken while another is built.
   // report_order: control cores, dispatcher, SMs first, then the memory side.
   {
     ComponentType t;
@@ -591,7 +590,6 @@ ComponentRegistry make_registry() {
     t.sockets = {{"mem", Kind::kInitiator, 1, true, false, "each SM's memory requests"},
                  {"launch", Kind::kTarget, 1, true, false, "thread blocks from the dispatcher"}};
     t.attributes = {{"count", "SMs in the cluster (default gpu.num_sms)"}, {"nodes", "network nodes of the SMs"}};
-    t.build_order = 40;
     t.report_order = 30;
     t.endpoints = sm_cluster_size;
     t.memory = [](const NetlistInstance& inst, const sim::Config& cfg) {
@@ -616,8 +614,8 @@ ComponentRegistry make_registry() {
     t.description = "address-interleaved L2 slices (l2.*), reached through a crossbar or a network bound to sm";
     t.sockets = {{"sm", Kind::kTarget, 1, true, false, "the interconnect in front (one binding per slice)"},
                  {"mem", Kind::kInitiator, 1, true, false, "each slice's memory port"}};
+    t.sockets[0].built_first = true;  // the crossbar and a network take its slices and interleaving
     t.attributes = {{"nodes", "network nodes of the slices"}};
-    t.build_order = 10;
     t.report_order = 50;
     t.endpoints = l2_slices;
     t.memory = [](const NetlistInstance& inst, const sim::Config& cfg) {
@@ -637,7 +635,6 @@ ComponentRegistry make_registry() {
     t.description = "the SM <-> L2 crossbar (xbar.*): a bandwidth and a latency per port, each direction its own";
     t.sockets = {{"sm", Kind::kTarget, 0, true, false, "the SMs' memory requests, one port each"},
                  {"out", Kind::kInitiator, 1, true, false, "the L2 (one port per slice)"}};
-    t.build_order = 15;
     t.report_order = 40;
     t.factory = make<Crossbar>();
     r.add(std::move(t));
@@ -650,7 +647,6 @@ ComponentRegistry make_registry() {
         "interleaving, or memories by their address ranges)";
     t.sockets = {{"in", Kind::kTarget, 0, true, true, "requesters, one node each"},
                  {"out", Kind::kInitiator, 0, true, true, "the L2 (one node per slice) or memories (one node each)"}};
-    t.build_order = 20;
     t.report_order = 40;
     t.size_parameters = "noc.k x noc.m";
     t.network_nodes = [](const NetlistInstance& inst, const sim::Config& cfg) {
@@ -664,7 +660,6 @@ ComponentRegistry make_registry() {
     t.name = "fixed_memory";
     t.description = "fixed-latency global memory (memory.latency, memory.bytes_per_cycle)";
     t.sockets = {{"port", Kind::kTarget, 0, true, false, "requests from the L2 slices"}};
-    t.build_order = 30;
     t.report_order = 60;
     t.address_range = memory_range;
     t.factory = make<FixedMemory>();
@@ -679,7 +674,6 @@ ComponentRegistry make_registry() {
     t.attributes = {{"base", "first address served (default 0x80000000)"},
                     {"size_mb", "MiB served (default: to the end of the address space)"},
                     {"nodes", "its node on a memory network"}};
-    t.build_order = 30;
     t.report_order = 60;
     t.address_range = memory_range;
     t.factory = make<HbmStack>();
@@ -693,7 +687,6 @@ ComponentRegistry make_registry() {
         "adds no time";
     t.sockets = {{"in", Kind::kTarget, 0, true, false, "requests from the L2 slices"},
                  {"out", Kind::kInitiator, 0, true, false, "the memories, each with an address range"}};
-    t.build_order = 30;
     t.report_order = 60;
     t.factory = make<Router>();
     r.add(std::move(t));
@@ -705,8 +698,7 @@ ComponentRegistry make_registry() {
     t.sockets = {{"sms", Kind::kInitiator, 0, true, false, "the SM clusters it places blocks on"},
                  {"irq", Kind::kInitiator, 1, true, false, "kernel-done interrupt to the control cores"},
                  {"regs", Kind::kTarget, 1, true, false, "LAUNCH/STATUS registers from the MMIO block"}};
-    t.sockets[0].bound_while_built = true;
-    t.build_order = 50;
+    t.sockets[0].bound_while_built = true;  // the SMs are built first
     t.report_order = 20;
     t.factory = make<BlockDispatcher>();
     r.add(std::move(t));
@@ -717,7 +709,6 @@ ComponentRegistry make_registry() {
     t.description = "coherent RISC-V control cores on a snooping bus (cluster.*)";
     t.sockets = {{"mmio", Kind::kInitiator, 1, true, false, "MMIO accesses"},
                  {"irq", Kind::kTarget, 1, true, false, "interrupt from the dispatcher"}};
-    t.build_order = 60;
     t.report_order = 10;
     t.memory = [](const NetlistInstance& inst, const sim::Config& cfg) {
       // The caches hold their data: 1.5 times their capacity per core.
@@ -736,7 +727,6 @@ ComponentRegistry make_registry() {
     t.description = "the MMIO block at 0x1000_0000: console, exit, ROI and the dispatcher's registers";
     t.sockets = {{"regs", Kind::kTarget, 1, true, false, "accesses from the control cores"},
                  {"dispatcher", Kind::kInitiator, 1, true, false, "the dispatcher's registers"}};
-    t.build_order = 70;
     t.report_order = 70;
     t.factory = make<Mmio>();
     r.add(std::move(t));

@@ -251,20 +251,6 @@ TEST(NetlistNodes, NodeListSyntax) {
   EXPECT_HAS(config_error([] { parse_node_list("a", "x"); }), "'a' is not a node list");
 }
 
-TEST(NetlistBuildOrder, SortsByTheTypesBuildOrderKeepingFileOrderWithinAType) {
-  ComponentRegistry r = test_registry();
-  ComponentType late;
-  late.name = "late";
-  late.build_order = 5;
-  r.add(late);
-  const Netlist net = parse_netlist("instances:\n  z: {type: late}\n  b: {type: mem}\n  a: {type: mem}\n", "t.yaml");
-  const auto order = build_order(net, r);
-  ASSERT_EQ(order.size(), 3u);
-  EXPECT_EQ(order[0]->name, "b");
-  EXPECT_EQ(order[1]->name, "a");
-  EXPECT_EQ(order[2]->name, "z");
-}
-
 TEST(NetlistDot, EveryInstanceIsANodeAndEveryBindingAnEdge) {
   const std::string dot = netlist_dot(parse_netlist(kGood, "t.yaml"), "t");
   EXPECT_HAS(dot, "digraph \"t\" {");
