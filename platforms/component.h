@@ -1,6 +1,7 @@
 // A built netlist instance: the models a component type's factory
 // elaborated, their sockets by name, and what the platform asks of them for
-// reports. Only components.cpp knows the concrete model classes behind it.
+// reports. Only platforms/components/ knows the concrete model classes
+// behind it.
 #pragma once
 
 #include <cstdint>

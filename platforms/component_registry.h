@@ -1,8 +1,8 @@
 // Component types a netlist may instantiate: for each, its sockets, its
 // instance attributes and a factory. Validation of a netlist against the
 // registered types is plain C++ (no SystemC), so it is tested directly and
-// runs before anything is elaborated. The registrations of Tessera's models
-// are in components.cpp, one per type.
+// runs before anything is elaborated. Each of Tessera's models registers its
+// type in its own file, platforms/components/<type>.cpp.
 #pragma once
 
 #include <cstdint>
@@ -87,7 +87,7 @@ class ComponentRegistry {
   std::map<std::string, ComponentType> types_;
 };
 
-// The registry of Tessera's models (components.cpp).
+// The registry of Tessera's models (platforms/components/).
 const ComponentRegistry& builtin_components();
 
 // Throws sim::ConfigError for the first mistake, naming the instance and

@@ -25,8 +25,8 @@ using tessera::sim::Config;
 using tessera::sim::ConfigError;
 using Kind = SocketSpec::Kind;
 
-// The build_order of each type before the order was derived (components.cpp
-// at 04dbb28).
+// The build_order of each type before the order was derived
+// (platforms/components.cpp at 04dbb28).
 const std::map<std::string, int> kOldRank = {{"l2", 10},           {"crossbar", 15},   {"noc", 20},
                                              {"fixed_memory", 30}, {"hbm_stack", 30},  {"address_router", 30},
                                              {"sm_cluster", 40},   {"dispatcher", 50}, {"control_cluster", 60},
@@ -117,6 +117,13 @@ TEST(BuildOrder, ACycleNamesItsInstances) {
     EXPECT_EQ(std::string(e.what()),
               "t.yaml: instances 'p', 'q' each take another of them while they are built; no order builds them");
   }
+}
+
+// Each type registers itself from its own file (platforms/components/),
+// which nothing else refers to: the whole-archive link must keep every one.
+TEST(BuildOrder, EveryComponentFileRegistersItsType) {
+  for (const auto& [type, rank] : kOldRank) EXPECT_NE(builtin_components().find(type), nullptr) << type;
+  EXPECT_EQ(builtin_components().types().size(), kOldRank.size());
 }
 
 }  // namespace build_order_test

@@ -1,0 +1,50 @@
+#include "platforms/components/common.h"
+
+#include <stdexcept>
+#include <vector>
+
+namespace tessera::platform {
+
+namespace {
+// Constructed on first use: registrations run during static initialisation,
+// in an order the language leaves open (the registry is keyed by name, so
+// the order does not matter).
+std::vector<ComponentType (*)()>& registrations() {
+  static std::vector<ComponentType (*)()> list;
+  return list;
+}
+}  // namespace
+
+ComponentRegistration::ComponentRegistration(ComponentType (*describe)()) { registrations().push_back(describe); }
+
+const ComponentRegistry& builtin_components() {
+  static const ComponentRegistry registry = [] {
+    ComponentRegistry r;
+    for (auto describe : registrations()) r.add(describe());
+    return r;
+  }();
+  return registry;
+}
+
+void no_such_binding(const Component& c, const std::string& socket) {
+  throw std::logic_error(fmt::format("instance '{}': socket '{}' cannot be bound here", c.name(), socket));
+}
+
+std::optional<int64_t> int_attribute(const NetlistInstance& inst, const std::string& key, int64_t lo, int64_t hi) {
+  const auto it = inst.attributes.find(key);
+  if (it == inst.attributes.end()) return std::nullopt;
+  const auto v = sim::parse_integer(it->second);
+  if (!v || *v < lo || *v > hi)
+    throw sim::ConfigError(fmt::format("{}: instance '{}': {} '{}' is not an integer in [{}, {}]",
+                                       inst.attribute_where.at(key), inst.name, key, it->second, lo, hi));
+  return v;
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> memory_range(const NetlistInstance& inst) {
+  const uint64_t base = static_cast<uint64_t>(int_attribute(inst, "base", 0, 0xffffffffLL).value_or(kGlobalBase));
+  const auto size_mb = int_attribute(inst, "size_mb", 1, 4096);
+  const uint64_t size = size_mb ? static_cast<uint64_t>(*size_mb) << 20 : (1ULL << 32) - base;
+  return std::make_pair(base, size);
+}
+
+}  // namespace tessera::platform
