@@ -38,6 +38,11 @@ const std::vector<std::string>& allocator_names() {
   return names;
 }
 
+const std::vector<std::string>& wrap_rule_names() {
+  static const std::vector<std::string> names{"random_tie", "plus_tie"};
+  return names;
+}
+
 NocParams NocParams::from_config(sim::Config& cfg) {
   NocParams p;
   p.topology =
@@ -133,6 +138,16 @@ NocParams NocParams::from_config(sim::Config& cfg) {
       throw sim::ConfigError("noc.router_impl_routers: empty list (use all or a comma-separated list of routers)");
   }
   p.rtl = rtl::RtlOptions::from_config(cfg);
+  static const std::vector<std::string> wrap_names{"auto", "random_tie", "plus_tie"};
+  const std::string wrap = cfg.get_enum(
+      "noc.wrap_rule", "auto", wrap_names,
+      "Ring/torus dimension order: random_tie (BookSim2: a random direction half-way round, the VC half fixed per "
+      "dimension by whether the path crosses the dateline), plus_tie (the RTL router's: + half-way, VC half "
+      "switched on crossing); auto: plus_tie when routers run as RTL, else random_tie");
+  // The RTL router implements plus_tie only, and every router of a network
+  // must route alike.
+  p.wrap_rule = wrap == "auto" ? (p.router_impl == rtl::Impl::kModel ? WrapRule::kRandomTie : WrapRule::kPlusTie)
+                               : pick<WrapRule>(wrap_rule_names(), wrap);
 
   // A flit on a link or a credit on its way back is progress not yet
   // visible; only a pause longer than the whole loop can be a deadlock.

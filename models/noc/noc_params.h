@@ -24,12 +24,26 @@ enum class AdaptivePolicy { kMinimal, kWestFirst, kOddEven };
 // starts routing a packet only once its tail has arrived.
 enum class FlowControl { kWormhole, kVirtualCutThrough, kStoreAndForward };
 enum class AllocatorKind { kSeparableInputFirst, kIslip };
+// How dimension-order routing goes round a ring (ring, torus, and the escape
+// VCs of adaptive routing on them):
+//  - kRandomTie, BookSim2's dim_order_torus (routefunc.cpp dor_next_torus):
+//    a packet exactly half-way round picks a direction per dimension at
+//    random (a hash of its id), and the VC half of a dimension is fixed when
+//    the packet enters it: the upper half if its path in that dimension
+//    crosses the dateline, the lower half if not;
+//  - kPlusTie, the RTL router's rule (models/rtl/noc_router: its head flit
+//    carries neither the source nor a tie bit): half-way goes +, and a
+//    packet uses the lower half while its remaining path still crosses the
+//    dateline, the upper half after. It loads the + links of a k = 4 ring
+//    1.5x and leaves the links after the dateline one VC half.
+enum class WrapRule { kRandomTie, kPlusTie };
 
 const std::vector<std::string>& topology_names();
 const std::vector<std::string>& routing_names();
 const std::vector<std::string>& adaptive_policy_names();
 const std::vector<std::string>& flow_control_names();
 const std::vector<std::string>& allocator_names();
+const std::vector<std::string>& wrap_rule_names();
 
 struct RouterDelays {
   int rc = 1;         // route computation
@@ -56,8 +70,10 @@ struct NocParams {
   int classes = 1;  // message classes, each with vcs / classes VCs
   RoutingKind routing = RoutingKind::kDimensionOrder;
   AdaptivePolicy adaptive = AdaptivePolicy::kMinimal;
-  bool escape_vc = true;              // adaptive routing keeps dimension-order escape VCs (Duato)
-  bool dateline = true;               // ring/torus: dateline VC classes break wrap-around cycles
+  bool escape_vc = true;  // adaptive routing keeps dimension-order escape VCs (Duato)
+  bool dateline = true;   // ring/torus: dateline VC classes break wrap-around cycles
+  // noc.wrap_rule=auto (the default) is kRandomTie unless routers run as RTL.
+  WrapRule wrap_rule = WrapRule::kRandomTie;
   bool allow_unsafe_routing = false;  // accept configurations that can deadlock (experiments)
   FlowControl flow_control = FlowControl::kWormhole;
   // A VC buffer holds one packet at a time (BookSim's wait_for_tail_credit).

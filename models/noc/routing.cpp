@@ -5,24 +5,51 @@
 namespace tessera::noc {
 
 RoutingFunction::RoutingFunction(const NocParams& p, const Topology& topo)
-    : topo_(topo), per_class_(p.vcs_per_class()), dateline_(p.dateline && topo.wraps()) {}
+    : topo_(topo),
+      per_class_(p.vcs_per_class()),
+      dateline_(p.dateline && topo.wraps()),
+      random_tie_(topo.wraps() && p.wrap_rule == WrapRule::kRandomTie) {}
 
-int RoutingFunction::dor_port(int node, int dst) const {
+bool RoutingFunction::tie_goes_plus(uint64_t packet_id, int dim) {
+  // SplitMix64's output function (Steele, Lea & Flood, "Fast Splittable
+  // Pseudorandom Number Generators", OOPSLA 2014): consecutive ids give
+  // independent bits, one per dimension.
+  uint64_t z = packet_id + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return ((z >> dim) & 1) != 0;
+}
+
+int RoutingFunction::dor_port(int node, const Flit& head) const {
   for (int d = 0; d < topo_.dims(); ++d) {
-    const int off = topo_.offset(node, dst, d);
-    if (off != 0) return Topology::port_of(d, off > 0);
+    bool tie = false;
+    const int off = topo_.offset(node, head.dst, d, &tie);
+    if (off == 0) continue;
+    if (tie && random_tie_) return Topology::port_of(d, tie_goes_plus(head.packet_id, d));
+    return Topology::port_of(d, off > 0);
   }
   return kLocal;
 }
 
 void RoutingFunction::add_dor(int node, const Flit& head, int first, int count, bool escape, Route& out) const {
   const int base = class_base(head.cls) + first;
-  const int port = dor_port(node, head.dst);
+  const int port = dor_port(node, head);
   if (port == kLocal || !dateline_) {
     out.add(port, base, base + count - 1, escape);
     return;
   }
   const int half = count / 2;
+  if (random_tie_) {
+    // The packet's whole path in this dimension runs from the source's
+    // coordinate (dimension order, and adaptive routing, never move back).
+    if (topo_.crosses_dateline(head.src, head.dst, port)) {
+      out.add(port, base + half, base + count - 1, escape);
+    } else {
+      out.add(port, base, base + half - 1, escape);
+    }
+    return;
+  }
   if (topo_.crosses_dateline(node, head.dst, port)) {
     out.add(port, base, base + half - 1, escape);
   } else {

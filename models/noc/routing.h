@@ -4,11 +4,16 @@
 // VCs of a port are split into one contiguous set per message class, so a
 // request can never wait for a VC a response holds (no protocol deadlock).
 // Within a class:
-//  - dimension order on a ring/torus: the lower half of the VCs carries
-//    packets that still have to cross the dateline (the wrap-around link) in
-//    the current dimension, the upper half those that do not; this orders the
-//    channels of each ring and breaks the wrap-around cycle (Dally & Towles,
-//    "Principles and Practices of Interconnection Networks", ch. 14);
+//  - dimension order on a ring/torus (noc.wrap_rule, WrapRule): by default
+//    as BookSim2's dim_order_torus, a packet whose path in a dimension
+//    crosses the dateline (the wrap-around link) uses the upper half of the
+//    class's VCs in that whole dimension, the others the lower half. Lower-
+//    half channels never carry a packet over the wrap link, and a minimal
+//    path crossing it is at most k/2 hops, so the upper-half channels that
+//    depend on each other span fewer than k links: neither half closes the
+//    ring's cycle (Dally & Towles, "Principles and Practices of
+//    Interconnection Networks", ch. 14). With plus_tie the lower half
+//    carries packets that still have to cross, the upper half the others;
 //  - minimal adaptive: escape VCs (one, or a dateline pair on a ring/torus)
 //    route in dimension order, the other VCs may take any productive port
 //    (or only those a turn model allows: west-first, odd-even).
@@ -45,8 +50,14 @@ class RoutingFunction {
 
  protected:
   int class_base(int cls) const { return cls * per_class_; }
-  // The dimension-order port from `node` towards `dst` (kLocal when there).
-  int dor_port(int node, int dst) const;
+  // The dimension-order port from `node` towards the head's destination
+  // (kLocal when there).
+  int dor_port(int node, const Flit& head) const;
+  // Half-way round a ring both directions are minimal. BookSim2 picks one at
+  // random per packet and dimension (dor_next_torus: RandomInt(1)); a hash
+  // of the packet id picks it here, so a run is reproducible and every
+  // router on the path agrees without state in the flit.
+  static bool tie_goes_plus(uint64_t packet_id, int dim);
   // Adds the dimension-order hop using VCs [first, first + count) of the
   // class, split at the dateline when the topology wraps.
   void add_dor(int node, const Flit& head, int first, int count, bool escape, Route& out) const;
@@ -54,6 +65,7 @@ class RoutingFunction {
   const Topology& topo_;
   int per_class_;
   bool dateline_;
+  bool random_tie_;  // WrapRule::kRandomTie on a topology that wraps
 };
 
 class DimensionOrderRouting : public RoutingFunction {

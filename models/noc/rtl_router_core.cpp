@@ -119,6 +119,8 @@ void check_rtl_router_support(const NocParams& p) {
     unsupported("noc.flow_control", flow_control_names()[static_cast<int>(p.flow_control)], "wormhole");
   if (p.speedup != 1) unsupported("noc.speedup", std::to_string(p.speedup), "1");
   if (p.topology == TopologyKind::kRing && !p.dateline) unsupported("noc.dateline", "false", "true");
+  if (p.topology == TopologyKind::kRing && p.wrap_rule != WrapRule::kPlusTie)
+    unsupported("noc.wrap_rule", "random_tie", "plus_tie (or auto)");
   const struct {
     const char* key;
     int value;

@@ -333,7 +333,9 @@ uint64_t compare_alone(const Settings& settings, int id, uint64_t seed, uint64_t
 const Settings kMesh = {{"noc.topology", "mesh"}, {"noc.k", "4"}};
 const Settings kChipMesh = {{"noc.topology", "mesh"}, {"noc.k", "4"},       {"noc.m", "2"},
                             {"noc.vcs", "4"},         {"noc.classes", "2"}, {"noc.flit_bytes", "32"}};
-const Settings kRing = {{"noc.topology", "ring"}, {"noc.k", "8"}};
+// The RTL router routes a ring with plus_tie only; the model it is compared
+// with must route alike (docs/noc.md, "Topologies, routing, deadlock").
+const Settings kRing = {{"noc.topology", "ring"}, {"noc.k", "8"}, {"noc.wrap_rule", "plus_tie"}};
 
 constexpr uint64_t kRandomCycles = 100000;
 

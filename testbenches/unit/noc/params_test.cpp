@@ -120,6 +120,22 @@ TEST(NocParams, WholePacketFlowControlNeedsBufferForAPacket) {
   EXPECT_NO_THROW(params({{"noc.vc_buf", "1"}}).validate(16));  // wormhole: any packet
 }
 
+// The RTL router routes a ring with plus_tie only (its head flit carries no
+// source and no tie bit), and every router of a network must route alike.
+TEST(NocParams, WrapRuleAutoFollowsTheRouterImplementation) {
+  EXPECT_EQ(params({{"noc.topology", "ring"}, {"noc.k", "8"}}).wrap_rule, WrapRule::kRandomTie);
+  EXPECT_EQ(params({{"noc.topology", "ring"}, {"noc.k", "8"}, {"noc.router_impl", "lockstep"}}).wrap_rule,
+            WrapRule::kPlusTie);
+  EXPECT_EQ(params({{"noc.topology", "torus"}, {"noc.wrap_rule", "plus_tie"}}).wrap_rule, WrapRule::kPlusTie);
+  const std::string e = error_of({{"noc.topology", "ring"},
+                                  {"noc.k", "8"},
+                                  {"noc.router_impl", "rtl"},
+                                  {"noc.router_impl_routers", "3"},
+                                  {"noc.wrap_rule", "random_tie"}});
+  EXPECT_NE(e.find("noc.wrap_rule"), std::string::npos) << e;
+  EXPECT_NE(error_of({{"noc.wrap_rule", "minus_tie"}}).find("noc.wrap_rule"), std::string::npos);
+}
+
 TEST(NocParams, RouterImplAppliesToTheListedRoutersOnly) {
   const NocParams all = params({{"noc.router_impl", "lockstep"}});
   EXPECT_EQ(all.impl_of(0), tessera::rtl::Impl::kLockstep);

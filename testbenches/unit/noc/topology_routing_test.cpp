@@ -64,21 +64,127 @@ TEST(Routing, DimensionOrderGoesXFirst) {
   EXPECT_EQ(route.options[0].port, kLocal);
 }
 
-TEST(Routing, TorusDatelineSplitsTheClassVcs) {
-  const NocParams p = params({{"noc.topology", "torus"}, {"noc.vcs", "4"}});
+TEST(Routing, PlusTieSwitchesTheVcHalfOnCrossingTheDateline) {
+  const NocParams p = params({{"noc.topology", "torus"}, {"noc.vcs", "4"}, {"noc.wrap_rule", "plus_tie"}});
   const Topology t(p);
   DimensionOrderRouting r(p, t);
   Flit f;
+  f.src = 3;
   f.dst = 0;
   Route route;
   r.route(3, f, route);  // 3 -> 0 is one hop east over the wrap link: lower half
   EXPECT_EQ(route.options[0].port, kPlusX);
   EXPECT_EQ(route.options[0].vc_lo, 0);
   EXPECT_EQ(route.options[0].vc_hi, 1);
-  f.dst = 2;
-  r.route(1, f, route);  // no wrap ahead: upper half
+  f.src = 2;
+  f.dst = 1;
+  r.route(0, f, route);  // 2 -> 3 -> 0 -> 1, past the wrap link: upper half
+  EXPECT_EQ(route.options[0].port, kPlusX);
   EXPECT_EQ(route.options[0].vc_lo, 2);
   EXPECT_EQ(route.options[0].vc_hi, 3);
+  f.src = 0;
+  f.dst = 2;
+  for (uint64_t id = 0; id < 16; ++id) {
+    f.packet_id = id;
+    r.route(0, f, route);  // half-way: always +
+    EXPECT_EQ(route.options[0].port, kPlusX);
+  }
+}
+
+// BookSim2's dim_order_torus: the VC half of a dimension is fixed as the
+// packet enters it: upper if its path in the dimension crosses the wrap
+// link, lower if not; the destination router's ejection takes any VC.
+TEST(Routing, RandomTieFixesTheVcHalfPerDimensionAtEntry) {
+  const NocParams p = params({{"noc.topology", "ring"}, {"noc.k", "8"}, {"noc.vcs", "4"}});
+  ASSERT_EQ(p.wrap_rule, WrapRule::kRandomTie);  // the default
+  const Topology t(p);
+  DimensionOrderRouting r(p, t);
+  Flit f;
+  Route route;
+  f.src = 6;
+  f.dst = 1;
+  for (int node : {6, 7, 0}) {  // 6 -> 7 -> 0 -> 1: before and after the wrap link alike
+    r.route(node, f, route);
+    EXPECT_EQ(route.options[0].port, kPlusX) << node;
+    EXPECT_EQ(route.options[0].vc_lo, 2) << node;
+    EXPECT_EQ(route.options[0].vc_hi, 3) << node;
+  }
+  r.route(1, f, route);
+  EXPECT_EQ(route.options[0].port, kLocal);
+  EXPECT_EQ(route.options[0].vc_lo, 0);
+  EXPECT_EQ(route.options[0].vc_hi, 3);
+  f.src = 1;
+  f.dst = 3;
+  for (int node : {1, 2}) {  // no wrap link on the way: lower half
+    r.route(node, f, route);
+    EXPECT_EQ(route.options[0].port, kPlusX) << node;
+    EXPECT_EQ(route.options[0].vc_lo, 0) << node;
+    EXPECT_EQ(route.options[0].vc_hi, 1) << node;
+  }
+  f.src = 0;
+  f.dst = 4;
+  f.packet_id = 2;  // SplitMix64(2) is even: this tie goes -, 0 -> 7 -> 6 -> 5 -> 4, over the wrap link
+  for (int node : {0, 7, 6, 5}) {
+    r.route(node, f, route);
+    EXPECT_EQ(route.options[0].port, kMinusX) << node;
+    EXPECT_EQ(route.options[0].vc_lo, 2) << node;
+  }
+  f.packet_id = 0;  // odd: + the whole way, 0 -> 1 -> 2 -> 3 -> 4, lower half
+  for (int node : {0, 1, 2, 3}) {
+    r.route(node, f, route);
+    EXPECT_EQ(route.options[0].port, kPlusX) << node;
+    EXPECT_EQ(route.options[0].vc_lo, 0) << node;
+  }
+}
+
+TEST(Routing, RandomTieChoosesTheYHalfWhenTurningIntoY) {
+  const NocParams p = params({{"noc.topology", "torus"}, {"noc.vcs", "2"}});
+  const Topology t(p);
+  DimensionOrderRouting r(p, t);
+  Flit f;
+  f.src = t.node_at(3, 0);
+  f.dst = t.node_at(0, 1);
+  Route route;
+  r.route(f.src, f, route);  // x: 3 -> 0 over the wrap link, upper VC
+  EXPECT_EQ(route.options[0].port, kPlusX);
+  EXPECT_EQ(route.options[0].vc_lo, 1);
+  r.route(t.node_at(0, 0), f, route);  // y: 0 -> 1, no wrap link, lower VC
+  EXPECT_EQ(route.options[0].port, kPlusY);
+  EXPECT_EQ(route.options[0].vc_lo, 0);
+  EXPECT_EQ(route.options[0].vc_hi, 0);
+}
+
+// Half-way round, the direction is bit `dim` of SplitMix64 of the packet id
+// (odd: +). Over ids 0..999 bit 0 is set 496 times and bit 1 499 times
+// (SplitMix64 reference: the first output from state 0 is
+// 0xe220a8397b1dcdaf, odd and with bit 1 set).
+TEST(Routing, RandomTieSplitsHalfWayPacketsBetweenBothDirections) {
+  const NocParams p = params({{"noc.topology", "torus"}, {"noc.vcs", "2"}});
+  const Topology t(p);
+  DimensionOrderRouting r(p, t);
+  Flit f;
+  f.src = t.node_at(0, 0);
+  f.dst = t.node_at(2, 2);
+  int plus_x = 0, minus_x = 0, plus_y = 0, minus_y = 0;
+  Route route;
+  for (uint64_t id = 0; id < 1000; ++id) {
+    f.packet_id = id;
+    r.route(f.src, f, route);
+    plus_x += route.options[0].port == kPlusX;
+    minus_x += route.options[0].port == kMinusX;
+    r.route(t.node_at(2, 0), f, route);  // the same packet turning into y
+    plus_y += route.options[0].port == kPlusY;
+    minus_y += route.options[0].port == kMinusY;
+  }
+  EXPECT_EQ(plus_x, 496);
+  EXPECT_EQ(minus_x, 504);
+  EXPECT_EQ(plus_y, 499);
+  EXPECT_EQ(minus_y, 501);
+  f.packet_id = 0;
+  r.route(f.src, f, route);
+  EXPECT_EQ(route.options[0].port, kPlusX);
+  r.route(t.node_at(1, 0), f, route);  // one hop on: no longer a tie, still +
+  EXPECT_EQ(route.options[0].port, kPlusX);
 }
 
 TEST(Routing, AdaptiveOffersEveryProductivePortPlusEscape) {

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Tessera's NoC beside BookSim2 on topologies other than the 8x8 mesh of
+run.py: zero-load latency and saturation throughput per case.
+
+  tools/compare/noc_topologies.py --booksim PATH [--tessera build/tessera]
+                                  [--only CASE[,CASE]] [--step 0.01]
+
+Per case and side:
+  zero-load   average packet latency at one grid step (--step);
+  sat. 3x     the highest grid load whose average latency is at most 3x the
+              zero-load latency (and that ran stable), by bisection;
+  stable      the highest grid load the side calls stable (BookSim: no
+              "Simulation unstable", i.e. mean latency under its 500-cycle
+              threshold; Tessera: `saturated` false and drained), as in
+              run.py, by bisection;
+  accepted    accepted throughput at an offered load of 1.0 (BookSim: its
+              last "Accepted flit rate average=" line before it gives up;
+              Tessera: --mode throughput), the network's saturation
+              throughput.
+Bisection assumes a side saturated at one load is saturated at every higher
+one.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402
+
+# Router pipeline and measurement of run.py's mesh comparison: 1-cycle
+# routing, VC allocation, switch allocation, switch traversal and channels,
+# 8-flit VC buffers, non-atomic VC reallocation, 1-flit packets, seed 1.
+BOOKSIM_COMMON = [
+    ("wait_for_tail_credit", 0), ("routing_delay", 1), ("vc_alloc_delay", 1),
+    ("sw_alloc_delay", 1), ("st_final_delay", 1), ("vc_buf_size", 8),
+    ("traffic", "uniform"), ("packet_size", 1), ("injection_rate_uses_flits", 1),
+    ("sim_type", "latency"), ("seed", 1),
+]
+TESSERA_COMMON = ["--vc-buf", "8", "--traffic", "uniform", "--packet-flits", "1", "--json"]
+
+# name -> (BookSim2 keys, Tessera arguments). BookSim2's k-ary n-cube gives
+# a torus 2-cycle channels (folded: use_noc_latency = 1, its default) and
+# keeps injection and ejection at 1 cycle; the plain cases switch that off
+# (1-cycle channels as in the mesh comparison), the _link2 cases match it.
+TORUS4 = ([("topology", "torus"), ("k", 4), ("n", 2), ("routing_function", "dim_order"), ("num_vcs", 2)],
+          ["--topology", "torus", "--k", "4", "--m", "4", "--routing", "dor", "--vcs", "2"])
+RING16 = ([("topology", "torus"), ("k", 16), ("n", 1), ("routing_function", "dim_order"), ("num_vcs", 2)],
+          ["--topology", "ring", "--k", "16", "--routing", "dor", "--vcs", "2"])
+LINK1 = ([("use_noc_latency", 0)], [])
+LINK2 = ([("use_noc_latency", 1)],
+         ["--set", "noc.delay.link=2", "--set", "noc.delay.credit=2", "--set", "noc.delay.injection=1",
+          "--set", "noc.delay.ejection=1"])
+
+
+def _case(base, extra):
+    return (base[0] + extra[0], base[1] + extra[1])
+
+
+CASES = {
+    "torus4x4": _case(TORUS4, LINK1),
+    "torus4x4_link2": _case(TORUS4, LINK2),
+    "ring16": _case(RING16, LINK1),
+    "ring16_link2": _case(RING16, LINK2),
+}
+
+
+def booksim_config(keys, rate):
+    lines = keys + BOOKSIM_COMMON + [("injection_rate", "%.4f" % rate)]  # a real: "1" would parse as an integer
+    return "".join("%s = %s;\n" % (k, v) for k, v in lines)
+
+
+def run_booksim(exe, keys, rate, tmp, throughput=False):
+    """(saturated, latency) at `rate`; with throughput, the accepted rate."""
+    cfg = os.path.join(tmp, "booksim.cfg")
+    with open(cfg, "w") as f:
+        f.write(booksim_config(keys, rate))
+    p = subprocess.run([exe, cfg], capture_output=True, text=True, timeout=3600)
+    if throughput:
+        acc = re.findall(r"^Accepted flit rate average\s*=\s*([0-9.eE+-]+)", p.stdout, re.M)
+        return float(acc[-1]) if acc else None
+    r = peers.parse_booksim(p.stdout)
+    return r["saturated"], r["latency"]
+
+
+def run_tessera(exe, args, rate, throughput=False):
+    extra = ["--mode", "throughput"] if throughput else []
+    p = subprocess.run([exe, "noc"] + args + TESSERA_COMMON + extra + ["--rate", "%g" % rate],
+                       capture_output=True, text=True, timeout=3600)
+    if p.returncode != 0:
+        sys.exit("tessera noc failed: %s" % p.stderr)
+    j = json.loads(p.stdout)
+    if throughput:
+        return j["accepted_flits_per_node_cycle"]
+    return bool(j["saturated"]) or not j["drained"], j["avg_packet_latency_cycles"]
+
+
+def saturation(fn, step, saturated, top=1.0):
+    """Highest grid load at which saturated(fn(load)) is false (bisection)."""
+    lo, hi = 0, int(round(top / step)) + 1  # lo: known unsaturated index, hi: known saturated
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if saturated(fn(round(mid * step, 4))):
+            hi = mid
+        else:
+            lo = mid
+    return round(lo * step, 4)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--booksim", required=True, help="BookSim2 checkout with src/booksim built")
+    ap.add_argument("--tessera", default="build/tessera")
+    ap.add_argument("--only", default="", help="comma-separated case names (default: all)")
+    ap.add_argument("--side", choices=["both", "booksim", "tessera"], default="both")
+    ap.add_argument("--step", type=float, default=0.01)
+    args = ap.parse_args()
+    exe = os.path.join(args.booksim, "src", "booksim")
+    names = [n for n in args.only.split(",") if n] or list(CASES)
+    print("| case | side | zero-load latency @%g | sat. 3x | stable | accepted @1.0 |" % args.step)
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            keys, targs = CASES[name]
+            sides = []
+            if args.side in ("both", "booksim"):
+                sides.append(("BookSim2", lambda r, t=False, k=keys: run_booksim(exe, k, r, tmp, t)))
+            if args.side in ("both", "tessera"):
+                sides.append(("Tessera", lambda r, t=False, a=targs: run_tessera(args.tessera, a, r, t)))
+            for side, fn in sides:
+                zero = fn(args.step)[1]
+                sat3 = saturation(fn, args.step, lambda r, z=zero: r[0] or r[1] is None or r[1] > 3 * z)
+                stable = saturation(fn, args.step, lambda r: r[0])
+                accepted = fn(1.0, True)
+                print("| %s | %s | %.2f | %g | %g | %.3f |" % (name, side, zero, sat3, stable, accepted), flush=True)
+
+
+if __name__ == "__main__":
+    main()
