@@ -6,7 +6,11 @@ run.py: zero-load latency and saturation throughput per case.
                                   [--only CASE[,CASE]] [--step 0.01]
 
 Per case and side:
-  zero-load   average packet latency at one grid step (--step);
+  zero-load   average packet latency at one grid step (--step), sampled
+              over 50,000 cycles on both sides (BookSim sample_period =
+              50000; Tessera 50 samples of 1,000 cycles, no convergence
+              stop), so that the mean hop count of the sampled packets is
+              within 1 % of the topology's;
   sat. 3x     the highest grid load whose average latency is at most 3x the
               zero-load latency (and that ran stable), by bisection;
   stable      the highest grid load the side calls stable (BookSim: no
@@ -74,11 +78,11 @@ def booksim_config(keys, rate):
     return "".join("%s = %s;\n" % (k, v) for k, v in lines)
 
 
-def run_booksim(exe, keys, rate, tmp, throughput=False):
+def run_booksim(exe, keys, rate, tmp, throughput=False, long=False):
     """(saturated, latency) at `rate`; with throughput, the accepted rate."""
     cfg = os.path.join(tmp, "booksim.cfg")
     with open(cfg, "w") as f:
-        f.write(booksim_config(keys, rate))
+        f.write(booksim_config(keys + ([("sample_period", 50000)] if long else []), rate))
     p = subprocess.run([exe, cfg], capture_output=True, text=True, timeout=3600)
     if throughput:
         acc = re.findall(r"^Accepted flit rate average\s*=\s*([0-9.eE+-]+)", p.stdout, re.M)
@@ -87,8 +91,10 @@ def run_booksim(exe, keys, rate, tmp, throughput=False):
     return r["saturated"], r["latency"]
 
 
-def run_tessera(exe, args, rate, throughput=False):
+def run_tessera(exe, args, rate, throughput=False, long=False):
     extra = ["--mode", "throughput"] if throughput else []
+    if long:
+        extra += ["--set", "noc.converge=0", "--set", "noc.max_samples=50"]
     p = subprocess.run([exe, "noc"] + args + TESSERA_COMMON + extra + ["--rate", "%g" % rate],
                        capture_output=True, text=True, timeout=3600)
     if p.returncode != 0:
@@ -118,6 +124,7 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated case names (default: all)")
     ap.add_argument("--side", choices=["both", "booksim", "tessera"], default="both")
     ap.add_argument("--step", type=float, default=0.01)
+    ap.add_argument("--zero-load-only", action="store_true", help="only the zero-load latency")
     args = ap.parse_args()
     exe = os.path.join(args.booksim, "src", "booksim")
     names = [n for n in args.only.split(",") if n] or list(CASES)
@@ -128,11 +135,14 @@ def main():
             keys, targs = CASES[name]
             sides = []
             if args.side in ("both", "booksim"):
-                sides.append(("BookSim2", lambda r, t=False, k=keys: run_booksim(exe, k, r, tmp, t)))
+                sides.append(("BookSim2", lambda r, t=False, z=False, k=keys: run_booksim(exe, k, r, tmp, t, z)))
             if args.side in ("both", "tessera"):
-                sides.append(("Tessera", lambda r, t=False, a=targs: run_tessera(args.tessera, a, r, t)))
+                sides.append(("Tessera", lambda r, t=False, z=False, a=targs: run_tessera(args.tessera, a, r, t, z)))
             for side, fn in sides:
-                zero = fn(args.step)[1]
+                zero = fn(args.step, False, True)[1]
+                if args.zero_load_only:
+                    print("| %s | %s | %.2f | | | |" % (name, side, zero), flush=True)
+                    continue
                 sat3 = saturation(fn, args.step, lambda r, z=zero: r[0] or r[1] is None or r[1] > 3 * z)
                 stable = saturation(fn, args.step, lambda r: r[0])
                 accepted = fn(1.0, True)
