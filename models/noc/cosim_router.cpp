@@ -8,7 +8,7 @@
 
 namespace tessera::noc {
 
-CosimRouter::CosimRouter(int id, const NocParams& p, const Topology& topo)
+CosimRouter::CosimRouter(int id, const NocParams& p, const GridTopology& topo)
     : id_(id),
       p_(p),
       topo_(topo),
@@ -113,7 +113,7 @@ void CosimRouter::describe_waiting(uint64_t, std::vector<std::string>& lines) co
 
 // ---------------------------------------------------------------- RtlRouter
 
-RtlRouter::RtlRouter(int id, const NocParams& p, const Topology& topo)
+RtlRouter::RtlRouter(int id, const NocParams& p, const GridTopology& topo)
     : CosimRouter(id, p, topo), core_(make_rtl_router_core(p, instance_, /*record=*/false)) {}
 
 void RtlRouter::step(uint64_t now) {
@@ -157,7 +157,7 @@ void RtlRouter::step(uint64_t now) {
 
 // ----------------------------------------------------------- LockstepRouter
 
-LockstepRouter::LockstepRouter(int id, const NocParams& p, const Topology& topo, const RoutingFunction& routing)
+LockstepRouter::LockstepRouter(int id, const NocParams& p, const GridTopology& topo, const RoutingFunction& routing)
     : CosimRouter(id, p, topo),
       model_(id, p, topo, routing),
       core_(make_rtl_router_core(p, instance_, /*record=*/true)),
@@ -259,19 +259,19 @@ void LockstepRouter::mismatch(uint64_t now, const Due& due, const Sent* const* s
   const auto credit = [](int vc) { return vc < 0 ? std::string("-") : fmt::format("vc {}", vc); };
   for (int p = 0; p < ports_; ++p) {
     const Flit* f = due.flit[p];
-    r.input(fmt::format("flit in {}", topo_.port_name(p)),
+    r.input(fmt::format("flit in {}", topo_.port_name(id_, p)),
             f ? fmt::format("packet {} flit {}/{} vc {} {} -> {}", f->packet_id, f->index + 1, f->size, f->vc,
                             topo_.node_name(f->src), topo_.node_name(f->dst))
               : "-");
   }
-  for (int o = 0; o < ports_; ++o) r.input(fmt::format("credit in {}", topo_.port_name(o)), credit(due.credit[o]));
+  for (int o = 0; o < ports_; ++o) r.input(fmt::format("credit in {}", topo_.port_name(id_, o)), credit(due.credit[o]));
   for (int p = 0; p < ports_; ++p) {
     const int rtl = out_.cout[p] & pins::kCreditValid ? out_.cout[p] & 0x3f : -1;
-    r.output(fmt::format("credit out {}", topo_.port_name(p)), credit(model_credit_[p]), credit(rtl));
+    r.output(fmt::format("credit out {}", topo_.port_name(id_, p)), credit(model_credit_[p]), credit(rtl));
   }
   for (int o = 0; o < ports_; ++o) {
     const Sent* s = switched[o];
-    r.output(fmt::format("flit out {} (switched at cycle {})", topo_.port_name(o), now >= 2 ? now - 2 : 0),
+    r.output(fmt::format("flit out {} (switched at cycle {})", topo_.port_name(id_, o), now >= 2 ? now - 2 : 0),
              s ? fmt::format("packet {} flit {}/{} vc {}", s->packet_id, s->index + 1, s->size, s->vc) : "-",
              describe_rtl_flit(o));
   }

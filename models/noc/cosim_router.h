@@ -24,14 +24,14 @@
 #include "noc/noc_params.h"
 #include "noc/router.h"
 #include "noc/rtl_router_core.h"
-#include "noc/topology.h"
+#include "noc/topology_grid.h"
 #include "sim/stats.h"
 
 namespace tessera::noc {
 
 class CosimRouter {
  public:
-  CosimRouter(int id, const NocParams& p, const Topology& topo);
+  CosimRouter(int id, const NocParams& p, const GridTopology& topo);
   virtual ~CosimRouter() = default;
   CosimRouter(const CosimRouter&) = delete;
   CosimRouter& operator=(const CosimRouter&) = delete;
@@ -71,7 +71,7 @@ class CosimRouter {
 
   int id_;
   const NocParams& p_;
-  const Topology& topo_;
+  const GridTopology& topo_;
   int ports_;
   std::string instance_;
   std::vector<std::deque<Flit>> inbox_;   // per input port, in delivery order
@@ -90,7 +90,7 @@ class CosimRouter {
 // The Verilated router in place of the C++ model.
 class RtlRouter final : public CosimRouter {
  public:
-  RtlRouter(int id, const NocParams& p, const Topology& topo);
+  RtlRouter(int id, const NocParams& p, const GridTopology& topo);
   void step(uint64_t now) override;
 
  private:
@@ -105,7 +105,7 @@ class RtlRouter final : public CosimRouter {
 // registers. The first difference throws rtl::LockstepMismatch.
 class LockstepRouter final : public CosimRouter {
  public:
-  LockstepRouter(int id, const NocParams& p, const Topology& topo, const RoutingFunction& routing);
+  LockstepRouter(int id, const NocParams& p, const GridTopology& topo, const RoutingFunction& routing);
   void step(uint64_t now) override;
   void describe_waiting(uint64_t now, std::vector<std::string>& lines) const override;
 

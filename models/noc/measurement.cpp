@@ -113,7 +113,8 @@ MeasureResult run_measurement(const NocParams& params, const MeasureOptions& o) 
   const auto start_time = std::chrono::steady_clock::now();
   const bool trace_mode = o.traffic == "trace";
   const bool throughput_mode = o.mode == MeasureMode::kThroughput;
-  const Topology topo(params);
+  const std::unique_ptr<Topology> topology = make_topology(params);
+  const Topology& topo = *topology;
   std::unique_ptr<TrafficPattern> pattern;
   std::unique_ptr<PacketSource> source;
   int max_flits = o.packet_flits;

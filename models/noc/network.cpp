@@ -9,22 +9,28 @@
 namespace tessera::noc {
 
 Network::Network(const NocParams& params, sim::StatGroup* stats_parent)
-    : p_(params), topo_(params), routing_(make_routing(p_, topo_)) {
-  if (p_.check) checker_ = std::make_unique<FlitChecker>(topo_.nodes(), p_.vcs);
-  routers_.resize(static_cast<size_t>(topo_.nodes()));
-  cosim_.resize(static_cast<size_t>(topo_.nodes()));
-  for (int n = 0; n < topo_.nodes(); ++n) {
-    switch (p_.impl_of(n)) {
+    : p_(params), topo_(make_topology(p_)), routing_(topo_->make_routing(p_)) {
+  if (p_.check) checker_ = std::make_unique<FlitChecker>(topo_->nodes(), p_.vcs);
+  const int routers = topo_->routers();
+  routers_.resize(static_cast<size_t>(routers));
+  cosim_.resize(static_cast<size_t>(routers));
+  for (int n = 0; n < routers; ++n) {
+    const rtl::Impl impl = p_.impl_of(n);
+    // The RTL router exists for grids only (check_rtl_router_support).
+    if (impl != rtl::Impl::kModel && !topo_->grid())
+      throw sim::ConfigError(
+          fmt::format("noc.router_impl: the RTL router needs a ring or mesh, not a {}", p_.topology));
+    switch (impl) {
       case rtl::Impl::kModel:
-        routers_[n] = std::make_unique<Router>(n, p_, topo_, *routing_);
+        routers_[n] = std::make_unique<Router>(n, p_, *topo_, *routing_);
         model_routers_.push_back(routers_[n].get());
         break;
       case rtl::Impl::kRtl:
-        cosim_[n] = std::make_unique<RtlRouter>(n, p_, topo_);
+        cosim_[n] = std::make_unique<RtlRouter>(n, p_, *topo_->grid());
         cosim_routers_.push_back(cosim_[n].get());
         break;
       case rtl::Impl::kLockstep:
-        cosim_[n] = std::make_unique<LockstepRouter>(n, p_, topo_, *routing_);
+        cosim_[n] = std::make_unique<LockstepRouter>(n, p_, *topo_->grid(), *routing_);
         cosim_routers_.push_back(cosim_[n].get());
         break;
     }
@@ -46,16 +52,17 @@ Network::Network(const NocParams& params, sim::StatGroup* stats_parent)
       if (credits_to) cosim_[n]->connect_upstream(port, credits_to);
     }
   };
-  for (int n = 0; n < topo_.nodes(); ++n) {
-    interfaces_.push_back(std::make_unique<NetworkInterface>(n, p_, input_of(n, kLocal), checker_.get()));
-    connect(n, kLocal, interfaces_[n]->ejection(), &interfaces_[n]->injection());
+  for (int n = 0; n < topo_->nodes(); ++n) {
+    const PortRef at = topo_->attachment(n);
+    interfaces_.push_back(std::make_unique<NetworkInterface>(n, p_, input_of(at.router, at.port), checker_.get()));
+    connect(at.router, at.port, interfaces_[n]->ejection(), &interfaces_[n]->injection());
   }
-  for (int n = 0; n < topo_.nodes(); ++n) {
-    for (int port = 1; port < topo_.ports(); ++port) {
-      const int next = topo_.neighbor(n, port);
-      if (next < 0) continue;
-      connect(n, port, input_of(next, Topology::opposite(port)), nullptr);
-      connect(next, Topology::opposite(port), FlitTarget{}, credits_of(n, port));
+  for (int n = 0; n < routers; ++n) {
+    for (int port = 0; port < topo_->ports(); ++port) {
+      const PortRef next = topo_->link(n, port);
+      if (!next.valid()) continue;
+      connect(n, port, input_of(next.router, next.port), nullptr);
+      connect(next.router, next.port, FlitTarget{}, credits_of(n, port));
     }
   }
   if (stats_parent) {
@@ -67,7 +74,7 @@ Network::Network(const NocParams& params, sim::StatGroup* stats_parent)
     stats_->add_counter("flit_hops", &flit_hops_, "Router-to-router link traversals by flits");
     stats_->add_counter("cycles_stepped", &cycles_stepped_, "Network cycles simulated");
     stats_->add_counter("cycles_skipped", &cycles_skipped_, "Empty network cycles jumped over (noc.skip_idle)");
-    for (int n = 0; n < topo_.nodes(); ++n) {
+    for (int n = 0; n < routers; ++n) {
       router_stats_.push_back(std::make_unique<sim::StatGroup>(fmt::format("router{}", n), stats_.get()));
       if (routers_[n]) {
         routers_[n]->register_stats(*router_stats_.back());
@@ -81,9 +88,9 @@ Network::Network(const NocParams& params, sim::StatGroup* stats_parent)
 Network::~Network() = default;
 
 uint64_t Network::enqueue(Packet packet) {
-  if (packet.src < 0 || packet.src >= topo_.nodes() || packet.dst < 0 || packet.dst >= topo_.nodes())
+  if (packet.src < 0 || packet.src >= topo_->nodes() || packet.dst < 0 || packet.dst >= topo_->nodes())
     throw std::out_of_range(
-        fmt::format("packet from {} to {}: the network has nodes 0..{}", packet.src, packet.dst, topo_.nodes() - 1));
+        fmt::format("packet from {} to {}: the network has nodes 0..{}", packet.src, packet.dst, topo_->nodes() - 1));
   if (packet.cls < 0 || packet.cls >= p_.classes)
     throw std::out_of_range(fmt::format("packet of message class {}: the network has {}", packet.cls, p_.classes));
   if (packet.flits < 1 || packet.flits > 65535) throw std::out_of_range("packet length must be 1..65535 flits");
@@ -157,7 +164,7 @@ size_t Network::source_queue_packets() const {
 
 void Network::report_deadlock() const {
   std::vector<std::string> waiting;
-  for (int n = 0; n < topo_.nodes(); ++n) {
+  for (int n = 0; n < topo_->routers(); ++n) {
     if (routers_[n]) {
       routers_[n]->describe_waiting(now_, waiting);
     } else {

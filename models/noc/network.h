@@ -41,7 +41,7 @@ class Network {
   ~Network();
 
   const NocParams& params() const { return p_; }
-  const Topology& topology() const { return topo_; }
+  const Topology& topology() const { return *topo_; }
   uint64_t now() const { return now_; }
 
   // Queues a packet at its source interface; assigns and returns its id.
@@ -84,7 +84,7 @@ class Network {
   [[noreturn]] void report_deadlock() const;
 
   NocParams p_;
-  Topology topo_;
+  std::unique_ptr<Topology> topo_;
   std::unique_ptr<RoutingFunction> routing_;
   std::unique_ptr<FlitChecker> checker_;
   // Per router, the C++ model or a co-simulated router (noc.router_impl).

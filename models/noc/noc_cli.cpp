@@ -88,15 +88,14 @@ SweepRange parse_sweep(const std::string& text) {
 }
 
 std::string describe(const NocParams& p) {
-  const std::string shape =
-      p.topology == TopologyKind::kRing ? fmt::format("{} routers", p.k) : fmt::format("{}x{}", p.k, p.m);
+  const std::string shape = p.topology == "ring" ? fmt::format("{} routers", p.k) : fmt::format("{}x{}", p.k, p.m);
   return fmt::format(
       "{} {}, {} VCs x {} flits, {} routing, {}, {} VC allocation, {} allocator, delays rc {} va {} sa {} st {} "
       "link {} credit {} injection {} ejection {}",
-      topology_names()[static_cast<int>(p.topology)], shape, p.vcs, p.vc_buf,
-      routing_names()[static_cast<int>(p.routing)], flow_control_names()[static_cast<int>(p.flow_control)],
-      p.atomic_vc ? "atomic" : "non-atomic", allocator_names()[static_cast<int>(p.allocator)], p.delay.rc, p.delay.va,
-      p.delay.sa, p.delay.st, p.delay.link, p.delay.credit, p.delay.injection, p.delay.ejection);
+      p.topology, shape, p.vcs, p.vc_buf, routing_names()[static_cast<int>(p.routing)],
+      flow_control_names()[static_cast<int>(p.flow_control)], p.atomic_vc ? "atomic" : "non-atomic",
+      allocator_names()[static_cast<int>(p.allocator)], p.delay.rc, p.delay.va, p.delay.sa, p.delay.st, p.delay.link,
+      p.delay.credit, p.delay.injection, p.delay.ejection);
 }
 
 void print_summary(const NocParams& p, const MeasureOptions& o, const MeasureResult& r) {

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "noc/rtl_router_core.h"
+#include "noc/topology.h"
+#include "noc/topology_grid.h"
 #include "rtl/common/lockstep.h"
 
 namespace tessera::noc {
@@ -18,7 +20,11 @@ E pick(const std::vector<std::string>& names, const std::string& value) {
 }  // namespace
 
 const std::vector<std::string>& topology_names() {
-  static const std::vector<std::string> names{"ring", "mesh", "torus"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const TopologyInfo& t : topology_registry()) n.push_back(t.name);
+    return n;
+  }();
   return names;
 }
 const std::vector<std::string>& routing_names() {
@@ -45,17 +51,17 @@ const std::vector<std::string>& wrap_rule_names() {
 
 NocParams NocParams::from_config(sim::Config& cfg) {
   NocParams p;
-  p.topology =
-      pick<TopologyKind>(topology_names(), cfg.get_enum("noc.topology", "mesh", topology_names(), "Network topology"));
+  p.topology = cfg.get_enum("noc.topology", "mesh", topology_names(), "Network topology (a registered topology)");
   p.k = static_cast<int>(cfg.get_int("noc.k", 4, 2, 64, "Routers along x (a ring: all routers)"));
   p.m = static_cast<int>(cfg.get_int("noc.m", 0, 0, 64, "Routers along y (0: same as noc.k; ignored by ring)"));
-  if (p.topology == TopologyKind::kRing) {
+  if (p.topology == "ring") {
     p.m = 1;
   } else if (p.m == 0) {
     p.m = p.k;
   } else if (p.m < 2) {
     throw sim::ConfigError("noc.m: a mesh or torus needs at least 2 routers along y");
   }
+  p.node_count = topology_info(p.topology).make(p)->nodes();
   p.vcs = static_cast<int>(cfg.get_int("noc.vcs", 2, 1, 64, "Virtual channels per port (all message classes)"));
   p.vc_buf = static_cast<int>(cfg.get_int("noc.vc_buf", 8, 1, 1024, "Buffer depth per virtual channel, flits"));
   p.classes = static_cast<int>(
@@ -163,18 +169,18 @@ NocParams NocParams::from_config(sim::Config& cfg) {
         fmt::format("noc.vcs: {} virtual channels cannot be split evenly over {} message classes "
                     "(noc.classes)",
                     p.vcs, p.classes));
-  const bool wraps = p.topology != TopologyKind::kMesh;
+  const bool wraps = GridTopology::wraps(p.topology);
   const int per_class = p.vcs_per_class();
   if (wraps && p.dateline && per_class < 2)
     throw sim::ConfigError(
         fmt::format("noc.vcs: a {} with dateline VCs needs at least 2 VCs per message class "
                     "(has {}); raise noc.vcs or set noc.dateline=false",
-                    topology_names()[static_cast<int>(p.topology)], per_class));
+                    p.topology, per_class));
   if (wraps && !p.dateline && !p.allow_unsafe_routing)
     throw sim::ConfigError(
         fmt::format("noc.dateline: a {} without dateline VCs can deadlock; set "
                     "noc.allow_unsafe_routing=true to study that",
-                    topology_names()[static_cast<int>(p.topology)]));
+                    p.topology));
   if (p.routing == RoutingKind::kAdaptive) {
     // West-first and odd-even alone are deadlock free on a mesh (turn
     // models); around a ring's wrap-around link they are not, and minimal
@@ -184,7 +190,7 @@ NocParams NocParams::from_config(sim::Config& cfg) {
       throw sim::ConfigError(fmt::format(
           "noc.escape_vc: {} adaptive routing on a {} needs a dimension-order escape VC to be deadlock free; set "
           "noc.allow_unsafe_routing=true to study it without one",
-          adaptive_policy_names()[static_cast<int>(p.adaptive)], topology_names()[static_cast<int>(p.topology)]));
+          adaptive_policy_names()[static_cast<int>(p.adaptive)], p.topology));
     if (!p.atomic_vc && p.escape_vc && !p.allow_unsafe_routing)
       throw sim::ConfigError(
           "noc.atomic_vc: adaptive routing with escape VCs needs atomic VC allocation (a packet never waits behind "
@@ -196,6 +202,14 @@ NocParams NocParams::from_config(sim::Config& cfg) {
           fmt::format("noc.vcs: adaptive routing needs {} escape VC(s) plus at least one adaptive "
                       "VC per message class (has {} per class)",
                       escape, per_class));
+  }
+  const TopologyInfo& info = topology_info(p.topology);
+  const std::string& routing = routing_names()[static_cast<int>(p.routing)];
+  if (std::find(info.routings.begin(), info.routings.end(), routing) == info.routings.end()) {
+    std::string accepted;
+    for (const std::string& r : info.routings) accepted += (accepted.empty() ? "" : "|") + r;
+    throw sim::ConfigError(
+        fmt::format("noc.routing: a {} does not route with '{}' (it accepts {})", p.topology, routing, accepted));
   }
   if (p.router_impl != rtl::Impl::kModel) check_rtl_router_support(p);
   return p;

@@ -11,7 +11,6 @@
 
 namespace tessera::noc {
 
-enum class TopologyKind { kRing, kMesh, kTorus };
 enum class RoutingKind { kDimensionOrder, kAdaptive };
 // Which productive ports adaptive routing may choose from: all of them
 // (minimal fully adaptive); west-first (Glass & Ni's turn model: a packet
@@ -38,6 +37,7 @@ enum class AllocatorKind { kSeparableInputFirst, kIslip };
 //    1.5x and leaves the links after the dateline one VC half.
 enum class WrapRule { kRandomTie, kPlusTie };
 
+// noc.topology values: the registered topologies (topology.h).
 const std::vector<std::string>& topology_names();
 const std::vector<std::string>& routing_names();
 const std::vector<std::string>& adaptive_policy_names();
@@ -62,12 +62,13 @@ struct RouterDelays {
 };
 
 struct NocParams {
-  TopologyKind topology = TopologyKind::kMesh;
-  int k = 4;        // nodes along x (ring: all nodes)
-  int m = 4;        // nodes along y (1 for a ring)
-  int vcs = 2;      // virtual channels per port, all classes together
-  int vc_buf = 8;   // flits per virtual channel buffer
-  int classes = 1;  // message classes, each with vcs / classes VCs
+  std::string topology = "mesh";  // a registered topology (topology.h)
+  int k = 4;                      // nodes along x (ring: all nodes)
+  int m = 4;                      // nodes along y (1 for a ring)
+  int node_count = 16;            // nodes of the topology (make_topology(*this).nodes())
+  int vcs = 2;                    // virtual channels per port, all classes together
+  int vc_buf = 8;                 // flits per virtual channel buffer
+  int classes = 1;                // message classes, each with vcs / classes VCs
   RoutingKind routing = RoutingKind::kDimensionOrder;
   AdaptivePolicy adaptive = AdaptivePolicy::kMinimal;
   bool escape_vc = true;  // adaptive routing keeps dimension-order escape VCs (Duato)
@@ -96,7 +97,7 @@ struct NocParams {
   rtl::RtlOptions rtl;           // rtl.*
   std::string instance = "noc";  // path in lockstep reports ("chip.noc" in the chip)
 
-  int nodes() const { return k * m; }
+  int nodes() const { return node_count; }
   // What noc.atomic_vc=auto means for a routing algorithm: atomic VC
   // allocation only where deadlock freedom needs it. Duato's escape-VC
   // argument (adaptive routing) needs a packet never to wait behind another

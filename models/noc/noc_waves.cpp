@@ -16,14 +16,14 @@ NocWaves::NocWaves(sim::Waveform& wave, const std::string& scope, const NocParam
       ports_(topo.ports()),
       vcs_(p.vcs),
       link_delay_(p.delay.sa + p.delay.st),
-      links_(static_cast<size_t>(topo.nodes() * topo.ports())),
-      vcs_of_(static_cast<size_t>(topo.nodes() * topo.ports() * p.vcs)),
+      links_(static_cast<size_t>(topo.routers() * topo.ports())),
+      vcs_of_(static_cast<size_t>(topo.routers() * topo.ports() * p.vcs)),
       buckets_(static_cast<size_t>(p.delay.sa + p.delay.st + std::max(p.delay.link, p.delay.injection) + 2)) {
-  for (int r = 0; r < topo.nodes(); ++r) {
+  for (int r = 0; r < topo.routers(); ++r) {
     if (!model[static_cast<size_t>(r)]) continue;
     const std::string router = fmt::format("{}.r{}", scope, r);
     for (int port = 0; port < ports_; ++port) {
-      if (port != kLocal && topo.neighbor(r, port) < 0) continue;  // a mesh edge: no link
+      if (topo.terminal(r, port) < 0 && !topo.link(r, port).valid()) continue;  // a mesh edge: no link
       // Every signal is added, also those --trace-scope filters out (add_signal
       // then returns -1 and lists the scope in its messages).
       const std::string out = fmt::format("{}.out{}", router, port);

@@ -29,7 +29,10 @@ Router::Router(int id, const NocParams& p, const Topology& topo, const RoutingFu
     // Input speedup: VC v of a port bids on the port's switch input v mod s.
     switch_input_of_.push_back(i / vcs_ * p.speedup + i % vcs_ % p.speedup);
   }
-  for (int port = 0; port < ports_; ++port) outputs_[port].init(vcs_, p.vc_buf, port == kLocal, p.atomic_vc);
+  for (int port = 0; port < ports_; ++port) {
+    local_.push_back(topo.terminal(id, port) >= 0 ? 1 : 0);
+    outputs_[port].init(vcs_, p.vc_buf, local_[port] != 0, p.atomic_vc);
+  }
 }
 
 void Router::register_stats(sim::StatGroup& group) const {
@@ -157,13 +160,13 @@ void Router::send(int index, uint64_t now) {
   outputs_[port].sent(in.out_vc, f.tail());
   f.vc = static_cast<uint8_t>(in.out_vc);
   f.ready_cycle = now + static_cast<uint64_t>(p_.delay.sa + p_.delay.st) +
-                  static_cast<uint64_t>(port == kLocal ? p_.delay.ejection : p_.delay.link);
+                  static_cast<uint64_t>(local_[port] ? p_.delay.ejection : p_.delay.link);
   if (f.tail()) {
     in.state = State::kIdle;
     in.out_port = in.out_vc = -1;
   }
   ++flits_switched_;
-  if (port != kLocal) {
+  if (!local_[port]) {
     ++f.hops;
     ++link_flits_;
   }
@@ -187,20 +190,20 @@ void Router::describe_waiting(uint64_t now, std::vector<std::string>& lines) con
       what = "waiting for a free output VC:";
       for (int r = 0; r < in.route.count; ++r) {
         const RouteOption& opt = in.route.options[r];
-        what += fmt::format(" {} vc {}-{}", topo_.port_name(opt.port), opt.vc_lo, opt.vc_hi);
+        what += fmt::format(" {} vc {}-{}", topo_.port_name(id_, opt.port), opt.vc_lo, opt.vc_hi);
         for (int vc = opt.vc_lo; vc <= opt.vc_hi; ++vc) {
           const int owner = outputs_[opt.port].vc(vc).owner;
           if (owner >= 0)
-            what += fmt::format(" [vc {} held by {} vc {}]", vc, topo_.port_name(owner / vcs_), owner % vcs_);
+            what += fmt::format(" [vc {} held by {} vc {}]", vc, topo_.port_name(id_, owner / vcs_), owner % vcs_);
         }
       }
     } else {
       const OutputVc& o = outputs_[in.out_port].vc(in.out_vc);
-      what = fmt::format("holds {} vc {}, waiting for {} (credits {})", topo_.port_name(in.out_port), in.out_vc,
+      what = fmt::format("holds {} vc {}, waiting for {} (credits {})", topo_.port_name(id_, in.out_port), in.out_vc,
                          o.credits > 0 ? "the switch" : "a credit", o.credits);
     }
     lines.push_back(fmt::format("router {} in {} vc {}: packet {} ({} -> {}, flit {}/{}, {} buffered) {}",
-                                topo_.node_name(id_), topo_.port_name(i / vcs_), i % vcs_, f.packet_id,
+                                topo_.router_name(id_), topo_.port_name(id_, i / vcs_), i % vcs_, f.packet_id,
                                 topo_.node_name(f.src), topo_.node_name(f.dst), f.index + 1, f.size, in.buf.size(),
                                 what));
   }

@@ -111,6 +111,7 @@ class Router {
   // Per input VC (port * vcs + vc), precomputed to keep divisions off the
   // per-cycle path: its port, its VC number and its switch input.
   std::vector<int> port_of_, vc_of_, switch_input_of_;
+  std::vector<char> local_;               // per port: leads to a network interface (not a link)
   std::vector<OutputChannel> outputs_;    // per output port
   std::vector<FlitTarget> targets_;       // per output port
   std::vector<OutputChannel*> upstream_;  // per input port: where its credits go

@@ -4,13 +4,13 @@
 
 namespace tessera::noc {
 
-RoutingFunction::RoutingFunction(const NocParams& p, const Topology& topo)
+GridRouting::GridRouting(const NocParams& p, const GridTopology& topo)
     : topo_(topo),
       per_class_(p.vcs_per_class()),
       dateline_(p.dateline && topo.wraps()),
       random_tie_(topo.wraps() && p.wrap_rule == WrapRule::kRandomTie) {}
 
-bool RoutingFunction::tie_goes_plus(uint64_t packet_id, int dim) {
+bool GridRouting::tie_goes_plus(uint64_t packet_id, int dim) {
   // SplitMix64's output function (Steele, Lea & Flood, "Fast Splittable
   // Pseudorandom Number Generators", OOPSLA 2014): consecutive ids give
   // independent bits, one per dimension.
@@ -21,18 +21,18 @@ bool RoutingFunction::tie_goes_plus(uint64_t packet_id, int dim) {
   return ((z >> dim) & 1) != 0;
 }
 
-int RoutingFunction::dor_port(int node, const Flit& head) const {
+int GridRouting::dor_port(int node, const Flit& head) const {
   for (int d = 0; d < topo_.dims(); ++d) {
     bool tie = false;
     const int off = topo_.offset(node, head.dst, d, &tie);
     if (off == 0) continue;
-    if (tie && random_tie_) return Topology::port_of(d, tie_goes_plus(head.packet_id, d));
-    return Topology::port_of(d, off > 0);
+    if (tie && random_tie_) return GridTopology::port_of(d, tie_goes_plus(head.packet_id, d));
+    return GridTopology::port_of(d, off > 0);
   }
   return kLocal;
 }
 
-void RoutingFunction::add_dor(int node, const Flit& head, int first, int count, bool escape, Route& out) const {
+void GridRouting::add_dor(int node, const Flit& head, int first, int count, bool escape, Route& out) const {
   const int base = class_base(head.cls) + first;
   const int port = dor_port(node, head);
   if (port == kLocal || !dateline_) {
@@ -62,8 +62,8 @@ void DimensionOrderRouting::route(int node, const Flit& head, Route& out) const 
   add_dor(node, head, 0, per_class_, false, out);
 }
 
-MinimalAdaptiveRouting::MinimalAdaptiveRouting(const NocParams& p, const Topology& topo)
-    : RoutingFunction(p, topo), escape_vcs_(p.escape_vc ? (dateline_ ? 2 : 1) : 0), policy_(p.adaptive) {}
+MinimalAdaptiveRouting::MinimalAdaptiveRouting(const NocParams& p, const GridTopology& topo)
+    : GridRouting(p, topo), escape_vcs_(p.escape_vc ? (dateline_ ? 2 : 1) : 0), policy_(p.adaptive) {}
 
 void MinimalAdaptiveRouting::route(int node, const Flit& head, Route& out) const {
   out.count = 0;
@@ -91,9 +91,9 @@ void MinimalAdaptiveRouting::add_adaptive_ports(int node, const Flit& head, int 
     bool tie = false;
     const int off = topo_.offset(node, head.dst, d, &tie);
     if (off == 0) continue;
-    out.add(Topology::port_of(d, off > 0), lo, hi);
+    out.add(GridTopology::port_of(d, off > 0), lo, hi);
     // Half-way round both ways are minimal (west-first keeps to +x).
-    if (tie && !(west_first && d == 0)) out.add(Topology::port_of(d, off < 0), lo, hi);
+    if (tie && !(west_first && d == 0)) out.add(GridTopology::port_of(d, off < 0), lo, hi);
   }
 }
 
@@ -117,11 +117,6 @@ void MinimalAdaptiveRouting::add_odd_even_ports(int node, const Flit& head, int 
     out.add(kMinusX, lo, hi);
     if (dy != 0 && x % 2 == 0) out.add(vertical, lo, hi);
   }
-}
-
-std::unique_ptr<RoutingFunction> make_routing(const NocParams& p, const Topology& topo) {
-  if (p.routing == RoutingKind::kAdaptive) return std::make_unique<MinimalAdaptiveRouting>(p, topo);
-  return std::make_unique<DimensionOrderRouting>(p, topo);
 }
 
 }  // namespace tessera::noc

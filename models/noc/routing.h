@@ -26,7 +26,7 @@
 
 #include "noc/flit.h"
 #include "noc/noc_params.h"
-#include "noc/topology.h"
+#include "noc/topology_grid.h"
 
 namespace tessera::noc {
 
@@ -42,11 +42,18 @@ struct Route {
   void add(int port, int lo, int hi, bool escape = false) { options[count++] = RouteOption{port, lo, hi, escape}; }
 };
 
+// Given the router a head flit is in, the output ports it may take and, for
+// each, the range of output VCs it may claim.
 class RoutingFunction {
  public:
-  RoutingFunction(const NocParams& p, const Topology& topo);
   virtual ~RoutingFunction() = default;
-  virtual void route(int node, const Flit& head, Route& out) const = 0;
+  virtual void route(int router, const Flit& head, Route& out) const = 0;
+};
+
+// The grids' routing functions: dimension order and its VC sets.
+class GridRouting : public RoutingFunction {
+ public:
+  GridRouting(const NocParams& p, const GridTopology& topo);
 
  protected:
   int class_base(int cls) const { return cls * per_class_; }
@@ -62,21 +69,21 @@ class RoutingFunction {
   // class, split at the dateline when the topology wraps.
   void add_dor(int node, const Flit& head, int first, int count, bool escape, Route& out) const;
 
-  const Topology& topo_;
+  const GridTopology& topo_;
   int per_class_;
   bool dateline_;
   bool random_tie_;  // WrapRule::kRandomTie on a topology that wraps
 };
 
-class DimensionOrderRouting : public RoutingFunction {
+class DimensionOrderRouting : public GridRouting {
  public:
-  using RoutingFunction::RoutingFunction;
+  using GridRouting::GridRouting;
   void route(int node, const Flit& head, Route& out) const override;
 };
 
-class MinimalAdaptiveRouting : public RoutingFunction {
+class MinimalAdaptiveRouting : public GridRouting {
  public:
-  MinimalAdaptiveRouting(const NocParams& p, const Topology& topo);
+  MinimalAdaptiveRouting(const NocParams& p, const GridTopology& topo);
   void route(int node, const Flit& head, Route& out) const override;
   int escape_vcs() const { return escape_vcs_; }
 
@@ -89,6 +96,9 @@ class MinimalAdaptiveRouting : public RoutingFunction {
   AdaptivePolicy policy_;
 };
 
-std::unique_ptr<RoutingFunction> make_routing(const NocParams& p, const Topology& topo);
+// The routing function noc.routing names on `topo` (topo.make_routing).
+inline std::unique_ptr<RoutingFunction> make_routing(const NocParams& p, const Topology& topo) {
+  return topo.make_routing(p);
+}
 
 }  // namespace tessera::noc

@@ -82,7 +82,7 @@ const Variant kVariants[] = {
 bool early_credit(const NocParams& p) { return p.rtl.mutation == "router_early_credit"; }
 
 const Variant* find_variant(const NocParams& p, bool mutant) {
-  const int ports = Topology(p).ports();
+  const int ports = GridTopology(p).ports();
   for (const Variant& v : kVariants)
     if (v.ports == ports && v.vcs == p.vcs && v.classes == p.classes && v.vc_buf == p.vc_buf &&
         v.flit_bytes == p.flit_bytes && v.early_credit == mutant)
@@ -111,15 +111,15 @@ std::string variant_list(bool mutant) {
 }  // namespace
 
 void check_rtl_router_support(const NocParams& p) {
-  if (p.topology == TopologyKind::kTorus) unsupported("noc.topology", "torus", "mesh and ring");
+  if (p.topology != "mesh" && p.topology != "ring") unsupported("noc.topology", p.topology, "mesh and ring");
   if (p.routing != RoutingKind::kDimensionOrder) unsupported("noc.routing", "adaptive routing", "dor");
   if (p.allocator != AllocatorKind::kSeparableInputFirst)
     unsupported("noc.allocator", allocator_names()[static_cast<int>(p.allocator)], "separable_input_first");
   if (p.flow_control != FlowControl::kWormhole)
     unsupported("noc.flow_control", flow_control_names()[static_cast<int>(p.flow_control)], "wormhole");
   if (p.speedup != 1) unsupported("noc.speedup", std::to_string(p.speedup), "1");
-  if (p.topology == TopologyKind::kRing && !p.dateline) unsupported("noc.dateline", "false", "true");
-  if (p.topology == TopologyKind::kRing && p.wrap_rule != WrapRule::kPlusTie)
+  if (p.topology == "ring" && !p.dateline) unsupported("noc.dateline", "false", "true");
+  if (p.topology == "ring" && p.wrap_rule != WrapRule::kPlusTie)
     unsupported("noc.wrap_rule", "random_tie", "plus_tie (or auto)");
   const struct {
     const char* key;
@@ -137,7 +137,7 @@ void check_rtl_router_support(const NocParams& p) {
       throw sim::ConfigError(
           fmt::format("rtl.mutation: router_early_credit is built only for: {}", variant_list(true)));
     // Name the first parameter no configuration has, given the ones before.
-    const int ports = Topology(p).ports();
+    const int ports = GridTopology(p).ports();
     const char* key = "noc.flit_bytes";
     bool vcs = false, classes = false, buf = false;
     for (const Variant& v : kVariants) {
@@ -155,8 +155,7 @@ void check_rtl_router_support(const NocParams& p) {
     throw sim::ConfigError(fmt::format(
         "{}: the RTL router is built for {}; noc.vcs={} noc.classes={} noc.vc_buf={} noc.flit_bytes={} on a {} is "
         "not one of them (models/rtl/CMakeLists.txt adds configurations)",
-        key, variant_list(false), p.vcs, p.classes, p.vc_buf, p.flit_bytes,
-        topology_names()[static_cast<int>(p.topology)]));
+        key, variant_list(false), p.vcs, p.classes, p.vc_buf, p.flit_bytes, p.topology));
   }
 }
 

@@ -10,7 +10,7 @@
 
 #include "noc/flit.h"
 #include "noc/noc_params.h"
-#include "noc/topology.h"
+#include "noc/topology_grid.h"
 
 namespace tessera::noc {
 
@@ -23,7 +23,7 @@ constexpr uint32_t kTail = 1u << 17;
 constexpr int kClassShift = 14;
 constexpr int kDstYShift = 7;
 constexpr uint8_t kCreditValid = 0x80;
-inline uint32_t header(const Flit& f, const Topology& topo) {
+inline uint32_t header(const Flit& f, const GridTopology& topo) {
   return kValid | static_cast<uint32_t>(f.vc) << kVcShift | (f.head() ? kHead : 0) | (f.tail() ? kTail : 0) |
          static_cast<uint32_t>(f.cls) << kClassShift | static_cast<uint32_t>(topo.y(f.dst)) << kDstYShift |
          static_cast<uint32_t>(topo.x(f.dst));

@@ -1,57 +1,85 @@
-// Ring, k x m mesh and k x m torus. Routers are numbered x + k*y; port 0 is
-// the local port (network interface), then +x, -x, +y, -y. A flit leaving a
-// router on port p enters the neighbour on the opposite port (leaving east, it
-// arrives on the neighbour's west input).
+// Topologies. A topology has nodes (network interfaces), routers with the
+// same number of ports each, and links: a flit leaving router r on port p
+// arrives at link(r, p); a node's interface sends into and receives from
+// its attachment (a router and one of its ports). Each topology names the
+// routing functions it accepts and builds them (make_routing).
+//
+// Topologies register by name (topology_registry(), topology.cpp); the names
+// are what noc.topology accepts. The ring, mesh and torus are grids
+// (GridTopology, topology_grid.h); traffic patterns that need coordinates
+// (transpose, tornado, neighbor) ask for grid() and refuse a topology
+// without one.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "noc/noc_params.h"
 
 namespace tessera::noc {
 
-enum Port : int { kLocal = 0, kPlusX = 1, kMinusX = 2, kPlusY = 3, kMinusY = 4 };
+class GridTopology;
+class RoutingFunction;
+
+struct PortRef {
+  int router = -1;
+  int port = -1;
+  bool valid() const { return router >= 0; }
+};
 
 class Topology {
  public:
-  Topology(TopologyKind kind, int k, int m);
-  explicit Topology(const NocParams& p) : Topology(p.topology, p.k, p.m) {}
+  virtual ~Topology() = default;
+  Topology(const Topology&) = delete;
+  Topology& operator=(const Topology&) = delete;
 
-  TopologyKind kind() const { return kind_; }
-  int k() const { return k_; }
-  int m() const { return m_; }
-  int nodes() const { return k_ * m_; }
-  int dims() const { return m_ > 1 ? 2 : 1; }
-  int ports() const { return 1 + 2 * dims(); }
-  bool wraps() const { return kind_ != TopologyKind::kMesh; }
-  int x(int node) const { return node % k_; }
-  int y(int node) const { return node / k_; }
-  int node_at(int x, int y) const { return x + k_ * y; }
-  int extent(int dim) const { return dim == 0 ? k_ : m_; }
-  int coord(int node, int dim) const { return dim == 0 ? x(node) : y(node); }
+  const std::string& name() const { return name_; }
+  int nodes() const { return nodes_; }
+  int routers() const { return routers_; }
+  int ports() const { return ports_; }  // per router
 
-  // The router reached through `port`, or -1 at a mesh edge.
-  int neighbor(int node, int port) const;
-  static int opposite(int port) { return port == kLocal ? kLocal : (port % 2 == 1 ? port + 1 : port - 1); }
-  static int port_of(int dim, bool positive) { return 1 + 2 * dim + (positive ? 0 : 1); }
-  static int dim_of(int port) { return (port - 1) / 2; }
-  static bool positive(int port) { return port % 2 == 1; }
+  // The router and port node's interface is attached to.
+  virtual PortRef attachment(int node) const = 0;
+  // The node whose interface is attached at (router, port), or -1.
+  virtual int terminal(int router, int port) const = 0;
+  // Where a flit leaving `router` on `port` arrives (router and input
+  // port); invalid for an interface's port and for an unconnected one.
+  virtual PortRef link(int router, int port) const = 0;
+  // Router-to-router links of a minimal path from node src to node dst.
+  virtual int distance(int src, int dst) const = 0;
+  virtual std::string port_name(int router, int port) const = 0;
+  virtual std::string node_name(int node) const = 0;
+  virtual std::string router_name(int router) const = 0;
+  // Coordinates, for traffic patterns that need them; nullptr when the
+  // topology has none.
+  virtual const GridTopology* grid() const { return nullptr; }
+  // The routing function noc.routing names (the registry entry lists the
+  // names this topology accepts).
+  virtual std::unique_ptr<RoutingFunction> make_routing(const NocParams& p) const = 0;
 
-  // Signed minimal offset from a to b along a dimension (ties on a ring go
-  // the positive way); `tie` reports an offset of exactly half the ring.
-  int offset(int from, int to, int dim, bool* tie = nullptr) const;
-  // Router-to-router hops of a minimal (dimension-order) path.
-  int distance(int src, int dst) const;
-  // Whether a minimal path from `from` travelling in `port`'s direction to
-  // coordinate `to` still has to take the wrap-around link (the dateline).
-  bool crosses_dateline(int from, int to, int port) const;
-
-  std::string port_name(int port) const;
-  std::string node_name(int node) const;
+ protected:
+  Topology(std::string name, int nodes, int routers, int ports)
+      : name_(std::move(name)), nodes_(nodes), routers_(routers), ports_(ports) {}
 
  private:
-  TopologyKind kind_;
-  int k_, m_;
+  std::string name_;
+  int nodes_, routers_, ports_;
 };
+
+// One registered topology: its noc.topology name, what it is, the
+// noc.routing values it accepts, and its factory.
+struct TopologyInfo {
+  std::string name;
+  std::string help;
+  std::vector<std::string> routings;
+  std::unique_ptr<Topology> (*make)(const NocParams& p);
+};
+
+// Every registered topology, in registration order.
+const std::vector<TopologyInfo>& topology_registry();
+// The entry noc.topology names; throws sim::ConfigError naming noc.topology.
+const TopologyInfo& topology_info(const std::string& name);
+std::unique_ptr<Topology> make_topology(const NocParams& p);
 
 }  // namespace tessera::noc

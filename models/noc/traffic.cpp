@@ -53,7 +53,11 @@ const std::vector<std::string>& pattern_names() {
 
 TrafficPattern::TrafficPattern(Pattern pattern, const Topology& topo, std::vector<int> hotspots,
                                double hotspot_fraction)
-    : pattern_(pattern), topo_(topo), hotspots_(std::move(hotspots)), hotspot_fraction_(hotspot_fraction) {
+    : pattern_(pattern),
+      topo_(topo),
+      grid_(topo.grid()),
+      hotspots_(std::move(hotspots)),
+      hotspot_fraction_(hotspot_fraction) {
   const int n = topo.nodes();
   while ((1 << bits_) < n) ++bits_;
   const std::string& name = pattern_names()[static_cast<int>(pattern)];
@@ -62,7 +66,12 @@ TrafficPattern::TrafficPattern(Pattern pattern, const Topology& topo, std::vecto
   if (bit_pattern && (1 << bits_) != n)
     throw sim::ConfigError(fmt::format(
         "noc.traffic: '{}' permutes node-number bits and needs a power-of-two node count (have {})", name, n));
-  if (pattern == Pattern::kTranspose && (topo.dims() != 2 || topo.k() != topo.m()))
+  const bool needs_grid =
+      pattern == Pattern::kTranspose || pattern == Pattern::kTornado || pattern == Pattern::kNeighbor;
+  if (needs_grid && !grid_)
+    throw sim::ConfigError(fmt::format(
+        "noc.traffic: '{}' needs router coordinates (a ring, mesh or torus); a {} has none", name, topo.name()));
+  if (pattern == Pattern::kTranspose && (grid_->dims() != 2 || grid_->k() != grid_->m()))
     throw sim::ConfigError("noc.traffic: 'transpose' needs a square mesh or torus (noc.k == noc.m)");
   if (pattern == Pattern::kHotspot) {
     if (hotspots_.empty()) throw sim::ConfigError("noc.hotspot.nodes: the hotspot pattern needs at least one node");
@@ -79,7 +88,7 @@ int TrafficPattern::destination(int src, Rng& rng) const {
     case Pattern::kUniform:
       return static_cast<int>(rng.below(static_cast<uint32_t>(n)));
     case Pattern::kTranspose:
-      return topo_.node_at(topo_.y(src), topo_.x(src));
+      return grid_->node_at(grid_->y(src), grid_->x(src));
     case Pattern::kBitComplement:
       return ~src & mask;
     case Pattern::kBitReverse: {
@@ -93,13 +102,13 @@ int TrafficPattern::destination(int src, Rng& rng) const {
     case Pattern::kTornado:
     case Pattern::kNeighbor: {
       // Tornado sends each coordinate ceil(k/2)-1 ahead, neighbour one ahead.
-      int c[2] = {topo_.x(src), topo_.y(src)};
-      for (int d = 0; d < topo_.dims(); ++d) {
-        const int k = topo_.extent(d);
+      int c[2] = {grid_->x(src), grid_->y(src)};
+      for (int d = 0; d < grid_->dims(); ++d) {
+        const int k = grid_->extent(d);
         const int shift = pattern_ == Pattern::kTornado ? (k + 1) / 2 - 1 : 1;
         c[d] = (c[d] + shift) % k;
       }
-      return topo_.node_at(c[0], topo_.dims() == 2 ? c[1] : 0);
+      return grid_->node_at(c[0], grid_->dims() == 2 ? c[1] : 0);
     }
     case Pattern::kHotspot:
       if (rng.uniform() < hotspot_fraction_) return hotspots_[rng.below(static_cast<uint32_t>(hotspots_.size()))];

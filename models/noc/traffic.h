@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "noc/flit.h"
-#include "noc/topology.h"
+#include "noc/topology_grid.h"
 
 namespace tessera::noc {
 
@@ -41,6 +41,7 @@ class TrafficPattern {
  private:
   Pattern pattern_;
   const Topology& topo_;
+  const GridTopology* grid_;  // coordinates, for the patterns that need them
   int bits_ = 0;
   std::vector<int> hotspots_;
   double hotspot_fraction_;

@@ -74,7 +74,7 @@ class Dut {
 
 class ModelDut final : public Dut {
  public:
-  ModelDut(int id, const NocParams& p, const Topology& t, const RoutingFunction& r) : router_(id, p, t, r) {}
+  ModelDut(int id, const NocParams& p, const GridTopology& t, const RoutingFunction& r) : router_(id, p, t, r) {}
   void connect(int port, FlitTarget out, OutputChannel* credits_to) override {
     router_.connect_output(port, out);
     router_.connect_upstream(port, credits_to);
@@ -96,7 +96,7 @@ class ModelDut final : public Dut {
 
 class RtlDut final : public Dut {
  public:
-  RtlDut(int id, const NocParams& p, const Topology& t) : router_(id, p, t) {}
+  RtlDut(int id, const NocParams& p, const GridTopology& t) : router_(id, p, t) {}
   void connect(int port, FlitTarget out, OutputChannel* credits_to) override {
     router_.connect_output(port, out);
     router_.connect_upstream(port, credits_to);
@@ -148,7 +148,7 @@ struct Traffic {
 // output port of one router, all from one seeded generator.
 class Environment {
  public:
-  Environment(const NocParams& p, const Topology& topo, int id, Dut& dut, uint64_t seed, Traffic traffic)
+  Environment(const NocParams& p, const GridTopology& topo, int id, Dut& dut, uint64_t seed, Traffic traffic)
       : p_(p), topo_(topo), id_(id), dut_(dut), rng_(seed), traffic_(traffic) {
     const int ports = topo.ports();
     senders_.resize(static_cast<size_t>(ports));
@@ -265,7 +265,7 @@ class Environment {
   }
 
   const NocParams& p_;
-  const Topology& topo_;
+  const GridTopology& topo_;
   int id_;
   Dut& dut_;
   Rng rng_;
@@ -281,7 +281,7 @@ class Environment {
 // fails at the first difference. Returns the flits the RTL sent.
 uint64_t compare_alone(const Settings& settings, int id, uint64_t seed, uint64_t cycles, Traffic traffic = {}) {
   const NocParams p = params(settings);
-  const Topology topo(p);
+  const GridTopology topo(p);
   const auto routing = make_routing(p, topo);
   ModelDut model(id, p, topo, *routing);
   RtlDut rtl(id, p, topo);
@@ -384,7 +384,7 @@ TEST(NocRouterRtl, HeavyBackPressureMatchesTheModel) {
 
 struct Directed {
   NocParams p = params(kMesh);
-  Topology topo{p};
+  GridTopology topo{p};
   std::unique_ptr<RtlRouter> router = std::make_unique<RtlRouter>(5, p, topo);  // (1,1) of a 4x4 mesh
   std::vector<std::deque<Flit>> out = std::vector<std::deque<Flit>>(5);
   std::vector<OutputChannel> credits = std::vector<OutputChannel>(5);

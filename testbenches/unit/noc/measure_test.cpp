@@ -198,7 +198,7 @@ TEST(NocMeasure, SaturatedTransposeReportsTrueAverageHops) {
   // The exact average over the packets this run measured: replay the same
   // seeded sources (creation does not depend on the network) over the
   // window and add up the minimal route of every packet created in it.
-  const Topology topo(p);
+  const GridTopology topo(p);
   const TrafficPattern pattern(Pattern::kTranspose, topo, {0}, 0.2);
   BernoulliSource source(topo, pattern, o.rate, o.packet_flits, p.classes, o.seed);
   Network replay(p);

@@ -153,7 +153,7 @@ TEST(NocParams, RouterImplAppliesToTheListedRoutersOnly) {
 }
 
 TEST(Traffic, PatternsMapNodesAsDefined) {
-  const Topology mesh(TopologyKind::kMesh, 4, 4);
+  const GridTopology mesh(GridKind::kMesh, 4, 4);
   Rng rng(1);
   EXPECT_EQ(TrafficPattern(Pattern::kTranspose, mesh).destination(mesh.node_at(1, 3), rng), mesh.node_at(3, 1));
   EXPECT_EQ(TrafficPattern(Pattern::kBitComplement, mesh).destination(0b0110, rng), 0b1001);
@@ -161,7 +161,7 @@ TEST(Traffic, PatternsMapNodesAsDefined) {
   EXPECT_EQ(TrafficPattern(Pattern::kShuffle, mesh).destination(0b1001, rng), 0b0011);
   // Tornado on k = 4: ceil(4/2) - 1 = 1 ahead in each dimension.
   EXPECT_EQ(TrafficPattern(Pattern::kTornado, mesh).destination(mesh.node_at(3, 0), rng), mesh.node_at(0, 1));
-  const Topology ring(TopologyKind::kRing, 8, 1);
+  const GridTopology ring(GridKind::kRing, 8, 1);
   EXPECT_EQ(TrafficPattern(Pattern::kTornado, ring).destination(6, rng), 1);  // 3 ahead
   EXPECT_EQ(TrafficPattern(Pattern::kNeighbor, ring).destination(7, rng), 0);
   const TrafficPattern hot(Pattern::kHotspot, mesh, {5}, 1.0);
@@ -169,9 +169,9 @@ TEST(Traffic, PatternsMapNodesAsDefined) {
 }
 
 TEST(Traffic, PatternsRefuseTopologiesTheyDoNotFit) {
-  const Topology mesh3(TopologyKind::kMesh, 3, 3);
+  const GridTopology mesh3(GridKind::kMesh, 3, 3);
   EXPECT_THROW(TrafficPattern(Pattern::kBitReverse, mesh3), tessera::sim::ConfigError);
-  EXPECT_THROW(TrafficPattern(Pattern::kTranspose, Topology(TopologyKind::kMesh, 4, 2)), tessera::sim::ConfigError);
+  EXPECT_THROW(TrafficPattern(Pattern::kTranspose, GridTopology(GridKind::kMesh, 4, 2)), tessera::sim::ConfigError);
   EXPECT_THROW(TrafficPattern(Pattern::kHotspot, mesh3, {9}), tessera::sim::ConfigError);
 }
 
@@ -180,7 +180,7 @@ TEST(Traffic, BernoulliInjectsAtTheOfferedRate) {
   // 40000 packets expected, standard deviation ~ sqrt(40000 * 0.875) = 187.
   const NocParams p = params({});
   Network net(p);
-  const Topology t(p);
+  const GridTopology t(p);
   const TrafficPattern uniform(Pattern::kUniform, t);
   BernoulliSource source(t, uniform, 0.25, 2, 1, 7);
   uint64_t flits = 0;

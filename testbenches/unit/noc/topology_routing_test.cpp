@@ -12,7 +12,7 @@ using namespace tessera::noc;
 using tessera::noc::test::params;
 
 TEST(Topology, MeshEdgesHaveNoNeighbour) {
-  const Topology t(TopologyKind::kMesh, 4, 3);
+  const GridTopology t(GridKind::kMesh, 4, 3);
   EXPECT_EQ(t.nodes(), 12);
   EXPECT_EQ(t.ports(), 5);
   EXPECT_EQ(t.neighbor(0, kMinusX), -1);
@@ -23,11 +23,11 @@ TEST(Topology, MeshEdgesHaveNoNeighbour) {
 }
 
 TEST(Topology, TorusAndRingWrap) {
-  const Topology torus(TopologyKind::kTorus, 4, 4);
+  const GridTopology torus(GridKind::kTorus, 4, 4);
   EXPECT_EQ(torus.neighbor(0, kMinusX), 3);
   EXPECT_EQ(torus.neighbor(0, kMinusY), 12);
   EXPECT_EQ(torus.distance(0, 15), 2);
-  const Topology ring(TopologyKind::kRing, 6, 99);
+  const GridTopology ring(GridKind::kRing, 6, 99);
   EXPECT_EQ(ring.nodes(), 6);
   EXPECT_EQ(ring.ports(), 3);
   EXPECT_EQ(ring.neighbor(5, kPlusX), 0);
@@ -38,16 +38,16 @@ TEST(Topology, TorusAndRingWrap) {
 }
 
 TEST(Topology, DatelineIsTheWrapLink) {
-  const Topology ring(TopologyKind::kRing, 8, 1);
+  const GridTopology ring(GridKind::kRing, 8, 1);
   EXPECT_TRUE(ring.crosses_dateline(6, 1, kPlusX));  // 6 -> 7 -> 0 -> 1
   EXPECT_FALSE(ring.crosses_dateline(1, 3, kPlusX));
   EXPECT_TRUE(ring.crosses_dateline(1, 6, kMinusX));  // 1 -> 0 -> 7 -> 6
-  EXPECT_FALSE(Topology(TopologyKind::kMesh, 4, 4).crosses_dateline(3, 0, kMinusX));
+  EXPECT_FALSE(GridTopology(GridKind::kMesh, 4, 4).crosses_dateline(3, 0, kMinusX));
 }
 
 TEST(Routing, DimensionOrderGoesXFirst) {
   const NocParams p = params({{"noc.vcs", "4"}, {"noc.classes", "2"}});
-  const Topology t(p);
+  const GridTopology t(p);
   DimensionOrderRouting r(p, t);
   Flit f;
   f.dst = 15;  // (3,3)
@@ -66,7 +66,7 @@ TEST(Routing, DimensionOrderGoesXFirst) {
 
 TEST(Routing, PlusTieSwitchesTheVcHalfOnCrossingTheDateline) {
   const NocParams p = params({{"noc.topology", "torus"}, {"noc.vcs", "4"}, {"noc.wrap_rule", "plus_tie"}});
-  const Topology t(p);
+  const GridTopology t(p);
   DimensionOrderRouting r(p, t);
   Flit f;
   f.src = 3;
@@ -97,7 +97,7 @@ TEST(Routing, PlusTieSwitchesTheVcHalfOnCrossingTheDateline) {
 TEST(Routing, RandomTieFixesTheVcHalfPerDimensionAtEntry) {
   const NocParams p = params({{"noc.topology", "ring"}, {"noc.k", "8"}, {"noc.vcs", "4"}});
   ASSERT_EQ(p.wrap_rule, WrapRule::kRandomTie);  // the default
-  const Topology t(p);
+  const GridTopology t(p);
   DimensionOrderRouting r(p, t);
   Flit f;
   Route route;
@@ -139,7 +139,7 @@ TEST(Routing, RandomTieFixesTheVcHalfPerDimensionAtEntry) {
 
 TEST(Routing, RandomTieChoosesTheYHalfWhenTurningIntoY) {
   const NocParams p = params({{"noc.topology", "torus"}, {"noc.vcs", "2"}});
-  const Topology t(p);
+  const GridTopology t(p);
   DimensionOrderRouting r(p, t);
   Flit f;
   f.src = t.node_at(3, 0);
@@ -160,7 +160,7 @@ TEST(Routing, RandomTieChoosesTheYHalfWhenTurningIntoY) {
 // 0xe220a8397b1dcdaf, odd and with bit 1 set).
 TEST(Routing, RandomTieSplitsHalfWayPacketsBetweenBothDirections) {
   const NocParams p = params({{"noc.topology", "torus"}, {"noc.vcs", "2"}});
-  const Topology t(p);
+  const GridTopology t(p);
   DimensionOrderRouting r(p, t);
   Flit f;
   f.src = t.node_at(0, 0);
@@ -189,7 +189,7 @@ TEST(Routing, RandomTieSplitsHalfWayPacketsBetweenBothDirections) {
 
 TEST(Routing, AdaptiveOffersEveryProductivePortPlusEscape) {
   const NocParams p = params({{"noc.routing", "adaptive"}, {"noc.vcs", "3"}});
-  const Topology t(p);
+  const GridTopology t(p);
   MinimalAdaptiveRouting r(p, t);
   EXPECT_EQ(r.escape_vcs(), 1);
   Flit f;
@@ -209,7 +209,7 @@ TEST(Routing, AdaptiveOffersEveryProductivePortPlusEscape) {
 
 TEST(Routing, WestFirstGoesWestAloneThenAdapts) {
   const NocParams p = params({{"noc.routing", "adaptive"}, {"noc.adaptive", "west_first"}, {"noc.vcs", "2"}});
-  const Topology t(p);
+  const GridTopology t(p);
   MinimalAdaptiveRouting r(p, t);
   Flit f;
   f.dst = t.node_at(0, 3);
@@ -229,7 +229,7 @@ TEST(Routing, WestFirstGoesWestAloneThenAdapts) {
 TEST(Routing, OddEvenForbidsEastToVerticalTurnsInEvenColumns) {
   const NocParams p =
       params({{"noc.routing", "adaptive"}, {"noc.adaptive", "odd_even"}, {"noc.escape_vc", "false"}, {"noc.k", "6"}});
-  const Topology t(p);
+  const GridTopology t(p);
   MinimalAdaptiveRouting r(p, t);
   Flit f;
   f.src = t.node_at(0, 0);

@@ -48,7 +48,7 @@ TEST(ZeroLoad, DefaultPipelineEveryTopology) {
       const uint64_t expected = static_cast<uint64_t>((c.hops + 1) * 5 + 1 + (flits - 1));
       EXPECT_EQ(d.latency(), expected) << c.topology << " " << c.src << "->" << c.dst << " " << flits << " flits";
       EXPECT_EQ(d.hops, c.hops) << c.topology << " " << c.src << "->" << c.dst;
-      EXPECT_EQ(Topology(p).distance(c.src, c.dst), c.hops);
+      EXPECT_EQ(GridTopology(p).distance(c.src, c.dst), c.hops);
     }
   }
 }
