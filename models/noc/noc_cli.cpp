@@ -33,12 +33,12 @@ struct FlagKey {
 };
 
 const FlagKey kFlags[] = {
-    {"--topology", "noc.topology", "ring|mesh|torus"},
+    {"--topology", "noc.topology", "ring|mesh|torus|fattree"},
     {"--k", "noc.k", "Routers along x (a ring: all routers)"},
     {"--m", "noc.m", "Routers along y (default: same as --k)"},
     {"--vcs", "noc.vcs", "Virtual channels per port"},
     {"--vc-buf", "noc.vc_buf", "Buffer depth per VC, flits"},
-    {"--routing", "noc.routing", "dor|adaptive"},
+    {"--routing", "noc.routing", "dor|adaptive (grids), nca (fattree)"},
     {"--flow-control", "noc.flow_control", "wormhole|vct|saf"},
     {"--allocator", "noc.allocator", "separable_input_first|islip"},
     {"--mode", "noc.mode", "latency|throughput (accepted rate at the offered load, also beyond saturation)"},
@@ -88,7 +88,9 @@ SweepRange parse_sweep(const std::string& text) {
 }
 
 std::string describe(const NocParams& p) {
-  const std::string shape = p.topology == "ring" ? fmt::format("{} routers", p.k) : fmt::format("{}x{}", p.k, p.m);
+  const std::string shape = p.topology == "ring"      ? fmt::format("{} routers", p.k)
+                            : p.topology == "fattree" ? fmt::format("{}-ary {}-tree", p.k, p.n)
+                                                      : fmt::format("{}x{}", p.k, p.m);
   return fmt::format(
       "{} {}, {} VCs x {} flits, {} routing, {}, {} VC allocation, {} allocator, delays rc {} va {} sa {} st {} "
       "link {} credit {} injection {} ejection {}",

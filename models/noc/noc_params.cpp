@@ -28,7 +28,7 @@ const std::vector<std::string>& topology_names() {
   return names;
 }
 const std::vector<std::string>& routing_names() {
-  static const std::vector<std::string> names{"dor", "adaptive"};
+  static const std::vector<std::string> names{"dor", "adaptive", "nca"};
   return names;
 }
 const std::vector<std::string>& adaptive_policy_names() {
@@ -61,14 +61,17 @@ NocParams NocParams::from_config(sim::Config& cfg) {
   } else if (p.m < 2) {
     throw sim::ConfigError("noc.m: a mesh or torus needs at least 2 routers along y");
   }
-  p.node_count = topology_info(p.topology).make(p)->nodes();
+  p.n = static_cast<int>(cfg.get_int("noc.n", 2, 2, 8, "Fat tree: levels (a noc.k-ary noc.n-tree)"));
+  const TopologyInfo& info = topology_info(p.topology);
+  p.node_count = info.make(p)->nodes();
   p.vcs = static_cast<int>(cfg.get_int("noc.vcs", 2, 1, 64, "Virtual channels per port (all message classes)"));
   p.vc_buf = static_cast<int>(cfg.get_int("noc.vc_buf", 8, 1, 1024, "Buffer depth per virtual channel, flits"));
   p.classes = static_cast<int>(
       cfg.get_int("noc.classes", 1, 1, 8, "Message classes (request, response, ...), each with its own VCs"));
   p.routing = pick<RoutingKind>(routing_names(),
-                                cfg.get_enum("noc.routing", "dor", routing_names(),
-                                             "dor: dimension order (XY); adaptive: minimal adaptive with escape VCs"));
+                                cfg.get_enum("noc.routing", info.routings.front(), routing_names(),
+                                             "dor: dimension order (XY); adaptive: minimal adaptive with escape VCs; "
+                                             "nca: fat tree nearest common ancestor (default: the topology's first)"));
   p.adaptive = pick<AdaptivePolicy>(
       adaptive_policy_names(),
       cfg.get_enum("noc.adaptive", "minimal", adaptive_policy_names(),
@@ -203,7 +206,6 @@ NocParams NocParams::from_config(sim::Config& cfg) {
                       "VC per message class (has {} per class)",
                       escape, per_class));
   }
-  const TopologyInfo& info = topology_info(p.topology);
   const std::string& routing = routing_names()[static_cast<int>(p.routing)];
   if (std::find(info.routings.begin(), info.routings.end(), routing) == info.routings.end()) {
     std::string accepted;

@@ -11,7 +11,8 @@
 
 namespace tessera::noc {
 
-enum class RoutingKind { kDimensionOrder, kAdaptive };
+// dor and adaptive route the grids, nca the fat tree.
+enum class RoutingKind { kDimensionOrder, kAdaptive, kNearestCommonAncestor };
 // Which productive ports adaptive routing may choose from: all of them
 // (minimal fully adaptive); west-first (Glass & Ni's turn model: a packet
 // that must go -x goes there first, then adapts among +x, +y, -y); or
@@ -65,6 +66,7 @@ struct NocParams {
   std::string topology = "mesh";  // a registered topology (topology.h)
   int k = 4;                      // nodes along x (ring: all nodes)
   int m = 4;                      // nodes along y (1 for a ring)
+  int n = 2;                      // fat tree: levels
   int node_count = 16;            // nodes of the topology (make_topology(*this).nodes())
   int vcs = 2;                    // virtual channels per port, all classes together
   int vc_buf = 8;                 // flits per virtual channel buffer

@@ -11,14 +11,8 @@ GridRouting::GridRouting(const NocParams& p, const GridTopology& topo)
       random_tie_(topo.wraps() && p.wrap_rule == WrapRule::kRandomTie) {}
 
 bool GridRouting::tie_goes_plus(uint64_t packet_id, int dim) {
-  // SplitMix64's output function (Steele, Lea & Flood, "Fast Splittable
-  // Pseudorandom Number Generators", OOPSLA 2014): consecutive ids give
-  // independent bits, one per dimension.
-  uint64_t z = packet_id + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return ((z >> dim) & 1) != 0;
+  // Consecutive ids give independent bits, one per dimension.
+  return ((mix64(packet_id) >> dim) & 1) != 0;
 }
 
 int GridRouting::dor_port(int node, const Flit& head) const {

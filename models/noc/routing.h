@@ -30,6 +30,17 @@
 
 namespace tessera::noc {
 
+// SplitMix64's output function (Steele, Lea & Flood, "Fast Splittable
+// Pseudorandom Number Generators", OOPSLA 2014): the routing functions'
+// stand-in for BookSim2's RandomInt, a pure function of the packet id so
+// every router agrees and a run is reproducible.
+inline uint64_t mix64(uint64_t x) {
+  uint64_t z = x + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 struct RouteOption {
   int port = 0;
   int vc_lo = 0, vc_hi = 0;  // inclusive range of output VCs

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "noc/topology_fattree.h"
 #include "noc/topology_grid.h"
 #include "sim/config.h"
 
@@ -15,6 +16,7 @@ const std::vector<TopologyInfo>& topology_registry() {
   static const std::vector<TopologyInfo> registry = [] {
     std::vector<TopologyInfo> r;
     register_grid_topologies(r);
+    register_fat_tree(r);
     return r;
   }();
   return registry;

@@ -61,6 +61,10 @@ class Topology {
  protected:
   Topology(std::string name, int nodes, int routers, int ports)
       : name_(std::move(name)), nodes_(nodes), routers_(routers), ports_(ports) {}
+  void set_size(int nodes, int routers) {
+    nodes_ = nodes;
+    routers_ = routers;
+  }
 
  private:
   std::string name_;

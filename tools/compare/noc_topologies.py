@@ -65,7 +65,14 @@ def _case(base, extra):
     return (base[0] + extra[0], base[1] + extra[1])
 
 
+# A 4-ary 3-tree: 64 nodes, 48 routers of 8 ports, nearest-common-ancestor
+# routing (a random up port, BookSim2's nca_fattree; Tessera hashes the
+# packet id), all VCs on every hop.
+FATTREE = ([("topology", "fattree"), ("k", 4), ("n", 3), ("routing_function", "nca"), ("num_vcs", 2)],
+           ["--topology", "fattree", "--k", "4", "--set", "noc.n=3", "--routing", "nca", "--vcs", "2"])
+
 CASES = {
+    "fattree4x3": FATTREE,
     "torus4x4": _case(TORUS4, LINK1),
     "torus4x4_link2": _case(TORUS4, LINK2),
     "ring16": _case(RING16, LINK1),
