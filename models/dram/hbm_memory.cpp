@@ -434,18 +434,16 @@ void HbmMemory::respond() {
 void HbmMemory::finish(tlm::tlm_generic_payload& gp) { origin_.erase(&gp); }
 
 std::string HbmMemory::describe_in_flight() const {
-  std::vector<std::pair<sc_core::sc_time, std::string>> lines;
-  const auto line = [&](const tlm::tlm_generic_payload& gp, const sc_core::sc_time& since, const char* where) {
-    lines.emplace_back(since,
-                       fmt::format("{}: {} 0x{:08x} {} since DRAM cycle {}\n", name(), gp.is_read() ? "read" : "write",
-                                   gp.get_address(), where, clock_.cycle_at(since)));
-  };
-  for (const auto& [gp, o] : origin_) line(*gp, o.arrival, "in a controller queue or bank");
-  for (const Port::Request& r : port_.waiting_requests()) line(*r.gp, r.arrival, "waiting for END_REQ (queue full)");
-  std::sort(lines.begin(), lines.end());
-  std::string out;
-  for (const auto& l : lines) out += l.second;
-  return out;
+  // Cycles of the DRAM clock; a request waiting for END_REQ found its
+  // controller queue full.
+  sim::InFlightLines lines;
+  for (const auto& [gp, o] : origin_) {
+    const uint64_t cycle = clock_.cycle_at(o.arrival);
+    lines.add(cycle, fmt::format("{}: {} 0x{:08x} in a controller queue or bank since DRAM cycle {}\n", name(),
+                                 sim::op_name(*gp), gp->get_address(), cycle));
+  }
+  port_.describe_waiting(lines, name(), clock_);
+  return lines.str();
 }
 
 void HbmMemory::end_of_simulation() {

@@ -205,20 +205,14 @@ uint64_t CrossbarInterconnect::next_cycle(uint64_t now) const {
 }
 
 std::string CrossbarInterconnect::describe_in_flight() const {
-  std::vector<std::pair<sc_core::sc_time, std::string>> lines;
-  for (const auto& [gp, o] : origin_)
-    lines.emplace_back(o.since, fmt::format("{}: {} 0x{:08x} from SM port {} since cycle {}\n", name(),
-                                            gp->is_read() ? "read" : "write", static_cast<uint32_t>(gp->get_address()),
-                                            o.requester, clock_.cycle_at(o.since)));
-  for (const TargetPort::Request& r : requesters_.waiting_requests())
-    lines.emplace_back(
-        r.arrival, fmt::format("{}: {} 0x{:08x} from SM port {} waiting for END_REQ since cycle {}\n", name(),
-                               r.gp->is_read() ? "read" : "write", static_cast<uint32_t>(r.gp->get_address()), r.socket,
-                               clock_.cycle_at(r.arrival)));
-  std::sort(lines.begin(), lines.end());
-  std::string out;
-  for (const auto& l : lines) out += l.second;
-  return out;
+  sim::InFlightLines lines;
+  for (const auto& [gp, o] : origin_) {
+    const uint64_t cycle = clock_.cycle_at(o.since);
+    lines.add(cycle, fmt::format("{}: {} 0x{:08x} from SM port {} since cycle {}\n", name(), sim::op_name(*gp),
+                                 static_cast<uint32_t>(gp->get_address()), o.requester, cycle));
+  }
+  requesters_.describe_waiting(lines, name(), clock_, "SM port");
+  return lines.str();
 }
 
 }  // namespace tessera::gpu

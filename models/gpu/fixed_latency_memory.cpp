@@ -137,18 +137,14 @@ void FixedLatencyMemory::finish(tlm::tlm_generic_payload& gp) {
 }
 
 std::string FixedLatencyMemory::describe_in_flight() const {
-  std::vector<std::pair<sc_core::sc_time, std::string>> lines;
-  const auto line = [&](const tlm::tlm_generic_payload& gp, const sc_core::sc_time& since, const char* where) {
-    lines.emplace_back(since,
-                       fmt::format("{}: {} 0x{:08x} {} since cycle {}\n", name(), gp.is_read() ? "read" : "write",
-                                   gp.get_address(), where, clock_.cycle_at(since)));
-  };
-  for (const auto& [gp, s] : origin_) line(*gp, s.arrival, "in service");
-  for (const Port::Request& r : port_.waiting_requests()) line(*r.gp, r.arrival, "waiting for END_REQ");
-  std::sort(lines.begin(), lines.end());
-  std::string out;
-  for (const auto& l : lines) out += l.second;
-  return out;
+  sim::InFlightLines lines;
+  for (const auto& [gp, s] : origin_) {
+    const uint64_t cycle = clock_.cycle_at(s.arrival);
+    lines.add(cycle, fmt::format("{}: {} 0x{:08x} in service since cycle {}\n", name(), sim::op_name(*gp),
+                                 gp->get_address(), cycle));
+  }
+  port_.describe_waiting(lines, name(), clock_);
+  return lines.str();
 }
 
 }  // namespace tessera::gpu

@@ -371,25 +371,17 @@ uint64_t L2System::next_cycle(uint64_t now) const {
 }
 
 std::string L2System::describe_in_flight() const {
-  // SM requests, oldest first (ties by text, so the report is deterministic),
-  // then each slice's memory request still waiting for END_REQ.
-  std::vector<std::pair<sc_core::sc_time, std::string>> lines;
-  const auto op = [](const tlm::tlm_generic_payload& gp) {
-    const auto* ext = gp.get_extension<sim::MemExt>();
-    return ext && ext->op == sim::MemOp::kAtomic ? "atomic" : gp.is_read() ? "read" : "write";
-  };
+  // SM requests, oldest first, then each slice's memory request still
+  // waiting for END_REQ.
+  sim::InFlightLines lines;
   for (const auto& [gp, o] : origin_) {
     const auto addr = static_cast<uint32_t>(gp->get_address());
-    lines.emplace_back(o.since, fmt::format("{}.slice{}: {} 0x{:08x} from SM port {} since cycle {}\n", name(),
-                                            slice_of(addr), op(*gp), addr, o.sm, clock_.cycle_at(o.since)));
+    const uint64_t cycle = clock_.cycle_at(o.since);
+    lines.add(cycle, fmt::format("{}.slice{}: {} 0x{:08x} from SM port {} since cycle {}\n", name(), slice_of(addr),
+                                 sim::op_name(*gp), addr, o.sm, cycle));
   }
-  for (const TargetPort::Request& r : sm_port_.waiting_requests())
-    lines.emplace_back(r.arrival, fmt::format("{}: {} 0x{:08x} from SM port {} waiting for END_REQ since cycle {}\n",
-                                              name(), op(*r.gp), static_cast<uint32_t>(r.gp->get_address()), r.socket,
-                                              clock_.cycle_at(r.arrival)));
-  std::sort(lines.begin(), lines.end());
-  std::string out;
-  for (const auto& l : lines) out += l.second;
+  sm_port_.describe_waiting(lines, name(), clock_, "SM port");
+  std::string out = lines.str();
   for (unsigned s = 0; s < slices_.size(); ++s) {
     if (const tlm::tlm_generic_payload* gp = mem_port_->awaiting(s))
       out += fmt::format("{}.slice{}: memory {} 0x{:08x} waiting for END_REQ since cycle {}\n", name(), s,

@@ -302,24 +302,15 @@ bool NocInterconnect::busy() const {
 }
 
 std::string NocInterconnect::describe_in_flight() const {
-  std::vector<std::pair<uint64_t, std::string>> lines;
+  sim::InFlightLines lines;
   for (const auto& [tag, t] : transactions_) {
     const auto since = begin_cycle_.find(t.gp);
     const uint64_t cycle = since == begin_cycle_.end() ? 0 : since->second;
-    lines.emplace_back(
-        cycle, fmt::format("{}: {} 0x{:08x} from requester {} to target {} since cycle {}\n", name(),
-                           t.gp->is_read() ? "read" : "write", t.gp->get_address(), t.requester, t.target, cycle));
+    lines.add(cycle, fmt::format("{}: {} 0x{:08x} from requester {} to target {} since cycle {}\n", name(),
+                                 sim::op_name(*t.gp), t.gp->get_address(), t.requester, t.target, cycle));
   }
-  for (const TargetPort::Request& r : requesters_.waiting_requests()) {
-    const uint64_t cycle = clock_.cycle_at(r.arrival);
-    lines.emplace_back(cycle,
-                       fmt::format("{}: {} 0x{:08x} from requester {} waiting for END_REQ since cycle {}\n", name(),
-                                   r.gp->is_read() ? "read" : "write", r.gp->get_address(), r.socket, cycle));
-  }
-  std::sort(lines.begin(), lines.end());
-  std::string out;
-  for (const auto& l : lines) out += l.second;
-  return out;
+  requesters_.describe_waiting(lines, name(), clock_, "requester");
+  return lines.str();
 }
 
 }  // namespace tessera::noc

@@ -35,6 +35,7 @@
 // forward path; b_transport, if the owner serves it, is forwarded.
 #pragma once
 
+#include <fmt/format.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <algorithm>
@@ -43,6 +44,10 @@
 #include <systemc>
 #include <tlm>
 #include <vector>
+
+#include "sim/clock.h"
+#include "sim/in_flight.h"
+#include "sim/mem_ext.h"
 
 namespace tessera::sim {
 
@@ -142,6 +147,18 @@ class AtTargetPort {
 
   size_t waiting() const { return waiting_.size(); }
   const std::vector<Request>& waiting_requests() const { return waiting_; }
+  // One in-flight line per request waiting for END_REQ, "<who>: read
+  // 0x80001200 from <source> 3 waiting for END_REQ since cycle 1234" (no
+  // "from" part when `source` is empty), every target model's wording.
+  void describe_waiting(InFlightLines& out, const std::string& who, const ClockDomain& clock,
+                        const char* source = "") const {
+    for (const Request& r : waiting_) {
+      const uint64_t cycle = clock.cycle_at(r.arrival);
+      const std::string from = *source ? fmt::format(" from {} {}", source, r.socket) : "";
+      out.add(cycle, fmt::format("{}: {} 0x{:08x}{} waiting for END_REQ since cycle {}\n", who, op_name(*r.gp),
+                                 static_cast<uint64_t>(r.gp->get_address()), from, cycle));
+    }
+  }
   // Responses sent whose END_RESP has not come yet.
   size_t open_responses() const { return open_responses_; }
 

@@ -27,4 +27,11 @@ struct MemExt : tlm::tlm_extension<MemExt> {
   void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const MemExt&>(other); }
 };
 
+// "read", "write" or "atomic": a payload's operation for reports.
+inline const char* op_name(const tlm::tlm_generic_payload& gp) {
+  const auto* ext = gp.get_extension<MemExt>();
+  if (ext && ext->op == MemOp::kAtomic) return "atomic";
+  return gp.is_read() ? "read" : "write";
+}
+
 }  // namespace tessera::sim
