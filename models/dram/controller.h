@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,19 +51,9 @@ struct ControllerParams {
   unsigned write_high_watermark = 40;
   unsigned write_low_watermark = 8;
   uint64_t adaptive_timeout = 32;  // cycles a row stays open idle (adaptive page)
-  // FR-FCFS with a cap (Mutlu and Moscibroda, MICRO 2007): at most this many
-  // younger row hits are served ahead of an older request to another row of
-  // the same bank; then that request may close the row. 0: no cap.
-  unsigned row_hit_cap = 0;
-};
-
-// One burst-sized access to one bank.
-struct Transaction {
-  uint64_t tag = 0;      // the issuer's id (returned on completion)
-  uint64_t arrival = 0;  // cycle it entered the queue
-  DramAddress address;
-  bool is_write = false;
-  uint16_t bank = 0;  // flat bank index in the channel (set by the controller)
+  // The parameters the schedulers register (SchedulerInfo::params), by
+  // key, e.g. row_hit_cap; a missing key has its registered default.
+  std::map<std::string, int64_t> scheduler_params;
 };
 
 struct ChannelStats {
@@ -118,24 +109,13 @@ class ChannelController {
   DramAddress address_of(unsigned bank_flat) const;  // row and column 0
   void issue(CommandKind kind, const DramAddress& a, uint64_t cycle);
   void update_floors();
-  // After the bank's row opened or closed: its hits counted again and its
-  // entries' bits in hit_index_ and miss_index_ set anew.
+  // After the bank's row opened or closed: its hits counted again and the
+  // scheduler told where its entries stand.
   void index_bank(unsigned bank_flat);
   // Refresh work on the row bus; returns true if a command issued.
   bool refresh_step(uint64_t cycle, uint64_t& next);
   bool page_close_step(uint64_t cycle, uint64_t& next);
   void update_mode();
-  // The candidates one queue offers this cycle (index into the queue, or
-  // npos): a column command of a pseudo channel in this queue's mode, a
-  // row command (ACT/PRE) for one, and a row command preparing a bank for a
-  // pseudo channel in the other mode.
-  struct Picks {
-    size_t column, row, other_row;
-    CommandKind row_kind, other_row_kind;
-  };
-  enum class WalkMode { kActive, kActiveAndOther };
-  void walk(unsigned dir, uint64_t cycle, WalkMode mode, Picks& p, uint64_t& next);
-
   unsigned channel_;
   DramSpec spec_;
   ControllerParams params_;
@@ -151,75 +131,12 @@ class ChannelController {
   // pseudo channel the queued transactions and their hits.
   std::vector<uint16_t> hits_[2];
   std::vector<uint32_t> bank_queued_[2];  // per bank: queued transactions
-  // A set of queue indices as a bit mask: a column command takes an entry
-  // from the middle of its queue, and removing its index moves every
-  // younger one down in a few word operations, whatever their number.
-  class IndexMask {
-   public:
-    void insert(size_t i) {
-      if (i / 64 >= words_.size()) words_.resize(i / 64 + 1, 0);
-      words_[i / 64] |= uint64_t{1} << (i % 64);
-    }
-    void erase(size_t i) {
-      if (i / 64 < words_.size()) words_[i / 64] &= ~(uint64_t{1} << (i % 64));
-    }
-    // Takes index i out (in the set or not): every larger index moves down by one.
-    void remove(size_t i) {
-      size_t k = i / 64;
-      if (k >= words_.size()) return;
-      const unsigned bit = i % 64;
-      uint64_t w = words_[k];
-      w = (w & ((uint64_t{1} << bit) - 1)) | (bit == 63 ? 0 : (w >> (bit + 1)) << bit);
-      for (; k + 1 < words_.size(); ++k) {
-        words_[k] = w | (words_[k + 1] << 63);
-        w = words_[k + 1] >> 1;
-      }
-      words_[k] = w;
-    }
-    // The smallest index in the set for which `found(index)` is true (each
-    // index is offered in ascending order until then), or npos.
-    template <class F>
-    size_t find_first(F found) const {
-      for (size_t k = 0; k < words_.size(); ++k)
-        for (uint64_t w = words_[k]; w != 0; w &= w - 1) {
-          const size_t i = k * 64 + static_cast<size_t>(__builtin_ctzll(w));
-          if (found(i)) return i;
-        }
-      return static_cast<size_t>(-1);
-    }
-
-   private:
-    std::vector<uint64_t> words_;
-  };
-  // Per queue: the queue indices of its row hits (FR-FCFS without a
-  // row-hit cap looks for its column command among them instead of walking
-  // the whole queue).
-  IndexMask hit_index_[2];
-  // Per queue: the queue index of each bank's oldest miss (every miss of a
-  // bank needs the same row command, legal at the same cycle, so FR-FCFS
-  // without a cap looks at these alone for its row command).
-  IndexMask miss_index_[2];
   std::vector<uint32_t> queued_[2], hit_total_[2];
-  // Row-hit cap: per bank, hits served past an older conflicting request
-  // since the row opened; and, for the cycle being scheduled, where the
-  // oldest such request stands in the queue and whether it has reached the
-  // cap (younger hits then wait).
-  std::vector<uint32_t> bypassed_;
-  std::vector<uint64_t> conflict_cycle_;
-  std::vector<size_t> conflict_index_;
-  std::vector<uint8_t> capped_;
   // The queued transactions live in slots_; each queue orders compact
-  // entries that hold what the walk and a row command need of each (a
-  // column command takes one from the middle: moving 16 bytes is cheaper
-  // than moving the transaction, and the walk reads the queue in order
-  // instead of following each slot number to its transaction, which is
-  // seldom in the L1 cache).
-  struct Entry {
-    uint32_t row, column;
-    uint32_t slot;
-    uint16_t bank;  // flat index
-    uint8_t pc;
-  };
+  // entries (QueueEntry) that hold what the scheduler and a row command
+  // need of each (a column command takes one from the middle: moving 16
+  // bytes is cheaper than moving the transaction).
+  using Entry = QueueEntry;
   // The transaction's address, from its entry.
   DramAddress address_of(const Entry& e) const {
     DramAddress a;
@@ -271,8 +188,8 @@ class ChannelController {
   };
   EntryQueue queue_[2];  // reads, writes
   // Per bank: the open row, or kClosed (no row equals it), mirroring
-  // banks_ for the walk's hit test.
-  static constexpr uint64_t kClosed = uint64_t{1} << 32;
+  // banks_ for the scheduler's hit test.
+  static constexpr uint64_t kClosed = kClosedRow;
   std::vector<uint64_t> open_row_;
   // Per pseudo channel and command kind (kCommandKinds each): the cycle
   // before which no bank's command of that kind is legal (TimingState::floor),
@@ -283,18 +200,20 @@ class ChannelController {
   // An input of the refresh urgency changed since it was last worked out.
   bool urgency_dirty_ = true;
   std::vector<uint8_t> draining_;  // per pseudo channel: 1 = write mode
-  std::vector<uint8_t> seen_;      // scratch: oldest_only walks
-  // Scratch of a walk: banks whose row command was already looked at (the
-  // stamp of the walk).
-  std::vector<uint64_t> row_seen_;
-  uint64_t walk_stamp_ = 0;
+  // What the scheduler sees; the queues' and slots' pointers are set
+  // again (sync_view) before it is handed to the scheduler.
+  ControllerView view_;
+  void sync_view() {
+    for (unsigned d = 0; d < 2; ++d) {
+      view_.queue[d].entries = queue_[d].data();
+      view_.queue[d].size = queue_[d].size();
+    }
+    view_.slots = slots_.data();
+  }
   // Per pseudo channel: refreshes due and not yet issued, and whether the
   // oldest must issue now (the channel idle, or the postponement limit).
   std::vector<uint32_t> owed_;
   std::vector<uint8_t> refresh_urgent_;
-  // The scheduler's answers, asked once: its decisions depend only on them.
-  bool precharge_waits_for_hits_ = false;
-  bool oldest_only_ = false;
   uint64_t refresh_due_ = 0;  // earliest due cycle of a refresh not yet owed
   bool any_refresh_urgent_ = false;
   ProtocolChecker* checker_ = nullptr;

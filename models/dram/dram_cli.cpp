@@ -28,6 +28,7 @@ struct Options {
   uint32_t request_bytes = 64;
   uint64_t seed = 1;
   unsigned window = kDefaultSourceWindow;
+  unsigned sources = 1;
   std::vector<std::string> sets;
   bool json = false;
 };
@@ -68,7 +69,7 @@ int run(const Options& o) {
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const DriveResult r = drive(ms, *source, requests, o.request_bytes, o.window);
+  const DriveResult r = drive(ms, *source, requests, o.request_bytes, o.window, o.sources);
   ms.finish(r.end_cycle);
   const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -102,6 +103,7 @@ int run(const Options& o) {
   j["write_requests"] = st.write_requests;
   j["request_bytes"] = o.request_bytes;
   j["window"] = o.window;
+  if (o.sources != 1) j["sources"] = o.sources;  // (absent for one requester, as before the option)
   j["cycles"] = r.end_cycle;
   j["tck_ps"] = spec.tck_ps;
   j["bytes"] = st.bytes;
@@ -189,6 +191,11 @@ tessera::sim::ToolCommand add_dram_command(CLI::App& app) {
                   "a full queue, except to its pseudo channel (1: stall on the first full queue)")
       ->capture_default_str()
       ->check(sim::unsigned_in(1, 1000000));
+  cmd->add_option("--sources", options->sources,
+                  "Requesters the requests come from in turn (request k from k mod N): what dram.scheduler=bliss "
+                  "ranks")
+      ->capture_default_str()
+      ->check(sim::unsigned_in(1, 256));
   cmd->add_option("--set", options->sets, "Override a parameter: key=value, e.g. scheduler=fcfs (repeatable)");
   cmd->add_flag("--json", options->json, "Print one JSON object");
   return tessera::sim::ToolCommand{cmd, [options, cmd] {

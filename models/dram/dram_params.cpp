@@ -44,9 +44,11 @@ DramConfig load_dram_config(sim::Config& cfg, const std::string& p) {
   k.write_low_watermark =
       static_cast<unsigned>(cfg.get_int(p + "write_low_watermark", k.write_low_watermark, 0, 4096,
                                         "Writes queued for a pseudo channel at which its write drain stops"));
-  k.row_hit_cap = static_cast<unsigned>(
-      cfg.get_int(p + "row_hit_cap", 0, 0, 65535,
-                  "FR-FCFS: younger row hits served ahead of an older request to another row of the bank (0: no cap)"));
+  // Every registered scheduler's parameters (each its own key), whichever
+  // scheduler is chosen, as the other policies' keys are.
+  for (const SchedulerInfo* info : schedulers())
+    for (const SchedulerParam& sp : info->params)
+      k.scheduler_params[sp.key] = cfg.get_int(p + sp.key, sp.def, sp.lo, sp.hi, sp.description);
   k.adaptive_timeout =
       static_cast<uint64_t>(cfg.get_int(p + "adaptive_timeout", static_cast<int64_t>(k.adaptive_timeout), 0, 1000000,
                                         "Adaptive page policy: idle cycles before an unwanted open row closes"));

@@ -403,6 +403,8 @@ HbmMemory::Port::Admit HbmMemory::admit(const Port::Request& r, uint64_t cycle) 
   m.address = gp.get_address() - base_;
   m.bytes = gp.get_data_length();
   m.is_write = gp.is_write();
+  // The requester as the DRAM sees it: the initiator socket (an L2 slice).
+  m.source = static_cast<uint8_t>(r.socket);
   in_flight_[slot] = InFlight{&gp, r.socket};
   // Back-pressure: a request whose pseudo channel's queue is full waits;
   // younger ones to other pseudo channels pass it (the engine keeps every

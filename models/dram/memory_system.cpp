@@ -89,6 +89,7 @@ bool MemorySystem::enqueue(const Split& s, uint64_t cycle) {
     t.arrival = cycle;
     t.address = a;
     t.is_write = r.is_write;
+    t.source = r.source;
     channels_[a.channel]->enqueue(t);
   }
   return true;

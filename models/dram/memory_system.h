@@ -37,6 +37,7 @@ struct MemRequest {
   uint64_t address = 0;  // DRAM address (0 .. capacity)
   uint32_t bytes = 32;
   bool is_write = false;
+  uint8_t source = 0;  // the requester, for schedulers that rank sources (Transaction::source)
 };
 
 struct SystemStats {

@@ -1,4 +1,5 @@
-// Factories of the controller policies (the policy name is a parameter).
+// Factories of the page and refresh policies (the policy name is a
+// parameter); the schedulers' registry is scheduler_registry.cpp.
 #include <fmt/format.h>
 
 #include <utility>
@@ -6,24 +7,11 @@
 #include "dram/adaptive_page.h"
 #include "dram/all_bank_refresh.h"
 #include "dram/closed_page.h"
-#include "dram/fcfs.h"
-#include "dram/fr_fcfs.h"
 #include "dram/open_page.h"
 #include "dram/per_bank_refresh.h"
 #include "sim/config.h"
 
 namespace tessera::dram {
-
-const std::vector<std::string>& scheduler_names() {
-  static const std::vector<std::string> names{"fr_fcfs", "fcfs"};
-  return names;
-}
-
-std::unique_ptr<Scheduler> make_scheduler(const std::string& name) {
-  if (name == "fr_fcfs") return std::make_unique<FrFcfsScheduler>();
-  if (name == "fcfs") return std::make_unique<FcfsScheduler>();
-  throw sim::ConfigError(fmt::format("unknown DRAM scheduler '{}' (valid: fr_fcfs, fcfs)", name));
-}
 
 const std::vector<std::string>& page_policy_names() {
   static const std::vector<std::string> names{"open", "closed", "adaptive"};

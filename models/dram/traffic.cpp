@@ -205,8 +205,9 @@ class Window {
 }  // namespace
 
 DriveResult drive(MemorySystem& ms, TrafficSource& source, uint64_t max_requests, uint32_t request_bytes,
-                  unsigned window) {
+                  unsigned window, unsigned sources) {
   if (window == 0) throw std::invalid_argument("drive: window must be at least 1");
+  if (sources == 0 || sources > 256) throw std::invalid_argument("drive: sources must be 1 to 256");
   DriveResult result;
   uint64_t generated = 0;
   TraceEntry e;
@@ -217,7 +218,8 @@ DriveResult drive(MemorySystem& ms, TrafficSource& source, uint64_t max_requests
     // The waiting requests first, then new arrivals while the window has room.
     result.requests += waiting.offer(t);
     while (have && e.cycle <= t && !waiting.full()) {
-      result.requests += waiting.add(MemRequest{generated++, e.address, request_bytes, e.is_write}, t);
+      const auto requester = static_cast<uint8_t>(generated % sources);
+      result.requests += waiting.add(MemRequest{generated++, e.address, request_bytes, e.is_write, requester}, t);
       have = generated < max_requests && source.next(e);
     }
     ms.advance_to(t + 1);

@@ -85,7 +85,8 @@ constexpr unsigned kDefaultSourceWindow = 32;
 // pseudo channels (never to its own: MemorySystem::enqueue); with window 1
 // it stalls on the first full queue. The caller ends the run with
 // ms.finish(end).
+// Request k comes from requester k mod `sources` (MemRequest::source, 1 to 256).
 DriveResult drive(MemorySystem& ms, TrafficSource& source, uint64_t max_requests, uint32_t request_bytes,
-                  unsigned window = kDefaultSourceWindow);
+                  unsigned window = kDefaultSourceWindow, unsigned sources = 1);
 
 }  // namespace tessera::dram
