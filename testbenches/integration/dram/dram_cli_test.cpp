@@ -111,6 +111,26 @@ TEST(DramCli, TraceAddressBeyondCapacityIsReportedWithItsLine) {
   EXPECT_NE(r.err.find("far.trace:2: address 0x100000000"), std::string::npos) << r.err;
 }
 
+// --sources gives the requests their requesters, which BLISS ranks; one
+// source (the default) leaves the JSON as it was (no "sources" field).
+TEST(DramCli, SourcesFeedTheBlissScheduler) {
+  const auto j = run_json({"--pattern", "random", "--requests", "4000", "--sources", "4", "--set", "scheduler=bliss",
+                           "--set", "bliss_threshold=2"});
+  EXPECT_EQ(j["sources"], 4);
+  EXPECT_EQ(j["requests"], 4000);
+  EXPECT_EQ(j["protocol_violations"], 0);
+  EXPECT_FALSE(run_json({"--requests", "100"}).contains("sources"));
+}
+
+TEST(DramCli, BlissParameterOutOfRangeNamesItsKey) {
+  const auto r = run_tessera({"dram", "--set", "scheduler=bliss", "--set", "bliss_threshold=0"}, 60);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("dram.bliss_threshold"), std::string::npos) << r.err;
+  const auto s = run_tessera({"dram", "--sources", "0"}, 60);
+  EXPECT_NE(s.status, 0);
+  EXPECT_NE(s.err.find("--sources"), std::string::npos) << s.err;
+}
+
 TEST(DramCli, MissingTraceFileIsAnError) {
   const auto r = run_tessera({"dram", "--pattern", "trace", "--trace-file", "/nonexistent/x.trace"}, 60);
   EXPECT_EQ(r.status, 2);
