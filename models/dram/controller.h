@@ -87,10 +87,18 @@ class ChannelController {
   }
 
   // Decides the commands of `cycle` (>= every cycle processed before).
-  void process(uint64_t cycle);
+  void process(uint64_t cycle) { scheduler_->process(*this, cycle); }
   // Processes every cycle in [next unprocessed, end): event to event when
   // skip_idle, else each cycle.
-  void run_until(uint64_t end, bool skip_idle);
+  void run_until(uint64_t end, bool skip_idle) {
+    if (skip_idle) {
+      while (next_event_ < end) process(std::max(next_event_, now_));
+    } else {
+      for (uint64_t c = now_; c < end; ++c) process(c);
+    }
+    if (end > now_) now_ = end;
+    if (next_event_ < now_) next_event_ = now_;
+  }
   uint64_t next_event() const { return next_event_; }
   uint64_t now() const { return now_; }
   bool idle() const { return queue_[0].empty() && queue_[1].empty(); }
@@ -104,18 +112,31 @@ class ChannelController {
   const BankState& bank(unsigned pc, unsigned bg, unsigned b) const { return banks_[flat(pc, bg, b)]; }
 
  private:
+  // The work of the public calls, for scheduler type S (a final class: its
+  // calls are direct); defined in dram/scheduler_impl.h and instantiated
+  // by SchedulerImpl<S> in each policy's file.
+  template <class>
+  friend class SchedulerImpl;
+  template <class S>
+  void process_as(S& s, uint64_t cycle);
+  template <class S>
+  void tell_enqueued(S& s);
+  template <class S>
+  void issue_as(S& s, CommandKind kind, const DramAddress& a, uint64_t cycle);
+  template <class S>
+  void index_bank_as(S& s, unsigned bank_flat);
+  // A command outside the scheduler's choice (through the scheduler's entry).
+  void issue(CommandKind kind, const DramAddress& a, uint64_t cycle) { scheduler_->issue(*this, kind, a, cycle); }
+  // The start of process(): write-drain modes and refresh owed and urgent.
+  inline void begin_cycle(uint64_t cycle);
   unsigned flat(unsigned pc, unsigned bg, unsigned b) const { return (pc * bank_groups_ + bg) * banks_per_group_ + b; }
   unsigned flat(const DramAddress& a) const { return flat(a.pc, a.bank_group, a.bank); }
   DramAddress address_of(unsigned bank_flat) const;  // row and column 0
-  void issue(CommandKind kind, const DramAddress& a, uint64_t cycle);
   void update_floors();
-  // After the bank's row opened or closed: its hits counted again and the
-  // scheduler told where its entries stand.
-  void index_bank(unsigned bank_flat);
-  // Refresh work on the row bus; returns true if a command issued.
+  // Refresh work on the row bus once a refresh is urgent; returns true if a command issued.
   bool refresh_step(uint64_t cycle, uint64_t& next);
   bool page_close_step(uint64_t cycle, uint64_t& next);
-  void update_mode();
+  inline void update_mode();
   unsigned channel_;
   DramSpec spec_;
   ControllerParams params_;
@@ -187,6 +208,11 @@ class ChannelController {
     size_t head_ = 0;
   };
   EntryQueue queue_[2];  // reads, writes
+  // Per queue: the youngest transactions the scheduler has not been told
+  // of yet (tell_enqueued), oldest first: 1 = a row hit, 2 = the first
+  // miss of its bank in the queue. (Sized to the queue's capacity.)
+  std::vector<uint8_t> untold_[2];
+  uint32_t untold_count_[2] = {0, 0};
   // Per bank: the open row, or kClosed (no row equals it), mirroring
   // banks_ for the scheduler's hit test.
   static constexpr uint64_t kClosed = kClosedRow;
@@ -200,15 +226,13 @@ class ChannelController {
   // An input of the refresh urgency changed since it was last worked out.
   bool urgency_dirty_ = true;
   std::vector<uint8_t> draining_;  // per pseudo channel: 1 = write mode
-  // What the scheduler sees; the queues' and slots' pointers are set
-  // again (sync_view) before it is handed to the scheduler.
+  // What the scheduler sees; a queue's entries and size are set again
+  // after each change of the queue (sync_queue), the slots' pointer after
+  // the slots grow: per transaction rather than per cycle.
   ControllerView view_;
-  void sync_view() {
-    for (unsigned d = 0; d < 2; ++d) {
-      view_.queue[d].entries = queue_[d].data();
-      view_.queue[d].size = queue_[d].size();
-    }
-    view_.slots = slots_.data();
+  void sync_queue(unsigned d) {
+    view_.queue[d].entries = queue_[d].data();
+    view_.queue[d].size = queue_[d].size();
   }
   // Per pseudo channel: refreshes due and not yet issued, and whether the
   // oldest must issue now (the channel idle, or the postponement limit).

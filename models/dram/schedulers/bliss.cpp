@@ -25,7 +25,7 @@
 #include <array>
 #include <memory>
 
-#include "dram/scheduler.h"
+#include "dram/scheduler_impl.h"
 
 namespace tessera::dram {
 
@@ -36,7 +36,7 @@ const SchedulerParam kThreshold{"bliss_threshold", 4, 1, 65535,
 const SchedulerParam kClearingInterval{"bliss_clearing_interval", 10000, 1, 1000000000,
                                        "BLISS: cycles between clearings of the blacklist"};
 
-class BlissScheduler final : public Scheduler {
+class BlissScheduler final : public SchedulerImpl<BlissScheduler> {
  public:
   explicit BlissScheduler(const SchedulerContext& c)
       : threshold_(static_cast<uint32_t>(c.param(kThreshold))),

@@ -3,13 +3,13 @@
 // is legal (the oldest of the other queue may have its bank prepared).
 #include <memory>
 
-#include "dram/scheduler.h"
+#include "dram/scheduler_impl.h"
 
 namespace tessera::dram {
 
 namespace {
 
-class FcfsScheduler final : public Scheduler {
+class FcfsScheduler final : public SchedulerImpl<FcfsScheduler> {
  public:
   explicit FcfsScheduler(const SchedulerContext& c) : walk_(c, QueueWalk::Rules{true, false, 0}) {}
   const char* name() const override { return "fcfs"; }
