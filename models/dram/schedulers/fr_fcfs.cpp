@@ -28,35 +28,42 @@ namespace {
 // one down in a few word operations, whatever their number.
 class IndexMask {
  public:
-  void insert(size_t i) {
+  // (Always inlined, as the old controller's were: row_changed inserts a
+  // bank's every entry.)
+  [[gnu::always_inline]] void insert(size_t i) {
     const size_t k = i / 64;
     if (k >= words_.size()) words_.resize(k + 1, 0);
     words_[k] |= uint64_t{1} << (i % 64);
     top_ = std::max(top_, k + 1);
   }
-  void erase(size_t i) {
+  [[gnu::always_inline]] void erase(size_t i) {
     if (i / 64 < top_) words_[i / 64] &= ~(uint64_t{1} << (i % 64));
   }
   // Takes index i out (in the set or not): every larger index moves down
   // by one. Only the words up to the highest one in use are shifted.
   void remove(size_t i) {
     size_t k = i / 64;
-    if (k >= top_) return;
+    // (top_ in a local: a store to a word could be a store to it, for all
+    // the compiler knows, and it would be loaded again after each.)
+    const size_t top = top_;
+    if (k >= top) return;
+    uint64_t* const words = words_.data();
     const unsigned bit = i % 64;
-    uint64_t w = words_[k];
+    uint64_t w = words[k];
     w = (w & ((uint64_t{1} << bit) - 1)) | (bit == 63 ? 0 : (w >> (bit + 1)) << bit);
-    for (; k + 1 < top_; ++k) {
-      words_[k] = w | (words_[k + 1] << 63);
-      w = words_[k + 1] >> 1;
+    for (; k + 1 < top; ++k) {
+      words[k] = w | (words[k + 1] << 63);
+      w = words[k + 1] >> 1;
     }
-    words_[k] = w;
-    if (w == 0) --top_;  // (a word below may be empty too: it is passed over until then)
+    words[k] = w;
+    if (w == 0) top_ = top - 1;  // (a word below may be empty too: it is passed over until then)
   }
   // The smallest index in the set for which `found(index)` is true (each
   // index is offered in ascending order until then), or kNoPick.
   template <class F>
   size_t find_first(F found) const {
-    for (size_t k = 0; k < top_; ++k)
+    const size_t top = top_;
+    for (size_t k = 0; k < top; ++k)
       for (uint64_t w = words_[k]; w != 0; w &= w - 1) {
         const size_t i = k * 64 + static_cast<size_t>(__builtin_ctzll(w));
         if (found(i)) return i;
