@@ -60,8 +60,8 @@ ChannelController::ChannelController(unsigned channel, const DramSpec& spec, con
   view_.banks_per_pc = banks_per_pc_;
   view_.refresh_urgent = refresh_urgent_.data();
   view_.refresh = refresh_.get();
-  sync_queue(0);
-  sync_queue(1);
+  queue_[0].set_view(&view_.queue[0]);
+  queue_[1].set_view(&view_.queue[1]);
   view_.slots = slots_.data();
   refresh_due_ = kNever;
   for (unsigned pc = 0; pc < pcs_; ++pc) refresh_due_ = std::min(refresh_due_, refresh_->due(pc));
@@ -85,7 +85,6 @@ void ChannelController::enqueue(const Transaction& transaction) {
   t.bank = static_cast<uint16_t>(b);
   queue_[d].push_back(
       Entry{t.address.row, t.address.column, slot, t.bank, static_cast<uint8_t>(t.address.pc), t.source});
-  sync_queue(d);
   mode_dirty_ = urgency_dirty_ = true;
   const bool hit = banks_[b].hit(t.address.row);
   if (hit) {

@@ -183,6 +183,13 @@ class ChannelController {
     const Entry* data() const { return buf_.data() + head_; }
     const Entry& operator[](size_t i) const { return buf_[head_ + i]; }
     void reserve(size_t n) { buf_.reserve(2 * n); }
+    // The scheduler's view of this queue, kept up to date by each change
+    // (cheaper than setting it again each cycle).
+    void set_view(QueueView* v) {
+      view_ = v;
+      view_->entries = data();
+      view_->size = size();
+    }
     void push_back(const Entry& e) {
       // The free space before the head is reclaimed once it is as long as
       // the queue, so the buffer stays within twice the longest queue.
@@ -190,7 +197,10 @@ class ChannelController {
         buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(head_));
         head_ = 0;
       }
+      const Entry* const before = buf_.data();
       buf_.push_back(e);
+      if (buf_.data() != before || head_ == 0) view_->entries = data();
+      ++view_->size;
     }
     // Takes out entry i; the younger ones move up by one.
     void erase(size_t i) {
@@ -198,14 +208,17 @@ class ChannelController {
       if (i < size() / 2) {
         std::move_backward(buf_.begin() + static_cast<std::ptrdiff_t>(head_), at, at + 1);
         ++head_;
+        ++view_->entries;
       } else {
         buf_.erase(at);
       }
+      --view_->size;
     }
 
    private:
     std::vector<Entry> buf_;
     size_t head_ = 0;
+    QueueView* view_ = nullptr;
   };
   EntryQueue queue_[2];  // reads, writes
   // Per queue: the youngest transactions the scheduler has not been told
@@ -226,14 +239,10 @@ class ChannelController {
   // An input of the refresh urgency changed since it was last worked out.
   bool urgency_dirty_ = true;
   std::vector<uint8_t> draining_;  // per pseudo channel: 1 = write mode
-  // What the scheduler sees; a queue's entries and size are set again
-  // after each change of the queue (sync_queue), the slots' pointer after
-  // the slots grow: per transaction rather than per cycle.
+  // What the scheduler sees; each queue keeps its entries and size up to
+  // date (EntryQueue::set_view), the slots' pointer is set after the slots
+  // grow: per transaction rather than per cycle.
   ControllerView view_;
-  void sync_queue(unsigned d) {
-    view_.queue[d].entries = queue_[d].data();
-    view_.queue[d].size = queue_[d].size();
-  }
   // Per pseudo channel: refreshes due and not yet issued, and whether the
   // oldest must issue now (the channel idle, or the postponement limit).
   std::vector<uint32_t> owed_;

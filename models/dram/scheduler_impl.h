@@ -170,7 +170,6 @@ void ChannelController::process_as(S& s, uint64_t cycle) {
     --bank_queued_[column_dir][b];
     mode_dirty_ = urgency_dirty_ = true;
     queue.erase(column_index);
-    sync_queue(column_dir);
     s.removed(column_dir, column_index, e, cycle);
     ++(is_write ? stats_.writes : stats_.reads);
     issued = true;
