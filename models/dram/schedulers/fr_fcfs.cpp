@@ -94,7 +94,10 @@ class FrFcfsScheduler final : public SchedulerImpl<FrFcfsScheduler> {
       return pick_between_queues(
           v, [&](unsigned dir, WalkMode mode, QueuePicks& p) { walk_.walk(v, dir, cycle, mode, p, next); }, older);
     return pick_between_queues(
-        v, [&](unsigned dir, WalkMode mode, QueuePicks& p) { search(v, dir, cycle, mode, p, next); }, older);
+        v,
+        [&](unsigned dir, WalkMode mode, QueuePicks& p)
+            __attribute__((always_inline)) { search(v, dir, cycle, mode, p, next); },
+        older);
   }
 
   void enqueued(unsigned dir, size_t index, bool hit, bool first_miss) override {
