@@ -97,7 +97,7 @@ uint64_t Network::enqueue(Packet packet) {
   packet.id = next_packet_id_++;
   ++packets_enqueued_;
   if (enqueue_log_) enqueue_log_->push_back(packet);
-  interfaces_[packet.src]->enqueue(packet);
+  interfaces_[packet.src]->enqueue(packet, now_);
   return packet.id;
 }
 

@@ -12,7 +12,8 @@ NetworkInterface::NetworkInterface(int node, const NocParams& p, FlitTarget rout
 int NetworkInterface::inject(uint64_t now) {
   injection_.absorb_credits(now);
   if (source_.empty()) return 0;
-  const Packet& packet = source_.front();
+  const Packet& packet = source_.front().packet;
+  if (sent_flits_ == 0 && source_.front().ready > now) return 0;
   if (sent_flits_ == 0 && vc_ < 0) {
     const int per_class = p_.vcs_per_class();
     const int base = packet.cls * per_class;

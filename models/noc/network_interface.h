@@ -29,7 +29,11 @@ class NetworkInterface {
   // `router`: the local input port of the node's router.
   NetworkInterface(int node, const NocParams& p, FlitTarget router, FlitChecker* checker);
 
-  void enqueue(const Packet& packet) { source_.push_back(packet); }
+  // A packet written into the source queue in cycle `now`; its head may
+  // leave it from now + noc.delay.source_queue.
+  void enqueue(const Packet& packet, uint64_t now) {
+    source_.push_back(Queued{packet, now + static_cast<uint64_t>(p_.delay.source_queue)});
+  }
   // Sends at most one flit into the router; returns the flits sent.
   int inject(uint64_t now);
   // Takes the flits that have arrived; completed packets go to `out`.
@@ -47,7 +51,11 @@ class NetworkInterface {
   FlitTarget router_;
   FlitChecker* checker_;
   OutputChannel injection_;
-  std::deque<Packet> source_;
+  struct Queued {
+    Packet packet;
+    uint64_t ready;  // first cycle its head may leave the queue
+  };
+  std::deque<Queued> source_;
   int sent_flits_ = 0;  // of the packet at the front of source_
   int vc_ = -1;         // the local-port VC it was given
   int vc_pointer_ = 0;  // round robin over the class's VCs

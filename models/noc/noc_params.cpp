@@ -103,6 +103,16 @@ NocParams NocParams::from_config(sim::Config& cfg) {
   p.delay.st = static_cast<int>(cfg.get_int("noc.delay.st", 1, 0, 16, "Switch traversal delay, cycles"));
   p.delay.link = static_cast<int>(cfg.get_int("noc.delay.link", 1, 1, 64, "Link latency, cycles"));
   p.delay.credit = static_cast<int>(cfg.get_int("noc.delay.credit", 1, 1, 64, "Credit return delay, cycles"));
+  // A packet written into the source queue in cycle t is read out of it
+  // from t + 1, as a router's switch moves a flit the cycle after its grant:
+  // its head enters the injection channel no earlier (BookSim2's traffic
+  // manager writes a packet created in cycle t into the injection channel
+  // after the channels have latched their inputs of that cycle, so it
+  // enters the channel in cycle t + 1 too).
+  p.delay.source_queue = static_cast<int>(
+      cfg.get_int("noc.delay.source_queue", 1, 0, 16,
+                  "Cycles from a packet's creation until its head flit may leave the source queue into the "
+                  "injection channel"));
   // The interface's channels default to the router-to-router link delay, as
   // BookSim's injection and ejection channels take the channel latency.
   p.delay.injection = static_cast<int>(

@@ -47,19 +47,22 @@ const std::vector<std::string>& allocator_names();
 const std::vector<std::string>& wrap_rule_names();
 
 struct RouterDelays {
-  int rc = 1;         // route computation
-  int va = 1;         // virtual-channel allocation
-  int sa = 1;         // switch allocation
-  int st = 1;         // switch traversal
-  int link = 1;       // channel between routers
-  int credit = 1;     // credit return to the upstream router (or interface)
-  int injection = 1;  // channel from the network interface into its router
-  int ejection = 1;   // channel from a router's local port to its interface
+  int rc = 1;            // route computation
+  int va = 1;            // virtual-channel allocation
+  int sa = 1;            // switch allocation
+  int st = 1;            // switch traversal
+  int link = 1;          // channel between routers
+  int credit = 1;        // credit return to the upstream router (or interface)
+  int source_queue = 1;  // a packet's creation to its head leaving the source queue
+  int injection = 1;     // channel from the network interface into its router
+  int ejection = 1;      // channel from a router's local port to its interface
   // Cycles a head flit spends per router at zero load, link included.
   int per_hop() const { return rc + va + sa + st + link; }
   // Zero-load cycles of a head flit crossing `hops` router-to-router links
-  // (hops + 1 routers), from the interface sending it to its arrival.
-  int head_latency(int hops) const { return injection + (hops + 1) * (rc + va + sa + st) + hops * link + ejection; }
+  // (hops + 1 routers), from the packet's creation to its arrival.
+  int head_latency(int hops) const {
+    return source_queue + injection + (hops + 1) * (rc + va + sa + st) + hops * link + ejection;
+  }
 };
 
 struct NocParams {

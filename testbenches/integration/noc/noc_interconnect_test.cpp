@@ -234,18 +234,19 @@ TEST(NocInterconnect, TwoRequestersTwoTargetsOnA2x2Mesh) {
   sc_start(sc_time(10, SC_US));
 
   // Zero-load round trip (derivation in docs/noc.md, "Network interface"):
-  // BEGIN_REQ at cycle c is admitted at c + 1 (END_REQ) and injected; the
-  // request reaches the target's interface (H + 1) * 5 + 1 + (Fq - 1)
-  // cycles later (the injection channel's cycle, then 5 per router with the
-  // ejection channel counted as the last router's link) and goes to the
-  // target that cycle; the target answers L = 10 cycles later; the response
-  // enters the network the cycle after and arrives (H + 1) * 5 + 1 +
-  // (Fr - 1) cycles later, when BEGIN_RESP is sent.
-  //   total = 1 + 5 (H + 1) + 1 + (Fq - 1) + L + 1 + 5 (H + 1) + 1 + (Fr - 1)
+  // BEGIN_REQ at cycle c is admitted at c + 1 (END_REQ) into the source
+  // queue; the request reaches the target's interface (H + 1) * 5 + 2 +
+  // (Fq - 1) cycles later (the source queue's cycle, the injection
+  // channel's, then 5 per router with the ejection channel counted as the
+  // last router's link) and goes to the target that cycle; the target
+  // answers L = 10 cycles later; the response enters the source queue the
+  // cycle after and arrives (H + 1) * 5 + 2 + (Fr - 1) cycles later, when
+  // BEGIN_RESP is sent.
+  //   total = 1 + 5 (H + 1) + 2 + (Fq - 1) + L + 1 + 5 (H + 1) + 2 + (Fr - 1)
   // 32 bytes in 16-byte flits: a write request and a read response are
   // 1 + 2 = 3 flits, a read request and a write response 1 flit, so
-  // (Fq - 1) + (Fr - 1) = 2 for both: total = 10 (H + 1) + L + 6.
-  auto expected = [](int hops) { return static_cast<uint64_t>(10 * (hops + 1) + kTargetLatency + 6); };
+  // (Fq - 1) + (Fr - 1) = 2 for both: total = 10 (H + 1) + L + 8.
+  auto expected = [](int hops) { return static_cast<uint64_t>(10 * (hops + 1) + kTargetLatency + 8); };
   const int hops[2][2] = {{1, 2}, {2, 1}};  // [requester][target]
   for (int id = 0; id < 2; ++id) {
     Requester& r = id == 0 ? r0 : r1;

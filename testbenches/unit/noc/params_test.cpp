@@ -31,6 +31,7 @@ TEST(NocParams, DefaultsAreTheIssueDefaults) {
   EXPECT_EQ(p.delay.st, 1);
   EXPECT_EQ(p.delay.link, 1);
   EXPECT_EQ(p.delay.credit, 1);
+  EXPECT_EQ(p.delay.source_queue, 1);
   EXPECT_EQ(p.delay.injection, 1);
   EXPECT_EQ(p.delay.ejection, 1);
   EXPECT_FALSE(p.atomic_vc);  // auto with dimension-order routing
@@ -48,6 +49,17 @@ TEST(NocParams, InterfaceChannelsDefaultToTheLinkDelay) {
   EXPECT_EQ(own.delay.ejection, 2);
   EXPECT_NE(error_of({{"noc.delay.ejection", "0"}}).find("noc.delay.ejection"), std::string::npos);
   EXPECT_NE(error_of({{"noc.delay.injection", "-1"}}).find("noc.delay.injection"), std::string::npos);
+}
+
+TEST(NocParams, SourceQueueDelayIsItsOwnStage) {
+  // A pipeline stage of the interface, not a channel: it keeps its 1 cycle
+  // whatever the link delay, and 0 (the packet enters the injection channel
+  // in the cycle it is created) is allowed.
+  EXPECT_EQ(params({{"noc.delay.link", "3"}}).delay.source_queue, 1);
+  EXPECT_EQ(params({{"noc.delay.source_queue", "0"}}).delay.source_queue, 0);
+  EXPECT_EQ(params({{"noc.delay.source_queue", "4"}}).delay.head_latency(2), 4 + 1 + 3 * 4 + 2 + 1);
+  EXPECT_NE(error_of({{"noc.delay.source_queue", "-1"}}).find("noc.delay.source_queue"), std::string::npos);
+  EXPECT_NE(error_of({{"noc.delay.source_queue", "17"}}).find("noc.delay.source_queue"), std::string::npos);
 }
 
 TEST(AtomicVc, AutoIsAtomicOnlyForAdaptiveRouting) {

@@ -108,12 +108,13 @@ TEST(FatTree, UpPortsSpreadByPacket) {
 }
 
 TEST(FatTree, ZeroLoadLatencyFollowsTheHops) {
-  // Default delays: 5 cycles per router passed, 1 for injection and
-  // ejection, (F - 1) serialization: 5 (H + 1) + 1 + (F - 1).
+  // Default delays: 5 cycles per router passed, 1 for the source queue, 1
+  // for injection and ejection, (F - 1) serialization:
+  // 5 (H + 1) + 2 + (F - 1).
   const NocParams p = fat_tree();
-  EXPECT_EQ(test::single_packet(p, 0, 1, 1).latency(), uint64_t{5 * 1 + 1});
-  EXPECT_EQ(test::single_packet(p, 0, 4, 1).latency(), uint64_t{5 * 3 + 1});
-  EXPECT_EQ(test::single_packet(p, 0, 63, 4).latency(), uint64_t{5 * 5 + 1 + 3});
+  EXPECT_EQ(test::single_packet(p, 0, 1, 1).latency(), uint64_t{5 * 1 + 2});
+  EXPECT_EQ(test::single_packet(p, 0, 4, 1).latency(), uint64_t{5 * 3 + 2});
+  EXPECT_EQ(test::single_packet(p, 0, 63, 4).latency(), uint64_t{5 * 5 + 2 + 3});
 }
 
 TEST(FatTree, ConfigurationNamesTheKey) {

@@ -23,14 +23,15 @@ std::string write_trace(const std::string& name, const std::string& text) {
 
 TEST(Trace, PacketsLeaveAtTheirCyclesWithZeroLoadLatency) {
   // Two packets far apart on a 4x4 mesh: each sees zero-load latency.
-  // 0 -> 15: 6 hops, 3 flits: 7 * 5 + 1 + 2 = 38. 5 -> 6: 1 hop, 1 flit:
-  // 2 * 5 + 1 = 11 (the 1: the injection channel; docs/noc.md, "Timing").
+  // 0 -> 15: 6 hops, 3 flits: 7 * 5 + 2 + 2 = 39. 5 -> 6: 1 hop, 1 flit:
+  // 2 * 5 + 2 = 12 (the 2: the source queue and the injection channel;
+  // docs/noc.md, "Timing").
   const std::string path = write_trace("two.trace", "# cycle src dst flits\n100 0 15 3\n500 5 6 1\n");
   MeasureOptions o = measure({{"noc.traffic", "trace"}, {"noc.trace", path}});
   const MeasureResult r = run_measurement(params({}), o);
   EXPECT_EQ(r.delivered_measured, 2u);
-  EXPECT_DOUBLE_EQ(r.avg_latency, (38.0 + 11.0) / 2);
-  EXPECT_DOUBLE_EQ(r.max_latency, 38.0);
+  EXPECT_DOUBLE_EQ(r.avg_latency, (39.0 + 12.0) / 2);
+  EXPECT_DOUBLE_EQ(r.max_latency, 39.0);
   EXPECT_DOUBLE_EQ(r.avg_hops, 3.5);
   EXPECT_TRUE(r.checker_ok);
   EXPECT_FALSE(r.saturated);

@@ -1,17 +1,22 @@
 // Zero-load latency of single packets, derived by hand from the router model
-// (docs/noc.md, "Timing"): a head flit takes `injection` cycles on the
-// channel from its interface into the first router, spends rc + va + sa + st
+// (docs/noc.md, "Timing"): a packet created in cycle t is read out of its
+// interface's source queue from t + source_queue, its head flit takes
+// `injection` cycles on the channel from the interface into the first
+// router, spends rc + va + sa + st
 // cycles in each router it passes, `link` cycles on each router-to-router
 // channel and `ejection` cycles on the channel into the destination's
 // interface; flits follow the head one per cycle. A packet crossing H
 // router-to-router links passes H + 1 routers:
-//   wormhole / VCT:     injection + (H + 1) (rc + va + sa + st) + H link + ejection + (F - 1)
+//   wormhole / VCT:     source_queue + injection + (H + 1) (rc + va + sa + st) + H link + ejection + (F - 1)
 //   store-and-forward:  the same + (H + 1) (F - 1)
 // (store-and-forward pays the packet's serialization on every channel: the
 // injection channel, H links and the ejection channel). Injection and
 // ejection default to the link delay, so with every delay 1 the head takes
-// (H + 1) 5 + 1 cycles.
+// 1 + (H + 1) 5 + 1 cycles.
 #include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
 
 #include "noc/topology.h"
 #include "noc_test_util.h"
@@ -43,9 +48,9 @@ TEST(ZeroLoad, DefaultPipelineEveryTopology) {
     const NocParams p = params({{"noc.topology", c.topology}, {"noc.k", c.k}, {"noc.vcs", "2"}});
     for (int flits : {1, 5}) {
       const Delivery d = single_packet(p, c.src, c.dst, flits);
-      // Default delays are 1 cycle each: 1 (injection) + 4 per router + 1 per
-      // link + 1 (ejection) = (H + 1) 5 + 1.
-      const uint64_t expected = static_cast<uint64_t>((c.hops + 1) * 5 + 1 + (flits - 1));
+      // Default delays are 1 cycle each: 1 (source queue) + 1 (injection) +
+      // 4 per router + 1 per link + 1 (ejection) = (H + 1) 5 + 2.
+      const uint64_t expected = static_cast<uint64_t>((c.hops + 1) * 5 + 2 + (flits - 1));
       EXPECT_EQ(d.latency(), expected) << c.topology << " " << c.src << "->" << c.dst << " " << flits << " flits";
       EXPECT_EQ(d.hops, c.hops) << c.topology << " " << c.src << "->" << c.dst;
       EXPECT_EQ(GridTopology(p).distance(c.src, c.dst), c.hops);
@@ -55,8 +60,9 @@ TEST(ZeroLoad, DefaultPipelineEveryTopology) {
 
 TEST(ZeroLoad, EachStageDelayCounts) {
   // rc 2, va 3, sa 1, st 2, link 4: 8 cycles in each router, 4 on each
-  // link; injection and ejection follow the link (4 each):
-  // 4 + 8 (H + 1) + 4 H + 4 + (F - 1) = 12 (H + 1) + 4 + 2 for 3 flits.
+  // link; injection and ejection follow the link (4 each), the source
+  // queue keeps its 1:
+  // 1 + 4 + 8 (H + 1) + 4 H + 4 + (F - 1) = 12 (H + 1) + 1 + 4 + 2 for 3 flits.
   for (const Case& c : kCases) {
     const NocParams p = params({{"noc.topology", c.topology},
                                 {"noc.k", c.k},
@@ -68,39 +74,40 @@ TEST(ZeroLoad, EachStageDelayCounts) {
                                 {"noc.delay.link", "4"},
                                 {"noc.delay.credit", "2"}});
     const Delivery d = single_packet(p, c.src, c.dst, 3);
-    EXPECT_EQ(d.latency(), static_cast<uint64_t>((c.hops + 1) * 12 + 4 + 2)) << c.topology << " " << c.src;
+    EXPECT_EQ(d.latency(), static_cast<uint64_t>((c.hops + 1) * 12 + 1 + 4 + 2)) << c.topology << " " << c.src;
   }
 }
 
 TEST(ZeroLoad, ZeroCycleStagesCollapse) {
   // rc 0, va 0, st 0, sa 1, link 1: 1 cycle in each router and 1 on each
-  // channel; mesh 0 -> 15 is 6 hops: 1 + 7 + 6 + 1 + 3 = 18.
+  // channel; mesh 0 -> 15 is 6 hops: 1 (source queue) + 1 + 7 + 6 + 1 + 3 = 19.
   const NocParams p = params({{"noc.delay.rc", "0"}, {"noc.delay.va", "0"}, {"noc.delay.st", "0"}});
-  EXPECT_EQ(single_packet(p, 0, 15, 4).latency(), 1u + 7 + 6 + 1 + 3);
+  EXPECT_EQ(single_packet(p, 0, 15, 4).latency(), 1u + 1 + 7 + 6 + 1 + 3);
 }
 
 TEST(ZeroLoad, LocalPacketPassesOneRouter) {
-  // Source is destination: injection 1, one router 4, ejection 1, + (F - 1).
+  // Source is destination: source queue 1, injection 1, one router 4,
+  // ejection 1, + (F - 1) = 8.
   const NocParams p = params({});
   const Delivery d = single_packet(p, 6, 6, 2);
-  EXPECT_EQ(d.latency(), 7u);
+  EXPECT_EQ(d.latency(), 8u);
   EXPECT_EQ(d.hops, 0);
 }
 
 TEST(FlowControl, StoreAndForwardPaysSerializationPerHopCutThroughOnce) {
   // The textbook case: a 4-flit packet over 3 hops (router-to-router links) on
   // a mesh row, 0 -> 3, one-cycle stages: 4 routers, 5 cycles each, and the
-  // injection channel's cycle.
-  //   cut-through (wormhole, VCT): 1 + 4 * 5 + 3           = 24 (header pipelining)
-  //   store-and-forward:           1 + 4 * 5 + (3 + 2) * 3 = 36 (whole packet copied at every hop)
+  // source queue's and the injection channel's cycles.
+  //   cut-through (wormhole, VCT): 1 + 1 + 4 * 5 + 3           = 25 (header pipelining)
+  //   store-and-forward:           1 + 1 + 4 * 5 + (3 + 2) * 3 = 37 (whole packet copied at every hop)
   // The difference, 4 * 3 = 12, is one packet serialization per router.
   const int flits = 4;
   const uint64_t wormhole = single_packet(params({{"noc.flow_control", "wormhole"}}), 0, 3, flits).latency();
   const uint64_t vct = single_packet(params({{"noc.flow_control", "vct"}}), 0, 3, flits).latency();
   const uint64_t saf = single_packet(params({{"noc.flow_control", "saf"}}), 0, 3, flits).latency();
-  EXPECT_EQ(wormhole, 24u);
-  EXPECT_EQ(vct, 24u);
-  EXPECT_EQ(saf, 36u);
+  EXPECT_EQ(wormhole, 25u);
+  EXPECT_EQ(vct, 25u);
+  EXPECT_EQ(saf, 37u);
   EXPECT_EQ(saf - wormhole, 4u * (flits - 1));
 }
 
@@ -108,21 +115,22 @@ TEST(FlowControl, WormholePacketLongerThanBuffersIsThrottledByCredits) {
   // 2-flit VC buffers, an 8-flit packet from router 0 to router 1 (1 hop).
   // A credit leaves with its flit through the switch, sa = 1 cycle after
   // the grant, and is usable upstream credit = 1 cycle later.
-  // Interface: flits 0, 1 sent at 0, 1 (in router 0 at 1, 2), then it waits
-  // for credits from router 0. Router 0: head RC 1, VA 2, SA 3; flit 1 SA 4;
-  // no more credits for router 1's VC. Router 1: head in at 3 + 3 = 6 (sa,
-  // st, link), RC 6, VA 7, SA 8, its credit usable at router 0 at 10; flit 1
-  // in at 7, SA 9, credit at 11. Router 0 switches flits 2, 3 at 10, 11
-  // (they came from the interface at 6, 7: credits at 5, 6). From then each
+  // The packet is created at 0 and leaves the source queue from 1.
+  // Interface: flits 0, 1 sent at 1, 2 (in router 0 at 2, 3), then it waits
+  // for credits from router 0. Router 0: head RC 2, VA 3, SA 4; flit 1 SA 5;
+  // no more credits for router 1's VC. Router 1: head in at 4 + 3 = 7 (sa,
+  // st, link), RC 7, VA 8, SA 9, its credit usable at router 0 at 11; flit 1
+  // in at 8, SA 10, credit at 12. Router 0 switches flits 2, 3 at 11, 12
+  // (they came from the interface at 7, 8: credits at 6, 7). From then each
   // pair of slots turns round in 5 cycles (grant, 3 cycles to router 1,
-  // switched on at once, 1 + 1 cycles for the credit): flits 4, 5 at 15, 16,
-  // 6, 7 at 20, 21. Flit 7 reaches router 1 at 24, is switched at 24 and
-  // arrives at 24 + 3 (sa, st, ejection) = 27.
+  // switched on at once, 1 + 1 cycles for the credit): flits 4, 5 at 16, 17,
+  // 6, 7 at 21, 22. Flit 7 reaches router 1 at 25, is switched at 25 and
+  // arrives at 25 + 3 (sa, st, ejection) = 28.
   const NocParams p = params({{"noc.vc_buf", "2"}});
   const Delivery d = single_packet(p, 0, 1, 8);
-  EXPECT_EQ(d.latency(), 27u);
-  // With 8-flit buffers nothing throttles it: 1 + 2 * 5 + 7 = 18.
-  EXPECT_EQ(single_packet(params({{"noc.vc_buf", "8"}}), 0, 1, 8).latency(), 18u);
+  EXPECT_EQ(d.latency(), 28u);
+  // With 8-flit buffers nothing throttles it: 1 + 1 + 2 * 5 + 7 = 19.
+  EXPECT_EQ(single_packet(params({{"noc.vc_buf", "8"}}), 0, 1, 8).latency(), 19u);
 }
 
 TEST(CreditLoop, OneVcStreamMovesBufferDepthFlitsPerCreditRoundTrip) {
@@ -132,13 +140,13 @@ TEST(CreditLoop, OneVcStreamMovesBufferDepthFlitsPerCreditRoundTrip) {
   // next router) + sa (switched on at once, leaves its buffer) + credit
   // = t + 5 with unit delays, so the link carries B flits per 5 cycles.
   // From the derivation above (B = 2), an F-flit packet (F even, F >= 4)
-  // has its last pair switched by router 0 at 5 (F - 2) / 2 + 5 and 6 and
-  // arrives at 5 (F - 2) / 2 + 12: 107 for 40 flits, 112 for 42 - two more
+  // has its last pair switched by router 0 at 5 (F - 2) / 2 + 6 and 7 and
+  // arrives at 5 (F - 2) / 2 + 13: 108 for 40 flits, 113 for 42 - two more
   // flits cost one round trip of 5 cycles (0.4 flits/cycle).
   const NocParams p = params({{"noc.vcs", "1"}, {"noc.vc_buf", "2"}});
   const uint64_t forty = single_packet(p, 0, 1, 40).latency();
   const uint64_t forty_two = single_packet(p, 0, 1, 42).latency();
-  EXPECT_EQ(forty, 107u);
+  EXPECT_EQ(forty, 108u);
   EXPECT_EQ(forty_two - forty, 5u);
   // Four slots per round trip: four more flits per 5 cycles (0.8 flits per
   // cycle), still below the one flit a cycle a link carries.
@@ -149,26 +157,65 @@ TEST(CreditLoop, OneVcStreamMovesBufferDepthFlitsPerCreditRoundTrip) {
   EXPECT_EQ(single_packet(slow, 0, 1, 42).latency() - single_packet(slow, 0, 1, 40).latency(), 7u);
 }
 
+TEST(ChannelDelay, SourceQueueTakesItsOwnDelay) {
+  // Mesh 0 -> 15, 6 hops, 1 flit: source queue + 1 (injection) + 7 * 4 + 6
+  // + 1 (ejection).
+  EXPECT_EQ(single_packet(params({}), 0, 15, 1).latency(), 1u + 1 + 28 + 6 + 1);
+  EXPECT_EQ(single_packet(params({{"noc.delay.source_queue", "3"}}), 0, 15, 1).latency(), 3u + 1 + 28 + 6 + 1);
+  // 0: a packet created in cycle t enters the injection channel in t.
+  EXPECT_EQ(single_packet(params({{"noc.delay.source_queue", "0"}}), 0, 15, 1).latency(), 0u + 1 + 28 + 6 + 1);
+  // It does not follow the link delay: link 2 gives 1 + 2 + 28 + 12 + 2.
+  EXPECT_EQ(single_packet(params({{"noc.delay.link", "2"}}), 0, 15, 1).latency(), 1u + 2 + 28 + 12 + 2);
+}
+
+TEST(ChannelDelay, SourceQueueDelaysOnlyAPacketThatWasNotWaiting) {
+  // Two 1-flit packets created at 0 from node 0 to node 1 (1 hop): the
+  // first leaves the source queue at 1 and arrives at 1 + 1 + 2 * 4 + 1 + 1
+  // = 12; the second, as long in the queue, leaves right behind it at 2
+  // (one flit a cycle), on the other VC (round robin), arriving at 13. With
+  // source_queue 3 the first leaves at 3 (arrival 14), the second at 4 (15):
+  // the queue's delay is paid once, not once per packet.
+  for (const auto& [delay, first] : {std::pair{"1", 12u}, std::pair{"3", 14u}}) {
+    Network net(params({{"noc.delay.source_queue", delay}}));
+    for (int i = 0; i < 2; ++i) {
+      Packet p;
+      p.src = 0;
+      p.dst = 1;
+      p.flits = 1;
+      net.enqueue(p);
+    }
+    std::vector<uint64_t> arrivals;
+    for (int cycle = 0; cycle < 100 && arrivals.size() < 2; ++cycle) {
+      net.step();
+      for (const Delivery& d : net.delivered()) arrivals.push_back(d.arrival_cycle);
+    }
+    ASSERT_EQ(arrivals.size(), 2u) << delay;
+    EXPECT_EQ(arrivals[0], first) << delay;
+    EXPECT_EQ(arrivals[1], first + 1) << delay;
+  }
+}
+
 TEST(ChannelDelay, InjectionChannelTakesItsOwnDelay) {
-  // Mesh 0 -> 15, 6 hops, 1 flit: injection + 7 * 4 + 6 + 1 (ejection).
-  EXPECT_EQ(single_packet(params({}), 0, 15, 1).latency(), 1u + 28 + 6 + 1);
-  EXPECT_EQ(single_packet(params({{"noc.delay.injection", "3"}}), 0, 15, 1).latency(), 3u + 28 + 6 + 1);
+  // Mesh 0 -> 15, 6 hops, 1 flit: 1 (source queue) + injection + 7 * 4 + 6
+  // + 1 (ejection).
+  EXPECT_EQ(single_packet(params({}), 0, 15, 1).latency(), 1u + 1 + 28 + 6 + 1);
+  EXPECT_EQ(single_packet(params({{"noc.delay.injection", "3"}}), 0, 15, 1).latency(), 1u + 3 + 28 + 6 + 1);
   // 0: the interface writes straight into the router's buffer.
-  EXPECT_EQ(single_packet(params({{"noc.delay.injection", "0"}}), 0, 15, 1).latency(), 0u + 28 + 6 + 1);
-  // The default follows noc.delay.link: link 2 gives 2 + 28 + 12 + 2.
-  EXPECT_EQ(single_packet(params({{"noc.delay.link", "2"}}), 0, 15, 1).latency(), 2u + 28 + 12 + 2);
+  EXPECT_EQ(single_packet(params({{"noc.delay.injection", "0"}}), 0, 15, 1).latency(), 1u + 0 + 28 + 6 + 1);
+  // The default follows noc.delay.link: link 2 gives 1 + 2 + 28 + 12 + 2.
+  EXPECT_EQ(single_packet(params({{"noc.delay.link", "2"}}), 0, 15, 1).latency(), 1u + 2 + 28 + 12 + 2);
 }
 
 TEST(ChannelDelay, EjectionChannelTakesItsOwnDelay) {
-  // Mesh 0 -> 15, 1 flit: 1 + 28 + 6 + ejection.
-  EXPECT_EQ(single_packet(params({{"noc.delay.ejection", "4"}}), 0, 15, 1).latency(), 1u + 28 + 6 + 4);
-  // Only the last channel: a local packet (no link) pays it once, 1 + 4 + 4.
-  EXPECT_EQ(single_packet(params({{"noc.delay.ejection", "4"}}), 5, 5, 1).latency(), 1u + 4 + 4);
-  // Link 3 with injection and ejection pinned to 1: 1 + 28 + 18 + 1.
+  // Mesh 0 -> 15, 1 flit: 1 + 1 + 28 + 6 + ejection.
+  EXPECT_EQ(single_packet(params({{"noc.delay.ejection", "4"}}), 0, 15, 1).latency(), 1u + 1 + 28 + 6 + 4);
+  // Only the last channel: a local packet (no link) pays it once, 1 + 1 + 4 + 4.
+  EXPECT_EQ(single_packet(params({{"noc.delay.ejection", "4"}}), 5, 5, 1).latency(), 1u + 1 + 4 + 4);
+  // Link 3 with injection and ejection pinned to 1: 1 + 1 + 28 + 18 + 1.
   EXPECT_EQ(single_packet(params({{"noc.delay.link", "3"}, {"noc.delay.injection", "1"}, {"noc.delay.ejection", "1"}}),
                           0, 15, 1)
                 .latency(),
-            1u + 28 + 18 + 1);
+            1u + 1 + 28 + 18 + 1);
 }
 
 TEST(FlowControl, VctWaitsForRoomForTheWholePacketWormholeDoesNot) {
