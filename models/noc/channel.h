@@ -99,6 +99,7 @@ class FlitBuffer {
   bool empty() const { return size_ == 0; }
   int size() const { return size_; }
   const Flit& front() const { return slots_[head_]; }
+  Flit& front() { return slots_[head_]; }  // the head flit, for routing state
   const Flit& back() const { return at(size_ - 1); }
   const Flit& at(int i) const { return slots_[wrap(head_ + i)]; }
   void push(const Flit& f) {

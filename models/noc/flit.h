@@ -27,6 +27,11 @@ struct Flit {
   uint8_t cls = 0;
   uint8_t vc = 0;  // VC of the buffer it sits in (or is sent to)
   bool measured = false;
+  // Routing state a head flit carries from router to router (UGAL: the
+  // phase of its route and the intermediate node or group it was sent
+  // through); set by routing functions, -1 / 0 until then.
+  uint8_t phase = 0;
+  int32_t intermediate = -1;
   bool head() const { return index == 0; }
   bool tail() const { return index + 1 == size; }
 };

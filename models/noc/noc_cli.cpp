@@ -15,6 +15,7 @@
 #include "noc/measurement.h"
 #include "noc/network.h"
 #include "noc/noc_params.h"
+#include "noc/topology.h"
 #include "rtl/common/lockstep.h"
 #include "sim/config.h"
 #include "sim/output_file.h"
@@ -88,16 +89,13 @@ SweepRange parse_sweep(const std::string& text) {
 }
 
 std::string describe(const NocParams& p) {
-  const std::string shape = p.topology == "ring"      ? fmt::format("{} routers", p.k)
-                            : p.topology == "fattree" ? fmt::format("{}-ary {}-tree", p.k, p.n)
-                                                      : fmt::format("{}x{}", p.k, p.m);
+  const std::string shape = make_topology(p)->shape();
   return fmt::format(
       "{} {}, {} VCs x {} flits, {} routing, {}, {} VC allocation, {} allocator, delays rc {} va {} sa {} st {} "
       "link {} credit {} injection {} ejection {}",
-      p.topology, shape, p.vcs, p.vc_buf, routing_names()[static_cast<int>(p.routing)],
-      flow_control_names()[static_cast<int>(p.flow_control)], p.atomic_vc ? "atomic" : "non-atomic",
-      allocator_names()[static_cast<int>(p.allocator)], p.delay.rc, p.delay.va, p.delay.sa, p.delay.st, p.delay.link,
-      p.delay.credit, p.delay.injection, p.delay.ejection);
+      p.topology, shape, p.vcs, p.vc_buf, p.routing, flow_control_names()[static_cast<int>(p.flow_control)],
+      p.atomic_vc ? "atomic" : "non-atomic", allocator_names()[static_cast<int>(p.allocator)], p.delay.rc, p.delay.va,
+      p.delay.sa, p.delay.st, p.delay.link, p.delay.credit, p.delay.injection, p.delay.ejection);
 }
 
 void print_summary(const NocParams& p, const MeasureOptions& o, const MeasureResult& r) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "noc/routing.h"
 #include "noc/rtl_router_core.h"
 #include "noc/topology.h"
 #include "noc/topology_grid.h"
@@ -28,7 +29,13 @@ const std::vector<std::string>& topology_names() {
   return names;
 }
 const std::vector<std::string>& routing_names() {
-  static const std::vector<std::string> names{"dor", "adaptive", "nca"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const TopologyInfo& t : topology_registry())
+      for (const std::string& r : t.routings)
+        if (std::find(n.begin(), n.end(), r) == n.end()) n.push_back(r);
+    return n;
+  }();
   return names;
 }
 const std::vector<std::string>& adaptive_policy_names() {
@@ -52,7 +59,10 @@ const std::vector<std::string>& wrap_rule_names() {
 NocParams NocParams::from_config(sim::Config& cfg) {
   NocParams p;
   p.topology = cfg.get_enum("noc.topology", "mesh", topology_names(), "Network topology (a registered topology)");
-  p.k = static_cast<int>(cfg.get_int("noc.k", 4, 2, 64, "Routers along x (a ring: all routers)"));
+  p.k = static_cast<int>(
+      cfg.get_int("noc.k", 4, 2, 64,
+                  "Routers along x (ring: all routers; fat tree: k of a k-ary n-tree; flattened butterfly: routers per "
+                  "dimension; dragonfly: nodes and global links per router)"));
   p.m = static_cast<int>(cfg.get_int("noc.m", 0, 0, 64, "Routers along y (0: same as noc.k; ignored by ring)"));
   if (p.topology == "ring") {
     p.m = 1;
@@ -61,21 +71,29 @@ NocParams NocParams::from_config(sim::Config& cfg) {
   } else if (p.m < 2) {
     throw sim::ConfigError("noc.m: a mesh or torus needs at least 2 routers along y");
   }
-  p.n = static_cast<int>(cfg.get_int("noc.n", 2, 2, 8, "Fat tree: levels (a noc.k-ary noc.n-tree)"));
+  p.n = static_cast<int>(
+      cfg.get_int("noc.n", 2, 1, 8, "Fat tree: levels (a noc.k-ary noc.n-tree); flattened butterfly: dimensions"));
+  p.c = static_cast<int>(cfg.get_int("noc.c", 1, 1, 64, "Flattened butterfly: nodes per router (concentration)"));
   const TopologyInfo& info = topology_info(p.topology);
   p.node_count = info.make(p)->nodes();
   p.vcs = static_cast<int>(cfg.get_int("noc.vcs", 2, 1, 64, "Virtual channels per port (all message classes)"));
   p.vc_buf = static_cast<int>(cfg.get_int("noc.vc_buf", 8, 1, 1024, "Buffer depth per virtual channel, flits"));
   p.classes = static_cast<int>(
       cfg.get_int("noc.classes", 1, 1, 8, "Message classes (request, response, ...), each with its own VCs"));
-  p.routing = pick<RoutingKind>(routing_names(),
-                                cfg.get_enum("noc.routing", info.routings.front(), routing_names(),
-                                             "dor: dimension order (XY); adaptive: minimal adaptive with escape VCs; "
-                                             "nca: fat tree nearest common ancestor (default: the topology's first)"));
+  p.routing = cfg.get_enum("noc.routing", info.routings.front(), routing_names(),
+                           "Routing function, one the topology accepts (default: its first): dor: dimension order "
+                           "(XY); adaptive: minimal adaptive with escape VCs; nca: fat tree nearest common ancestor; "
+                           "min: minimal; ugal: universal globally-adaptive load-balanced (min or Valiant)");
   p.adaptive = pick<AdaptivePolicy>(
       adaptive_policy_names(),
       cfg.get_enum("noc.adaptive", "minimal", adaptive_policy_names(),
                    "Adaptive routing: any productive port (minimal), west-first or odd-even turn model"));
+  // BookSim2's constants: ugal_flatfly_onchip compares hop-weighted queue
+  // lengths with a bias of 2 flits, ugal_dragonflynew with 30.
+  p.ugal_threshold = static_cast<int>(cfg.get_int(
+      "noc.ugal_threshold", p.topology == "dragonfly" ? 30 : 2, -1000, 1000,
+      "UGAL: flits by which the minimal path's weighted queue may exceed the non-minimal one's and still be taken "
+      "(default: 2 on a flattened butterfly, 30 on a dragonfly, as BookSim2)"));
   p.escape_vc =
       cfg.get_bool("noc.escape_vc", true, "Adaptive routing keeps dimension-order escape VCs (Duato's protocol)");
   p.dateline = cfg.get_bool("noc.dateline", true, "Ring/torus: dateline VC classes break wrap-around cycles");
@@ -121,6 +139,9 @@ NocParams NocParams::from_config(sim::Config& cfg) {
   p.delay.ejection = static_cast<int>(
       cfg.get_int("noc.delay.ejection", p.delay.link, 1, 64,
                   "Channel from a router's local port to its network interface, cycles (default: noc.delay.link)"));
+  p.delay.global_link = static_cast<int>(
+      cfg.get_int("noc.delay.global_link", p.delay.link, 1, 1024,
+                  "Dragonfly: channel between groups, flits and credits alike, cycles (default: noc.delay.link)"));
   p.flit_bytes = static_cast<int>(cfg.get_int("noc.flit_bytes", 16, 1, 256, "Flit (channel) width, bytes"));
   p.watchdog_cycles =
       static_cast<uint64_t>(cfg.get_int("noc.watchdog_cycles", 10000, 10, 100000000,
@@ -194,7 +215,7 @@ NocParams NocParams::from_config(sim::Config& cfg) {
         fmt::format("noc.dateline: a {} without dateline VCs can deadlock; set "
                     "noc.allow_unsafe_routing=true to study that",
                     p.topology));
-  if (p.routing == RoutingKind::kAdaptive) {
+  if (p.adaptive_routing()) {
     // West-first and odd-even alone are deadlock free on a mesh (turn
     // models); around a ring's wrap-around link they are not, and minimal
     // fully adaptive routing is not on any topology.
@@ -216,13 +237,15 @@ NocParams NocParams::from_config(sim::Config& cfg) {
                       "VC per message class (has {} per class)",
                       escape, per_class));
   }
-  const std::string& routing = routing_names()[static_cast<int>(p.routing)];
-  if (std::find(info.routings.begin(), info.routings.end(), routing) == info.routings.end()) {
+  if (std::find(info.routings.begin(), info.routings.end(), p.routing) == info.routings.end()) {
     std::string accepted;
     for (const std::string& r : info.routings) accepted += (accepted.empty() ? "" : "|") + r;
     throw sim::ConfigError(
-        fmt::format("noc.routing: a {} does not route with '{}' (it accepts {})", p.topology, routing, accepted));
+        fmt::format("noc.routing: a {} does not route with '{}' (it accepts {})", p.topology, p.routing, accepted));
   }
+  // The routing function checks what it needs (VCs per class, a UGAL
+  // threshold) when it is built; building it here reports that now.
+  info.make(p)->make_routing(p);
   if (p.router_impl != rtl::Impl::kModel) check_rtl_router_support(p);
   return p;
 }

@@ -11,8 +11,6 @@
 
 namespace tessera::noc {
 
-// dor and adaptive route the grids, nca the fat tree.
-enum class RoutingKind { kDimensionOrder, kAdaptive, kNearestCommonAncestor };
 // Which productive ports adaptive routing may choose from: all of them
 // (minimal fully adaptive); west-first (Glass & Ni's turn model: a packet
 // that must go -x goes there first, then adapts among +x, +y, -y); or
@@ -40,6 +38,8 @@ enum class WrapRule { kRandomTie, kPlusTie };
 
 // noc.topology values: the registered topologies (topology.h).
 const std::vector<std::string>& topology_names();
+// noc.routing values: every routing function some registered topology
+// accepts (each topology lists its own, TopologyInfo::routings).
 const std::vector<std::string>& routing_names();
 const std::vector<std::string>& adaptive_policy_names();
 const std::vector<std::string>& flow_control_names();
@@ -56,6 +56,7 @@ struct RouterDelays {
   int source_queue = 1;  // a packet's creation to its head leaving the source queue
   int injection = 1;     // channel from the network interface into its router
   int ejection = 1;      // channel from a router's local port to its interface
+  int global_link = 1;   // dragonfly: channel between groups (flits and credits)
   // Cycles a head flit spends per router at zero load, link included.
   int per_hop() const { return rc + va + sa + st + link; }
   // Zero-load cycles of a head flit crossing `hops` router-to-router links
@@ -69,15 +70,17 @@ struct NocParams {
   std::string topology = "mesh";  // a registered topology (topology.h)
   int k = 4;                      // nodes along x (ring: all nodes)
   int m = 4;                      // nodes along y (1 for a ring)
-  int n = 2;                      // fat tree: levels
+  int n = 2;                      // fat tree: levels; flattened butterfly: dimensions
+  int c = 1;                      // flattened butterfly: nodes per router (concentration)
   int node_count = 16;            // nodes of the topology (make_topology(*this).nodes())
   int vcs = 2;                    // virtual channels per port, all classes together
   int vc_buf = 8;                 // flits per virtual channel buffer
   int classes = 1;                // message classes, each with vcs / classes VCs
-  RoutingKind routing = RoutingKind::kDimensionOrder;
+  std::string routing = "dor";    // one of the topology's routing functions (TopologyInfo::routings)
   AdaptivePolicy adaptive = AdaptivePolicy::kMinimal;
-  bool escape_vc = true;  // adaptive routing keeps dimension-order escape VCs (Duato)
-  bool dateline = true;   // ring/torus: dateline VC classes break wrap-around cycles
+  int ugal_threshold = 2;  // UGAL: bias towards the minimal path, flits
+  bool escape_vc = true;   // adaptive routing keeps dimension-order escape VCs (Duato)
+  bool dateline = true;    // ring/torus: dateline VC classes break wrap-around cycles
   // noc.wrap_rule=auto (the default) is kRandomTie unless routers run as RTL.
   WrapRule wrap_rule = WrapRule::kRandomTie;
   bool allow_unsafe_routing = false;  // accept configurations that can deadlock (experiments)
@@ -108,7 +111,8 @@ struct NocParams {
   // argument (adaptive routing) needs a packet never to wait behind another
   // in one VC buffer; dimension-order routing (with datelines on a ring or
   // torus) is deadlock free either way.
-  static bool atomic_vc_auto(RoutingKind routing) { return routing == RoutingKind::kAdaptive; }
+  static bool atomic_vc_auto(const std::string& routing) { return routing == "adaptive"; }
+  bool adaptive_routing() const { return routing == "adaptive"; }  // the grids' minimal adaptive routing
   int vcs_per_class() const { return vcs / classes; }
   // How router `router` runs.
   rtl::Impl impl_of(int router) const;

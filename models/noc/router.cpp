@@ -32,6 +32,12 @@ Router::Router(int id, const NocParams& p, const Topology& topo, const RoutingFu
   for (int port = 0; port < ports_; ++port) {
     local_.push_back(topo.terminal(id, port) >= 0 ? 1 : 0);
     outputs_[port].init(vcs_, p.vc_buf, local_[port] != 0, p.atomic_vc);
+    // A channel's credits come back over it: a link longer than
+    // noc.delay.link delays them by as much more (Topology::link_delay).
+    const int link = local_[port] ? p.delay.ejection : topo.link_delay(id, port, p.delay);
+    link_delay_.push_back(static_cast<uint64_t>(link));
+    credit_delay_.push_back(static_cast<uint64_t>(p.delay.sa + p.delay.credit) +
+                            static_cast<uint64_t>(local_[port] ? 0 : link - p.delay.link));
   }
 }
 
@@ -55,7 +61,7 @@ void Router::route_and_request_vcs(uint64_t now) {
   va_->clear();
   for_each_occupied([&](int i) {
     InputVc& in = inputs_[i];
-    const Flit& front = in.buf.front();
+    Flit& front = in.buf.front();
     if (front.ready_cycle > now) return;
     if (in.state == State::kIdle) {
       if (!front.head()) throw std::logic_error(fmt::format("router {}: body flit without a head", id_));
@@ -66,7 +72,7 @@ void Router::route_and_request_vcs(uint64_t now) {
         const Flit& last = in.buf.at(front.size - 1);
         if (!(last.tail() && last.packet_id == front.packet_id && last.ready_cycle <= now)) return;
       }
-      routing_.route(id_, front, in.route);
+      routing_.route(id_, front, in.route, OutputLoad{&outputs_});
       in.state = State::kRouting;
       in.stage_ready = now + static_cast<uint64_t>(p_.delay.rc);
     }
@@ -155,12 +161,11 @@ void Router::send(int index, uint64_t now) {
   --buffered_;
   // The slot is free once the flit has left the buffer through the switch,
   // sa cycles after the grant: the credit goes upstream then.
-  upstream_[port_of_[index]]->return_credit(now + static_cast<uint64_t>(p_.delay.sa + p_.delay.credit), vc_of_[index]);
+  upstream_[port_of_[index]]->return_credit(now + credit_delay_[port_of_[index]], vc_of_[index]);
   const int port = in.out_port;
   outputs_[port].sent(in.out_vc, f.tail());
   f.vc = static_cast<uint8_t>(in.out_vc);
-  f.ready_cycle = now + static_cast<uint64_t>(p_.delay.sa + p_.delay.st) +
-                  static_cast<uint64_t>(local_[port] ? p_.delay.ejection : p_.delay.link);
+  f.ready_cycle = now + static_cast<uint64_t>(p_.delay.sa + p_.delay.st) + link_delay_[port];
   if (f.tail()) {
     in.state = State::kIdle;
     in.out_port = in.out_vc = -1;

@@ -112,6 +112,8 @@ class Router {
   // per-cycle path: its port, its VC number and its switch input.
   std::vector<int> port_of_, vc_of_, switch_input_of_;
   std::vector<char> local_;               // per port: leads to a network interface (not a link)
+  std::vector<uint64_t> link_delay_;      // per output port: cycles on its channel
+  std::vector<uint64_t> credit_delay_;    // per input port: switch grant to credit usable upstream
   std::vector<OutputChannel> outputs_;    // per output port
   std::vector<FlitTarget> targets_;       // per output port
   std::vector<OutputChannel*> upstream_;  // per input port: where its credits go

@@ -51,7 +51,7 @@ void GridRouting::add_dor(int node, const Flit& head, int first, int count, bool
   }
 }
 
-void DimensionOrderRouting::route(int node, const Flit& head, Route& out) const {
+void DimensionOrderRouting::compute(int node, Flit& head, Route& out, const OutputLoad& /*load*/) const {
   out.count = 0;
   add_dor(node, head, 0, per_class_, false, out);
 }
@@ -59,7 +59,7 @@ void DimensionOrderRouting::route(int node, const Flit& head, Route& out) const 
 MinimalAdaptiveRouting::MinimalAdaptiveRouting(const NocParams& p, const GridTopology& topo)
     : GridRouting(p, topo), escape_vcs_(p.escape_vc ? (dateline_ ? 2 : 1) : 0), policy_(p.adaptive) {}
 
-void MinimalAdaptiveRouting::route(int node, const Flit& head, Route& out) const {
+void MinimalAdaptiveRouting::compute(int node, Flit& head, Route& out, const OutputLoad& /*load*/) const {
   out.count = 0;
   const int base = class_base(head.cls);
   if (node == head.dst) {

@@ -24,6 +24,7 @@
 #include <array>
 #include <memory>
 
+#include "noc/channel.h"
 #include "noc/flit.h"
 #include "noc/noc_params.h"
 #include "noc/topology_grid.h"
@@ -53,12 +54,34 @@ struct Route {
   void add(int port, int lo, int hi, bool escape = false) { options[count++] = RouteOption{port, lo, hi, escape}; }
 };
 
+// What a routing function may read of the router it runs in: how many
+// flits sit in (or are on their way to) the downstream buffers of each
+// output port, BookSim2's Router::GetUsedCredit. No outputs: all empty.
+struct OutputLoad {
+  const std::vector<OutputChannel>* outputs = nullptr;
+  int used_credits(int port) const {
+    if (!outputs) return 0;
+    const OutputChannel& o = (*outputs)[static_cast<size_t>(port)];
+    if (o.sink()) return 0;
+    int used = 0;
+    for (int vc = 0; vc < o.vcs(); ++vc) used += o.depth() - o.vc(vc).credits;
+    return used;
+  }
+};
+
 // Given the router a head flit is in, the output ports it may take and, for
-// each, the range of output VCs it may claim.
+// each, the range of output VCs it may claim. A routing function may record
+// a decision in the head (Flit::phase, Flit::intermediate); the head carries
+// it to the next router.
 class RoutingFunction {
  public:
   virtual ~RoutingFunction() = default;
-  virtual void route(int router, const Flit& head, Route& out) const = 0;
+  void route(int router, Flit& head, Route& out, const OutputLoad& load) const { compute(router, head, out, load); }
+  // As if every output queue were empty.
+  void route(int router, Flit& head, Route& out) const { compute(router, head, out, OutputLoad{}); }
+
+ private:
+  virtual void compute(int router, Flit& head, Route& out, const OutputLoad& load) const = 0;
 };
 
 // The grids' routing functions: dimension order and its VC sets.
@@ -89,16 +112,18 @@ class GridRouting : public RoutingFunction {
 class DimensionOrderRouting : public GridRouting {
  public:
   using GridRouting::GridRouting;
-  void route(int node, const Flit& head, Route& out) const override;
+
+ private:
+  void compute(int node, Flit& head, Route& out, const OutputLoad& load) const override;
 };
 
 class MinimalAdaptiveRouting : public GridRouting {
  public:
   MinimalAdaptiveRouting(const NocParams& p, const GridTopology& topo);
-  void route(int node, const Flit& head, Route& out) const override;
   int escape_vcs() const { return escape_vcs_; }
 
  private:
+  void compute(int node, Flit& head, Route& out, const OutputLoad& load) const override;
   // Productive ports the turn model allows (all when minimal).
   void add_adaptive_ports(int node, const Flit& head, int lo, int hi, Route& out) const;
   void add_odd_even_ports(int node, const Flit& head, int lo, int hi, Route& out) const;

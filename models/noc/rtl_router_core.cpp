@@ -112,7 +112,7 @@ std::string variant_list(bool mutant) {
 
 void check_rtl_router_support(const NocParams& p) {
   if (p.topology != "mesh" && p.topology != "ring") unsupported("noc.topology", p.topology, "mesh and ring");
-  if (p.routing != RoutingKind::kDimensionOrder) unsupported("noc.routing", "adaptive routing", "dor");
+  if (p.routing != "dor") unsupported("noc.routing", p.routing, "dor");
   if (p.allocator != AllocatorKind::kSeparableInputFirst)
     unsupported("noc.allocator", allocator_names()[static_cast<int>(p.allocator)], "separable_input_first");
   if (p.flow_control != FlowControl::kWormhole)

@@ -48,6 +48,13 @@ class Topology {
   virtual PortRef link(int router, int port) const = 0;
   // Router-to-router links of a minimal path from node src to node dst.
   virtual int distance(int src, int dst) const = 0;
+  // Cycles a flit spends on the link leaving `router` on `port`, and the
+  // credits for it on their way back (as many more as it exceeds
+  // delays.link). Links are symmetric: link(r, p) leads to a port with the
+  // same delay. By default every link takes noc.delay.link.
+  virtual int link_delay(int /*router*/, int /*port*/, const RouterDelays& delays) const { return delays.link; }
+  // The shape in a few words ("4x4", "4-ary 3-tree"), for summaries.
+  virtual std::string shape() const = 0;
   virtual std::string port_name(int router, int port) const = 0;
   virtual std::string node_name(int node) const = 0;
   virtual std::string router_name(int router) const = 0;

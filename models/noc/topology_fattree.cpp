@@ -57,7 +57,7 @@ std::unique_ptr<RoutingFunction> FatTreeTopology::make_routing(const NocParams& 
 NearestCommonAncestorRouting::NearestCommonAncestorRouting(const NocParams& p, const FatTreeTopology& topo)
     : topo_(topo), per_class_(p.vcs_per_class()) {}
 
-void NearestCommonAncestorRouting::route(int router, const Flit& head, Route& out) const {
+void NearestCommonAncestorRouting::compute(int router, Flit& head, Route& out, const OutputLoad& /*load*/) const {
   out.count = 0;
   const int lo = head.cls * per_class_, hi = lo + per_class_ - 1;
   const int l = topo_.level(router);

@@ -15,6 +15,8 @@
 // VC: every VC of the message class is usable on every hop.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <vector>
 
 #include "noc/routing.h"
@@ -48,6 +50,7 @@ class FatTreeTopology : public Topology {
   std::string port_name(int router, int port) const override;
   std::string node_name(int node) const override;
   std::string router_name(int router) const override;
+  std::string shape() const override { return fmt::format("{}-ary {}-tree", k_, n_); }
   std::unique_ptr<RoutingFunction> make_routing(const NocParams& p) const override;
 
  private:
@@ -62,9 +65,9 @@ class FatTreeTopology : public Topology {
 class NearestCommonAncestorRouting : public RoutingFunction {
  public:
   NearestCommonAncestorRouting(const NocParams& p, const FatTreeTopology& topo);
-  void route(int router, const Flit& head, Route& out) const override;
 
  private:
+  void compute(int router, Flit& head, Route& out, const OutputLoad& load) const override;
   const FatTreeTopology& topo_;
   int per_class_;
 };

@@ -80,8 +80,12 @@ std::string GridTopology::node_name(int node) const {
   return dims() == 1 ? fmt::format("{}", node) : fmt::format("{}({},{})", node, x(node), y(node));
 }
 
+std::string GridTopology::shape() const {
+  return dims() == 1 ? fmt::format("{} routers", nodes()) : fmt::format("{}x{}", k_, m_);
+}
+
 std::unique_ptr<RoutingFunction> GridTopology::make_routing(const NocParams& p) const {
-  if (p.routing == RoutingKind::kAdaptive) return std::make_unique<MinimalAdaptiveRouting>(p, *this);
+  if (p.adaptive_routing()) return std::make_unique<MinimalAdaptiveRouting>(p, *this);
   return std::make_unique<DimensionOrderRouting>(p, *this);
 }
 

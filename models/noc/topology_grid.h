@@ -53,6 +53,7 @@ class GridTopology : public Topology {
   std::string port_name(int router, int port) const override;
   std::string node_name(int node) const override;
   std::string router_name(int router) const override { return node_name(router); }
+  std::string shape() const override;
   const GridTopology* grid() const override { return this; }
   std::unique_ptr<RoutingFunction> make_routing(const NocParams& p) const override;
 

@@ -71,8 +71,8 @@ TEST(AtomicVc, AutoIsAtomicOnlyForAdaptiveRouting) {
   EXPECT_FALSE(params({{"noc.topology", "torus"}, {"noc.routing", "dor"}}).atomic_vc);
   EXPECT_TRUE(params({{"noc.routing", "adaptive"}, {"noc.vcs", "2"}}).atomic_vc);
   EXPECT_TRUE(params({{"noc.routing", "adaptive"}, {"noc.adaptive", "west_first"}}).atomic_vc);
-  EXPECT_TRUE(NocParams::atomic_vc_auto(RoutingKind::kAdaptive));
-  EXPECT_FALSE(NocParams::atomic_vc_auto(RoutingKind::kDimensionOrder));
+  EXPECT_TRUE(NocParams::atomic_vc_auto("adaptive"));
+  EXPECT_FALSE(NocParams::atomic_vc_auto("dor"));
   // Explicit values win.
   EXPECT_TRUE(params({{"noc.atomic_vc", "true"}}).atomic_vc);
   EXPECT_FALSE(params({{"noc.atomic_vc", "false"}, {"noc.routing", "adaptive"}, {"noc.allow_unsafe_routing", "true"}})

@@ -119,7 +119,7 @@ TEST(FatTree, ZeroLoadLatencyFollowsTheHops) {
 
 TEST(FatTree, ConfigurationNamesTheKey) {
   EXPECT_THROW(params({{"noc.topology", "fattree"}, {"noc.routing", "dor"}}), tessera::sim::ConfigError);
-  EXPECT_EQ(fat_tree().routing, RoutingKind::kNearestCommonAncestor);  // the topology's default
+  EXPECT_EQ(fat_tree().routing, "nca");  // the topology's default
   EXPECT_EQ(fat_tree().nodes(), 64);
   try {
     params({{"noc.topology", "fattree"}, {"noc.traffic", "transpose"}});

@@ -105,6 +105,7 @@ class Pair : public Topology {
   std::string port_name(int, int port) const override { return port == 0 ? "local" : "link"; }
   std::string node_name(int node) const override { return std::to_string(node); }
   std::string router_name(int router) const override { return std::to_string(router); }
+  std::string shape() const override { return "2 routers"; }
   std::unique_ptr<RoutingFunction> make_routing(const NocParams&) const override { return nullptr; }
 };
 
