@@ -42,6 +42,7 @@ class Network {
 
   const NocParams& params() const { return p_; }
   const Topology& topology() const { return *topo_; }
+  const RoutingFunction& routing() const { return *routing_; }
   uint64_t now() const { return now_; }
 
   // Queues a packet at its source interface; assigns and returns its id.

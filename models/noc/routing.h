@@ -79,6 +79,8 @@ class RoutingFunction {
   void route(int router, Flit& head, Route& out, const OutputLoad& load) const { compute(router, head, out, load); }
   // As if every output queue were empty.
   void route(int router, Flit& head, Route& out) const { compute(router, head, out, OutputLoad{}); }
+  // Whether every packet takes a minimal path (UGAL's Valiant paths do not).
+  virtual bool minimal() const { return true; }
 
  private:
   virtual void compute(int router, Flit& head, Route& out, const OutputLoad& load) const = 0;

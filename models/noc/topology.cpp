@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "noc/topology_fattree.h"
+#include "noc/topology_flatfly.h"
 #include "noc/topology_grid.h"
 #include "sim/config.h"
 
@@ -17,6 +18,7 @@ const std::vector<TopologyInfo>& topology_registry() {
     std::vector<TopologyInfo> r;
     register_grid_topologies(r);
     register_fat_tree(r);
+    register_flat_fly(r);
     return r;
   }();
   return registry;

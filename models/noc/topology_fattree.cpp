@@ -2,12 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
+#include "sim/config.h"
 
 namespace tessera::noc {
 
 FatTreeTopology::FatTreeTopology(int k, int n) : Topology("fattree", 0, 0, 2 * k), k_(k), n_(n), per_level_(1) {
-  if (k_ < 2 || n_ < 2) throw std::invalid_argument("a fat tree needs k >= 2 and at least 2 levels");
+  if (k_ < 2) throw sim::ConfigError("noc.k: a fat tree needs k >= 2");
+  if (n_ < 2) throw sim::ConfigError("noc.n: a fat tree needs at least 2 levels");
   for (int i = 0, p = 1; i <= n_; ++i, p *= k_) pow_.push_back(p);
   per_level_ = pow_[n_ - 1];
   set_size(pow_[n_], n_ * per_level_);

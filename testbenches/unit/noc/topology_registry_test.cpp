@@ -64,7 +64,8 @@ TEST(TopologyRegistry, EveryTopologyIsWiredBothWays) {
 
 // A burst of 100 4-flit packets per node to seeded uniform destinations
 // drains (the watchdog throws on a deadlock) and every flit crosses exactly
-// the links of a minimal path: sum(flits x distance).
+// the links of a minimal path, sum(flits x distance), or at least as many
+// with a routing function that also takes non-minimal paths.
 TEST(TopologyRegistry, EveryTopologyDrainsABurstOverMinimalPaths) {
   for (const TopologyInfo& info : topology_registry()) {
     for (const std::string& routing : info.routings) {
@@ -87,7 +88,11 @@ TEST(TopologyRegistry, EveryTopologyDrainsABurstOverMinimalPaths) {
         }
       }
       while (net.packets_delivered() < net.packets_enqueued()) net.step();
-      EXPECT_EQ(net.flit_hops(), hops) << info.name << " " << routing;
+      if (net.routing().minimal()) {
+        EXPECT_EQ(net.flit_hops(), hops) << info.name << " " << routing;
+      } else {
+        EXPECT_GE(net.flit_hops(), hops) << info.name << " " << routing;
+      }
       EXPECT_TRUE(net.checker()->ok()) << info.name << " " << routing;
     }
   }
