@@ -34,12 +34,12 @@ struct FlagKey {
 };
 
 const FlagKey kFlags[] = {
-    {"--topology", "noc.topology", "ring|mesh|torus|fattree"},
-    {"--k", "noc.k", "Routers along x (a ring: all routers)"},
+    {"--topology", "noc.topology", "A registered topology (see noc.topology in --list)"},
+    {"--k", "noc.k", "Routers along x (a ring: all routers; see noc.k in --list for the others)"},
     {"--m", "noc.m", "Routers along y (default: same as --k)"},
     {"--vcs", "noc.vcs", "Virtual channels per port"},
     {"--vc-buf", "noc.vc_buf", "Buffer depth per VC, flits"},
-    {"--routing", "noc.routing", "dor|adaptive (grids), nca (fattree)"},
+    {"--routing", "noc.routing", "dor|adaptive (grids), nca (fattree), min|ugal (flatfly, dragonfly)"},
     {"--flow-control", "noc.flow_control", "wormhole|vct|saf"},
     {"--allocator", "noc.allocator", "separable_input_first|islip"},
     {"--mode", "noc.mode", "latency|throughput (accepted rate at the offered load, also beyond saturation)"},
