@@ -78,8 +78,21 @@ def _case(base, extra):
 FATTREE = ([("topology", "fattree"), ("k", 4), ("n", 3), ("routing_function", "nca"), ("num_vcs", 2)],
            ["--topology", "fattree", "--k", "4", "--set", "noc.n=3", "--routing", "nca", "--vcs", "2"])
 
+# A 4-ary 2-flat with 4 nodes per router (BookSim2's examples/flatflyconfig
+# shape: 16 routers of 10 ports, 64 nodes), 1-cycle channels on both sides
+# (use_noc_latency = 0; with 1 BookSim2 gives each channel its length on a
+# 2-D floor plan). BookSim2's routing names: ran_min is its dimension-order
+# minimal routing, ugal its ugal_flatfly_onchip (bias 2, Tessera's default).
+FLATFLY = ([("topology", "flatfly"), ("k", 4), ("n", 2), ("c", 4), ("x", 4), ("y", 4), ("xr", 2), ("yr", 2),
+            ("use_noc_latency", 0), ("num_vcs", 2)],
+           ["--topology", "flatfly", "--k", "4", "--set", "noc.n=2", "--set", "noc.c=4", "--vcs", "2"])
+FLATFLY_MIN = ([("routing_function", "ran_min")], ["--routing", "min"])
+FLATFLY_UGAL = ([("routing_function", "ugal")], ["--routing", "ugal"])
+
 CASES = {
     "fattree4x3": FATTREE,
+    "flatfly4x2_min": _case(FLATFLY, FLATFLY_MIN),
+    "flatfly4x2_ugal": _case(FLATFLY, FLATFLY_UGAL),
     "torus4x4": _case(TORUS4, LINK1),
     "torus4x4_link2": _case(TORUS4, LINK2),
     "ring16": _case(RING16, LINK1),
