@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "noc/topology_dragonfly.h"
 #include "noc/topology_fattree.h"
 #include "noc/topology_flatfly.h"
 #include "noc/topology_grid.h"
@@ -19,6 +20,7 @@ const std::vector<TopologyInfo>& topology_registry() {
     register_grid_topologies(r);
     register_fat_tree(r);
     register_flat_fly(r);
+    register_dragonfly(r);
     return r;
   }();
   return registry;

@@ -1,0 +1,123 @@
+#include "noc/topology_dragonfly.h"
+
+#include <fmt/format.h>
+
+#include "sim/config.h"
+
+namespace tessera::noc {
+
+namespace {
+
+// p = 8 is 16,512 nodes; larger networks only exhaust the host.
+constexpr int kMaxP = 8;
+
+}  // namespace
+
+DragonflyTopology::DragonflyTopology(int p) : Topology("dragonfly", 0, 0, 4 * p - 1), p_(p), a_(2 * p), g_(0) {
+  if (p_ < 1 || p_ > kMaxP)
+    throw sim::ConfigError(fmt::format("noc.k: a dragonfly takes 1 to {} nodes per router, not {}", kMaxP, p_));
+  g_ = a_ * p_ + 1;
+  set_size(a_ * p_ * g_, a_ * g_);
+}
+
+PortRef DragonflyTopology::link(int router, int port) const {
+  const int G = group(router), i = index(router);
+  if (port < p_) return PortRef{};
+  if (!is_global(port)) {
+    const int c = port - p_;
+    const int t = c < i ? c : c + 1;
+    return PortRef{G * a_ + t, local_port(t, i)};
+  }
+  const int o = i * p_ + (port - p_ - a_ + 1);
+  const int D = o < G ? o : o + 1;
+  return PortRef{global_router(D, G), global_port(D, G)};
+}
+
+int DragonflyTopology::port_to_group(int router, int to) const {
+  const int G = group(router);
+  const int via = global_router(G, to);
+  return via == router ? global_port(G, to) : local_port(index(router), index(via));
+}
+
+int DragonflyTopology::min_port(int router, int dst) const {
+  const int target = router_of(dst);
+  if (target == router) return dst % p_;
+  if (group(target) == group(router)) return local_port(index(router), index(target));
+  return port_to_group(router, group(target));
+}
+
+int DragonflyTopology::distance(int src, int dst) const {
+  const int rs = router_of(src), rd = router_of(dst);
+  if (rs == rd) return 0;
+  const int gs = group(rs), gd = group(rd);
+  if (gs == gd) return 1;
+  return (rs != global_router(gs, gd) ? 1 : 0) + 1 + (rd != global_router(gd, gs) ? 1 : 0);
+}
+
+std::string DragonflyTopology::port_name(int router, int port) const {
+  if (port < p_) return fmt::format("node{}", terminal(router, port));
+  const PortRef to = link(router, port);
+  if (is_global(port)) return fmt::format("global->g{}", group(to.router));
+  return fmt::format("local->r{}", to.router);
+}
+
+std::unique_ptr<RoutingFunction> DragonflyTopology::make_routing(const NocParams& params) const {
+  return std::make_unique<DragonflyRouting>(params, *this, params.routing == "ugal");
+}
+
+DragonflyRouting::DragonflyRouting(const NocParams& params, const DragonflyTopology& topo, bool ugal)
+    : topo_(topo),
+      ugal_(ugal),
+      per_class_(params.vcs_per_class()),
+      sets_(ugal ? 3 : 2),
+      threshold_(params.ugal_threshold) {
+  if (per_class_ < sets_)
+    throw sim::ConfigError(fmt::format(
+        "noc.vcs: {} routing on a dragonfly needs {} VCs per message class (one set per global hop a packet "
+        "may take, plus one), there are {} ({} VCs, {} classes)",
+        ugal ? "ugal" : "min", sets_, per_class_, params.vcs, params.classes));
+}
+
+void DragonflyRouting::compute(int router, Flit& head, Route& out, const OutputLoad& load) const {
+  out.count = 0;
+  const int G = topo_.group(router);
+  const int dst_group = topo_.group_of(head.dst);
+  if (head.phase == 0) {  // at the source router: decide
+    head.intermediate = -1;
+    if (ugal_ && dst_group != G) {
+      const int I = static_cast<int>(mix64(head.packet_id) % static_cast<uint64_t>(topo_.groups()));
+      // BookSim2's rule (ugal_dragonflynew): the queues weighted 1 and 2,
+      // roughly the global hops of the two paths, biased towards the
+      // minimal one by the threshold.
+      if (I != G && I != dst_group &&
+          load.used_credits(topo_.min_port(router, head.dst)) >
+              2 * load.used_credits(topo_.port_to_group(router, I)) + threshold_)
+        head.intermediate = I;
+    }
+  }
+  const int crossed = head.phase == 0 ? 0 : head.phase - 1;  // global links crossed so far
+  int port;
+  if (head.intermediate >= 0 && crossed == 0)
+    port = topo_.port_to_group(router, head.intermediate);
+  else
+    port = topo_.min_port(router, head.dst);
+  const int set = crossed + (topo_.is_global(port) ? 1 : 0);
+  head.phase = static_cast<uint8_t>(1 + set);
+  if (topo_.terminal(router, port) >= 0) {
+    // The interface always takes a flit: any VC of the class.
+    out.add(port, set_lo(head.cls, 0), set_hi(head.cls, sets_ - 1));
+    return;
+  }
+  out.add(port, set_lo(head.cls, set), set_hi(head.cls, set));
+}
+
+void register_dragonfly(std::vector<TopologyInfo>& registry) {
+  registry.push_back(
+      {"dragonfly",
+       "balanced dragonfly (Kim et al. 2008): noc.k nodes and global links per router, 2 noc.k routers per group, "
+       "2 noc.k^2 + 1 groups",
+       {"min", "ugal"},
+       [](const NocParams& p) -> std::unique_ptr<Topology> { return std::make_unique<DragonflyTopology>(p); }});
+}
+
+}  // namespace tessera::noc
