@@ -103,11 +103,11 @@ void DragonflyRouting::compute(int router, Flit& head, Route& out, const OutputL
     port = topo_.min_port(router, head.dst);
   const int set = crossed + (topo_.is_global(port) ? 1 : 0);
   head.phase = static_cast<uint8_t>(1 + set);
-  if (topo_.terminal(router, port) >= 0) {
-    // The interface always takes a flit: any VC of the class.
-    out.add(port, set_lo(head.cls, 0), set_hi(head.cls, sets_ - 1));
-    return;
-  }
+  // The hop to the terminal keeps the set, as BookSim2 ejects on VC ph. The
+  // interface always takes a flit, so any VC would be safe, but a VC takes a
+  // new packet at most every third cycle: with one VC per set that caps the
+  // ejection of one set's packets at 1/3 flit per cycle, and BookSim2's
+  // saturation throughput with it (docs/validation.md, "NoC: dragonfly").
   out.add(port, set_lo(head.cls, set), set_hi(head.cls, set));
 }
 

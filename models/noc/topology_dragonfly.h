@@ -25,7 +25,8 @@
 // router holding the global link to the destination's group, that global
 // hop, at most one local hop to the destination's router: 0 to 3 hops.
 // The message class's VCs split in two sets, the lower on the hops before the
-// global one, the upper on the global hop and after. Deadlock free: a
+// global one, the upper on the global hop and after (to the terminal too, as
+// BookSim2 ejects on VC ph). Deadlock free: a
 // lower-set channel is a local channel of the source group, on which a packet
 // waits only for a global channel (or its terminal); an upper-set global
 // channel waits only for a local channel of the destination group, which
@@ -45,9 +46,11 @@
 //
 // Unlike BookSim2's ugal_dragonflynew, which routes to a random intermediate
 // node (up to two local hops in its group) and keeps VC 0 for the whole
-// non-minimal phase, global hop included (a local channel of the
-// intermediate group then waits on VC 0 for another of the same group on
-// VC 0: a cycle of channel dependencies), the VC set here is the number of
+// non-minimal phase, global hop included (one VC-0 local channel carries
+// both a packet's hop inside its intermediate group, after a VC-0 global
+// hop, and another packet's first hop towards a VC-0 global link, so VC-0
+// channels can depend on one another in a cycle through three groups), and
+// ejects every packet on VC 2, the VC set here is the number of
 // global links the packet has crossed once the hop is taken: 0 for local
 // hops in the source group, 1 for the first global hop and the local hop
 // after it (in the intermediate group, or in the destination group of a

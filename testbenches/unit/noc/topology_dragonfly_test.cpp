@@ -183,22 +183,22 @@ Flit packet(int src, int dst, uint64_t id) {
 // Node 0 (router 0, group 0) to node 46 (router 23 = group 5, index 3):
 // router 0 -> router 2 (local port 3, lower VC set), global port 5 to router
 // 20 (upper set), local port 4 to router 23 (upper set), port 0 to the node
-// (any VC of the class).
+// (upper set).
 TEST(Dragonfly, MinimalPathAndVcSets) {
   const NocParams p = dragonfly("min", "2");
   const DragonflyTopology t(p);
   DragonflyRouting r(p, t, false);
   EXPECT_TRUE(r.minimal());
-  expect_path(walk(t, r, packet(0, 46, 1)), {{0, 3, 0, 0}, {2, 5, 1, 1}, {20, 4, 1, 1}, {23, 0, 0, 1}});
+  expect_path(walk(t, r, packet(0, 46, 1)), {{0, 3, 0, 0}, {2, 5, 1, 1}, {20, 4, 1, 1}, {23, 0, 1, 1}});
   // In the group: lower set throughout.
-  expect_path(walk(t, r, packet(0, 6, 1)), {{0, 4, 0, 0}, {3, 0, 0, 1}});  // port 3 - 1 + 2
+  expect_path(walk(t, r, packet(0, 6, 1)), {{0, 4, 0, 0}, {3, 0, 0, 0}});  // port 3 - 1 + 2
   // Two message classes of 2 VCs: class 1 uses VCs 2 and 3.
   const NocParams p2 = params(
       {{"noc.topology", "dragonfly"}, {"noc.k", "2"}, {"noc.vcs", "4"}, {"noc.classes", "2"}, {"noc.routing", "min"}});
   DragonflyRouting r2(p2, t, false);
   Flit f = packet(0, 46, 1);
   f.cls = 1;
-  expect_path(walk(t, r2, f), {{0, 3, 2, 2}, {2, 5, 3, 3}, {20, 4, 3, 3}, {23, 0, 2, 3}});
+  expect_path(walk(t, r2, f), {{0, 3, 2, 2}, {2, 5, 3, 3}, {20, 4, 3, 3}, {23, 0, 3, 3}});
 }
 
 // The intermediate group is SplitMix64(packet id) mod 9 (computed outside
@@ -208,7 +208,7 @@ TEST(Dragonfly, UgalWithEmptyQueuesTakesTheMinimalPath) {
   const DragonflyTopology t(p);
   DragonflyRouting r(p, t, true);
   EXPECT_FALSE(r.minimal());
-  expect_path(walk(t, r, packet(0, 46, 7)), {{0, 3, 0, 0}, {2, 5, 1, 1}, {20, 4, 1, 1}, {23, 0, 0, 2}});
+  expect_path(walk(t, r, packet(0, 46, 7)), {{0, 3, 0, 0}, {2, 5, 1, 1}, {20, 4, 1, 1}, {23, 0, 1, 1}});
 }
 
 // Router 0's outputs with `used` flits in the downstream buffers of each
@@ -238,9 +238,9 @@ TEST(Dragonfly, UgalWithALoadedMinimalPortGoesThroughTheHashedGroup) {
   const NocParams p = dragonfly("ugal");
   const DragonflyTopology t(p);
   DragonflyRouting r(p, t, true);
-  const std::vector<Hop> minimal{{0, 3, 0, 0}, {2, 5, 1, 1}, {20, 4, 1, 1}, {23, 0, 0, 2}};
+  const std::vector<Hop> minimal{{0, 3, 0, 0}, {2, 5, 1, 1}, {20, 4, 1, 1}, {23, 0, 1, 1}};
   const std::vector<Hop> through3{{0, 2, 0, 0},  {1, 5, 1, 1},  {12, 3, 1, 1},
-                                  {14, 5, 2, 2}, {21, 4, 2, 2}, {23, 0, 0, 2}};
+                                  {14, 5, 2, 2}, {21, 4, 2, 2}, {23, 0, 2, 2}};
 
   auto q31 = outputs({0, 0, 0, 31, 0, 0, 0});
   expect_path(walk(t, r, packet(0, 46, 7), OutputLoad{&q31}), through3);
@@ -267,7 +267,7 @@ TEST(Dragonfly, UgalWithALoadedMinimalPortGoesThroughTheHashedGroup) {
   expect_path(walk(t, r, packet(0, 46, 1), OutputLoad{&q48}), minimal);
   expect_path(walk(t, r, packet(0, 46, 3), OutputLoad{&q48}), minimal);
   // In the source's group UGAL routes minimally.
-  expect_path(walk(t, r, packet(0, 6, 7), OutputLoad{&q48}), {{0, 4, 0, 0}, {3, 0, 0, 2}});
+  expect_path(walk(t, r, packet(0, 6, 7), OutputLoad{&q48}), {{0, 4, 0, 0}, {3, 0, 0, 0}});
 }
 
 // A group sending everything to the next group: the minimal paths share the
