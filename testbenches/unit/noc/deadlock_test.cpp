@@ -6,7 +6,6 @@
 
 #include <string>
 
-#include "noc/traffic.h"
 #include "noc_test_util.h"
 
 namespace {
@@ -93,19 +92,7 @@ TEST(Deadlock, SaturatedRingsAndToriDrainUnderBothWrapRules) {
                                   {"noc.wrap_rule", rule},
                                   {"noc.watchdog_cycles", "200"}});
       Network net(p);
-      Rng rng(7);
-      uint64_t hops = 0;
-      for (int i = 0; i < 200; ++i) {
-        for (int src = 0; src < p.nodes(); ++src) {
-          Packet packet;
-          packet.src = src;
-          packet.dst = static_cast<int>(rng.below(static_cast<uint32_t>(p.nodes())));
-          packet.flits = 4;
-          hops += 4u * static_cast<uint64_t>(net.topology().distance(src, packet.dst));
-          net.enqueue(packet);
-        }
-      }
-      while (net.packets_delivered() < net.packets_enqueued()) net.step();
+      const uint64_t hops = test::drain_uniform_burst(net, 200, 4, 7);
       EXPECT_TRUE(net.idle()) << rule << " " << topology;
       EXPECT_EQ(net.flit_hops(), hops) << rule << " " << topology;
       EXPECT_TRUE(net.checker()->ok()) << rule << " " << topology;

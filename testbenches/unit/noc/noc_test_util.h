@@ -11,6 +11,7 @@
 #include "noc/measurement.h"
 #include "noc/network.h"
 #include "noc/noc_params.h"
+#include "noc/traffic.h"
 #include "sim/config.h"
 
 namespace tessera::noc::test {
@@ -27,6 +28,28 @@ inline MeasureOptions measure(Settings settings) {
   sim::Config cfg;
   for (const auto& [k, v] : settings) cfg.set(k, v, "--set");
   return MeasureOptions::from_config(cfg);
+}
+
+// A burst: `per_node` packets of `flits` flits from every node to
+// destinations drawn uniformly (Rng(seed)), all enqueued at once, run until
+// every one is delivered (the watchdog throws on a deadlock). Returns the
+// flit-hops minimal paths take: sum(flits x distance).
+inline uint64_t drain_uniform_burst(Network& net, int per_node, int flits, uint64_t seed) {
+  const int nodes = net.topology().nodes();
+  Rng rng(seed);
+  uint64_t hops = 0;
+  for (int i = 0; i < per_node; ++i) {
+    for (int src = 0; src < nodes; ++src) {
+      Packet packet;
+      packet.src = src;
+      packet.dst = static_cast<int>(rng.below(static_cast<uint32_t>(nodes)));
+      packet.flits = flits;
+      hops += static_cast<uint64_t>(flits) * static_cast<uint64_t>(net.topology().distance(src, packet.dst));
+      net.enqueue(packet);
+    }
+  }
+  while (net.packets_delivered() < net.packets_enqueued()) net.step();
+  return hops;
 }
 
 // Sends one packet into an empty network at cycle 0 and returns its delivery.

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "noc/topology_flatfly.h"
-#include "noc/traffic.h"
 #include "noc_test_util.h"
 
 namespace {
@@ -224,17 +223,7 @@ TEST(FlatFly, UgalSpreadsABurst) {
   int i = 0;
   for (const char* routing : {"min", "ugal"}) {
     Network net(flat_fly(routing));
-    Rng rng(5);
-    for (int n = 0; n < 20; ++n) {
-      for (int src = 0; src < net.topology().nodes(); ++src) {
-        Packet packet;
-        packet.src = src;
-        packet.dst = static_cast<int>(rng.below(64));
-        packet.flits = 4;
-        net.enqueue(packet);
-      }
-    }
-    while (net.packets_delivered() < net.packets_enqueued()) net.step();
+    test::drain_uniform_burst(net, 20, 4, 5);
     EXPECT_TRUE(net.checker()->ok());
     hops[i++] = net.flit_hops();
   }

@@ -79,19 +79,7 @@ TEST(TopologyRegistry, EveryTopologyDrainsABurstOverMinimalPaths) {
                                   {"noc.routing", routing},
                                   {"noc.watchdog_cycles", "500"}});
       Network net(p);
-      Rng rng(3);
-      uint64_t hops = 0;
-      for (int i = 0; i < 100; ++i) {
-        for (int src = 0; src < p.nodes(); ++src) {
-          Packet packet;
-          packet.src = src;
-          packet.dst = static_cast<int>(rng.below(static_cast<uint32_t>(p.nodes())));
-          packet.flits = 4;
-          hops += 4u * static_cast<uint64_t>(net.topology().distance(src, packet.dst));
-          net.enqueue(packet);
-        }
-      }
-      while (net.packets_delivered() < net.packets_enqueued()) net.step();
+      const uint64_t hops = test::drain_uniform_burst(net, 100, 4, 3);
       if (net.routing().minimal()) {
         EXPECT_EQ(net.flit_hops(), hops) << info.name << " " << routing;
       } else {
