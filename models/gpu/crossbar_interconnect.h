@@ -44,14 +44,17 @@
 
 namespace tessera::gpu {
 
-// What the crossbar asks of the targets it connects: which target serves an
+// What the crossbar (and a network in front of the L2) asks of the targets
+// it connects: how many there are and their clock, which target serves an
 // address, and whether a target's input queue had room at the start of a
 // cycle (counting the requests it took in that cycle). A direct call, because
 // the answer must hold for the start of the cycle whatever order SystemC
-// runs the two modules' methods in.
-class CrossbarTargets {
+// runs the two modules' methods in. An sc_interface: a target offers it at
+// its socket (platform::Component::interfaces), as it would to an sc_port.
+class CrossbarTargets : public virtual sc_core::sc_interface {
  public:
-  virtual ~CrossbarTargets() = default;
+  virtual unsigned targets() const = 0;
+  virtual const sim::ClockDomain& targets_clock() const = 0;
   virtual unsigned target_of(uint64_t address) const = 0;
   virtual bool has_room(unsigned target, uint64_t cycle) const = 0;
 };

@@ -73,6 +73,8 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   unsigned slice_of(uint32_t addr) const;
   // CrossbarTargets: the slice of an address; whether a slice's input queue
   // had room at the start of `cycle`, counting the requests it took in it.
+  unsigned targets() const override { return slices(); }
+  const sim::ClockDomain& targets_clock() const override { return clock_; }
   unsigned target_of(uint64_t address) const override { return slice_of(static_cast<uint32_t>(address)); }
   bool has_room(unsigned slice, uint64_t cycle) const override;
   const sim::ClockDomain& clock() const { return clock_; }

@@ -37,26 +37,24 @@ std::function<std::unique_ptr<Component>(const NetlistInstance&, BuildContext&)>
 
 [[noreturn]] void no_such_binding(const Component& c, const std::string& socket);
 
-template <class T>
-T& component_as(Component& c, const std::string& what) {
-  auto* t = dynamic_cast<T*>(&c);
-  if (!t)
-    throw sim::ConfigError(fmt::format("{}: instance '{}' ({}) cannot serve as {}", c.instance().where, c.name(),
-                                       c.instance().type, what));
-  return *t;
-}
-
-// The built instance `name` as a T, for `what`. What a constructor takes
-// from another instance is built before it (build_order()); an instance that
-// is not, bound where a network or the dispatcher expects an earlier kind
-// (a network bound to itself, say), cannot serve either.
-template <class T>
-T& built_as(const BuildContext& ctx, const std::string& name, const std::string& what) {
-  if (Component* c = ctx.find(name)) return component_as<T>(*c, what);
-  const NetlistInstance* inst = ctx.netlist->find(name);
-  throw sim::ConfigError(fmt::format("{}: instance '{}' ({}) cannot serve as {}",
-                                     inst ? inst->where : ctx.netlist->origin, name,
-                                     inst ? inst->type : "not an instance", what));
+// The interface IF that the target of binding `b` offers at its socket
+// (Component::interfaces), for `what`: what an sc_port of IF would bind to,
+// taken while the instance is built. The target is built first (its socket
+// is built_first or the binding's socket bound_while_built).
+template <class IF>
+IF& offered_at(const BuildContext& ctx, const NetlistBinding& b, const std::string& what) {
+  const auto refuse = [&](const std::string& type, const std::string& why) {
+    return sim::ConfigError(fmt::format("{}: binding '{} -> {}': instance '{}' ({}) cannot serve as {}: {}", b.where,
+                                        b.from.text(), b.to.text(), b.to.instance, type, what, why));
+  };
+  if (Component* to = ctx.find(b.to.instance)) {
+    for (sc_core::sc_interface* i : to->interfaces(b.to.socket))
+      if (auto* typed = dynamic_cast<IF*>(i)) return *typed;
+    throw refuse(to->instance().type, fmt::format("it offers none at socket '{}'", b.to.socket));
+  }
+  const NetlistInstance* inst = ctx.netlist->find(b.to.instance);
+  throw refuse(inst ? inst->type : "not an instance",
+               fmt::format("it is not built before instance '{}'", b.from.instance));
 }
 
 // The instance's scalar attribute as an integer.

@@ -3,7 +3,6 @@
 
 #include "gpu/crossbar_interconnect.h"
 #include "platforms/components/common.h"
-#include "platforms/components/l2.h"
 
 namespace tessera::platform {
 
@@ -22,10 +21,10 @@ class Crossbar : public Component {
       requesters += type.endpoints ? type.endpoints(from, *ctx.config) : 1;
     }
     const auto out = ctx.netlist->bindings_from(inst.name, "out");
-    L2& l2 = built_as<L2>(ctx, out.at(0)->to.instance, "the crossbar's L2 target");
+    gpu::CrossbarTargets& l2 = offered_at<gpu::CrossbarTargets>(ctx, *out.at(0), "the crossbar's L2 target");
     sim::Config::Scope scope(*ctx.config, inst.name, inst.params);
-    xbar_ = std::make_unique<gpu::CrossbarInterconnect>(inst.name.c_str(), *ctx.config, l2.l2().clock(), requesters,
-                                                        l2.l2().slices(), l2.l2(), *ctx.stats);
+    xbar_ = std::make_unique<gpu::CrossbarInterconnect>(inst.name.c_str(), *ctx.config, l2.targets_clock(), requesters,
+                                                        l2.targets(), l2, *ctx.stats);
     xbar_->set_waveform(ctx.wave);
   }
   TargetSocket* target_socket(const std::string& socket) override {

@@ -1,10 +1,10 @@
 // The `noc` component type: the network-on-chip.
 #include <fmt/format.h>
 
+#include "gpu/crossbar_interconnect.h"
 #include "noc/noc_interconnect.h"
 #include "noc/noc_params.h"
 #include "platforms/components/common.h"
-#include "platforms/components/l2.h"
 
 namespace tessera::platform {
 
@@ -23,7 +23,7 @@ class Noc : public Component {
     // Targets: the L2 (its slices, by the L2's interleaving) or memories,
     // each with an address range.
     std::vector<std::pair<uint64_t, uint64_t>> ranges;
-    L2* l2 = nullptr;
+    const gpu::CrossbarTargets* l2 = nullptr;
     for (const auto* b : ctx.netlist->bindings_from(inst.name, "out")) {
       for (int n : nodes.at(b->to.instance)) targets.push_back(n);
       const NetlistInstance& to = *ctx.netlist->find(b->to.instance);
@@ -31,7 +31,7 @@ class Noc : public Component {
       if (type.address_range) {
         ranges.push_back(*type.address_range(to));
       } else {
-        l2 = &built_as<L2>(ctx, b->to.instance, "the network's L2 target");
+        l2 = &offered_at<gpu::CrossbarTargets>(ctx, *b, "the network's L2 target");
       }
     }
     if (l2 && !ranges.empty())
@@ -41,7 +41,7 @@ class Noc : public Component {
                       inst.where, inst.name));
     noc::NocInterconnect::AddressMap map;
     if (l2) {
-      map = [l2 = &l2->l2()](uint64_t addr) { return static_cast<int>(l2->slice_of(static_cast<uint32_t>(addr))); };
+      map = [l2](uint64_t addr) { return static_cast<int>(l2->target_of(addr)); };
     } else {
       map = [ranges](uint64_t addr) {
         for (size_t t = 0; t < ranges.size(); ++t)

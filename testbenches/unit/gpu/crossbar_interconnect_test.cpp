@@ -30,9 +30,12 @@ class Slice : public sc_core::sc_module, public CrossbarTargets {
   tlm_utils::simple_target_socket<Slice> socket;
   sc_core::sc_time begin_req = sc_core::sc_max_time(), delay = sc_core::sc_max_time();
 
-  explicit Slice(const sc_core::sc_module_name& name) : sc_module(name), socket("socket") {
+  Slice(const sc_core::sc_module_name& name, const sim::ClockDomain& clock)
+      : sc_module(name), socket("socket"), clock_(clock) {
     socket.register_nb_transport_fw(this, &Slice::fw);
   }
+  unsigned targets() const override { return 1; }
+  const sim::ClockDomain& targets_clock() const override { return clock_; }
   unsigned target_of(uint64_t) const override { return 0; }
   bool has_room(unsigned, uint64_t cycle) const override { return cycle >= 5; }
 
@@ -50,6 +53,8 @@ class Slice : public sc_core::sc_module, public CrossbarTargets {
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
+
+  const sim::ClockDomain& clock_;
 };
 
 TEST(CrossbarInterconnect, ReadCrossesWhenTheSliceHasRoomAndItsAnswerComesBack) {
@@ -62,7 +67,7 @@ TEST(CrossbarInterconnect, ReadCrossesWhenTheSliceHasRoomAndItsAnswerComesBack) 
   sim::Config cfg;
   sim::StatGroup root("chip");
   sim::ClockDomain clock("l2", 1000.0);
-  Slice slice("slice");
+  Slice slice("slice", clock);
   CrossbarInterconnect xbar("xbar", cfg, clock, 1, 1, slice, root);
   xbar.initiator_socket.bind(slice.socket);
   struct Sm : sc_core::sc_module {
