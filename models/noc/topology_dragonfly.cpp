@@ -62,6 +62,7 @@ std::string DragonflyTopology::port_name(int router, int port) const {
 }
 
 std::unique_ptr<RoutingFunction> DragonflyTopology::make_routing(const NocParams& params) const {
+  if (params.routing == "ugal_node") return std::make_unique<DragonflyNodeUgalRouting>(params, *this);
   return std::make_unique<DragonflyRouting>(params, *this, params.routing == "ugal");
 }
 
@@ -111,12 +112,50 @@ void DragonflyRouting::compute(int router, Flit& head, Route& out, const OutputL
   out.add(port, set_lo(head.cls, set), set_hi(head.cls, set));
 }
 
+DragonflyNodeUgalRouting::DragonflyNodeUgalRouting(const NocParams& params, const DragonflyTopology& topo)
+    : topo_(topo), per_class_(params.vcs_per_class()), threshold_(params.ugal_threshold) {
+  if (!params.allow_unsafe_routing)
+    throw sim::ConfigError(
+        "noc.routing: ugal_node (BookSim2's dragonfly UGAL) can deadlock (its VC-0 channels may wait on one "
+        "another through three groups); use ugal, or set noc.allow_unsafe_routing=true to compare with BookSim2");
+  if (per_class_ < 3)
+    throw sim::ConfigError(fmt::format(
+        "noc.vcs: ugal_node routing on a dragonfly needs 3 VCs per message class, there are {} ({} VCs, {} classes)",
+        per_class_, params.vcs, params.classes));
+}
+
+void DragonflyNodeUgalRouting::compute(int router, Flit& head, Route& out, const OutputLoad& load) const {
+  out.count = 0;
+  // head.phase is BookSim2's ph + 1 (0: not decided yet).
+  enum : uint8_t { kToIntermediate = 1, kMinimal = 2, kPastGlobal = 3 };
+  const int G = topo_.group(router);
+  if (head.phase == 0) {
+    if (topo_.group_of(head.dst) == G) {
+      head.phase = kPastGlobal;
+    } else {
+      const uint64_t nodes = static_cast<uint64_t>(topo_.nodes());
+      head.intermediate = static_cast<int>(mix64(head.packet_id) % nodes);
+      head.phase = kMinimal;
+      if (topo_.group_of(head.intermediate) != G &&
+          load.used_credits(topo_.min_port(router, head.dst)) >
+              2 * load.used_credits(topo_.min_port(router, head.intermediate)) + threshold_)
+        head.phase = kToIntermediate;
+    }
+  }
+  if (head.phase == kToIntermediate && router == topo_.router_of(head.intermediate)) head.phase = kMinimal;
+  const int port = topo_.min_port(router, head.phase == kToIntermediate ? head.intermediate : head.dst);
+  if (head.phase == kMinimal && topo_.is_global(port)) head.phase = kPastGlobal;
+  // VC set = BookSim2's ph (the set of the last hop, to the terminal too).
+  const int base = head.cls * per_class_, set = head.phase - 1;
+  out.add(port, base + set * per_class_ / 3, base + (set + 1) * per_class_ / 3 - 1);
+}
+
 void register_dragonfly(std::vector<TopologyInfo>& registry) {
   registry.push_back(
       {"dragonfly",
        "balanced dragonfly (Kim et al. 2008): noc.k nodes and global links per router, 2 noc.k routers per group, "
        "2 noc.k^2 + 1 groups",
-       {"min", "ugal"},
+       {"min", "ugal", "ugal_node"},
        [](const NocParams& p) -> std::unique_ptr<Topology> { return std::make_unique<DragonflyTopology>(p); }});
 }
 

@@ -142,6 +142,31 @@ class DragonflyRouting : public RoutingFunction {
   int per_class_, sets_, threshold_;
 };
 
+// Routing "ugal_node": BookSim2's ugal_dragonflynew as it is, to compare
+// like with like. At the source router a packet for another group draws an
+// intermediate *node* (SplitMix64 of its id, mod the nodes); one in the
+// source's group means minimal; otherwise q_min <= 2 q_nonmin +
+// noc.ugal_threshold goes minimally. BookSim2's phases are the VC sets: 0
+// for the whole way to the intermediate node's router (its global hop
+// included), 1 from there (or from the source, minimally) up to a global
+// hop, 2 on and after it (and from the source when the destination is in
+// its group). A VC-0 local channel carries both a hop inside an
+// intermediate group after a VC-0 global hop and another packet's first
+// hop towards a VC-0 global link, so VC-0 channels can wait on one another
+// in a cycle through three groups: it can deadlock, and is accepted only
+// with noc.allow_unsafe_routing=true. Needs 3 VCs per message class.
+class DragonflyNodeUgalRouting : public RoutingFunction {
+ public:
+  DragonflyNodeUgalRouting(const NocParams& params, const DragonflyTopology& topo);
+  bool minimal() const override { return false; }
+
+ private:
+  void compute(int router, Flit& head, Route& out, const OutputLoad& load) const override;
+
+  const DragonflyTopology& topo_;
+  int per_class_, threshold_;
+};
+
 // Registers "dragonfly".
 void register_dragonfly(std::vector<TopologyInfo>& registry);
 

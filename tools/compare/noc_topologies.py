@@ -104,6 +104,10 @@ DRAGONFLY = ([("topology", "dragonflynew"), ("k", 2), ("n", 1), ("vc_buf_size", 
               "--set", "noc.delay.injection=1", "--set", "noc.delay.ejection=1"])
 DF_MIN = ([("routing_function", "min"), ("num_vcs", 2)], ["--routing", "min", "--vcs", "2"])
 DF_UGAL = ([("routing_function", "ugal"), ("num_vcs", 3)], ["--routing", "ugal", "--vcs", "3"])
+# BookSim2's UGAL rule itself in Tessera (intermediate node, its VC phases;
+# it can deadlock, so Tessera runs it only with allow_unsafe_routing).
+DF_UGAL_NODE = ([("routing_function", "ugal"), ("num_vcs", 3)],
+                ["--routing", "ugal_node", "--vcs", "3", "--set", "noc.allow_unsafe_routing=true"])
 
 CASES = {
     "fattree4x3": FATTREE,
@@ -111,6 +115,7 @@ CASES = {
     "flatfly4x2_ugal": _case(FLATFLY, FLATFLY_UGAL),
     "dragonfly2_min": _case(DRAGONFLY, DF_MIN),
     "dragonfly2_ugal": _case(DRAGONFLY, DF_UGAL),
+    "dragonfly2_ugal_node": _case(DRAGONFLY, DF_UGAL_NODE),
     "torus4x4": _case(TORUS4, LINK1),
     "torus4x4_link2": _case(TORUS4, LINK2),
     "ring16": _case(RING16, LINK1),

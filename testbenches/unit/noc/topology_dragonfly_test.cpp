@@ -270,6 +270,40 @@ TEST(Dragonfly, UgalWithALoadedMinimalPortGoesThroughTheHashedGroup) {
   expect_path(walk(t, r, packet(0, 6, 7), OutputLoad{&q48}), {{0, 4, 0, 0}, {3, 0, 0, 0}});
 }
 
+// BookSim2's own UGAL (ugal_node), for comparisons: packet 7's intermediate
+// node is SplitMix64(7) mod 72 = 39 (router 19, group 4; computed outside
+// the model). With port 3 loaded (31 > 2 x 0 + 30) it goes on VC 0 all the
+// way to router 19, global hop included: router 0 -> 1 (port 2), global
+// port 6 to group 4 (link 0-4 is group 0's link 3), landing on router 16
+// (group 4's link 0), -> router 19 (port 4). From there minimally on VC 1:
+// -> router 18 (port 4, holding group 4's link to 5), its global port 5
+// on VC 2, landing on router 22 (group 5's link 4), -> router 23 (port 4),
+// the node on VC 2. Minimal packets start on VC 1 (VC 2 from the global
+// hop on); a destination in the source's group is VC 2 throughout.
+TEST(Dragonfly, UgalNodeIsBookSimsRuleAndNeedsUnsafeRouting) {
+  try {
+    dragonfly("ugal_node");
+    ADD_FAILURE() << "accepted";
+  } catch (const tessera::sim::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("noc.allow_unsafe_routing"), std::string::npos) << e.what();
+  }
+  const NocParams p = params({{"noc.topology", "dragonfly"},
+                              {"noc.k", "2"},
+                              {"noc.routing", "ugal_node"},
+                              {"noc.vcs", "3"},
+                              {"noc.allow_unsafe_routing", "true"}});
+  const DragonflyTopology t(p);
+  DragonflyNodeUgalRouting r(p, t);
+  EXPECT_FALSE(r.minimal());
+  auto q31 = outputs({0, 0, 0, 31, 0, 0, 0});
+  expect_path(walk(t, r, packet(0, 46, 7), OutputLoad{&q31}),
+              {{0, 2, 0, 0}, {1, 6, 0, 0}, {16, 4, 0, 0}, {19, 4, 1, 1}, {18, 5, 2, 2}, {22, 4, 2, 2}, {23, 0, 2, 2}});
+  auto q30 = outputs({0, 0, 0, 30, 0, 0, 0});  // 30 <= 0 + 30: minimal
+  expect_path(walk(t, r, packet(0, 46, 7), OutputLoad{&q30}),
+              {{0, 3, 1, 1}, {2, 5, 2, 2}, {20, 4, 2, 2}, {23, 0, 2, 2}});
+  expect_path(walk(t, r, packet(0, 6, 7), OutputLoad{&q31}), {{0, 4, 2, 2}, {3, 0, 2, 2}});
+}
+
 // A group sending everything to the next group: the minimal paths share the
 // one global link 0-1 (and the local links to router 0, which holds it);
 // UGAL sends part of the load through other groups (more hops) and drains

@@ -69,15 +69,27 @@ TEST(TopologyRegistry, EveryTopologyIsWiredBothWays) {
 // A burst of 100 4-flit packets per node to seeded uniform destinations
 // drains (the watchdog throws on a deadlock) and every flit crosses exactly
 // the links of a minimal path, sum(flits x distance), or at least as many
-// with a routing function that also takes non-minimal paths.
+// with a routing function that also takes non-minimal paths. A routing
+// kept for comparison with a peer that can deadlock (it refuses to run
+// without noc.allow_unsafe_routing, naming it) gets that key.
 TEST(TopologyRegistry, EveryTopologyDrainsABurstOverMinimalPaths) {
   for (const TopologyInfo& info : topology_registry()) {
     for (const std::string& routing : info.routings) {
-      const NocParams p = params({{"noc.topology", info.name},
-                                  {"noc.k", k_of(info.name)},
-                                  {"noc.vcs", "4"},
-                                  {"noc.routing", routing},
-                                  {"noc.watchdog_cycles", "500"}});
+      const auto with = [&](const char* unsafe) {
+        return params({{"noc.topology", info.name},
+                       {"noc.k", k_of(info.name)},
+                       {"noc.vcs", "4"},
+                       {"noc.routing", routing},
+                       {"noc.allow_unsafe_routing", unsafe},
+                       {"noc.watchdog_cycles", "500"}});
+      };
+      NocParams p;
+      try {
+        p = with("false");
+      } catch (const tessera::sim::ConfigError& e) {
+        ASSERT_NE(std::string(e.what()).find("noc.allow_unsafe_routing"), std::string::npos) << e.what();
+        p = with("true");
+      }
       Network net(p);
       const uint64_t hops = test::drain_uniform_burst(net, 100, 4, 3);
       if (net.routing().minimal()) {
