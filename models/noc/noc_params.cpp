@@ -80,10 +80,12 @@ NocParams NocParams::from_config(sim::Config& cfg) {
   p.vc_buf = static_cast<int>(cfg.get_int("noc.vc_buf", 8, 1, 1024, "Buffer depth per virtual channel, flits"));
   p.classes = static_cast<int>(
       cfg.get_int("noc.classes", 1, 1, 8, "Message classes (request, response, ...), each with its own VCs"));
-  p.routing = cfg.get_enum("noc.routing", info.routings.front(), routing_names(),
-                           "Routing function, one the topology accepts (default: its first): dor: dimension order "
-                           "(XY); adaptive: minimal adaptive with escape VCs; nca: fat tree nearest common ancestor; "
-                           "min: minimal; ugal: universal globally-adaptive load-balanced (min or Valiant)");
+  p.routing = cfg.get_enum(
+      "noc.routing", info.routings.front(), routing_names(),
+      "Routing function, one the topology accepts (default: its first): dor: dimension order "
+      "(XY); adaptive: minimal adaptive with escape VCs; nca: fat tree nearest common ancestor; "
+      "min: minimal; ugal: universal globally-adaptive load-balanced (min or Valiant); ugal_node: BookSim2's "
+      "dragonfly UGAL (can deadlock: needs noc.allow_unsafe_routing)");
   p.adaptive = pick<AdaptivePolicy>(
       adaptive_policy_names(),
       cfg.get_enum("noc.adaptive", "minimal", adaptive_policy_names(),
