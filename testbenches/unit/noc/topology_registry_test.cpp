@@ -42,9 +42,12 @@ TEST(TopologyRegistry, NamesAreWhatNocTopologyAccepts) {
 }
 
 // Links go both ways (a flit leaving r on p arrives at (r', p'), and one
-// leaving r' on p' arrives at (r, p)); each node's attachment is a port
-// that leads back to it and to no router.
+// leaving r' on p' arrives at (r, p), with the same delay); each node's
+// attachment is a port that leads back to it and to no router.
 TEST(TopologyRegistry, EveryTopologyIsWiredBothWays) {
+  RouterDelays delays;
+  delays.link = 3;
+  delays.global_link = 7;
   for (const TopologyInfo& info : topology_registry()) {
     const auto topo = make_topology(registered(info.name));
     for (int r = 0; r < topo->routers(); ++r) {
@@ -55,6 +58,9 @@ TEST(TopologyRegistry, EveryTopologyIsWiredBothWays) {
         const PortRef back = topo->link(next.router, next.port);
         EXPECT_EQ(back.router, r) << info.name << " router " << r << " port " << port;
         EXPECT_EQ(back.port, port) << info.name << " router " << r << " port " << port;
+        // Credits return over the link a flit took: both ends agree on its delay.
+        EXPECT_EQ(topo->link_delay(r, port, delays), topo->link_delay(next.router, next.port, delays))
+            << info.name << " router " << r << " port " << port;
       }
     }
     for (int n = 0; n < topo->nodes(); ++n) {
