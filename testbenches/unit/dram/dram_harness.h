@@ -103,4 +103,17 @@ class Harness {
   bool finished_ = false;
 };
 
+// Whether two runs issued the same commands at the same cycles (every
+// field of each command).
+inline bool same_commands(const std::vector<Command>& a, const std::vector<Command>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Command &x = a[i], &y = b[i];
+    if (x.cycle != y.cycle || x.kind != y.kind || x.channel != y.channel || x.pc != y.pc ||
+        x.bank_group != y.bank_group || x.bank != y.bank || x.row != y.row || x.column != y.column)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace tessera::dram::test

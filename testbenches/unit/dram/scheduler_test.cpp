@@ -57,17 +57,6 @@ MixedRun run_mixed(const Settings& settings, uint64_t requests) {
   return run;
 }
 
-bool same_command_stream(const std::vector<Command>& a, const std::vector<Command>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const Command &x = a[i], &y = b[i];
-    if (x.cycle != y.cycle || x.kind != y.kind || x.channel != y.channel || x.pc != y.pc ||
-        x.bank_group != y.bank_group || x.bank != y.bank || x.row != y.row || x.column != y.column)
-      return false;
-  }
-  return true;
-}
-
 TEST(DramSchedulerRegistry, EveryNameBuildsItsSchedulerAndIsAConfigValue) {
   ASSERT_GE(scheduler_names().size(), 3u);
   for (const std::string& name : scheduler_names()) {
@@ -124,7 +113,7 @@ TEST_P(EveryScheduler, DecidesTheSameWithAndWithoutIdleSkipping) {
   tick.push_back({"skip_idle", "false"});
   const MixedRun a = run_mixed(skip, 2000), b = run_mixed(tick, 2000);
   EXPECT_GT(a.commands.size(), 4000u);
-  EXPECT_TRUE(same_command_stream(a.commands, b.commands));
+  EXPECT_TRUE(same_commands(a.commands, b.commands));
   EXPECT_EQ(a.end, b.end);
   EXPECT_EQ(a.latency, b.latency);
 }
@@ -215,7 +204,7 @@ TEST(DramBliss, TheBlacklistIsClearedEveryInterval) {
 TEST(DramBliss, WithoutABlacklistDecidesAsFrFcfs) {
   const MixedRun bliss = run_mixed({{"scheduler", "bliss"}, {"bliss_threshold", "65535"}}, 3000);
   const MixedRun fr_fcfs = run_mixed({{"scheduler", "fr_fcfs"}}, 3000);
-  EXPECT_TRUE(same_command_stream(bliss.commands, fr_fcfs.commands));
+  EXPECT_TRUE(same_commands(bliss.commands, fr_fcfs.commands));
   EXPECT_EQ(bliss.latency, fr_fcfs.latency);
 }
 
