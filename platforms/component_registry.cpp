@@ -101,11 +101,21 @@ void validate_netlist(const Netlist& net, const ComponentRegistry& registry, con
       throw ConfigError(fmt::format("{}: instance '{}': unknown component type '{}' (known types:{})", inst.where,
                                     inst.name, inst.type, known));
     }
-    for (const auto& attribute : inst.attributes) {
+    for (const auto& attribute : inst.attribute_where) {
       const std::string& key = attribute.first;
-      const bool known = std::any_of(type->attributes.begin(), type->attributes.end(),
+      const auto spec = std::find_if(type->attributes.begin(), type->attributes.end(),
                                      [&](const AttributeSpec& a) { return a.name == key; });
-      if (!known) {
+      if (spec != type->attributes.end()) {
+        const AttributeSpec::Kind given = inst.list_attributes.count(key)  ? AttributeSpec::Kind::kList
+                                          : inst.map_attributes.count(key) ? AttributeSpec::Kind::kMap
+                                                                           : AttributeSpec::Kind::kScalar;
+        if (given != spec->kind) {
+          static const char* const kinds[] = {"a scalar value", "a list ([a, b])", "a mapping ({name: value})"};
+          throw ConfigError(fmt::format("{}: instance '{}': '{}' of a {} must be {}", attribute.second, inst.name, key,
+                                        inst.type, kinds[static_cast<int>(spec->kind)]));
+        }
+      }
+      if (spec == type->attributes.end()) {
         std::string names;
         for (const auto& a : type->attributes) names += " " + a.name;
         throw ConfigError(

@@ -43,8 +43,10 @@ struct SocketSpec {
 };
 
 struct AttributeSpec {
+  enum class Kind { kScalar, kList, kMap };
   std::string name;
   std::string description;
+  Kind kind = Kind::kScalar;  // list: NetlistInstance::list_attributes; map: map_attributes
 };
 
 // What an instance will take of the host's memory, estimated before

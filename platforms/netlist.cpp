@@ -133,6 +133,24 @@ Netlist parse_netlist(const std::string& text, const std::string& origin) {
         if (!field.second.IsMap())
           throw ConfigError(fmt::format("{}: instance '{}': 'params' must be a mapping", where, inst.name));
         flatten_params(field.second, "", origin, inst.name, inst, 1);
+      } else if (key != "type" && field.second.IsSequence()) {
+        auto& list = inst.list_attributes[key];
+        for (const auto& item : field.second) {
+          if (!item.IsScalar())
+            throw ConfigError(fmt::format("{}: instance '{}': the items of '{}' must be scalar values",
+                                          at(origin, item), inst.name, key));
+          list.push_back(item.Scalar());
+        }
+        inst.attribute_where[key] = where;
+      } else if (key != "type" && field.second.IsMap()) {
+        auto& map = inst.map_attributes[key];
+        for (const auto& kv2 : field.second) {
+          if (!kv2.first.IsScalar() || !kv2.second.IsScalar())
+            throw ConfigError(fmt::format("{}: instance '{}': '{}' must map names to scalar values",
+                                          at(origin, kv2.first), inst.name, key));
+          map.emplace_back(kv2.first.Scalar(), kv2.second.Scalar());
+        }
+        inst.attribute_where[key] = where;
       } else if (!field.second.IsScalar()) {
         throw ConfigError(fmt::format("{}: instance '{}': '{}' must be a scalar value", where, inst.name, key));
       } else if (key == "type") {

@@ -18,7 +18,11 @@ struct NetlistInstance {
   std::string where;  // "file:line" of the instance
   // Attributes of the instance itself (count, nodes, base, size_mb): key -> text.
   std::map<std::string, std::string> attributes;
-  std::map<std::string, std::string> attribute_where;
+  // Attributes whose value is a list of scalars (an rtl_device's sources)
+  // or a mapping of names to scalars (its parameters), in file order.
+  std::map<std::string, std::vector<std::string>> list_attributes;
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> map_attributes;
+  std::map<std::string, std::string> attribute_where;  // every kind
   // Model parameters for this instance only, flattened ("l1.size_kb") ->
   // (text, source), the form sim::Config::Scope takes.
   std::map<std::string, std::pair<std::string, std::string>> params;

@@ -812,6 +812,19 @@ void tessera_core_start(unsigned hart, void (*fn)(void* arg), void* arg);
  * stores are visible to the caller. */
 void tessera_core_join(unsigned hart);
 
+/* ---- devices (netlist type rtl_device, docs/rtl-devices.md) ---- */
+
+/* A 32-bit register of a device whose register window is at `base` (the
+ * netlist's base: attribute). Each access is a coherence point of the
+ * cores' caches, so the device reads what the cores wrote and the cores
+ * then read what it wrote. */
+#define TESSERA_DEVICE_REG(base, off) (*(volatile uint32_t*)(uintptr_t)((base) + (off)))
+
+/* Sleeps until an interrupt (a device's irq, a kernel's end) while a
+ * device or a kernel is busy; returns at once when none is. Wait for a
+ * device with: while (!(TESSERA_DEVICE_REG(base, STATUS) & DONE)) tessera_wfi(); */
+TESSERA_INLINE void tessera_wfi(void) { __asm__ volatile("wfi"); }
+
 /* The cluster's bus counters since the start (low 32 bits): transactions
  * ordered on the bus, and cached copies invalidated by another cache. */
 TESSERA_INLINE unsigned tessera_bus_transactions(void) { return TESSERA_MMIO(TESSERA_BUS_TRANSACTIONS); }

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 #include "cpu/control_cluster.h"
 
@@ -43,11 +45,11 @@ ControlCluster::Step ControlCluster::on_io(Pass& p) {
   if (r.trap == isa::Trap::kWfi && should_sleep(h)) {
     set_mode(h, Hart::Mode::kSleeping, t + 1);
     sleep_start_[h.id()] = t + 1;
-    if (timeline_)
-      sleep_names_[h.id()] = kernel_busy_ && kernel_busy_() ? "tessera_wait (kernel running)" : "wfi (core join)";
+    if (timeline_) sleep_names_[h.id()] = interrupt_source_busy() ? "wfi (kernel or device busy)" : "wfi (core join)";
     return Step::kWait;
   }
-  if (h.mode == Hart::Mode::kRunning) h.ready_at = t + 1;  // not parked by HART_PARK
+  // Not parked by HART_PARK; a device register access waits for the device.
+  if (h.mode == Hart::Mode::kRunning) h.ready_at = t + 1 + std::exchange(mmio_extra_cycles_, 0);
   return Step::kAgain;
 }
 
@@ -56,6 +58,9 @@ bool ControlCluster::needs_coherence_point(const isa::Inst& inst, const Hart& h)
   const uint32_t addr = access_address(inst, h.state);
   if (!is_mmio(addr)) return false;
   const uint32_t offset = addr - kMmioBase;
+  // A device's registers: what it reads or wrote in memory is coherent with
+  // the caches at each access (docs/rtl-devices.md).
+  if (offset >= kMmioSystemSize) return true;
   if (inst.is_store && offset == launch_offset_) return true;
   return inst.is_load && offset == status_offset_ && kernel_may_have_run_;
 }
@@ -87,6 +92,8 @@ bool ControlCluster::mmio(Hart& h, bool write, uint32_t addr, unsigned bytes, ui
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;  // cores synchronise before MMIO
   mmio_socket->b_transport(gp, delay);
+  // A device's register access runs the device's cycles until it answers.
+  mmio_extra_cycles_ = static_cast<uint64_t>(std::ceil(delay / clock_.period()));
   if (!gp.is_response_ok()) return false;
   if (write && offset == launch_offset_) kernel_may_have_run_ = true;
   if (write && log_device_writes_ && offset >= kDeviceRegisters) {

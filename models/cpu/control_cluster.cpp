@@ -197,8 +197,12 @@ void ControlCluster::interrupt() {
   interrupt_.notify(clock_.delay_until(interrupt_at_));
 }
 
+bool ControlCluster::interrupt_source_busy() const {
+  return std::any_of(wfi_conditions_.begin(), wfi_conditions_.end(), [](const auto& busy) { return busy(); });
+}
+
 bool ControlCluster::should_sleep(const Hart& h) const {
-  if (kernel_busy_ && kernel_busy_()) return true;
+  if (interrupt_source_busy()) return true;
   // Another core is still working: it may park (tessera_core_join) and wake us.
   return std::any_of(harts_.begin(), harts_.end(), [&h](const auto& o) {
     return o.get() != &h && (o->mode == Hart::Mode::kRunning || o->mode == Hart::Mode::kWaitMemory);

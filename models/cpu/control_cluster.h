@@ -121,7 +121,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // Kernel completion: a core sleeping in wfi continues. `busy` tells wfi
   // whether a kernel is still running (it may sleep until this interrupt).
   void interrupt();
-  void set_wfi_condition(std::function<bool()> busy) { kernel_busy_ = std::move(busy); }
+  // A source whose work ends in an interrupt (a kernel, a device): a core in
+  // wfi sleeps while any says it is busy.
+  void add_wfi_condition(std::function<bool()> busy) { wfi_conditions_.push_back(std::move(busy)); }
 
   unsigned cores() const { return static_cast<unsigned>(harts_.size()); }
   uint64_t instructions() const;
@@ -271,7 +273,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   uint64_t line_mask_ = 0;
   uint32_t start_pc_ = 0, start_arg_ = 0, start_fn_ = 0, start_sp_ = 0;
 
-  std::function<bool()> kernel_busy_;
+  std::vector<std::function<bool()>> wfi_conditions_;
+  bool interrupt_source_busy() const;
+  uint64_t mmio_extra_cycles_ = 0;  // a device's register access took this many cycles more
   sc_core::sc_event interrupt_;
   bool interrupt_pending_ = false;
   uint64_t interrupt_at_ = 0;

@@ -21,8 +21,12 @@
 
 namespace tessera::cpu {
 
+// The MMIO region: the system block's 4 KiB at its base (console, exit,
+// the cluster's and the dispatcher's registers), then the register windows
+// of the netlist's devices (rtl_device).
 inline constexpr uint32_t kMmioBase = 0x10000000;
-inline constexpr uint32_t kMmioSize = 0x1000;
+inline constexpr uint32_t kMmioSize = 0x01000000;
+inline constexpr uint32_t kMmioSystemSize = 0x1000;
 
 // MMIO offsets from here on belong to devices (the dispatcher), below to
 // the system registers and the cluster's own.

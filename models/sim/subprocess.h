@@ -15,7 +15,12 @@ struct SubprocessResult {
   std::string error;
 };
 
-// argv[0] is the program's absolute path; waits for it to finish.
-SubprocessResult run_subprocess(const std::vector<std::string>& argv);
+// argv[0] is the program's absolute path; waits for it to finish. With
+// `output` set, the program's standard output and error go to that file
+// (created or truncated) instead of this process's.
+SubprocessResult run_subprocess(const std::vector<std::string>& argv, const std::string& output = "");
+
+// The absolute path of `program` found in PATH, or "" when it is not there.
+std::string find_in_path(const std::string& program);
 
 }  // namespace tessera::sim

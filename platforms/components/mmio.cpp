@@ -1,6 +1,7 @@
 // The `mmio` component type: the MMIO block.
 #include <fmt/format.h>
 
+#include "cpu/hart.h"
 #include "platforms/components/common.h"
 #include "platforms/system_regs.h"
 
@@ -38,6 +39,9 @@ ComponentType describe() {
   t.sockets = {{"regs", Kind::kTarget, 1, true, false, "accesses from the control cores"},
                {"dispatcher", Kind::kInitiator, 1, true, false, "the dispatcher's registers"}};
   t.report_order = 70;
+  t.address_range = [](const NetlistInstance&) {
+    return std::optional<std::pair<uint64_t, uint64_t>>({cpu::kMmioBase, cpu::kMmioSystemSize});
+  };
   t.factory = make<Mmio>();
   return t;
 }
