@@ -115,8 +115,9 @@ class Device : public Component {
                     "Cycles an rtl_device may take to answer a register access before the run stops"));
     if (const auto it = inst.attributes.find("fst"); it != inst.attributes.end()) p.fst = it->second;
     const unsigned index = ctx.counters["rtl_device"]++;
-    device_ = std::make_unique<rtl::RtlDevice>(inst.name.c_str(), std::move(lib), *clock, *ctx.global, *ctx.run,
-                                               *ctx.stats, p, static_cast<uint16_t>(kFirstSourceId + index));
+    device_ =
+        std::make_unique<rtl::RtlDevice>(inst.name.c_str(), std::move(lib), *clock, *ctx.global, *ctx.run, *ctx.stats,
+                                         p, static_cast<uint16_t>(kFirstSourceId + index), bound("regs"), bound("mem"));
     if (ctx.wave) {
       device_->set_waveform(ctx.wave);
       if (own_clock_) ctx.wave->add_clock(*own_clock_);
@@ -124,12 +125,12 @@ class Device : public Component {
     device_->irq.on_bind([this](sim::InterruptIf& line) { line.sleep_while([this] { return device_->busy(); }); });
   }
   TargetSocket* target_socket(const std::string& socket) override {
-    return socket == "regs" ? &device_->regs : nullptr;
+    return socket == "regs" ? device_->regs() : nullptr;
   }
   sim::PortBinder* port(const std::string& socket) override { return socket == "irq" ? &device_->irq : nullptr; }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
     if (socket != "mem") no_such_binding(*this, socket);
-    device_->mem_socket.bind(*target.target_socket(target_socket_name));
+    device_->mem_socket()->bind(*target.target_socket(target_socket_name));
   }
   std::vector<const sc_core::sc_object*> models() const override { return {device_.get()}; }
   void summarize(RunSummary& sum) const override {

@@ -29,7 +29,7 @@ namespace {
 
 // Bumped when the glue, the flags or the ABI change: every cached library
 // is then built again.
-constexpr const char* kBuildRecipe = "tessera-rtl-device-2";
+constexpr const char* kBuildRecipe = "tessera-rtl-device-3";
 constexpr const char* kPrefix = "Vdevice";
 
 std::string read_file(const std::string& path, bool* ok = nullptr) {
@@ -179,13 +179,19 @@ std::shared_ptr<DeviceLibrary> DeviceLibrary::load(const DeviceSource& source, c
       if (!options.quiet)
         fmt::print(stderr, "tessera: {}: building RTL device '{}' with Verilator (first use; cached in {})\n", who,
                    source.top, entry.string());
-      const fs::path work = fs::path(cache) / fmt::format("{}-{}.build.{}", source.top, key, getpid());
-      fs::remove_all(work, ec);
+      // A failed build keeps its directory for its log until the next try.
+      const std::string stem = fmt::format("{}-{}.build.", source.top, key);
+      for (const auto& e : fs::directory_iterator(cache, ec))
+        if (e.path().filename().string().rfind(stem, 0) == 0) fs::remove_all(e.path(), ec);
+      const fs::path work = fs::path(cache) / (stem + std::to_string(getpid()));
       fs::create_directories(work / "obj");
       const std::string log = (work / "build.log").string();
+      // Warnings are not fatal (a parameter given as a plain number warns
+      // about its width): the log keeps them and the build line counts them.
       std::vector<std::string> args = {
-          verilator, "--cc",        "--prefix", kPrefix,       "--top-module", source.top, "--x-assign",
-          "fast",    "--x-initial", "fast",     "--trace-fst", "-O3",          "-Mdir",    (work / "obj").string()};
+          verilator,      "--cc",        "-Wno-fatal", "--prefix", kPrefix,
+          "--top-module", source.top,    "--x-assign", "fast",     "--x-initial",
+          "fast",         "--trace-fst", "-O3",        "-Mdir",    (work / "obj").string()};
       for (const auto& [name, value] : source.parameters) args.push_back("-G" + name + "=" + value);
       const auto fail = [&](const std::string& what) {
         return ConfigError(fmt::format("{}: {} (log: {}){}", who, what, log, log_errors(log)));
@@ -229,8 +235,14 @@ std::shared_ptr<DeviceLibrary> DeviceLibrary::load(const DeviceSource& source, c
       fs::remove_all(work, ec);
       lib->built_now_ = true;
       lib->build_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (!options.quiet)
-        fmt::print(stderr, "tessera: {}: built RTL device '{}' in {:.1f} s\n", who, source.top, lib->build_seconds_);
+      if (!options.quiet) {
+        std::istringstream text(read_file((entry / "build.log").string()));
+        unsigned warnings = 0;
+        for (std::string line; std::getline(text, line);) warnings += line.rfind("%Warning-", 0) == 0;
+        fmt::print(
+            stderr, "tessera: {}: built RTL device '{}' in {:.1f} s{}\n", who, source.top, lib->build_seconds_,
+            warnings ? fmt::format(" ({} Verilator warnings: {})", warnings, (entry / "build.log").string()) : "");
+      }
     }
   }
   lib->handle_ = dlopen(lib->path_.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -26,10 +26,9 @@ const char* const kBurstNames[] = {"FIXED", "INCR", "WRAP", "reserved"};
 
 RtlDevice::RtlDevice(const sc_core::sc_module_name& name, std::shared_ptr<DeviceLibrary> lib,
                      const sim::ClockDomain& clock, sim::BackingMemory& global, sim::RunControl& run,
-                     sim::StatGroup& stats_parent, RtlDeviceParams params, uint16_t source_id)
+                     sim::StatGroup& stats_parent, RtlDeviceParams params, uint16_t source_id, bool with_regs,
+                     bool with_mem)
     : sc_module(name),
-      regs("regs"),
-      mem_port_("mem_socket", *this, 1, &RtlDevice::on_answer, &RtlDevice::on_end_req),
       lib_(std::move(lib)),
       api_(lib_->api()),
       clock_(clock),
@@ -39,7 +38,12 @@ RtlDevice::RtlDevice(const sc_core::sc_module_name& name, std::shared_ptr<Device
       source_id_(source_id),
       bus_bytes_(std::max(1u, lib_->api().shape.m_data_bits / 8)),
       stat_group_(basename(), &stats_parent) {
-  regs.register_b_transport(this, &RtlDevice::b_transport);
+  if (with_regs) {
+    regs_ = std::make_unique<RegsSocket>("regs");
+    regs_->register_b_transport(this, &RtlDevice::b_transport);
+  }
+  if (with_mem)
+    mem_port_ = std::make_unique<MemPort>("mem_socket", *this, 1, &RtlDevice::on_answer, &RtlDevice::on_end_req);
   dev_ = api_.create(basename());
   if (!params_.fst.empty()) {
     if (api_.trace_open(dev_, params_.fst.c_str()) != 0)
@@ -73,6 +77,8 @@ RtlDevice::RtlDevice(const sc_core::sc_module_name& name, std::shared_ptr<Device
 RtlDevice::~RtlDevice() {
   if (dev_) api_.destroy(dev_);
 }
+
+void RtlDevice::start_of_simulation() { wake_at(0); }
 
 bool RtlDevice::busy() const {
   return out_.busy || !reads_.empty() || !writes_.empty() || !to_send_.empty() || reg_.pending;
@@ -350,7 +356,7 @@ void RtlDevice::split(Burst& b, bool write, uint64_t c) {
 }
 
 void RtlDevice::send_pieces(uint64_t c) {
-  if (to_send_.empty() || c < send_from_ || !mem_port_.can_send(0, clock_.time_of(c))) return;
+  if (to_send_.empty() || c < send_from_ || !mem_port_->can_send(0, clock_.time_of(c))) return;
   const Piece p = to_send_.front();
   to_send_.pop_front();
   tlm::tlm_generic_payload* gp = nullptr;
@@ -360,7 +366,7 @@ void RtlDevice::send_pieces(uint64_t c) {
   ext.sectors = p.sectors;
   ext.tag = static_cast<uint32_t>(stats_.read_requests + stats_.write_requests + to_send_.size());
   answers_[gp] = p.burst;
-  mem_port_.send(0, *gp);
+  mem_port_->send(0, *gp);
 }
 
 void RtlDevice::on_answer(unsigned, tlm::tlm_generic_payload& gp, const sc_core::sc_time& at) {

@@ -50,18 +50,20 @@ struct RtlDeviceParams {
 
 class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
  public:
-  tlm_utils::simple_target_socket<RtlDevice> regs;  // offsets within the register window
+  using RegsSocket = tlm_utils::simple_target_socket<RtlDevice>;
+  using MemPort = sim::AtInitiatorPort<RtlDevice>;
 
- private:
-  sim::AtInitiatorPort<RtlDevice> mem_port_;
-
- public:
-  decltype(mem_port_.socket)& mem_socket = mem_port_.socket;
   sim::Port<sim::InterruptIf, 0> irq{"irq", "sim::InterruptIf (a control cluster's irq)"};
 
+  // The sockets exist when the netlist binds them (with_regs, with_mem):
+  // SystemC refuses a socket left unbound.
   RtlDevice(const sc_core::sc_module_name& name, std::shared_ptr<DeviceLibrary> lib, const sim::ClockDomain& clock,
             sim::BackingMemory& global, sim::RunControl& run, sim::StatGroup& stats_parent, RtlDeviceParams params,
-            uint16_t source_id);
+            uint16_t source_id, bool with_regs, bool with_mem);
+  // Register accesses (offsets within the window); nullptr without with_regs.
+  RegsSocket* regs() { return regs_.get(); }
+  // Memory requests; nullptr without with_mem.
+  decltype(MemPort::socket)* mem_socket() { return mem_port_ ? &mem_port_->socket : nullptr; }
   ~RtlDevice() override;
 
   const tessera_rtl_device_shape& shape() const { return lib_->api().shape; }
@@ -91,6 +93,7 @@ class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
     Burst* burst;
   };
 
+  void start_of_simulation() override;
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void tick();
   // One cycle of the block: inputs from the current state, eval, handshakes, edge.
@@ -109,6 +112,8 @@ class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
   void trace(uint64_t cycle);
   void wake_at(uint64_t cycle);
 
+  std::unique_ptr<RegsSocket> regs_;
+  std::unique_ptr<MemPort> mem_port_;
   std::shared_ptr<DeviceLibrary> lib_;
   const tessera_rtl_device_api& api_;
   void* dev_ = nullptr;
@@ -121,7 +126,7 @@ class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
 
   sc_core::sc_event wake_;
   uint64_t next_cycle_ = 0;  // every cycle before it has been stepped or skipped
-  bool active_ = false;      // step the block in next_cycle_
+  bool active_ = true;       // step the block in next_cycle_ (cycle 0: it may start by itself)
   tessera_rtl_device_inputs in_{};
   tessera_rtl_device_outputs out_{};
   uint32_t irq_level_ = 0;
