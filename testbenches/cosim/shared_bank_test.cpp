@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <string>
 
-#include "cosim/shared_bank_stimulus.h"
 #include "rtl/common/lockstep.h"
 #include "rtl/common/rtl_harness.h"
 #include "sim/config.h"
 #include "sm/shared_bank_pins.h"
+#include "sm/shared_bank_stimulus.h"
 #include "sm/sm_params.h"
 #include "test_scratch.h"
 
@@ -79,7 +79,7 @@ std::string random_run(uint64_t seed, unsigned bytes, uint64_t cycles, unsigned*
                        std::bitset<sm::kBankOpCount>* ops) {
   rtl::RtlHarness<V, In> h("shared_banks", &sm::apply_bank_pins<V>, rtl::WaveOptions{});
   SharedBankUnit m(32, bytes, 2);
-  sm::testing::BankStimulus stim(seed, bytes / 4);
+  sm::BankStimulus stim(seed, bytes / 4);
   In in;
   for (uint64_t c = 0; c < cycles; ++c) {
     if (!in.valid && stim.present()) {
