@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "noc/cosim_router.h"
@@ -73,16 +74,17 @@ class LockstepDut final : public noc::stimulus::Dut {
 };
 
 // The stimulus of testbenches/cosim/noc_router_test.cpp on one router of
-// the network noc.* describes (router 5: (1,1) of a mesh, every port
-// used), with downstream buffers that drain at 0 to 100 % per 2,000-cycle
+// the network noc.* describes (rtl_test.router, default 5: (1,1) of a
+// 4x4 mesh, every port used), with downstream buffers that drain at 0 to 100 % per 2,000-cycle
 // phase, so that credit stalls come and go.
 RtlTestResult run_noc_router(sim::Config& cfg, const RtlTestRun& run) {
   const noc::NocParams p = noc::NocParams::from_config(cfg);
-  cfg.check_all_used();
   noc::check_rtl_router_support(p);
   const noc::GridTopology topo(p);
+  const int id = static_cast<int>(cfg.get_int("rtl_test.router", std::min(5, topo.nodes() - 1), 0, topo.nodes() - 1,
+                                              "tessera rtl-test noc_router: the router of the network under test"));
+  cfg.check_all_used();
   const auto routing = noc::make_routing(p, topo);
-  const int id = topo.nodes() > 5 ? 5 : topo.nodes() - 1;
   LockstepDut dut(id, p, topo, *routing);
   noc::stimulus::Traffic traffic;
   traffic.drain_min = 0;

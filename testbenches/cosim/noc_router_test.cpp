@@ -27,8 +27,10 @@
 #include "noc/network.h"
 #include "noc/noc_params.h"
 #include "noc/router.h"
+#include "noc/router_coverage.h"
 #include "noc/router_stimulus.h"
 #include "noc/routing.h"
+#include "rtl/common/coverage.h"
 #include "rtl/common/lockstep.h"
 #include "sim/config.h"
 #include "sim/stats.h"
@@ -325,6 +327,72 @@ TEST(NocRouterRtl, PacketLongerThanTheBufferWaitsForCredits) {
   ASSERT_EQ(d.sent.size(), 8u);
   for (size_t i = 0; i < 8; ++i) EXPECT_EQ(d.sent[i].ready_cycle, 15 + i) << i;
   EXPECT_EQ(d.sa_conflicts, 0u);  // a VC without a credit does not bid
+}
+
+// ------------------------------------------------------------- coverage
+
+// The router's cover points (noc/router_coverage.h) of a directed case.
+rtl::CoverTable directed_coverage(void (*setup)(Directed&), uint64_t cycles) {
+  rtl::CoverageCollection::reset();
+  rtl::CoverageCollection::enable();
+  {
+    Directed d;
+    setup(d);
+    d.run(cycles);
+  }
+  const rtl::CoverageReport r = rtl::CoverageCollection::report();
+  rtl::CoverageCollection::reset();
+  return r.blocks().at(RouterCoverage::kBlock).table;
+}
+
+void expect_hits(const rtl::CoverTable& t, const std::vector<std::pair<std::string, uint64_t>>& expected) {
+  uint64_t listed = 0;
+  for (const auto& [name, hits] : expected) {
+    EXPECT_EQ(t.hits(name), hits) << name;
+    listed += hits > 0;
+  }
+  EXPECT_EQ(t.reached(), listed) << "points hit that the derivation does not list";
+}
+
+TEST(NocRouterRtlCoverage, TwoSingleFlitPacketsForOneOutputVc) {
+  // The VC allocation case above: one-flit packets (single) of class 0 into
+  // west (port 2) and south (port 4) on VC 0, out east (port 1) on VC 0 and
+  // VC 1; one cycle with a VA conflict, none with an SA conflict. 5 ports x
+  // 2 VCs x in/out + 1 class + 4 flit kinds + 2 conflicts + 4 credit stalls
+  // = 31 points.
+  const rtl::CoverTable t = directed_coverage(
+      [](Directed& d) {
+        d.packet(kMinusX, 0, 1, 6, 1, 10);
+        d.packet(kMinusY, 0, 2, 6, 1, 10);
+      },
+      40);
+  EXPECT_EQ(t.size(), 31u);
+  expect_hits(t, {{"noc_router.port2.vc0.in", 1},
+                  {"noc_router.port4.vc0.in", 1},
+                  {"noc_router.port1.vc0.out", 1},
+                  {"noc_router.port1.vc1.out", 1},
+                  {"noc_router.class0.in", 2},
+                  {"noc_router.flit.single", 2},
+                  {"noc_router.va_conflict", 1},
+                  {"noc_router.sa_conflict", 0}});
+}
+
+TEST(NocRouterRtlCoverage, PacketLongerThanTheBufferStallsOnCredits) {
+  // The 12-flit packet east without credits (above): flit i enters the local
+  // input at 10 + i, leaves its buffer at the edge ending 12 + i (the credit
+  // on cout during 13 + i) and is on the east output register in 14 + i,
+  // for i = 0..7. The pins show the 8 credits of east VC 0 used up after
+  // the step of cycle 21 (flit 7 out), when flit 8, a body flit of the
+  // packet whose head left east on VC 0, is at the front of its buffer:
+  // a credit stall in every step from 21 to 59, 39 of them.
+  const rtl::CoverTable t = directed_coverage([](Directed& d) { d.packet(kLocal, 0, 3, 6, 12, 10); }, 60);
+  expect_hits(t, {{"noc_router.port0.vc0.in", 12},
+                  {"noc_router.class0.in", 12},
+                  {"noc_router.flit.head", 1},
+                  {"noc_router.flit.body", 10},
+                  {"noc_router.flit.tail", 1},
+                  {"noc_router.port1.vc0.out", 8},
+                  {"noc_router.port1.credit_stall", 39}});
 }
 
 // -------------------------------------------------------- whole networks
