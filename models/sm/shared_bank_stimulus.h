@@ -16,6 +16,19 @@
 
 namespace tessera::sm {
 
+// A directed request: lane l of `mask` on word base + l * stride, whole
+// words (byte enables 0xf), data and swap values 0.
+inline BankRequest strided_request(BankOp op, uint32_t mask, unsigned stride, uint32_t base = 0) {
+  BankRequest r;
+  r.op = op;
+  r.mask = mask;
+  for (unsigned l = 0; l < 32; ++l) {
+    r.word[l] = base + l * stride;
+    r.be[l] = 0xf;
+  }
+  return r;
+}
+
 class BankStimulus {
  public:
   BankStimulus(uint64_t seed, unsigned words) : rng_(seed), words_(words) {}

@@ -13,6 +13,7 @@
 #include "sim/config.h"
 #include "sm/shared_bank_coverage.h"
 #include "sm/shared_bank_pins.h"
+#include "sm/shared_bank_stimulus.h"
 #include "sm/sm_params.h"
 
 // A namespace of its own: the test files of an executable are compiled
@@ -105,16 +106,7 @@ TEST(RtlCoverage, NothingIsTrackedUnlessCollectionIsOn) {
 
 namespace {
 
-BankRequest request(BankOp op, uint32_t mask, unsigned stride, uint32_t base) {
-  BankRequest r;
-  r.op = op;
-  r.mask = mask;
-  for (unsigned l = 0; l < 32; ++l) {
-    r.word[l] = base + l * stride;
-    r.be[l] = 0xf;
-  }
-  return r;
-}
+using sm::strided_request;
 
 // Drives the RTL bank unit (sm.shared_impl=rtl) with `reqs`, each presented
 // from the cycle after the one before was taken (the first at cycle 0)
@@ -168,10 +160,10 @@ void expect_hits(const CoverTable& t, const std::vector<std::pair<std::string, u
 //   cycles 4-11: the atomic's 4 passes of 2 cycles; answered after 11:
 //            degree4.
 TEST(RtlCoverage, SharedBankPointsOfThreeDirectedRequests) {
-  BankRequest add = request(BankOp::kAdd, 0xf, 0, 7);
+  BankRequest add = strided_request(BankOp::kAdd, 0xf, 0, 7);
   add.data.fill(1);
-  const CoverTable t =
-      drive({request(BankOp::kLoad, 0xffffffffu, 2, 0), request(BankOp::kStore, 0xffffffffu, 0, 5), add}, 16);
+  const CoverTable t = drive(
+      {strided_request(BankOp::kLoad, 0xffffffffu, 2, 0), strided_request(BankOp::kStore, 0xffffffffu, 0, 5), add}, 16);
   EXPECT_EQ(t.size(), sm::SharedBankCoverage::point_names().size());
   EXPECT_EQ(t.size(), 59u);  // 15 operations, 2 broadcasts, 32 degrees, 4 masks, 6 others
   expect_hits(t, {{"shared_bank.load", 1},
@@ -195,9 +187,9 @@ TEST(RtlCoverage, SharedBankPointsOfThreeDirectedRequests) {
 // then finds 5 (no match). One bank, two lanes: 2 passes. A sub-word store
 // by one lane (a byte) comes first: store.subword, mask.single, degree1.
 TEST(RtlCoverage, SharedBankCasMatchAndMismatchInLaneOrder) {
-  BankRequest st = request(BankOp::kStore, 0x1, 0, 100);
+  BankRequest st = strided_request(BankOp::kStore, 0x1, 0, 100);
   st.be[0] = 0x1;
-  BankRequest cas = request(BankOp::kCas, 0x3, 0, 9);
+  BankRequest cas = strided_request(BankOp::kCas, 0x3, 0, 9);
   cas.swap.fill(5);
   const CoverTable t = drive({st, cas}, 12);
   expect_hits(t, {{"shared_bank.store", 1},
