@@ -125,7 +125,12 @@ int run_rtl_test(const TestCli& cli) {
   sim::OutputFile coverage_out;
   if (!cli.coverage.empty()) coverage_out = sim::OutputFile("--rtl-coverage", cli.coverage);
   sim::Config cfg;
-  for (const auto& s : cli.sets) cfg.set_override(s);
+  for (const auto& s : cli.sets) {
+    if (s.rfind(block->impl_key + "=", 0) == 0)
+      throw sim::ConfigError(fmt::format("--set {}: rtl-test runs {} in lockstep with its C++ model; leave {} unset", s,
+                                         block->name, block->impl_key));
+    cfg.set_override(s);
+  }
   for (const auto& [key, value] : impl->settings) cfg.set(key, value, "--impl " + impl->name);
   cfg.set(block->impl_key, "lockstep", "rtl-test");
   cfg.set("rtl.wave_dir", cli.wave_dir, "--wave-dir");

@@ -217,6 +217,7 @@ TEST(RtlCommands, RtlTestBadInputIsAnErrorNamingTheOption) {
       {{"rtl-test", "noc_router", "--cycles", "-3"}, "--cycles"},
       {{"rtl-test", "noc_router", "--cycles", "10", "--rtl-coverage", "/nonexistent/dir/cov.json"}, "--rtl-coverage"},
       {{"rtl-test", "noc_router", "--cycles", "10", "--set", "noc.vcs=3"}, "noc.vcs"},
+      {{"rtl-test", "noc_router", "--cycles", "10", "--set", "noc.router_impl=rtl"}, "noc.router_impl"},
       {{"rtl-test", "noc_router", "--cycles", "10", "--set", "rtl_test.router=16"}, "rtl_test.router"},
       {{"rtl-test", "shared_bank_unit", "--cycles", "10", "--set", "sm.shared_bank=16"}, "sm.shared_bank"},
   };
