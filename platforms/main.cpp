@@ -18,6 +18,7 @@
 #include "isa/elf_loader.h"
 #include "noc/noc_cli.h"
 #include "platforms/platform.h"
+#include "platforms/rtl_commands.h"
 #include "platforms/waves_command.h"
 #include "sim/cli_checks.h"
 #include "sim/log.h"
@@ -118,16 +119,19 @@ int show_netlist(const std::string& platform_arg, const std::vector<std::string>
 }
 
 int run(const std::string& platform_arg, const std::string& elf, const std::vector<std::string>& sets,
-        const std::string& stats_path, tessera::platform::RunOptions options, bool quiet) {
+        const std::string& stats_path, tessera::platform::RunOptions options, bool quiet,
+        tessera::platform::RunCoverageOption& rtl_coverage) {
   tessera::sim::Config cfg;
   const std::string platform_file = resolve_platform(platform_arg);
   options.inputs = {platform_file, elf, options.restore};
   // Outputs are opened before the run, so a bad path costs nothing.
   tessera::sim::OutputFile stats_out;
   if (!stats_path.empty()) stats_out = tessera::sim::OutputFile("--stats", stats_path, options.inputs);
+  rtl_coverage.open(options.inputs);
   cfg.load_yaml_file(platform_file);
   for (const auto& s : sets) cfg.set_override(s);
   tessera::platform::Platform platform(cfg, elf, options);
+  rtl_coverage.check_blocks();
   const int status = platform.run();
   if (platform.run_control().kind() != tessera::sim::ExitKind::kProgramExit)
     fmt::print(stderr, "tessera: error: {}\n", platform.report());
@@ -144,6 +148,7 @@ int run(const std::string& platform_arg, const std::string& elf, const std::vect
       output_error += (output_error.empty() ? "" : "; ") + std::string(e.what());
     }
   }
+  if (const std::string e = rtl_coverage.write(); !e.empty()) output_error += (output_error.empty() ? "" : "; ") + e;
   if (!output_error.empty()) {
     fmt::print(stderr, "tessera: error: {} (the run itself ended with status {})\n", output_error, status);
     return tessera::sim::kStatusOutputError;
@@ -239,6 +244,8 @@ int sc_main(int argc, char** argv) {
                    "(default: the memory available to this process, from /proc/meminfo and its cgroup; 0: no check)")
       ->check(tessera::sim::unsigned_in(0, 1ull << 40));
   run_cmd->add_flag("-q,--quiet", quiet, "Do not print the summary");
+  tessera::platform::RunCoverageOption rtl_coverage;
+  rtl_coverage.add_to(run_cmd);
   run_cmd->add_flag("--fast-forward", options.fast_forward,
                     "Run the control cores functionally up to the first ROI begin, kernel launch, tx.* or wfi, then "
                     "in detail (caches cold, cycle 0)");
@@ -272,6 +279,8 @@ int sc_main(int argc, char** argv) {
   tools.push_back(tessera::noc::add_noc_command(app));
   tools.push_back(tessera::dram::add_dram_command(app));
   tools.push_back(tessera::platform::add_waves_command(app, resolve_platform));
+  tools.push_back(tessera::platform::add_rtl_coverage_command(app));
+  tools.push_back(tessera::platform::add_rtl_test_command(app));
 
   try {
     app.parse(argc, argv);
@@ -288,7 +297,7 @@ int sc_main(int argc, char** argv) {
     if (run_cmd->parsed() && !trace_window.empty()) tessera::sim::parse_trace_window(trace_window, options.trace);
     if (run_cmd->parsed() && !timeline_window.empty())
       tessera::sim::parse_timeline_window(timeline_window, options.timeline);
-    if (run_cmd->parsed()) status = run(platform_arg, elf, sets, stats_path, options, quiet);
+    if (run_cmd->parsed()) status = run(platform_arg, elf, sets, stats_path, options, quiet, rtl_coverage);
     if (config_cmd->parsed()) status = list_config(platform_arg, sets);
     if (netlist_cmd->parsed()) status = show_netlist(platform_arg, sets, dot, types);
     for (const auto& tool : tools)

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
+#include "rtl/common/coverage.h"
 #include "rtl/common/lockstep.h"
 
 namespace tessera::noc {
@@ -23,6 +26,9 @@ CosimRouter::CosimRouter(int id, const NocParams& p, const GridTopology& topo)
   base_pins_.pos_y = static_cast<uint8_t>(topo.y(id));
   base_pins_.ring_k = static_cast<uint8_t>(topo.k());
   base_pins_.atomic = p.atomic_vc ? 1 : 0;
+  if (auto table = rtl::CoverageCollection::track(RouterCoverage::kBlock, instance_,
+                                                  RouterCoverage::point_names(ports_, p.vcs, p.classes)))
+    cover_ = std::make_unique<RouterCoverage>(std::move(table), ports_, p.vcs, p.classes, p.vc_buf);
 }
 
 bool CosimRouter::has_work(uint64_t now) const {
@@ -125,11 +131,13 @@ void RtlRouter::step(uint64_t now) {
     take_due(t, late);
     to_pins(late, pins);
     core_->step(pins, t, out_);
+    if (cover_) cover_->sample(pins, out_);
   }
   Due due;
   take_due(now, due);
   to_pins(due, pins);
   core_->step(pins, now, out_);
+  if (cover_) cover_->sample(pins, out_);
   // `cout` carries the credits of the flits switched in the cycle before
   // (they leave their buffers now); the model stamps them sa + credit after
   // the grant, the same cycle with the RTL's sa of 1.
@@ -178,6 +186,7 @@ void LockstepRouter::step(uint64_t now) {
       if (late.credit[o] >= 0) model_.output(o).return_credit(t, late.credit[o]);
     to_pins(late, pins);
     core_->step(pins, t, out_);
+    if (cover_) cover_->sample(pins, out_);
   }
   Due due;
   take_due(now, due);
@@ -210,6 +219,7 @@ void LockstepRouter::step(uint64_t now) {
   }
   to_pins(due, pins);
   core_->step(pins, now, out_);
+  if (cover_) cover_->sample(pins, out_);
 
   // Compare: credits and events of this cycle; the flits the model switched
   // two cycles ago against the RTL's output registers.

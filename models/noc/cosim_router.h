@@ -23,6 +23,7 @@
 #include "noc/channel.h"
 #include "noc/noc_params.h"
 #include "noc/router.h"
+#include "noc/router_coverage.h"
 #include "noc/rtl_router_core.h"
 #include "noc/topology_grid.h"
 #include "sim/stats.h"
@@ -84,7 +85,8 @@ class CosimRouter {
   int inside_ = 0;  // flits given to the RTL and not yet out of it
   RouterPins base_pins_;
   uint64_t flits_switched_ = 0, link_flits_ = 0, va_conflicts_ = 0, sa_conflicts_ = 0;
-  std::vector<Flit> taken_;  // storage for Due's flits
+  std::vector<Flit> taken_;                // storage for Due's flits
+  std::unique_ptr<RouterCoverage> cover_;  // when coverage is collected (docs/cosim.md, "Coverage")
 };
 
 // The Verilated router in place of the C++ model.

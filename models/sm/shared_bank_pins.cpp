@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "rtl/common/coverage.h"
 #include "rtl/common/rtl_harness.h"
 #include "sim/config.h"
+#include "sm/shared_bank_coverage.h"
 #include "Vshared_bank_unit.h"
 #include "Vshared_bank_unit_96k.h"
 #include "Vshared_bank_unit_mut.h"
@@ -24,11 +26,16 @@ std::string lanes_hex(const std::array<uint32_t, 32>& v, uint32_t mask) {
 template <class V>
 class RtlPins : public SharedBankPins {
  public:
-  RtlPins(const std::string& instance, const rtl::WaveOptions& waves) : h_(instance, &apply_bank_pins<V>, waves) {}
+  RtlPins(const std::string& instance, const rtl::WaveOptions& waves) : h_(instance, &apply_bank_pins<V>, waves) {
+    if (auto table =
+            rtl::CoverageCollection::track(SharedBankCoverage::kBlock, instance, SharedBankCoverage::point_names()))
+      cover_ = std::make_unique<SharedBankCoverage>(std::move(table));
+  }
 
   void step(const BankRequest* req, uint64_t cycle) override {
     in_.valid = req != nullptr;
     if (req) in_.req = *req;
+    const bool ready = h_.model().req_ready;
     h_.step(in_, cycle);
     const V& v = h_.model();
     if (v.resp_valid) {
@@ -37,6 +44,7 @@ class RtlPins : public SharedBankPins {
       out_.passes = v.resp_passes;
       out_.broadcasts = v.resp_broadcasts;
     }
+    if (cover_) cover_->sample(req, ready, v.resp_valid ? &out_ : nullptr);
   }
   bool ready() const override { return h_.model().req_ready; }
   bool resp_valid() const override { return h_.model().resp_valid; }
@@ -46,6 +54,7 @@ class RtlPins : public SharedBankPins {
   rtl::RtlHarness<V, BankPinsIn> h_;
   BankPinsIn in_;
   BankResponse out_;
+  std::unique_ptr<SharedBankCoverage> cover_;  // when coverage is collected
 };
 
 // The block and the C++ model side by side.

@@ -27,7 +27,10 @@
 #include "noc/network.h"
 #include "noc/noc_params.h"
 #include "noc/router.h"
+#include "noc/router_coverage.h"
+#include "noc/router_stimulus.h"
 #include "noc/routing.h"
+#include "rtl/common/coverage.h"
 #include "rtl/common/lockstep.h"
 #include "sim/config.h"
 #include "sim/stats.h"
@@ -44,33 +47,13 @@ NocParams params(const Settings& settings) {
   return NocParams::from_config(cfg);
 }
 
-// xorshift64*: the same sequence on every host.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  uint64_t next() {
-    s_ ^= s_ >> 12;
-    s_ ^= s_ << 25;
-    s_ ^= s_ >> 27;
-    return s_ * 0x2545F4914F6CDD1Dull;
-  }
-  int below(int n) { return static_cast<int>(next() % static_cast<uint64_t>(n)); }
-  bool chance(int percent) { return below(100) < percent; }
-
- private:
-  uint64_t s_;
-};
-
-// One router under test, the C++ model or the RTL, behind the same calls.
-class Dut {
- public:
-  virtual ~Dut() = default;
-  virtual void connect(int port, FlitTarget out, OutputChannel* credits_to) = 0;
-  virtual void deliver(int port, const Flit& f) = 0;
-  virtual void credit(int port, uint64_t ready, int vc) = 0;
-  virtual void step(uint64_t now) = 0;
-  virtual nlohmann::json stats() const = 0;
-};
+// The random environment and its router interface (noc/router_stimulus.h).
+using stimulus::Dut;
+using stimulus::Environment;
+using stimulus::ReturnedCredit;
+using stimulus::Rng;
+using stimulus::SentFlit;
+using stimulus::Traffic;
 
 class ModelDut final : public Dut {
  public:
@@ -114,167 +97,6 @@ class RtlDut final : public Dut {
 
  private:
   RtlRouter router_;
-};
-
-// What a router did, in the order it did it.
-struct SentFlit {
-  int port, vc;
-  uint64_t packet_id, ready_cycle;
-  int index, hops;
-  bool operator==(const SentFlit& o) const {
-    return port == o.port && vc == o.vc && packet_id == o.packet_id && ready_cycle == o.ready_cycle &&
-           index == o.index && hops == o.hops;
-  }
-};
-std::string describe(const SentFlit& s) {
-  return "port " + std::to_string(s.port) + " vc " + std::to_string(s.vc) + " packet " + std::to_string(s.packet_id) +
-         " flit " + std::to_string(s.index) + " ready " + std::to_string(s.ready_cycle);
-}
-struct ReturnedCredit {
-  int port, vc;
-  uint64_t ready;
-  bool operator==(const ReturnedCredit& o) const { return port == o.port && vc == o.vc && ready == o.ready; }
-};
-
-// Knobs of the random environment (percentages).
-struct Traffic {
-  int new_packet = 30;                  // an idle sender starts a packet
-  int send = 85;                        // a sender with a credit sends its next flit
-  int long_packets = 30;                // packets of 9..20 flits (longer than a VC buffer: credit stalls)
-  int drain_min = 20, drain_max = 100;  // a downstream buffer returns a credit (varies by phase)
-};
-
-// Upstream senders on every input port and downstream buffers on every
-// output port of one router, all from one seeded generator.
-class Environment {
- public:
-  Environment(const NocParams& p, const GridTopology& topo, int id, Dut& dut, uint64_t seed, Traffic traffic)
-      : p_(p), topo_(topo), id_(id), dut_(dut), rng_(seed), traffic_(traffic) {
-    const int ports = topo.ports();
-    senders_.resize(static_cast<size_t>(ports));
-    sinks_.resize(static_cast<size_t>(ports));
-    captured_flits_.resize(static_cast<size_t>(ports));
-    captured_credits_.resize(static_cast<size_t>(ports));
-    for (int port = 0; port < ports; ++port) {
-      senders_[port].channel.init(p.vcs, p.vc_buf, false, true);
-      sinks_[port].held.assign(static_cast<size_t>(p.vcs), 0);
-      dut.connect(port, FlitTarget{nullptr, 0, &captured_flits_[port]}, &captured_credits_[port]);
-    }
-  }
-
-  // Cycle `now`: senders send, the router steps, buffers drain.
-  void step(uint64_t now) {
-    if (now % 2000 == 0) drain_ = traffic_.drain_min + rng_.below(traffic_.drain_max - traffic_.drain_min + 1);
-    for (int port = 0; port < topo_.ports(); ++port) send(port, now);
-    dut_.step(now);
-    for (int port = 0; port < topo_.ports(); ++port) {
-      OutputChannel& c = captured_credits_[port];
-      while (c.next_credit_ready() != UINT64_MAX) {
-        const uint64_t ready = c.next_credit_ready();
-        const int vc = c.take_credit();
-        credits.push_back(ReturnedCredit{port, vc, ready});
-        senders_[port].channel.return_credit(ready, vc);
-      }
-      for (const Flit& f : captured_flits_[port]) {
-        flits.push_back(SentFlit{port, f.vc, f.packet_id, f.ready_cycle, f.index, f.hops});
-        sinks_[port].arriving.push_back(f);
-      }
-      captured_flits_[port].clear();
-      drain(port, now);
-    }
-  }
-
-  std::deque<SentFlit> flits;
-  std::deque<ReturnedCredit> credits;
-  uint64_t packets = 0, flits_sent = 0;
-
- private:
-  struct Sender {
-    OutputChannel channel;
-    bool busy = false;
-    int dst = 0, cls = 0, size = 0, index = 0, vc = -1, pointer = 0;
-    uint64_t packet_id = 0;
-  };
-  struct Sink {
-    std::deque<Flit> arriving;
-    std::vector<int> held;  // per VC: flits in the buffer, credits not returned
-  };
-
-  void send(int port, uint64_t now) {
-    Sender& s = senders_[port];
-    s.channel.absorb_credits(now);
-    if (!s.busy) {
-      if (!rng_.chance(traffic_.new_packet)) return;
-      s.busy = true;
-      s.dst = rng_.below(topo_.nodes());
-      s.cls = rng_.below(p_.classes);
-      s.size = rng_.chance(50) ? 1 : rng_.chance(traffic_.long_packets) ? 9 + rng_.below(12) : 2 + rng_.below(7);
-      s.index = 0;
-      s.vc = -1;
-      s.packet_id = (packets++ << 3) | static_cast<uint64_t>(port);
-    }
-    if (s.vc < 0) {
-      const int per = p_.vcs_per_class(), base = s.cls * per;
-      for (int n = 0; n < per && s.vc < 0; ++n) {
-        const int vc = base + (s.pointer + n) % per;
-        if (s.channel.vc(vc).owner < 0) {
-          s.vc = vc;
-          s.channel.vc(vc).owner = port;
-          s.pointer = (vc - base + 1) % per;
-        }
-      }
-      if (s.vc < 0) return;
-    }
-    if (!s.channel.has_credit(s.vc, 1) || !rng_.chance(traffic_.send)) return;
-    Flit f;
-    f.packet_id = s.packet_id;
-    f.src = id_;
-    f.dst = s.dst;
-    f.cls = static_cast<uint8_t>(s.cls);
-    f.index = static_cast<uint16_t>(s.index);
-    f.size = static_cast<uint16_t>(s.size);
-    f.vc = static_cast<uint8_t>(s.vc);
-    f.ready_cycle = now + 1;
-    s.channel.sent(s.vc, f.tail());
-    dut_.deliver(port, f);
-    ++flits_sent;
-    if (++s.index == s.size) {
-      s.busy = false;
-      s.vc = -1;
-    }
-  }
-
-  void drain(int port, uint64_t now) {
-    Sink& k = sinks_[port];
-    while (!k.arriving.empty() && k.arriving.front().ready_cycle <= now) {
-      ++k.held[k.arriving.front().vc];
-      k.arriving.pop_front();
-    }
-    if (port == kLocal) return;  // the ejection port takes flits without credits
-    // A buffer sends at most one flit on, so one credit back, per cycle.
-    if (!rng_.chance(drain_)) return;
-    const int first = rng_.below(p_.vcs);
-    for (int n = 0; n < p_.vcs; ++n) {
-      const int vc = (first + n) % p_.vcs;
-      if (k.held[vc] > 0) {
-        --k.held[vc];
-        dut_.credit(port, now + 1, vc);
-        return;
-      }
-    }
-  }
-
-  const NocParams& p_;
-  const GridTopology& topo_;
-  int id_;
-  Dut& dut_;
-  Rng rng_;
-  Traffic traffic_;
-  int drain_ = 100;
-  std::vector<Sender> senders_;
-  std::vector<Sink> sinks_;
-  std::vector<std::deque<Flit>> captured_flits_;
-  std::vector<OutputChannel> captured_credits_;
 };
 
 // Runs the model and the RTL router `id` side by side for `cycles` cycles;
@@ -505,6 +327,72 @@ TEST(NocRouterRtl, PacketLongerThanTheBufferWaitsForCredits) {
   ASSERT_EQ(d.sent.size(), 8u);
   for (size_t i = 0; i < 8; ++i) EXPECT_EQ(d.sent[i].ready_cycle, 15 + i) << i;
   EXPECT_EQ(d.sa_conflicts, 0u);  // a VC without a credit does not bid
+}
+
+// ------------------------------------------------------------- coverage
+
+// The router's cover points (noc/router_coverage.h) of a directed case.
+rtl::CoverTable directed_coverage(void (*setup)(Directed&), uint64_t cycles) {
+  rtl::CoverageCollection::reset();
+  rtl::CoverageCollection::enable();
+  {
+    Directed d;
+    setup(d);
+    d.run(cycles);
+  }
+  const rtl::CoverageReport r = rtl::CoverageCollection::report();
+  rtl::CoverageCollection::reset();
+  return r.blocks().at(RouterCoverage::kBlock).table;
+}
+
+void expect_hits(const rtl::CoverTable& t, const std::vector<std::pair<std::string, uint64_t>>& expected) {
+  uint64_t listed = 0;
+  for (const auto& [name, hits] : expected) {
+    EXPECT_EQ(t.hits(name), hits) << name;
+    listed += hits > 0;
+  }
+  EXPECT_EQ(t.reached(), listed) << "points hit that the derivation does not list";
+}
+
+TEST(NocRouterRtlCoverage, TwoSingleFlitPacketsForOneOutputVc) {
+  // The VC allocation case above: one-flit packets (single) of class 0 into
+  // west (port 2) and south (port 4) on VC 0, out east (port 1) on VC 0 and
+  // VC 1; one cycle with a VA conflict, none with an SA conflict. 5 ports x
+  // 2 VCs x in/out + 1 class + 4 flit kinds + 2 conflicts + 4 credit stalls
+  // = 31 points.
+  const rtl::CoverTable t = directed_coverage(
+      [](Directed& d) {
+        d.packet(kMinusX, 0, 1, 6, 1, 10);
+        d.packet(kMinusY, 0, 2, 6, 1, 10);
+      },
+      40);
+  EXPECT_EQ(t.size(), 31u);
+  expect_hits(t, {{"noc_router.port2.vc0.in", 1},
+                  {"noc_router.port4.vc0.in", 1},
+                  {"noc_router.port1.vc0.out", 1},
+                  {"noc_router.port1.vc1.out", 1},
+                  {"noc_router.class0.in", 2},
+                  {"noc_router.flit.single", 2},
+                  {"noc_router.va_conflict", 1},
+                  {"noc_router.sa_conflict", 0}});
+}
+
+TEST(NocRouterRtlCoverage, PacketLongerThanTheBufferStallsOnCredits) {
+  // The 12-flit packet east without credits (above): flit i enters the local
+  // input at 10 + i, leaves its buffer at the edge ending 12 + i (the credit
+  // on cout during 13 + i) and is on the east output register in 14 + i,
+  // for i = 0..7. The pins show the 8 credits of east VC 0 used up after
+  // the step of cycle 21 (flit 7 out), when flit 8, a body flit of the
+  // packet whose head left east on VC 0, is at the front of its buffer:
+  // a credit stall in every step from 21 to 59, 39 of them.
+  const rtl::CoverTable t = directed_coverage([](Directed& d) { d.packet(kLocal, 0, 3, 6, 12, 10); }, 60);
+  expect_hits(t, {{"noc_router.port0.vc0.in", 12},
+                  {"noc_router.class0.in", 12},
+                  {"noc_router.flit.head", 1},
+                  {"noc_router.flit.body", 10},
+                  {"noc_router.flit.tail", 1},
+                  {"noc_router.port1.vc0.out", 8},
+                  {"noc_router.port1.credit_stall", 39}});
 }
 
 // -------------------------------------------------------- whole networks

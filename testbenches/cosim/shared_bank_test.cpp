@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <string>
 
-#include "cosim/shared_bank_stimulus.h"
 #include "rtl/common/lockstep.h"
 #include "rtl/common/rtl_harness.h"
 #include "sim/config.h"
 #include "sm/shared_bank_pins.h"
+#include "sm/shared_bank_stimulus.h"
 #include "sm/sm_params.h"
 #include "test_scratch.h"
 
@@ -61,16 +61,7 @@ class Rtl {
   rtl::RtlHarness<V, In> h_;
 };
 
-BankRequest request(BankOp op, uint32_t mask, unsigned stride, uint32_t base = 0) {
-  BankRequest r;
-  r.op = op;
-  r.mask = mask;
-  for (unsigned l = 0; l < 32; ++l) {
-    r.word[l] = base + l * stride;
-    r.be[l] = 0xf;
-  }
-  return r;
-}
+using sm::strided_request;
 
 // Runs `cycles` cycles of random requests on the RTL and the model and
 // compares every output after every cycle; returns the first difference.
@@ -79,7 +70,7 @@ std::string random_run(uint64_t seed, unsigned bytes, uint64_t cycles, unsigned*
                        std::bitset<sm::kBankOpCount>* ops) {
   rtl::RtlHarness<V, In> h("shared_banks", &sm::apply_bank_pins<V>, rtl::WaveOptions{});
   SharedBankUnit m(32, bytes, 2);
-  sm::testing::BankStimulus stim(seed, bytes / 4);
+  sm::BankStimulus stim(seed, bytes / 4);
   In in;
   for (uint64_t c = 0; c < cycles; ++c) {
     if (!in.valid && stim.present()) {
@@ -150,7 +141,7 @@ TEST(SharedBankRtl, RandomRequestsAgreeAt96KiB) {
 TEST(SharedBankRtl, StrideTwoTakesTwoPasses) {
   Rtl<Vshared_bank_unit> u;
   BankResponse r;
-  EXPECT_EQ(u.run(request(BankOp::kLoad, kAll, 2), r), 2u);
+  EXPECT_EQ(u.run(strided_request(BankOp::kLoad, kAll, 2), r), 2u);
   EXPECT_EQ(r.passes, 2u);
   EXPECT_EQ(r.broadcasts, 0u);
 }
@@ -159,11 +150,11 @@ TEST(SharedBankRtl, StrideTwoTakesTwoPasses) {
 // wins: 31), the load one pass and one broadcast.
 TEST(SharedBankRtl, OneWordForEveryLaneIsOneBroadcast) {
   Rtl<Vshared_bank_unit> u;
-  BankRequest st = request(BankOp::kStore, kAll, 0, 3);
+  BankRequest st = strided_request(BankOp::kStore, kAll, 0, 3);
   for (unsigned l = 0; l < 32; ++l) st.data[l] = 0x100 + l;
   BankResponse r;
   EXPECT_EQ(u.run(st, r), 1u);
-  EXPECT_EQ(u.run(request(BankOp::kLoad, kAll, 0, 3), r), 1u);
+  EXPECT_EQ(u.run(strided_request(BankOp::kLoad, kAll, 0, 3), r), 1u);
   EXPECT_EQ(r.passes, 1u);
   EXPECT_EQ(r.broadcasts, 1u);
   for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(r.data[l], 0x11fu) << l;
@@ -173,13 +164,13 @@ TEST(SharedBankRtl, OneWordForEveryLaneIsOneBroadcast) {
 // after it was taken); lane l reads l; a load then reads 32.
 TEST(SharedBankRtl, AtomicsOnOneWordTakeThirtyTwoPassesOfTwoCycles) {
   Rtl<Vshared_bank_unit> u;
-  BankRequest a = request(BankOp::kAdd, kAll, 0, 40);
+  BankRequest a = strided_request(BankOp::kAdd, kAll, 0, 40);
   a.data.fill(1);
   BankResponse r;
   EXPECT_EQ(u.run(a, r), 64u);
   EXPECT_EQ(r.passes, 32u);
   for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(r.data[l], l);
-  u.run(request(BankOp::kLoad, 1, 0, 40), r);
+  u.run(strided_request(BankOp::kLoad, 1, 0, 40), r);
   EXPECT_EQ(r.data[0], 32u);
 }
 
@@ -187,12 +178,12 @@ TEST(SharedBankRtl, AtomicsOnOneWordTakeThirtyTwoPassesOfTwoCycles) {
 // (lane 1), byte 2 = 0x44 (lane 2, wins over lane 1) => 0x3344_0011.
 TEST(SharedBankRtl, SubWordStoresMergeHigherLaneWins) {
   Rtl<Vshared_bank_unit> u;
-  BankRequest st = request(BankOp::kStore, 0x7, 0, 9);
+  BankRequest st = strided_request(BankOp::kStore, 0x7, 0, 9);
   st.be = {0x1, 0xc, 0x4};
   st.data = {0x11, 0x33220000, 0x00440000};
   BankResponse r;
   u.run(st, r);
-  u.run(request(BankOp::kLoad, 1, 0, 9), r);
+  u.run(strided_request(BankOp::kLoad, 1, 0, 9), r);
   EXPECT_EQ(r.data[0], 0x33440011u);
 }
 
@@ -209,15 +200,15 @@ TEST(SharedBankRtl, FaddIsBitExact) {
                         {0x00000000, 0x80000000, 0x00000000}, {0x3f800000, 0x33800000, 0x3f800000},
                         {0x7f7fffff, 0x7f7fffff, 0x7f800000}, {0x00800000, 0x807fffff, 0x00000001}};
   Rtl<Vshared_bank_unit> u;
-  BankRequest st = request(BankOp::kStore, 0xff, 1);
+  BankRequest st = strided_request(BankOp::kStore, 0xff, 1);
   for (unsigned i = 0; i < 8; ++i) st.data[i] = cases[i].word;
   BankResponse r;
   u.run(st, r);
-  BankRequest f = request(BankOp::kFadd, 0xff, 1);
+  BankRequest f = strided_request(BankOp::kFadd, 0xff, 1);
   for (unsigned i = 0; i < 8; ++i) f.data[i] = cases[i].operand;
   u.run(f, r);
   for (unsigned i = 0; i < 8; ++i) EXPECT_EQ(r.data[i], cases[i].word) << i;  // the old values
-  u.run(request(BankOp::kLoad, 0xff, 1), r);
+  u.run(strided_request(BankOp::kLoad, 0xff, 1), r);
   for (unsigned i = 0; i < 8; ++i) EXPECT_EQ(r.data[i], cases[i].sum) << i;
 }
 
@@ -236,7 +227,7 @@ TEST(SharedBankRtl, LockstepCatchesTheMutantWithoutBroadcast) {
   const sm::SmParams p = sm::SmParams::from_config(cfg);
   SharedBankUnit model(32, 65536, 2);
   auto pins = sm::make_shared_bank_pins(p, model, "chip.sm3.shared_banks");
-  const BankRequest load = request(BankOp::kLoad, kAll, 0, 12);
+  const BankRequest load = strided_request(BankOp::kLoad, kAll, 0, 12);
   for (uint64_t c = 0; c < 5; ++c) pins->step(nullptr, c);
   try {
     pins->step(&load, 5);

@@ -3,6 +3,7 @@
 // Numbers derived by hand from the rules in docs/cosim.md, "Shared-memory bank unit".
 #include <gtest/gtest.h>
 
+#include "sm/shared_bank_stimulus.h"
 #include "sm/shared_bank_unit.h"
 
 using namespace tessera::sm;
@@ -10,17 +11,6 @@ using namespace tessera::sm;
 namespace {
 
 constexpr uint32_t kAll = 0xffffffffu;
-
-BankRequest request(BankOp op, uint32_t mask, unsigned stride, uint32_t base = 0) {
-  BankRequest r;
-  r.op = op;
-  r.mask = mask;
-  for (unsigned l = 0; l < 32; ++l) {
-    r.word[l] = base + l * stride;
-    r.be[l] = 0xf;
-  }
-  return r;
-}
 
 // Steps the unit with `req` presented until it is taken, then without
 // requests until the response; returns the steps from the one that took
@@ -41,12 +31,12 @@ unsigned steps_to_response(SharedBankUnit& u, const BankRequest& req) {
 // Stride 1: every lane its own bank, 1 pass; the loads read what was stored.
 TEST(SharedBankUnit, StrideOneStoreThenLoadIsOnePassEach) {
   SharedBankUnit u(32, 65536, 2);
-  BankRequest st = request(BankOp::kStore, kAll, 1);
+  BankRequest st = strided_request(BankOp::kStore, kAll, 1);
   for (unsigned l = 0; l < 32; ++l) st.data[l] = 100 + l;
   BankResponse r;
   u.perform(st, r);
   EXPECT_EQ(r.passes, 1u);
-  u.perform(request(BankOp::kLoad, kAll, 1), r);
+  u.perform(strided_request(BankOp::kLoad, kAll, 1), r);
   EXPECT_EQ(r.passes, 1u);
   for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(r.data[l], 100 + l);
 }
@@ -55,7 +45,7 @@ TEST(SharedBankUnit, StrideOneStoreThenLoadIsOnePassEach) {
 TEST(SharedBankUnit, StrideTwoTakesTwoPasses) {
   SharedBankUnit u(32, 65536, 2);
   BankResponse r;
-  u.perform(request(BankOp::kLoad, kAll, 2), r);
+  u.perform(strided_request(BankOp::kLoad, kAll, 2), r);
   EXPECT_EQ(r.passes, 2u);
   EXPECT_EQ(r.broadcasts, 0u);
 }
@@ -64,7 +54,7 @@ TEST(SharedBankUnit, StrideTwoTakesTwoPasses) {
 TEST(SharedBankUnit, StrideThirtyTwoTakesThirtyTwoPasses) {
   SharedBankUnit u(32, 65536, 2);
   BankResponse r;
-  u.perform(request(BankOp::kLoad, kAll, 32), r);
+  u.perform(strided_request(BankOp::kLoad, kAll, 32), r);
   EXPECT_EQ(r.passes, 32u);
 }
 
@@ -73,7 +63,7 @@ TEST(SharedBankUnit, OneWordForEveryLaneIsOneBroadcast) {
   SharedBankUnit u(32, 65536, 2);
   u.set_word(5, 0xabcd1234);
   BankResponse r;
-  u.perform(request(BankOp::kLoad, kAll, 0, 5), r);
+  u.perform(strided_request(BankOp::kLoad, kAll, 0, 5), r);
   EXPECT_EQ(r.passes, 1u);
   EXPECT_EQ(r.broadcasts, 1u);
   for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(r.data[l], 0xabcd1234u);
@@ -84,7 +74,7 @@ TEST(SharedBankUnit, OneWordForEveryLaneIsOneBroadcast) {
 // lane 3 byte 1 = 0x44 => 0x33334411.
 TEST(SharedBankUnit, StoresToOneWordMergeHigherLaneWins) {
   SharedBankUnit u(32, 65536, 2);
-  BankRequest st = request(BankOp::kStore, 0xf, 0, 7);
+  BankRequest st = strided_request(BankOp::kStore, 0xf, 0, 7);
   st.be = {0xf, 0x2, 0xc, 0x2};
   st.data = {0x11111111, 0x00002200, 0x33330000, 0x00004400};
   BankResponse r;
@@ -97,7 +87,7 @@ TEST(SharedBankUnit, StoresToOneWordMergeHigherLaneWins) {
 // per bank and pass), each of 2 cycles => busy 64 cycles.
 TEST(SharedBankUnit, AtomicsToOneWordSerializeInLaneOrder) {
   SharedBankUnit u(32, 65536, 2);
-  BankRequest a = request(BankOp::kAdd, kAll, 0, 9);
+  BankRequest a = strided_request(BankOp::kAdd, kAll, 0, 9);
   a.data.fill(1);
   BankResponse r;
   u.perform(a, r);
@@ -111,7 +101,7 @@ TEST(SharedBankUnit, AtomicsToOneWordSerializeInLaneOrder) {
 TEST(SharedBankUnit, AtomicsToDistinctBanksTakeOnePass) {
   SharedBankUnit u(32, 65536, 2);
   BankResponse r;
-  u.perform(request(BankOp::kMax, kAll, 1), r);
+  u.perform(strided_request(BankOp::kMax, kAll, 1), r);
   EXPECT_EQ(r.passes, 1u);
 }
 
@@ -120,7 +110,7 @@ TEST(SharedBankUnit, AtomicsToDistinctBanksTakeOnePass) {
 TEST(SharedBankUnit, CasSeesEarlierLanesResult) {
   SharedBankUnit u(32, 65536, 2);
   u.set_word(4, 3);
-  BankRequest c = request(BankOp::kCas, 0x3, 0, 4);
+  BankRequest c = strided_request(BankOp::kCas, 0x3, 0, 4);
   c.data = {3, 3};
   c.swap = {8, 9};
   BankResponse r;
@@ -133,13 +123,13 @@ TEST(SharedBankUnit, CasSeesEarlierLanesResult) {
 // atom.inc with limit 2 wraps 0,1,2 -> 0; atom.dec with limit 2 goes 0 -> 2.
 TEST(SharedBankUnit, IncWrapsAtTheLimitAndDecFromZeroLoads) {
   SharedBankUnit u(32, 65536, 2);
-  BankRequest inc = request(BankOp::kInc, 0x7, 0, 1);
+  BankRequest inc = strided_request(BankOp::kInc, 0x7, 0, 1);
   inc.data = {2, 2, 2};
   BankResponse r;
   u.perform(inc, r);
   EXPECT_EQ(r.data[2], 2u);
   EXPECT_EQ(u.word(1), 0u);
-  BankRequest dec = request(BankOp::kDec, 0x1, 0, 1);
+  BankRequest dec = strided_request(BankOp::kDec, 0x1, 0, 1);
   dec.data[0] = 2;
   u.perform(dec, r);
   EXPECT_EQ(u.word(1), 2u);
@@ -152,7 +142,7 @@ TEST(SharedBankUnit, FaddKeepsDenormalsAndCanonicalisesNan) {
   u.set_word(0, 0x00000001);
   u.set_word(1, 0x7f800000);
   u.set_word(2, 0x80000000);
-  BankRequest f = request(BankOp::kFadd, 0x7, 1);
+  BankRequest f = strided_request(BankOp::kFadd, 0x7, 1);
   f.data = {0x00000001, 0xff800000, 0x80000000};
   BankResponse r;
   u.perform(f, r);
@@ -165,9 +155,9 @@ TEST(SharedBankUnit, FaddKeepsDenormalsAndCanonicalisesNan) {
 // one after step 2; 32 atomics to one word after step 64.
 TEST(SharedBankUnit, ResponseFollowsTheLastPass) {
   SharedBankUnit u(32, 65536, 2);
-  EXPECT_EQ(steps_to_response(u, request(BankOp::kLoad, kAll, 1)), 1u);
-  EXPECT_EQ(steps_to_response(u, request(BankOp::kLoad, kAll, 2)), 2u);
-  EXPECT_EQ(steps_to_response(u, request(BankOp::kAdd, kAll, 0)), 64u);
+  EXPECT_EQ(steps_to_response(u, strided_request(BankOp::kLoad, kAll, 1)), 1u);
+  EXPECT_EQ(steps_to_response(u, strided_request(BankOp::kLoad, kAll, 2)), 2u);
+  EXPECT_EQ(steps_to_response(u, strided_request(BankOp::kAdd, kAll, 0)), 64u);
 }
 
 // Back to back: with two 2-pass requests always presented, the second is
@@ -175,7 +165,7 @@ TEST(SharedBankUnit, ResponseFollowsTheLastPass) {
 // steps 2 and 4.
 TEST(SharedBankUnit, BackToBackRequestsHaveNoBubble) {
   SharedBankUnit u(32, 65536, 2);
-  const BankRequest req = request(BankOp::kLoad, kAll, 2);
+  const BankRequest req = strided_request(BankOp::kLoad, kAll, 2);
   std::vector<unsigned> resp_steps;
   unsigned taken = 0;
   for (unsigned s = 0; s < 8; ++s) {

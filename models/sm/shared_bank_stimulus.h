@@ -2,15 +2,32 @@
 // operation, and the access patterns that decide its passes (stride 1, 2, 3
 // and 32, one word for every lane, a random permutation, random words,
 // atomics on one word and on distinct banks, sub-word stores), with
-// back-to-back and sparse arrival.
+// back-to-back and sparse arrival. Used by the co-simulation tests
+// (testbenches/cosim/shared_bank_test.cpp) and `tessera rtl-test
+// shared_bank_unit` (docs/cosim.md, "Block-level random testing").
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <random>
 
 #include "sm/shared_bank_unit.h"
 
-namespace tessera::sm::testing {
+namespace tessera::sm {
+
+// A directed request: lane l of `mask` on word base + l * stride, whole
+// words (byte enables 0xf), data and swap values 0.
+inline BankRequest strided_request(BankOp op, uint32_t mask, unsigned stride, uint32_t base = 0) {
+  BankRequest r;
+  r.op = op;
+  r.mask = mask;
+  for (unsigned l = 0; l < 32; ++l) {
+    r.word[l] = base + l * stride;
+    r.be[l] = 0xf;
+  }
+  return r;
+}
 
 class BankStimulus {
  public:
@@ -108,4 +125,4 @@ class BankStimulus {
   unsigned run_left_ = 0;
 };
 
-}  // namespace tessera::sm::testing
+}  // namespace tessera::sm
