@@ -43,7 +43,7 @@ class Fake : public Component {
 };
 
 TEST(InFlightReport, ReportersSpeakForThemselvesOthersThroughTheirComponentInComponentOrder) {
-  const NetlistInstance a{"a", "t", "x.yaml:1", {}, {}, {}}, b{"b", "t", "x.yaml:2", {}, {}, {}};
+  const NetlistInstance a{"a", "t", "x.yaml:1", {}, {}, {}, {}, {}}, b{"b", "t", "x.yaml:2", {}, {}, {}, {}, {}};
   const Reporting l2("report_l2", "l2.slice2: read 0x80001200 waiting for memory since cycle 1234\n");
   const Silent sm0("report_sm0"), sm1("report_sm1");
   const Reporting idle("report_idle", "");  // idle: says nothing
