@@ -75,6 +75,10 @@ class Component {
   virtual void summarize(RunSummary& /*summary*/) const {}
   // The device properties firmware reads (cudaGetDeviceProperties): each
   // component adds what it models; then every component is given the whole.
+  // What the instance finds wrong once the simulation has ended (a lockstep
+  // reference's writes its block never made): "" when nothing; else the run
+  // ends as a lockstep mismatch with this report.
+  virtual std::string check_at_end() { return ""; }
   virtual void describe_device(gpu::DeviceInfo& /*info*/) const {}
   virtual void set_device_info(const gpu::DeviceInfo& /*info*/) {}
 

@@ -89,7 +89,8 @@ class ComponentRegistry {
   std::map<std::string, ComponentType> types_;
 };
 
-// The registry of Tessera's models (platforms/components/).
+// The registry of Tessera's models (platforms/components/) and of the
+// plugins loaded so far (platforms/plugin.h).
 const ComponentRegistry& builtin_components();
 
 // Throws sim::ConfigError for the first mistake, naming the instance and

@@ -18,6 +18,7 @@
 #include "isa/elf_loader.h"
 #include "noc/noc_cli.h"
 #include "platforms/platform.h"
+#include "platforms/plugin.h"
 #include "platforms/rtl_commands.h"
 #include "platforms/waves_command.h"
 #include "sim/cli_checks.h"
@@ -254,6 +255,14 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("--restore", options.restore,
                       "Start a detailed run from a checkpoint FILE of --checkpoint-out (the same program)");
 
+  // Libraries that register component types and device reference models
+  // (docs/plugins.md); a netlist's plugins: list loads more.
+  std::vector<std::string> plugins;
+  const auto plugin_option = [&plugins](CLI::App* cmd) {
+    cmd->add_option("--plugin", plugins, "Load a plugin library (repeatable; docs/plugins.md)");
+  };
+  plugin_option(run_cmd);
+
   bool list = false;
   auto* config_cmd = app.add_subcommand("config", "Show a platform's parameters");
   config_cmd->add_flag("--list", list, "List every parameter with its value, default, range and description");
@@ -266,6 +275,8 @@ int sc_main(int argc, char** argv) {
   netlist_cmd->add_flag("--dot", dot, "Print the instance/binding graph as Graphviz dot");
   netlist_cmd->add_flag("--types", types, "List the registered component types, their sockets and attributes");
   netlist_cmd->add_option("--set", sets, "Override a parameter: key=value (repeatable)");
+  plugin_option(config_cmd);
+  plugin_option(netlist_cmd);
 
   // Everything after `sweep` belongs to the sweep tool (its own --help too).
   auto* sweep_cmd = app.add_subcommand("sweep", "Run a design-space sweep (tools/tessera-sweep; see --help)");
@@ -297,6 +308,7 @@ int sc_main(int argc, char** argv) {
     if (run_cmd->parsed() && !trace_window.empty()) tessera::sim::parse_trace_window(trace_window, options.trace);
     if (run_cmd->parsed() && !timeline_window.empty())
       tessera::sim::parse_timeline_window(timeline_window, options.timeline);
+    for (const std::string& p : plugins) tessera::platform::load_plugin(p, "--plugin");
     if (run_cmd->parsed()) status = run(platform_arg, elf, sets, stats_path, options, quiet, rtl_coverage);
     if (config_cmd->parsed()) status = list_config(platform_arg, sets);
     if (netlist_cmd->parsed()) status = show_netlist(platform_arg, sets, dot, types);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
 #include <regex>
 #include <set>
 
@@ -97,6 +98,18 @@ Netlist parse_netlist(const std::string& text, const std::string& origin) {
         fmt::format("{}:{}:{}: YAML syntax error: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   if (!root.IsMap()) return net;
+  if (const YAML::Node plugins = root["plugins"]) {
+    if (!plugins.IsSequence())
+      throw ConfigError(fmt::format("{}: 'plugins' must be a list of shared libraries", at(origin, plugins)));
+    const std::filesystem::path dir = std::filesystem::path(origin).parent_path();
+    for (const auto& item : plugins) {
+      if (!item.IsScalar() || item.Scalar().empty())
+        throw ConfigError(fmt::format("{}: a plugin is the path of a shared library", at(origin, item)));
+      const std::filesystem::path p(item.Scalar());
+      net.plugins.emplace_back((p.is_absolute() ? p : dir / p).lexically_normal().string(),
+                               at(origin, item) + ": plugins");
+    }
+  }
   const YAML::Node instances = root["instances"], bindings = root["bindings"];
   if (bindings && !instances)
     throw ConfigError(fmt::format("{}: 'bindings' without 'instances'", at(origin, bindings)));

@@ -44,6 +44,10 @@ struct Netlist {
   std::string origin;                      // the file
   std::vector<NetlistInstance> instances;  // in file order
   std::vector<NetlistBinding> bindings;    // in file order
+  // `plugins:` (platforms/plugin.h): libraries to load before the instances
+  // are validated, as paths (relative ones resolved against the file's
+  // directory) with their file:line.
+  std::vector<std::pair<std::string, std::string>> plugins;
 
   bool empty() const { return instances.empty(); }
   const NetlistInstance* find(const std::string& name) const;

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "gpu/dispatcher.h"
+#include "platforms/plugin.h"
 #include "rtl/common/fst_sink.h"
 #include "sim/output_file.h"
 
@@ -37,6 +38,7 @@ std::string default_netlist(sim::Config& cfg) {
 
 Netlist platform_netlist(sim::Config& cfg) {
   Netlist net = parse_netlist(cfg.netlist_text(), cfg.netlist_origin());
+  for (const auto& [path, where] : net.plugins) load_plugin(path, where);
   if (net.empty()) {
     net = parse_netlist(default_netlist(cfg), "the default chip");
     net.origin = cfg.netlist_origin();
@@ -305,6 +307,9 @@ int Platform::run() {
                             state_dump()));
     }
   }
+  for (const auto& c : components_)
+    if (std::string report = c->check_at_end(); !report.empty())
+      run_.fail_after_exit(sim::ExitKind::kLockstepMismatch, sim::kStatusLockstepMismatch, std::move(report));
   if (checkpoint_file_.is_open()) {
     output_error_ += fmt::format(
         "{}--checkpoint-out {}: no checkpoint written: the run ended before its first ROI "

@@ -112,7 +112,7 @@ void Config::load_yaml(const std::string& text, const std::string& origin, bool 
   std::set<std::string> seen;
   for (const auto& kv : root) {
     const std::string key = scalar_key(kv.first, origin, seen);
-    if (netlist && (key == "instances" || key == "bindings")) continue;  // the platform builder's
+    if (netlist && (key == "instances" || key == "bindings" || key == "plugins")) continue;  // the platform builder's
     if (netlist && (key == "platform" || key == "description")) {
       if (!kv.second.IsScalar())
         throw ConfigError(fmt::format("{}: '{}' must be a text value", at(origin, kv.second), key));

@@ -35,6 +35,15 @@ class RunControl {
   // The first reason wins; later ones (a second SM faulting in the same
   // cycle) are ignored so the report names the first.
   void stop(ExitKind kind, int status, std::string message);
+  // After the simulation: a check that fails once the run is over (a
+  // lockstep reference's writes the block never made) replaces a program's
+  // exit, which it shows to be wrong; it does not replace another failure.
+  void fail_after_exit(ExitKind kind, int status, std::string message) {
+    if (kind_ != ExitKind::kProgramExit && kind_ != ExitKind::kRunning) return;
+    kind_ = kind;
+    status_ = status;
+    message_ = std::move(message);
+  }
   bool stopped() const { return kind_ != ExitKind::kRunning; }
   ExitKind kind() const { return kind_; }
   int status() const { return status_; }

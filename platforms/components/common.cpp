@@ -18,11 +18,11 @@ std::vector<ComponentType (*)()>& registrations() {
 ComponentRegistration::ComponentRegistration(ComponentType (*describe)()) { registrations().push_back(describe); }
 
 const ComponentRegistry& builtin_components() {
-  static const ComponentRegistry registry = [] {
-    ComponentRegistry r;
-    for (auto describe : registrations()) r.add(describe());
-    return r;
-  }();
+  // Tessera's types at the first call; a plugin's when it has been loaded
+  // (its registrations run in dlopen, platforms/plugin.h).
+  static ComponentRegistry registry;
+  static size_t taken = 0;
+  for (auto& list = registrations(); taken < list.size();) registry.add(list[taken++]());
   return registry;
 }
 

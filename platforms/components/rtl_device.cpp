@@ -6,6 +6,7 @@
 
 #include "cpu/hart.h"
 #include "platforms/components/common.h"
+#include "rtl/common/lockstep.h"
 #include "rtl/device/rtl_device.h"
 
 namespace tessera::platform {
@@ -114,10 +115,29 @@ class Device : public Component {
         cfg.get_int("rtl_device.reg_timeout", 1000, 1, 100000000,
                     "Cycles an rtl_device may take to answer a register access before the run stops"));
     if (const auto it = inst.attributes.find("fst"); it != inst.attributes.end()) p.fst = it->second;
+    std::unique_ptr<rtl::DeviceReference> reference;
+    if (const auto it = inst.attributes.find("reference"); it != inst.attributes.end()) {
+      const rtl::DeviceReferenceFactory* factory = rtl::find_device_reference(it->second);
+      if (!factory) {
+        std::string known;
+        for (const std::string& n : rtl::device_reference_names()) known += " " + n;
+        throw ConfigError(
+            fmt::format("{}: instance '{}': no RTL device reference '{}' is registered (registered:{}; "
+                        "a plugin registers one: --plugin or the netlist's plugins:)",
+                        where_of(inst, "reference"), inst.name, it->second, known.empty() ? " none" : known));
+      }
+      reference = (*factory)(source.parameters);
+      if (p.fst.empty()) {
+        const rtl::RtlOptions rtl_options = rtl::RtlOptions::from_config(cfg);
+        rtl::check_wave_dir(rtl_options.waves.dir);
+        fs::create_directories(rtl_options.waves.dir);
+        p.fst = (fs::path(rtl_options.waves.dir) / (inst.name + "-lockstep.fst")).string();
+      }
+    }
     const unsigned index = ctx.counters["rtl_device"]++;
-    device_ =
-        std::make_unique<rtl::RtlDevice>(inst.name.c_str(), std::move(lib), *clock, *ctx.global, *ctx.run, *ctx.stats,
-                                         p, static_cast<uint16_t>(kFirstSourceId + index), bound("regs"), bound("mem"));
+    device_ = std::make_unique<rtl::RtlDevice>(inst.name.c_str(), std::move(lib), *clock, *ctx.global, *ctx.run,
+                                               *ctx.stats, p, static_cast<uint16_t>(kFirstSourceId + index),
+                                               bound("regs"), bound("mem"), std::move(reference));
     if (ctx.wave) {
       device_->set_waveform(ctx.wave);
       if (own_clock_) ctx.wave->add_clock(*own_clock_);
@@ -133,6 +153,7 @@ class Device : public Component {
     device_->mem_socket()->bind(*target.target_socket(target_socket_name));
   }
   std::vector<const sc_core::sc_object*> models() const override { return {device_.get()}; }
+  std::string check_at_end() override { return device_->unmet_expectations(); }
   void summarize(RunSummary& sum) const override {
     const std::string key = "rtl_device_cycles." + name();
     sum.add(key, device_->cycles_stepped());
@@ -162,7 +183,8 @@ ComponentType describe() {
                   {"clock", "cpu (default), sm, or a frequency in MHz"},
                   {"base", "address of the register window (in the MMIO region 0x1000_0000-0x10ff_ffff)"},
                   {"size", "bytes of the register window (default 4096)"},
-                  {"fst", "an FST file of every signal of the block, in the cycles it is stepped"}};
+                  {"fst", "an FST file of every signal of the block, in the cycles it is stepped"},
+                  {"reference", "a C++ reference model (registered by a plugin) to run the block in lockstep with"}};
   t.report_order = 75;
   t.address_range = register_window;
   t.factory = make<Device>();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "rtl/common/lockstep.h"
 #include "sim/config.h"
 #include "sim/mem_ext.h"
 
@@ -27,7 +28,7 @@ const char* const kBurstNames[] = {"FIXED", "INCR", "WRAP", "reserved"};
 RtlDevice::RtlDevice(const sc_core::sc_module_name& name, std::shared_ptr<DeviceLibrary> lib,
                      const sim::ClockDomain& clock, sim::BackingMemory& global, sim::RunControl& run,
                      sim::StatGroup& stats_parent, RtlDeviceParams params, uint16_t source_id, bool with_regs,
-                     bool with_mem)
+                     bool with_mem, std::unique_ptr<DeviceReference> reference)
     : sc_module(name),
       lib_(std::move(lib)),
       api_(lib_->api()),
@@ -37,7 +38,9 @@ RtlDevice::RtlDevice(const sc_core::sc_module_name& name, std::shared_ptr<Device
       params_(std::move(params)),
       source_id_(source_id),
       bus_bytes_(std::max(1u, lib_->api().shape.m_data_bits / 8)),
-      stat_group_(basename(), &stats_parent) {
+      stat_group_(basename(), &stats_parent),
+      reference_(std::move(reference)),
+      expected_irqs_(32, 0) {
   if (with_regs) {
     regs_ = std::make_unique<RegsSocket>("regs");
     regs_->register_b_transport(this, &RtlDevice::b_transport);
@@ -211,6 +214,11 @@ void RtlDevice::step(uint64_t c) {
   // Interrupts: a rising bit wakes the cores.
   if (const uint32_t rising = o.irq & ~irq_level_) {
     stats_.interrupts += static_cast<uint64_t>(__builtin_popcount(rising));
+    for (unsigned line = 0; reference_ && line < 32; ++line) {
+      if (!((rising >> line) & 1)) continue;
+      if (expected_irqs_[line] == 0) return mismatch(c, {}, {{fmt::format("irq[{}] rises", line), "no", "yes"}});
+      --expected_irqs_[line];
+    }
     for (sim::InterruptIf* line : irq.bound()) line->raise();
   }
   irq_level_ = o.irq;
@@ -317,6 +325,20 @@ void RtlDevice::accept_write_beat(const tessera_rtl_device_outputs& o, uint64_t 
     const unsigned lane = l.lane + k;
     if (!((o.m_wstrb >> lane) & 1)) continue;  // strobes outside the beat's lanes are ignored
     const uint64_t addr = l.addr + k;
+    if (reference_) {
+      auto it = expected_writes_.find(addr);
+      const bool expected = it != expected_writes_.end();
+      if (!expected || it->second.front() != data[lane]) {
+        return mismatch(c,
+                        {{"burst", fmt::format("write of {} beats to 0x{:x}", b.beats, b.addr)},
+                         {"beat", fmt::format("{} (m_axi_wdata byte lane {})", i, lane)}},
+                        {{fmt::format("byte at 0x{:x}", addr),
+                          expected ? fmt::format("0x{:02x}", it->second.front()) : "(not written)",
+                          fmt::format("0x{:02x}", data[lane])}});
+      }
+      it->second.pop_front();
+      if (it->second.empty()) expected_writes_.erase(it);
+    }
     global_.write(static_cast<uint32_t>(addr), &data[lane], 1);
     b.data[static_cast<size_t>(i) * bus_bytes_ + lane] = data[lane];
     b.strobes[static_cast<size_t>(i) * bus_bytes_ + lane] = 1;
@@ -430,10 +452,64 @@ void RtlDevice::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& dela
   } else {
     if (!reg_.write) std::memcpy(gp.get_data_ptr(), &reg_.rdata, 4);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (reference_ && reg_.write) {
+      reference_->write_register(offset, reg_.wdata, host_);
+    } else if (reference_) {
+      const std::optional<uint32_t> want = reference_->read_register(offset, host_);
+      if (want && *want != reg_.rdata)
+        mismatch(c - 1, {{"s_axil_araddr", fmt::format("0x{:x}", offset)}},
+                 {{"s_axil_rdata", fmt::format("0x{:08x}", *want), fmt::format("0x{:08x}", reg_.rdata)}});
+    }
   }
   reg_.pending = false;
   delay += clock_.time_of(c) - clock_.time_of(now);
   wake_at(c);
+}
+
+// ----------------------------------------------------------------- lockstep
+
+bool RtlDevice::Host::read_memory(uint64_t addr, void* dst, size_t bytes) {
+  return addr <= UINT32_MAX && d_.global_.read(static_cast<uint32_t>(addr), dst, bytes);
+}
+
+void RtlDevice::Host::expect_write(uint64_t addr, const void* data, size_t bytes) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < bytes; ++i) d_.expected_writes_[addr + i].push_back(p[i]);
+}
+
+void RtlDevice::Host::expect_interrupt(unsigned line) {
+  if (line < d_.expected_irqs_.size()) ++d_.expected_irqs_[line];
+}
+
+void RtlDevice::mismatch(uint64_t cycle, const std::vector<std::pair<std::string, std::string>>& inputs,
+                         const std::vector<Row>& outputs) {
+  MismatchReport report(api_.top, name(), cycle);
+  for (const auto& [n, v] : inputs) report.input(n, v);
+  for (const Row& r : outputs) report.output(r.name, r.reference, r.rtl);
+  if (fst_open_) {
+    api_.trace_dump(dev_, picoseconds(clock_.time_of(cycle)) + picoseconds(clock_.period()) / 2);
+    api_.trace_close(dev_);
+    fst_open_ = false;
+    report.set_wave(params_.fst);
+  }
+  run_.stop(sim::ExitKind::kLockstepMismatch, sim::kStatusLockstepMismatch,
+            report.text() + "\n  (model: the C++ reference of the rtl_device)");
+}
+
+std::string RtlDevice::unmet_expectations() const {
+  if (!reference_) return "";
+  std::string s;
+  if (!expected_writes_.empty()) {
+    size_t bytes = 0;
+    for (const auto& [addr, q] : expected_writes_) bytes += q.size();
+    s += fmt::format("; {} bytes the reference wrote were never written by the block, the first at 0x{:x}", bytes,
+                     expected_writes_.begin()->first);
+  }
+  for (size_t line = 0; line < expected_irqs_.size(); ++line)
+    if (expected_irqs_[line])
+      s += fmt::format("; the reference raised irq[{}] {} more times than the block", line, expected_irqs_[line]);
+  if (s.empty()) return "";
+  return fmt::format("lockstep mismatch in {} ({}) at the end of the run: {}", name(), api_.top, s.substr(2));
 }
 
 // ------------------------------------------------------------------ reports

@@ -21,6 +21,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "rtl/device/device_library.h"
+#include "rtl/device/device_reference.h"
 #include "sim/at_initiator_port.h"
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
@@ -57,9 +59,15 @@ class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
 
   // The sockets exist when the netlist binds them (with_regs, with_mem):
   // SystemC refuses a socket left unbound.
+  // `reference`: a C++ reference the block runs in lockstep with
+  // (device_reference.h; nullptr: none); its FST then records the whole run
+  // (params.fst, or a file it names in the mismatch report).
   RtlDevice(const sc_core::sc_module_name& name, std::shared_ptr<DeviceLibrary> lib, const sim::ClockDomain& clock,
             sim::BackingMemory& global, sim::RunControl& run, sim::StatGroup& stats_parent, RtlDeviceParams params,
-            uint16_t source_id, bool with_regs, bool with_mem);
+            uint16_t source_id, bool with_regs, bool with_mem, std::unique_ptr<DeviceReference> reference = nullptr);
+  // Lockstep: the reference's writes and interrupts the block did not make
+  // ("" when none, or without a reference).
+  std::string unmet_expectations() const;
   // Register accesses (offsets within the window); nullptr without with_regs.
   RegsSocket* regs() { return regs_.get(); }
   // Memory requests; nullptr without with_mem.
@@ -109,6 +117,12 @@ class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
   void on_answer(unsigned socket, tlm::tlm_generic_payload& gp, const sc_core::sc_time& at);
   void on_end_req(unsigned socket);
   void fault(const std::string& what, uint64_t cycle);
+  // Lockstep: stops the run with a report of the cycle's difference.
+  struct Row {
+    std::string name, reference, rtl;
+  };
+  void mismatch(uint64_t cycle, const std::vector<std::pair<std::string, std::string>>& inputs,
+                const std::vector<Row>& outputs);
   void trace(uint64_t cycle);
   void wake_at(uint64_t cycle);
 
@@ -172,6 +186,22 @@ class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
   std::deque<PendingChange> wave_queue_;
   void flush_wave(uint64_t up_to_ps);
   bool fst_open_ = false;
+
+  // Lockstep against a C++ reference.
+  class Host : public DeviceReferenceHost {
+   public:
+    explicit Host(RtlDevice& d) : d_(d) {}
+    bool read_memory(uint64_t addr, void* dst, size_t bytes) override;
+    void expect_write(uint64_t addr, const void* data, size_t bytes) override;
+    void expect_interrupt(unsigned line) override;
+
+   private:
+    RtlDevice& d_;
+  };
+  std::unique_ptr<DeviceReference> reference_;
+  Host host_{*this};
+  std::map<uint64_t, std::deque<uint8_t>> expected_writes_;  // by address, in the reference's order
+  std::vector<uint64_t> expected_irqs_;                      // rising edges still expected, per line
 };
 
 }  // namespace tessera::rtl

@@ -108,9 +108,9 @@ TEST(BadNetlist, UnboundSocketNamesTheInstance) {
 }
 
 TEST(BadNetlist, SocketBoundTwice) {
-  const std::string path = variant("bound_twice", "  - cluster.mmio -> mmio.regs\n",
-                                   "  - cluster.mmio -> mmio.regs\n  - cluster.mmio -> dispatcher.regs\n");
-  expect_config_error(path, {"instance 'cluster': socket 'mmio' is bound 2 times but allows 1"});
+  const std::string path = variant("bound_twice", "  - mmio.dispatcher -> dispatcher.regs\n",
+                                   "  - mmio.dispatcher -> dispatcher.regs\n  - mmio.dispatcher -> dispatcher.regs\n");
+  expect_config_error(path, {"instance 'mmio': socket 'dispatcher' is bound 2 times but allows 1"});
 }
 
 TEST(BadNetlist, DuplicateInstanceName) {
