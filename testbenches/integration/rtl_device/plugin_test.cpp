@@ -26,7 +26,7 @@ using tessera::test::RunResult;
 class Plugin : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    setenv("TESSERA_RTL_CACHE", DEVICE_CACHE.c_str(), 1);
+    unsetenv("TESSERA_RTL_CACHE");  // the user's cache, shared with every build
     root_ = tessera::test::temp_path("outside");
     fs::remove_all(root_);
     fs::create_directories(root_ + "/examples/rtl");

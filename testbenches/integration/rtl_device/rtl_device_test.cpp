@@ -25,11 +25,12 @@ using tessera::test::RunResult;
 
 const std::string kDemo = FW_DIR + "/examples/dma_demo.elf";
 
-// Every test builds into one cache (the first run of a block builds it,
-// the others load it; concurrent runs take turns on its lock).
+// The tests use the user's cache (~/.cache/tessera/rtl-devices), as
+// tessera run does: the first run of a block builds it, the others load it
+// (concurrent runs take turns on its lock), in this build and in others.
 class RtlDevice : public ::testing::Test {
  protected:
-  void SetUp() override { setenv("TESSERA_RTL_CACHE", DEVICE_CACHE.c_str(), 1); }
+  void SetUp() override { unsetenv("TESSERA_RTL_CACHE"); }
 };
 
 std::map<std::string, uint64_t> device_stats(const std::string& json_path, const std::string& device) {
