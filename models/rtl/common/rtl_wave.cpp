@@ -66,9 +66,10 @@ void RtlWave::add(sim::Waveform& wave, const std::string& scope, const RtlVar& v
   const BusSplit* split = nullptr;
   for (const BusSplit& s : splits)
     if (v.count == 0 && v.path == s.signal) split = &s;
-  if (!wave.scope_enabled(var_scope) && !wave.scope_enabled(var_scope + "." + leaf)) {
-    // Named once, for --trace-scope's list of scopes; nothing is traced.
-    wave.add_signal(var_scope, leaf, std::min(width, 64u));
+  if (!split && v.count > 0 && width <= 64 && !wave.scope_enabled(var_scope)) {
+    // An array (a RAM) in a scope --trace-scope leaves out: its first
+    // element named for the list of scopes, the rest not even declared.
+    wave.add_signal(var_scope, fmt::format("{}[0]", leaf), width);
     return;
   }
   if (split) {
