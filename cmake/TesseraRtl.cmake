@@ -6,9 +6,11 @@
 #                       [DEFINES NAME...] [NO_LINT])
 # verilates one configuration of a block into <library> (default
 # tessera_rtl): class <Vname> in header <Vname>.h, optimised (-O3), FST
-# tracing compiled in (off until a waveform is asked for) and --savable (the
-# lockstep harness checkpoints the model to replay the cycles before a
-# mismatch). The Verilator runtime is compiled once, into tessera_rtl; a
+# tracing compiled in (off until a waveform is asked for; arrays of up to
+# 65536 elements traced, so a block's RAMs are in its mismatch waveform) and
+# --savable (the lockstep harness checkpoints the model to replay the cycles
+# before a mismatch), and the table of its signals the chip's waveform reads
+# (rtl/common/rtl_signals.h, written by tools/rtl-signal-table). The Verilator runtime is compiled once, into tessera_rtl; a
 # block verilated into another library links tessera_rtl for it. Unless
 # NO_LINT, the CTest RtlLint.<Vname> lints the block with -Wall under the
 # same parameters and defines.
@@ -23,6 +25,21 @@ endif()
 # OPT_GLOBAL). The fuzz build, whose harnesses do not time the blocks,
 # compiles them at -O0: 40% less compile time there.
 set(TESSERA_RTL_OPT "-O2;-O1;-O2" CACHE STRING "Compiler optimisation of Verilated code: OPT_FAST;OPT_SLOW;OPT_GLOBAL")
+
+# The table of a Verilated block's signals, rtl::rtl_signals<Vname>()
+# (models/rtl/common/rtl_signals.h), from the class Verilator generated for
+# its top: the chip's waveform reads the block through it
+# (docs/cosim.md, "Waveforms of the RTL").
+function(tessera_rtl_signal_table target prefix)
+  get_target_property(bin ${target} BINARY_DIR)
+  set(vdir "${bin}/CMakeFiles/${target}.dir/${prefix}.dir")
+  set(out "${vdir}/${prefix}_signals.cpp")
+  add_custom_command(OUTPUT ${out}
+                     COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tools/rtl-signal-table
+                             ${vdir}/${prefix}___024root.h ${prefix} ${out}
+                     DEPENDS ${vdir}/${prefix}.cmake ${PROJECT_SOURCE_DIR}/tools/rtl-signal-table VERBATIM)
+  target_sources(${target} PRIVATE ${out})
+endfunction()
 
 function(tessera_add_rtl_block)
   cmake_parse_arguments(B "NO_LINT" "PREFIX;TOP;TARGET" "SOURCES;PARAMS;DEFINES" ${ARGN})
@@ -52,7 +69,9 @@ function(tessera_add_rtl_block)
     list(APPEND sources ${src})
   endforeach()
   verilate(${B_TARGET} PREFIX ${B_PREFIX} TOP_MODULE ${B_TOP} SOURCES ${sources} TRACE_FST
-           VERILATOR_ARGS ${args} --savable -O3 OPT_FAST ${opt_fast} OPT_SLOW ${opt_slow} OPT_GLOBAL ${opt_global})
+           VERILATOR_ARGS ${args} --savable --trace-max-array 65536 -O3
+           OPT_FAST ${opt_fast} OPT_SLOW ${opt_slow} OPT_GLOBAL ${opt_global})
+  tessera_rtl_signal_table(${B_TARGET} ${B_PREFIX})
   # Code that includes the generated header is built with warnings as
   # errors; Verilator's headers are not ours to fix.
   target_include_directories(${B_TARGET} SYSTEM PUBLIC

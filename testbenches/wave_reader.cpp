@@ -68,8 +68,10 @@ WaveFile WaveFile::parse_vcd(const std::string& text) {
         std::string type, code, name;
         unsigned width = 0;
         in >> type >> width >> code >> name;
-        const auto bracket = name.find('[');
-        if (bracket != std::string::npos) name.resize(bracket);
+        // A bit range joined to the name ("pc[31:0]") is dropped; an array
+        // index ("mem[5]", the RTL's elements) is part of it.
+        const auto bracket = name.rfind('[');
+        if (bracket != std::string::npos && name.find(':', bracket) != std::string::npos) name.resize(bracket);
         std::string path;
         for (const auto& s : scope) path += s + ".";
         path += name;

@@ -123,6 +123,7 @@ RtlRouter::RtlRouter(int id, const NocParams& p, const GridTopology& topo)
     : CosimRouter(id, p, topo), core_(make_rtl_router_core(p, instance_, /*record=*/false)) {}
 
 void RtlRouter::step(uint64_t now) {
+  trace_floor(now);
   RouterPins pins;
   for (uint64_t t; (t = overdue_credit(now)) != UINT64_MAX;) {
     // Credits still coming back when the network skipped idle cycles: the
@@ -178,6 +179,7 @@ LockstepRouter::LockstepRouter(int id, const NocParams& p, const GridTopology& t
 }
 
 void LockstepRouter::step(uint64_t now) {
+  trace_floor(now);
   RouterPins pins;
   for (uint64_t t; (t = overdue_credit(now)) != UINT64_MAX;) {
     Due late;

@@ -47,6 +47,11 @@ class CosimRouter {
   // due.
   bool has_work(uint64_t now) const;
   virtual void step(uint64_t now) = 0;
+  // The RTL's signals in the chip's waveform under `scope` ("chip.noc.r5.rtl").
+  void trace(sim::Waveform& wave, const std::string& scope, uint64_t period_ps) {
+    core().trace(wave, scope, period_ps);
+    traced_ = true;
+  }
 
   void register_stats(sim::StatGroup& group) const;
   uint64_t flits_switched() const { return flits_switched_; }
@@ -69,6 +74,11 @@ class CosimRouter {
   const Flit* record(uint32_t handle) const;
   void release(uint32_t handle);
   virtual bool holds_flits() const { return inside_ > 0; }
+  virtual RtlRouterCore& core() = 0;
+  // Before the steps of cycle `now`: steps for earlier cycles are recorded at now.
+  void trace_floor(uint64_t now) {
+    if (traced_) core().set_trace_floor(now);
+  }
 
   int id_;
   const NocParams& p_;
@@ -87,6 +97,7 @@ class CosimRouter {
   uint64_t flits_switched_ = 0, link_flits_ = 0, va_conflicts_ = 0, sa_conflicts_ = 0;
   std::vector<Flit> taken_;                // storage for Due's flits
   std::unique_ptr<RouterCoverage> cover_;  // when coverage is collected (docs/cosim.md, "Coverage")
+  bool traced_ = false;                    // its signals are in the chip's waveform
 };
 
 // The Verilated router in place of the C++ model.
@@ -96,6 +107,7 @@ class RtlRouter final : public CosimRouter {
   void step(uint64_t now) override;
 
  private:
+  RtlRouterCore& core() override { return *core_; }
   std::unique_ptr<RtlRouterCore> core_;
   RouterOutputs out_;
 };
@@ -119,6 +131,7 @@ class LockstepRouter final : public CosimRouter {
     int index, size;
   };
   bool holds_flits() const override { return inside_ > 0 || model_.buffered() > 0 || !history_.empty(); }
+  RtlRouterCore& core() override { return *core_; }
   // `switched`: per output port, the model's flit switched at now - 2.
   [[noreturn]] void mismatch(uint64_t now, const Due& due, const Sent* const* switched);
   std::string describe_rtl_flit(int port) const;

@@ -101,6 +101,11 @@ uint64_t Network::enqueue(Packet packet) {
   return packet.id;
 }
 
+void Network::trace_rtl(sim::Waveform& wave, const std::string& scope, uint64_t period_ps) {
+  for (size_t n = 0; n < cosim_.size(); ++n)
+    if (cosim_[n]) cosim_[n]->trace(wave, fmt::format("{}.r{}.rtl", scope, n), period_ps);
+}
+
 void Network::step() {
   delivered_.clear();
   uint64_t moved = 0;

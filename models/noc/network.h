@@ -61,6 +61,9 @@ class Network {
   // Jumps to a later cycle; only legal when idle().
   void advance_to(uint64_t cycle);
 
+  // The RTL routers' signals in the chip's waveform, router n under
+  // <scope>.r<n>.rtl (cycle c at c * period_ps).
+  void trace_rtl(sim::Waveform& wave, const std::string& scope, uint64_t period_ps);
   // Traces the C++ model routers' links and buffers into `waves` (nullptr:
   // no tracing); co-simulated routers are not traced.
   void set_waves(NocWaves* waves) {

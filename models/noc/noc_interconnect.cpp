@@ -263,6 +263,8 @@ void NocInterconnect::set_waveform(sim::Waveform* wave) {
   for (int n = 0; n < params_.nodes(); ++n) model.push_back(net_->model_router(n));
   waves_ = std::make_unique<NocWaves>(*wave_, scope, params_, net_->topology(), model);
   if (waves_->any()) net_->set_waves(waves_.get());
+  net_->trace_rtl(*wave_, scope,
+                  static_cast<uint64_t>(clock_.period().value() / sc_core::sc_time(1, sc_core::SC_PS).value()));
   ni_waves_.resize(static_cast<size_t>(params_.nodes()));
   for (unsigned t = 0; t < target_nodes_.size(); ++t)
     ni_waves_[static_cast<size_t>(target_nodes_[t])].targets.push_back(t);

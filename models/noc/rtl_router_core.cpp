@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "rtl/common/rtl_harness.h"
+#include "rtl/common/rtl_wave.h"
 #include "Vnoc_router_mesh_v2c1.h"
 #include "Vnoc_router_mesh_v2c1_early_credit.h"
 #include "Vnoc_router_mesh_v4c2.h"
@@ -19,8 +20,8 @@ namespace {
 template <class V, int PORTS, int WORDS>
 class RtlRouterCoreT final : public RtlRouterCore {
  public:
-  RtlRouterCoreT(const char* variant, const std::string& instance, const rtl::WaveOptions& waves)
-      : variant_(variant), harness_(instance, &apply, waves) {}
+  RtlRouterCoreT(const char* variant, int vcs, const std::string& instance, const rtl::WaveOptions& waves)
+      : variant_(variant), vcs_(vcs), harness_(instance, &apply, waves) {}
 
   void step(const RouterPins& in, uint64_t cycle, RouterOutputs& out) override {
     harness_.step(in, cycle);
@@ -37,6 +38,14 @@ class RtlRouterCoreT final : public RtlRouterCore {
   }
   std::string dump_window(const std::string& file_stem) override { return harness_.dump_window(file_stem); }
   const char* variant() const override { return variant_; }
+  void trace(sim::Waveform& wave, const std::string& scope, uint64_t period_ps) override {
+    wave_ = std::make_unique<rtl::RtlWave>(wave, scope, harness_.signals(), router_bus_splits(PORTS, vcs_, WORDS * 32),
+                                           period_ps);
+    harness_.trace_to(wave_.get());
+  }
+  void set_trace_floor(uint64_t now) override {
+    if (wave_) wave_->set_floor(now);
+  }
 
  private:
   static void apply(V& m, const RouterPins& in) {
@@ -55,19 +64,23 @@ class RtlRouterCoreT final : public RtlRouterCore {
   }
 
   const char* variant_;
+  int vcs_;
   rtl::RtlHarness<V, RouterPins> harness_;
+  std::unique_ptr<rtl::RtlWave> wave_;  // when the run traces this router
 };
 
 struct Variant {
   const char* name;  // the Verilated class
   int ports, vcs, classes, vc_buf, flit_bytes;
   bool early_credit;  // built with TESSERA_MUTATION_EARLY_CREDIT
-  std::unique_ptr<RtlRouterCore> (*make)(const char* name, const std::string& instance, const rtl::WaveOptions& w);
+  std::unique_ptr<RtlRouterCore> (*make)(const char* name, int vcs, const std::string& instance,
+                                         const rtl::WaveOptions& w);
 };
 
 template <class V, int PORTS, int WORDS>
-std::unique_ptr<RtlRouterCore> make_core(const char* name, const std::string& instance, const rtl::WaveOptions& w) {
-  return std::make_unique<RtlRouterCoreT<V, PORTS, WORDS>>(name, instance, w);
+std::unique_ptr<RtlRouterCore> make_core(const char* name, int vcs, const std::string& instance,
+                                         const rtl::WaveOptions& w) {
+  return std::make_unique<RtlRouterCoreT<V, PORTS, WORDS>>(name, vcs, instance, w);
 }
 
 // Every configuration models/rtl/CMakeLists.txt verilates.
@@ -109,6 +122,38 @@ std::string variant_list(bool mutant) {
 }
 
 }  // namespace
+
+std::vector<rtl::BusSplit> router_bus_splits(int ports, int vcs, int payload_bits) {
+  const auto pb = static_cast<unsigned>(payload_bits), nvc = static_cast<unsigned>(ports * vcs);
+  const auto v = static_cast<unsigned>(vcs), np = static_cast<unsigned>(ports);
+  std::vector<rtl::BusSplit> s = {
+      // Pins ([PORTS-1:0][W-1:0]): port p in bits [p*W +: W].
+      {"in_hdr", 32, "port"},
+      {"in_payload", pb, "port"},
+      {"cin", 8, "port"},
+      {"out_hdr", 32, "port"},
+      {"out_payload", pb, "port"},
+      {"cout", 8, "port"},
+      {"ev_switch", 1, "port"},
+      // Per port: the credit each input sends, switch valid and traversal
+      // per output, the candidate VCs of each input port ([PORTS][VCS]).
+      {"noc_router.credit_d", 8, "port"},
+      {"noc_router.sw_valid", 1, "port"},
+      {"noc_router.st_valid_q", 1, "port"},
+      {"noc_router.vc_cand", v, "port"},
+      {"noc_router.vc_pick", v, "port"},
+      {"noc_router.vc_from_q", v, "port"},
+      // [PORTS][PORTS] requests: the outputs each input port wants.
+      {"noc_router.sa_req", np, "in"},
+      // [NVC][NVC] VC requests: the output VCs each input VC wants.
+      {"noc_router.va_req", nvc, "port", v, "vc"},
+  };
+  // One bit per input VC (port p, VC v at bit p*VCS + v).
+  for (const char* name : {"push", "pop", "empty", "owned_q", "tail_sent_q", "credit_ok", "vc_free", "va_bid", "va_won",
+                           "va_taken", "sa_bid"})
+    s.push_back(rtl::BusSplit{std::string("noc_router.") + name, 1, "port", v, "vc"});
+  return s;
+}
 
 void check_rtl_router_support(const NocParams& p) {
   if (p.topology != "mesh" && p.topology != "ring") unsupported("noc.topology", p.topology, "mesh and ring");
@@ -162,7 +207,7 @@ void check_rtl_router_support(const NocParams& p) {
 std::unique_ptr<RtlRouterCore> make_rtl_router_core(const NocParams& p, const std::string& instance, bool record) {
   check_rtl_router_support(p);
   const Variant* v = find_variant(p, early_credit(p));
-  return v->make(v->name, instance, record ? p.rtl.waves : p.rtl.waves.without_recording());
+  return v->make(v->name, v->vcs, instance, record ? p.rtl.waves : p.rtl.waves.without_recording());
 }
 
 }  // namespace tessera::noc

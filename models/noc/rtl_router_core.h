@@ -7,10 +7,16 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "noc/flit.h"
 #include "noc/noc_params.h"
 #include "noc/topology_grid.h"
+#include "rtl/common/rtl_signals.h"
+
+namespace tessera::sim {
+class Waveform;
+}
 
 namespace tessera::noc {
 
@@ -61,7 +67,18 @@ class RtlRouterCore {
   // Writes the FST of the last rtl.wave_cycles steps; returns its path.
   virtual std::string dump_window(const std::string& file_stem) = 0;
   virtual const char* variant() const = 0;
+  // Puts the router's signals in the chip's waveform under `scope`
+  // ("chip.noc.r5.rtl"), sampled after every step, its packed per-port and
+  // per-VC buses split (router_bus_splits); a cycle is period_ps long.
+  virtual void trace(sim::Waveform& wave, const std::string& scope, uint64_t period_ps) = 0;
+  // Steps for cycles before `now` (credits applied late) are recorded at now.
+  virtual void set_trace_floor(uint64_t now) = 0;
 };
+
+// Which packed buses of noc_router.sv are arrays of per-port or per-VC
+// fields, for the waveform (rtl::BusSplit): the pins per port, the input
+// VCs' state per port and VC.
+std::vector<rtl::BusSplit> router_bus_splits(int ports, int vcs, int payload_bits);
 
 // Throws sim::ConfigError, naming the key and the supported values, unless
 // a Verilated configuration implements `p` (and rtl.mutation, if set).

@@ -4,6 +4,7 @@
 
 #include "rtl/common/coverage.h"
 #include "rtl/common/rtl_harness.h"
+#include "rtl/common/rtl_wave.h"
 #include "sim/config.h"
 #include "sm/shared_bank_coverage.h"
 #include "Vshared_bank_unit.h"
@@ -49,9 +50,17 @@ class RtlPins : public SharedBankPins {
   bool ready() const override { return h_.model().req_ready; }
   bool resp_valid() const override { return h_.model().resp_valid; }
   const BankResponse& response() const override { return out_; }
+  void trace(sim::Waveform& wave, const std::string& scope, uint64_t period_ps) override {
+    // The unit's buses are unpacked per lane (req_word[32], ...) and its RAM
+    // one array per bank (g_bank[b].mem): one signal per element already,
+    // nothing packed to split.
+    wave_ = std::make_unique<rtl::RtlWave>(wave, scope, h_.signals(), std::vector<rtl::BusSplit>{}, period_ps);
+    h_.trace_to(wave_.get());
+  }
 
  protected:
   rtl::RtlHarness<V, BankPinsIn> h_;
+  std::unique_ptr<rtl::RtlWave> wave_;  // when the run traces this unit
   BankPinsIn in_;
   BankResponse out_;
   std::unique_ptr<SharedBankCoverage> cover_;  // when coverage is collected

@@ -15,6 +15,10 @@
 #include "sm/shared_bank_unit.h"
 #include "sm/sm_params.h"
 
+namespace tessera::sim {
+class Waveform;
+}
+
 namespace tessera::sm {
 
 // What the request pins carry in one cycle (the harness logs it for the
@@ -47,6 +51,10 @@ class SharedBankPins {
   virtual bool ready() const = 0;
   virtual bool resp_valid() const = 0;
   virtual const BankResponse& response() const = 0;
+  // Puts the block's signals (its ports, registers and bank RAMs) in the
+  // chip's waveform under `scope` ("chip.sm3.shared_banks.rtl"), sampled after
+  // every step; a cycle is period_ps long (docs/cosim.md, "Waveforms of the RTL").
+  virtual void trace(sim::Waveform& wave, const std::string& scope, uint64_t period_ps) = 0;
 };
 
 // The pins for p.shared_impl (rtl or lockstep; `model` is the caller's bug).

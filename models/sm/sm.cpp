@@ -59,6 +59,9 @@ Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
     }
     s.shared_busy = wave_->add_signal(scope + ".shared", "busy", 1);
     s.shared_passes = wave_->add_signal(scope + ".shared", "passes", 6);
+    const uint64_t period_ps =
+        static_cast<uint64_t>(clock_.period().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+    engine_.trace_rtl(*wave_, scope + ".shared_banks.rtl", period_ps);
   }
 
   SC_HAS_PROCESS(Sm);

@@ -104,6 +104,11 @@ class SmEngine {
   void set_port(Port* port) { port_ = port; }
   // Waveform: partitions keep what they did each cycle in IssueStage::trace,
   // the engine its events in trace().
+  // rtl, lockstep: the bank unit's RTL signals in the chip's waveform under
+  // `scope` (nothing in model mode).
+  void trace_rtl(sim::Waveform& wave, const std::string& scope, uint64_t period_ps) {
+    if (bank_pins_) bank_pins_->trace(wave, scope, period_ps);
+  }
   void set_tracing(bool on);
   SmTrace& trace() { return trace_; }
 

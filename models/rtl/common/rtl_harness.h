@@ -6,7 +6,9 @@
 // block and replays the logged inputs into an FST file. The block runs in
 // the clock domain of the model it sits in: the caller steps it once per
 // cycle in which it has work, and passes that cycle's number, which becomes
-// the waveform's time axis (cycle c at c ns).
+// the waveform's time axis (cycle c at c ns). Separately, a run that traces
+// the chip (--vcd) hands the harness an RtlWave (trace_to): after every step
+// it samples the block's signals into the chip's waveform.
 //
 // Every top module has `input clk` and `input rst` (synchronous, active
 // high). In a step the inputs are applied, the clock falls and rises; the
@@ -25,6 +27,8 @@
 #include <utility>
 #include <vector>
 
+#include "rtl/common/rtl_signals.h"
+#include "rtl/common/rtl_wave.h"
 #include "rtl/common/wave_options.h"
 
 namespace tessera::rtl {
@@ -117,6 +121,7 @@ class RtlHarness {
       apply_(*model_, in);
       edge(*model_);
       ++steps_;
+      if (trace_) trace_->sample(cycle);
       return;
     }
     if (newer_.log.size() == waves_.cycles) {
@@ -127,7 +132,14 @@ class RtlHarness {
     edge(*model_);
     newer_.log.push_back(Logged{in, cycle == UINT64_MAX ? steps_ : cycle});
     ++steps_;
+    if (trace_) trace_->sample(cycle);
   }
+
+  // The block's signals (rtl_signals.h), pointing into the stepped model.
+  std::vector<RtlVar> signals() { return rtl_signals<V>(*model_); }
+  // Samples the block into `wave` after every step (nullptr: stops); the
+  // caller keeps it alive.
+  void trace_to(RtlWave* wave) { trace_ = wave && wave->any() ? wave : nullptr; }
 
   V& model() { return *model_; }
   const V& model() const { return *model_; }
@@ -218,6 +230,7 @@ class RtlHarness {
   std::unique_ptr<VerilatedContext> ctx_ = make_context();
   std::unique_ptr<V> model_;
   uint64_t steps_ = 0;
+  RtlWave* trace_ = nullptr;  // the chip's waveform, when it shows this block
   Window older_, newer_;
   MemorySave saver_;
 };

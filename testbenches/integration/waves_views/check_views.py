@@ -2,7 +2,8 @@
 """gtkwave itself, headless under Xvfb, loads the waves/ views (docs/waveforms.md).
 
   check_views.py view TESSERA FW_DIR REPO WORK VIEW PLATFORM[,PLATFORM...]
-      Runs vecadd on each platform with --vcd WORK/<platform>.fst, loads the
+      Runs vecadd on each platform (PLATFORM@KEY=VALUE[+KEY=VALUE...]: with
+      those --set) with --vcd WORK/<platform>.fst, loads the
       view with each waveform in gtkwave (a Tcl script lists the signals it
       displays), and checks that gtkwave reported no error (a translate file
       it could not open, a bad save file) and that every signal the view
@@ -42,7 +43,10 @@ def need(tool, package):
 
 
 def run_program(tessera, fw_dir, platform, out):
+    platform, _, sets = platform.partition("@")
     cmd = [tessera, "run", platform, os.path.join(fw_dir, "vecadd.elf"), "--vcd", out, "-q"]
+    for s in filter(None, sets.split("+")):
+        cmd += ["--set", s]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
         fail(f"{' '.join(cmd)} exited with {r.returncode}:\n{r.stdout}{r.stderr}")
@@ -81,7 +85,7 @@ def check_view(tessera, fw_dir, repo, work, view, platforms):
     os.makedirs(work, exist_ok=True)
     found = set()
     for p in platforms:
-        wave = os.path.join(work, p + ".fst")
+        wave = os.path.join(work, p.partition("@")[0] + ".fst")
         run_program(tessera, fw_dir, p, wave)
         found |= gtkwave_shows(repo, work, wave, view)
     missing = [s for s in view_signals(view) if s not in found]
