@@ -9,6 +9,7 @@
 #include "noc/noc_params.h"
 #include "noc/router_stimulus.h"
 #include "noc/routing.h"
+#include "noc/rtl_router_core.h"
 #include "noc/topology_grid.h"
 #include "sm/shared_bank_pins.h"
 #include "sm/shared_bank_stimulus.h"
@@ -102,22 +103,10 @@ RtlTestResult run_noc_router(sim::Config& cfg, const RtlTestRun& run) {
 
 const std::vector<RtlBlockTest>& rtl_block_tests() {
   static const std::vector<RtlBlockTest> blocks{
-      {"shared_bank_unit",
-       "the SM's shared-memory bank unit (models/rtl/shared_bank) against sm::SharedBankUnit",
-       "sm.shared_impl",
-       {{"shipped", "models/rtl/shared_bank/shared_bank_unit.sv as shipped", {}},
-        {"shared_no_broadcast",
-         "mutant: broadcast detection off (for tests)",
-         {{"rtl.mutation", "shared_no_broadcast"}}}},
-       &run_shared_bank_unit},
-      {"noc_router",
-       "the NoC virtual-channel router (models/rtl/noc_router) against noc::Router",
-       "noc.router_impl",
-       {{"shipped", "models/rtl/noc_router/noc_router.sv as shipped", {}},
-        {"router_early_credit",
-         "mutant: a credit counted one cycle early (for tests)",
-         {{"rtl.mutation", "router_early_credit"}}}},
-       &run_noc_router},
+      {"shared_bank_unit", "the SM's shared-memory bank unit (models/rtl/shared_bank) against sm::SharedBankUnit",
+       "sm.shared_impl", sm::kSharedBankKind, &run_shared_bank_unit},
+      {"noc_router", "the NoC virtual-channel router (models/rtl/noc_router) against noc::Router", "noc.router_impl",
+       noc::kRtlRouterKind, &run_noc_router},
   };
   return blocks;
 }

@@ -1,9 +1,9 @@
 // The RTL blocks `tessera rtl-test` drives alone (docs/cosim.md, "Block-level
 // random testing"): each block's constrained-random stimulus against its C++
-// model in lockstep, and the implementations of the block that --impl
-// selects. This table is the one place that maps an implementation name to
-// what builds it (today: the shipped block and the planted mutants of
-// rtl.mutation); a new implementation is a row in rtl_blocks.cpp.
+// model in lockstep. --impl selects any implementation registered for the
+// block's kind (rtl/common/impl_registry.h: the shipped block, and those of
+// the plugins loaded); a new implementation is a tessera_add_rtl_block(...
+// IMPLEMENTS kind NAME name), not a row here.
 #pragma once
 
 #include <chrono>
@@ -16,13 +16,6 @@
 #include "sim/config.h"
 
 namespace tessera::platform {
-
-// One implementation of a block: the settings that select it.
-struct RtlImplementation {
-  std::string name;
-  std::string description;
-  std::vector<std::pair<std::string, std::string>> settings;  // key, value
-};
 
 struct RtlTestRun {
   uint64_t cycles = 0;
@@ -40,8 +33,8 @@ struct RtlTestResult {
 struct RtlBlockTest {
   std::string name;
   std::string description;
-  std::string impl_key;                            // the co-simulation key the run sets to lockstep
-  std::vector<RtlImplementation> implementations;  // the first one is the default
+  std::string impl_key;  // the co-simulation key the run sets to lockstep[:NAME]
+  std::string kind;      // its implementations' kind in the registry
   // Builds the block in lockstep from `cfg` (the user's --set and the
   // implementation's settings applied) and drives it for run.cycles cycles;
   // throws rtl::LockstepMismatch at the first difference.

@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <memory>
 
+#include "platforms/plugin.h"
 #include "platforms/rtl_blocks.h"
 #include "rtl/common/coverage.h"
+#include "rtl/common/impl_registry.h"
 #include "rtl/common/lockstep.h"
 #include "sim/cli_checks.h"
 #include "sim/config.h"
@@ -98,7 +100,7 @@ int show_coverage(const CoverageCli& cli) {
 struct TestCli {
   std::string block, impl, wave_dir = "waves", coverage;
   uint64_t cycles = 0, seed = 1;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, plugins;
 };
 
 template <class T>
@@ -115,13 +117,16 @@ int run_rtl_test(const TestCli& cli) {
   if (block == blocks.end())
     throw sim::ConfigError(
         fmt::format("rtl-test: BLOCK '{}' is not a block rtl-test drives; blocks: {}", cli.block, names_of(blocks)));
-  const auto& impls = block->implementations;
-  const auto impl = cli.impl.empty() ? impls.begin()
-                                     : std::find_if(impls.begin(), impls.end(),
-                                                    [&](const RtlImplementation& i) { return i.name == cli.impl; });
-  if (impl == impls.end())
-    throw sim::ConfigError(fmt::format("--impl: '{}' is not an implementation of {}; implementations: {}", cli.impl,
-                                       block->name, names_of(impls)));
+  for (const std::string& p : cli.plugins) load_plugin(p, "--plugin");
+  const std::vector<std::string> impls = rtl::impl_names_of(block->kind);
+  const std::string impl = cli.impl.empty() ? rtl::kShippedImpl : cli.impl;
+  if (std::find(impls.begin(), impls.end(), impl) == impls.end()) {
+    std::string names;
+    for (const std::string& n : impls) names += (names.empty() ? "" : ", ") + n;
+    throw sim::ConfigError(
+        fmt::format("--impl: '{}' is not an implementation of {}; implementations: {} (--plugin LIB loads more)", impl,
+                    block->name, names));
+  }
   sim::OutputFile coverage_out;
   if (!cli.coverage.empty()) coverage_out = sim::OutputFile("--rtl-coverage", cli.coverage);
   sim::Config cfg;
@@ -131,8 +136,7 @@ int run_rtl_test(const TestCli& cli) {
                                          block->name, block->impl_key));
     cfg.set_override(s);
   }
-  for (const auto& [key, value] : impl->settings) cfg.set(key, value, "--impl " + impl->name);
-  cfg.set(block->impl_key, "lockstep", "rtl-test");
+  cfg.set(block->impl_key, rtl::ImplChoice{rtl::Impl::kLockstep, impl}.text(), "rtl-test --impl");
   cfg.set("rtl.wave_dir", cli.wave_dir, "--wave-dir");
   rtl::CoverageCollection::enable();
 
@@ -151,13 +155,13 @@ int run_rtl_test(const TestCli& cli) {
   std::string outcome;
   try {
     const RtlTestResult r = block->run(cfg, run);
-    outcome = fmt::format("rtl-test: {} ({}) agrees with its C++ model: {} cycles, seed {}, {}\n", block->name,
-                          impl->name, cli.cycles, cli.seed, r.stimulus);
+    outcome = fmt::format("rtl-test: {} ({}) agrees with its C++ model: {} cycles, seed {}, {}\n", block->name, impl,
+                          cli.cycles, cli.seed, r.stimulus);
   } catch (const rtl::LockstepMismatch& e) {
     std::fflush(stdout);
     fmt::print(stderr, "tessera: error: {}\n", e.what());
-    outcome = fmt::format("rtl-test: {} ({}) differs from its C++ model at cycle {} (seed {})\n", block->name,
-                          impl->name, e.cycle(), cli.seed);
+    outcome = fmt::format("rtl-test: {} ({}) differs from its C++ model at cycle {} (seed {})\n", block->name, impl,
+                          e.cycle(), cli.seed);
     status = sim::kStatusLockstepMismatch;
   }
   const rtl::CoverageReport report = rtl::CoverageCollection::report();
@@ -198,14 +202,19 @@ sim::ToolCommand add_rtl_test_command(CLI::App& app) {
   std::string blocks, impls;
   for (const auto& b : rtl_block_tests()) {
     blocks += (blocks.empty() ? "" : ", ") + b.name;
-    impls += fmt::format("{}{}: {}", impls.empty() ? "" : "; ", b.name, names_of(b.implementations));
+    std::string names;
+    for (const std::string& n : rtl::impl_names_of(b.kind)) names += (names.empty() ? "" : ", ") + n;
+    impls += fmt::format("{}{}: {}", impls.empty() ? "" : "; ", b.name, names);
   }
   auto* cmd = app.add_subcommand(
       "rtl-test",
       "Drive one RTL block with constrained-random stimulus against its C++ model in lockstep; exit status 8 and "
       "a report with a waveform at the first difference");
   cmd->add_option("BLOCK", cli->block, "The block: " + blocks)->required();
-  cmd->add_option("--impl", cli->impl, "The RTL implementation (default: the first) - " + impls);
+  cmd->add_option("--impl", cli->impl,
+                  "The RTL implementation (default: shipped) - " + impls + "; a --plugin registers more");
+  cmd->add_option("--plugin", cli->plugins,
+                  "Load a plugin library, e.g. one whose RTL blocks are implementations (repeatable; docs/cosim.md)");
   cmd->add_option("--cycles", cli->cycles, "Cycles to run")->required()->check(sim::unsigned_in(1, 1000000000000));
   cmd->add_option("--seed", cli->seed, "Seed of the stimulus")
       ->capture_default_str()

@@ -9,6 +9,7 @@
 #include "noc/rtl_router_core.h"
 #include "noc/topology.h"
 #include "noc/topology_grid.h"
+#include "rtl/common/impl_registry.h"
 #include "rtl/common/lockstep.h"
 
 namespace tessera::noc {
@@ -150,10 +151,12 @@ NocParams NocParams::from_config(sim::Config& cfg) {
                                         "Cycles with flits buffered but none moving that count as deadlock"));
   p.skip_idle = cfg.get_bool("noc.skip_idle", true, "Jump over cycles in which the network is empty");
   p.check = cfg.get_bool("noc.check", true, "Check every flit is delivered once, in order (flit checker)");
-  p.router_impl = rtl::impl_from_name(
-      cfg.get_enum("noc.router_impl", "model", rtl::impl_names(),
-                   "Routers as the C++ model, the Verilated RTL router (models/rtl/noc_router), or both in lockstep "
-                   "(outputs compared every cycle; docs/cosim.md)"));
+  const rtl::ImplChoice router_impl = rtl::read_impl_choice(
+      cfg, "noc.router_impl",
+      "Routers as the C++ model, the Verilated RTL router (models/rtl/noc_router), or both in lockstep (outputs "
+      "compared every cycle; docs/cosim.md)");
+  p.router_impl = router_impl.mode;
+  p.router_impl_name = router_impl.name;
   const std::string which = cfg.get_string(
       "noc.router_impl_routers", "all",
       "Routers noc.router_impl applies to: all, or a comma-separated list of router numbers (x + k*y); the "

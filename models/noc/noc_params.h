@@ -101,6 +101,7 @@ struct NocParams {
   // (empty: all) run as the C++ model, the Verilated RTL router, or both in
   // lockstep; the others as the model.
   rtl::Impl router_impl = rtl::Impl::kModel;
+  std::string router_impl_name = "shipped";  // the RTL implementation (noc.router_impl=rtl:NAME)
   std::vector<int> router_impl_routers;
   rtl::RtlOptions rtl;           // rtl.*
   std::string instance = "noc";  // path in lockstep reports ("chip.noc" in the chip)

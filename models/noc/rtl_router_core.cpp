@@ -4,114 +4,21 @@
 
 #include <type_traits>
 
-#include "rtl/common/rtl_harness.h"
-#include "rtl/common/rtl_wave.h"
-#include "Vnoc_router_mesh_v2c1.h"
-#include "Vnoc_router_mesh_v2c1_early_credit.h"
-#include "Vnoc_router_mesh_v4c2.h"
-#include "Vnoc_router_mesh_v4c2_early_credit.h"
-#include "Vnoc_router_ring_v2c1.h"
+#include "rtl/common/impl_registry.h"
 
 namespace tessera::noc {
 
 namespace {
 
-// PORTS ports, WORDS 32-bit payload words per port.
-template <class V, int PORTS, int WORDS>
-class RtlRouterCoreT final : public RtlRouterCore {
- public:
-  RtlRouterCoreT(const char* variant, int vcs, const std::string& instance, const rtl::WaveOptions& waves)
-      : variant_(variant), vcs_(vcs), harness_(instance, &apply, waves) {}
-
-  void step(const RouterPins& in, uint64_t cycle, RouterOutputs& out) override {
-    harness_.step(in, cycle);
-    const V& m = harness_.model();
-    const uint64_t credits = m.cout;
-    for (int p = 0; p < PORTS; ++p) {
-      out.hdr[p] = m.out_hdr[p];
-      out.handle[p] = m.out_payload[p * WORDS];
-      out.cout[p] = static_cast<uint8_t>(credits >> (8 * p));
-    }
-    out.ev_switch = m.ev_switch;
-    out.va_conflicts = m.ev_va_conflicts;
-    out.sa_conflicts = m.ev_sa_conflicts;
-  }
-  std::string dump_window(const std::string& file_stem) override { return harness_.dump_window(file_stem); }
-  const char* variant() const override { return variant_; }
-  void trace(sim::Waveform& wave, const std::string& scope, uint64_t period_ps) override {
-    wave_ = std::make_unique<rtl::RtlWave>(wave, scope, harness_.signals(), router_bus_splits(PORTS, vcs_, WORDS * 32),
-                                           period_ps);
-    harness_.trace_to(wave_.get());
-  }
-  void set_trace_floor(uint64_t now) override {
-    if (wave_) wave_->set_floor(now);
-  }
-
- private:
-  static void apply(V& m, const RouterPins& in) {
-    m.pos_x = in.pos_x;
-    m.pos_y = in.pos_y;
-    m.ring_k = in.ring_k;
-    m.atomic = in.atomic;
-    uint64_t credits = 0;
-    for (int p = 0; p < PORTS; ++p) {
-      m.in_hdr[p] = in.hdr[p];
-      m.in_payload[p * WORDS] = in.handle[p];
-      for (int w = 1; w < WORDS; ++w) m.in_payload[p * WORDS + w] = 0;
-      credits |= static_cast<uint64_t>(in.cin[p]) << (8 * p);
-    }
-    m.cin = static_cast<std::remove_reference_t<decltype(m.cin)>>(credits);
-  }
-
-  const char* variant_;
-  int vcs_;
-  rtl::RtlHarness<V, RouterPins> harness_;
-  std::unique_ptr<rtl::RtlWave> wave_;  // when the run traces this router
-};
-
-struct Variant {
-  const char* name;  // the Verilated class
-  int ports, vcs, classes, vc_buf, flit_bytes;
-  bool early_credit;  // built with TESSERA_MUTATION_EARLY_CREDIT
-  std::unique_ptr<RtlRouterCore> (*make)(const char* name, int vcs, const std::string& instance,
-                                         const rtl::WaveOptions& w);
-};
-
-template <class V, int PORTS, int WORDS>
-std::unique_ptr<RtlRouterCore> make_core(const char* name, int vcs, const std::string& instance,
-                                         const rtl::WaveOptions& w) {
-  return std::make_unique<RtlRouterCoreT<V, PORTS, WORDS>>(name, vcs, instance, w);
-}
-
-// Every configuration models/rtl/CMakeLists.txt verilates.
-const Variant kVariants[] = {
-    {"Vnoc_router_mesh_v2c1", 5, 2, 1, 8, 16, false, &make_core<Vnoc_router_mesh_v2c1, 5, 4>},
-    {"Vnoc_router_mesh_v4c2", 5, 4, 2, 8, 32, false, &make_core<Vnoc_router_mesh_v4c2, 5, 8>},
-    {"Vnoc_router_ring_v2c1", 3, 2, 1, 8, 16, false, &make_core<Vnoc_router_ring_v2c1, 3, 4>},
-    {"Vnoc_router_mesh_v2c1_early_credit", 5, 2, 1, 8, 16, true, &make_core<Vnoc_router_mesh_v2c1_early_credit, 5, 4>},
-    {"Vnoc_router_mesh_v4c2_early_credit", 5, 4, 2, 8, 32, true, &make_core<Vnoc_router_mesh_v4c2_early_credit, 5, 8>},
-};
-
-bool early_credit(const NocParams& p) { return p.rtl.mutation == "router_early_credit"; }
-
-const Variant* find_variant(const NocParams& p, bool mutant) {
-  const int ports = GridTopology(p).ports();
-  for (const Variant& v : kVariants)
-    if (v.ports == ports && v.vcs == p.vcs && v.classes == p.classes && v.vc_buf == p.vc_buf &&
-        v.flit_bytes == p.flit_bytes && v.early_credit == mutant)
-      return &v;
-  return nullptr;
-}
-
-std::string variant_list(bool mutant) {
-  std::string s;
-  for (const Variant& v : kVariants) {
-    if (v.early_credit != mutant) continue;
-    if (!s.empty()) s += "; ";
-    s += fmt::format("{} noc.vcs={} noc.classes={} noc.vc_buf={} noc.flit_bytes={}", v.ports == 3 ? "ring" : "mesh",
-                     v.vcs, v.classes, v.vc_buf, v.flit_bytes);
-  }
-  return s;
+// What a network asks of the Verilated router's parameters.
+std::vector<rtl::ParamWant> wanted_params(const NocParams& p) {
+  auto topology = [](const std::string& ports) { return ports == "3" ? std::string("ring") : std::string("mesh"); };
+  auto bytes = [](const std::string& bits) { return std::to_string(std::stoi(bits) / 8); };
+  return {{"PORTS", "noc.topology", std::to_string(GridTopology(p).ports()), topology},
+          {"VCS", "noc.vcs", std::to_string(p.vcs), {}},
+          {"CLASSES", "noc.classes", std::to_string(p.classes), {}},
+          {"DEPTH", "noc.vc_buf", std::to_string(p.vc_buf), {}},
+          {"PAYLOAD_W", "noc.flit_bytes", std::to_string(8 * p.flit_bytes), bytes}};
 }
 
 [[noreturn]] void unsupported(const std::string& key, const std::string& value, const std::string& supported) {
@@ -176,38 +83,17 @@ void check_rtl_router_support(const NocParams& p) {
   for (const auto& s : stages)
     if (s.value != 1)
       unsupported(s.key, std::to_string(s.value), "1 (noc.delay.link and noc.delay.credit may be any value)");
-  const bool mutant = early_credit(p);
-  if (!find_variant(p, mutant)) {
-    if (mutant && find_variant(p, false))
-      throw sim::ConfigError(
-          fmt::format("rtl.mutation: router_early_credit is built only for: {}", variant_list(true)));
-    // Name the first parameter no configuration has, given the ones before.
-    const int ports = GridTopology(p).ports();
-    const char* key = "noc.flit_bytes";
-    bool vcs = false, classes = false, buf = false;
-    for (const Variant& v : kVariants) {
-      vcs = vcs || (v.ports == ports && v.vcs == p.vcs);
-      classes = classes || (v.ports == ports && v.vcs == p.vcs && v.classes == p.classes);
-      buf = buf || (v.ports == ports && v.vcs == p.vcs && v.classes == p.classes && v.vc_buf == p.vc_buf);
-    }
-    if (!vcs) {
-      key = "noc.vcs";
-    } else if (!classes) {
-      key = "noc.classes";
-    } else if (!buf) {
-      key = "noc.vc_buf";
-    }
-    throw sim::ConfigError(fmt::format(
-        "{}: the RTL router is built for {}; noc.vcs={} noc.classes={} noc.vc_buf={} noc.flit_bytes={} on a {} is "
-        "not one of them (models/rtl/CMakeLists.txt adds configurations)",
-        key, variant_list(false), p.vcs, p.classes, p.vc_buf, p.flit_bytes, p.topology));
-  }
+  // Ports, VCs, classes, buffers and flit width: a registered
+  // implementation of that name must have been Verilated with them.
+  rtl::select_impl(kRtlRouterKind, "noc.router_impl", {p.router_impl, p.router_impl_name}, wanted_params(p));
 }
 
 std::unique_ptr<RtlRouterCore> make_rtl_router_core(const NocParams& p, const std::string& instance, bool record) {
   check_rtl_router_support(p);
-  const Variant* v = find_variant(p, early_credit(p));
-  return v->make(v->name, v->vcs, instance, record ? p.rtl.waves : p.rtl.waves.without_recording());
+  const rtl::ImplEntry& e =
+      rtl::select_impl(kRtlRouterKind, "noc.router_impl", {p.router_impl, p.router_impl_name}, wanted_params(p));
+  const auto make = reinterpret_cast<RtlRouterFactory>(e.factory);
+  return make(e.prefix.c_str(), p.vcs, instance, record ? p.rtl.waves : p.rtl.waves.without_recording());
 }
 
 }  // namespace tessera::noc

@@ -1,7 +1,9 @@
 // The Verilated router (models/rtl/noc_router/noc_router.sv) behind one
 // interface, whatever configuration it was Verilated with: its pins for one
-// cycle in plain words, a step through rtl::RtlHarness, and the table of
-// configurations built into tessera_rtl (models/rtl/CMakeLists.txt).
+// cycle in plain words, and a step through rtl::RtlHarness
+// (noc/rtl_router_verilated.h). The configurations are registered
+// implementations (rtl/common/impl_registry.h), selected by
+// noc.router_impl=rtl[:NAME].
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,7 @@
 namespace tessera::sim {
 class Waveform;
 }
+#include "rtl/common/wave_options.h"
 
 namespace tessera::noc {
 
@@ -79,9 +82,15 @@ class RtlRouterCore {
 // fields, for the waveform (rtl::BusSplit): the pins per port, the input
 // VCs' state per port and VC.
 std::vector<rtl::BusSplit> router_bus_splits(int ports, int vcs, int payload_bits);
+// The block kind Verilated routers register as, and how a registration
+// builds its core (`variant`: the Verilated class, for reports).
+inline constexpr const char* kRtlRouterKind = "noc_router";
+// `vcs`: its VCs per port (the waveform splits per-VC buses by it).
+using RtlRouterFactory = std::unique_ptr<RtlRouterCore> (*)(const char* variant, int vcs, const std::string& instance,
+                                                            const rtl::WaveOptions& waves);
 
 // Throws sim::ConfigError, naming the key and the supported values, unless
-// a Verilated configuration implements `p` (and rtl.mutation, if set).
+// the implementation p.router_impl_name has a configuration for `p`.
 void check_rtl_router_support(const NocParams& p);
 // The Verilated router for `p` (check_rtl_router_support first); `record`:
 // keep what a mismatch waveform needs (lockstep).

@@ -2,178 +2,48 @@
 
 #include <fmt/format.h>
 
-#include "rtl/common/coverage.h"
-#include "rtl/common/rtl_harness.h"
-#include "rtl/common/rtl_wave.h"
+#include "rtl/common/impl_registry.h"
 #include "sim/config.h"
-#include "sm/shared_bank_coverage.h"
-#include "Vshared_bank_unit.h"
-#include "Vshared_bank_unit_96k.h"
-#include "Vshared_bank_unit_mut.h"
 
 namespace tessera::sm {
 
 namespace {
 
-std::string lanes_hex(const std::array<uint32_t, 32>& v, uint32_t mask) {
-  std::string s;
-  for (unsigned l = 0; l < 32; ++l) {
-    if (mask & (1u << l)) s += fmt::format("{}{}:{:x}", s.empty() ? "" : " ", l, v[l]);
-  }
-  return s;
+// What a run asks of the Verilated unit's parameters.
+std::vector<rtl::ParamWant> wanted_params(const SmParams& p) {
+  return {{"BANKS", "sm.shared_banks", std::to_string(p.shared_banks), {}},
+          {"SHARED_BYTES", "sm.shared_bytes", std::to_string(p.shared_bytes), {}},
+          {"ATOMIC_CYCLES", "sm.shared_atomic_cycles", std::to_string(p.shared_atomic_cycles), {}}};
 }
 
-// The Verilated block drives the pins.
-template <class V>
-class RtlPins : public SharedBankPins {
- public:
-  RtlPins(const std::string& instance, const rtl::WaveOptions& waves) : h_(instance, &apply_bank_pins<V>, waves) {
-    if (auto table =
-            rtl::CoverageCollection::track(SharedBankCoverage::kBlock, instance, SharedBankCoverage::point_names()))
-      cover_ = std::make_unique<SharedBankCoverage>(std::move(table));
-  }
-
-  void step(const BankRequest* req, uint64_t cycle) override {
-    in_.valid = req != nullptr;
-    if (req) in_.req = *req;
-    const bool ready = h_.model().req_ready;
-    h_.step(in_, cycle);
-    const V& v = h_.model();
-    if (v.resp_valid) {
-      out_.mask = v.resp_mask;
-      for (unsigned l = 0; l < 32; ++l) out_.data[l] = v.resp_data[l];
-      out_.passes = v.resp_passes;
-      out_.broadcasts = v.resp_broadcasts;
-    }
-    if (cover_) cover_->sample(req, ready, v.resp_valid ? &out_ : nullptr);
-  }
-  bool ready() const override { return h_.model().req_ready; }
-  bool resp_valid() const override { return h_.model().resp_valid; }
-  const BankResponse& response() const override { return out_; }
-  void trace(sim::Waveform& wave, const std::string& scope, uint64_t period_ps) override {
-    // The unit's buses are unpacked per lane (req_word[32], ...) and its RAM
-    // one array per bank (g_bank[b].mem): one signal per element already,
-    // nothing packed to split.
-    wave_ = std::make_unique<rtl::RtlWave>(wave, scope, h_.signals(), std::vector<rtl::BusSplit>{}, period_ps);
-    h_.trace_to(wave_.get());
-  }
-
- protected:
-  rtl::RtlHarness<V, BankPinsIn> h_;
-  std::unique_ptr<rtl::RtlWave> wave_;  // when the run traces this unit
-  BankPinsIn in_;
-  BankResponse out_;
-  std::unique_ptr<SharedBankCoverage> cover_;  // when coverage is collected
-};
-
-// The block and the C++ model side by side.
-template <class V>
-class LockstepPins final : public RtlPins<V> {
- public:
-  LockstepPins(const std::string& instance, const rtl::WaveOptions& waves, SharedBankUnit& model)
-      : RtlPins<V>(instance, waves), model_(model) {
-    model_.reset();
-  }
-
-  void step(const BankRequest* req, uint64_t cycle) override {
-    const bool take = req && model_.ready();
-    RtlPins<V>::step(req, cycle);
-    model_.step(req);
-    if (model_.resp_valid()) answering_ = in_service_;
-    if (take) in_service_ = *req;
-    compare(cycle);
-  }
-
- private:
-  void compare(uint64_t cycle) {
-    const V& v = this->h_.model();
-    const BankResponse& m = model_.response();
-    bool same = v.req_ready == model_.ready() && v.resp_valid == model_.resp_valid();
-    uint32_t lanes = 0;  // active lanes whose data differ
-    if (same && model_.resp_valid()) {
-      same = v.resp_mask == m.mask && v.resp_passes == m.passes && v.resp_broadcasts == m.broadcasts;
-      for (unsigned l = 0; l < 32; ++l) {
-        if ((m.mask & (1u << l)) && v.resp_data[l] != m.data[l]) lanes |= 1u << l;
-      }
-    }
-    if (same && lanes == 0) return;
-    rtl::MismatchReport r("shared_bank_unit", this->h_.instance(), cycle);
-    const BankPinsIn& in = this->in_;
-    r.input("req_valid", in.valid ? "1" : "0");
-    if (in.valid) describe(r, "req", in.req);
-    if (model_.resp_valid() || v.resp_valid) describe(r, "answered", answering_);
-    auto b = [](bool x) { return std::string(x ? "1" : "0"); };
-    r.output("req_ready", b(model_.ready()), b(v.req_ready));
-    r.output("resp_valid", b(model_.resp_valid()), b(v.resp_valid));
-    if (model_.resp_valid() || v.resp_valid) {
-      r.output("resp_mask", fmt::format("{:08x}", m.mask), fmt::format("{:08x}", v.resp_mask));
-      r.output("resp_passes", std::to_string(m.passes), std::to_string(v.resp_passes));
-      r.output("resp_broadcasts", std::to_string(m.broadcasts), std::to_string(v.resp_broadcasts));
-      for (unsigned l = 0; l < 32; ++l) {
-        if (m.mask & (1u << l))
-          r.output(fmt::format("resp_data[{}]", l), fmt::format("{:08x}", m.data[l]),
-                   fmt::format("{:08x}", v.resp_data[l]));
-      }
-    }
-    try {
-      r.set_wave(this->h_.dump_window(fmt::format("{}_cycle{}", this->h_.instance(), cycle)));
-    } catch (const std::exception& e) {  // the mismatch is the result; the waveform is its evidence
-      r.input("waveform", fmt::format("not written: {}", e.what()));
-    }
-    throw rtl::LockstepMismatch(r);
-  }
-
-  static void describe(rtl::MismatchReport& r, const std::string& what, const BankRequest& q) {
-    r.input(what + ".op", bank_op_name(q.op));
-    r.input(what + ".mask", fmt::format("{:08x}", q.mask));
-    r.input(what + ".word", lanes_hex(q.word, q.mask));
-    if (q.op == BankOp::kStore) {
-      std::array<uint32_t, 32> be{};
-      for (unsigned l = 0; l < 32; ++l) be[l] = q.be[l];
-      r.input(what + ".be", lanes_hex(be, q.mask));
-    }
-    if (q.op != BankOp::kLoad) r.input(what + ".data", lanes_hex(q.data, q.mask));
-    if (q.op == BankOp::kCas) r.input(what + ".swap", lanes_hex(q.swap, q.mask));
-  }
-
-  SharedBankUnit& model_;
-  BankRequest in_service_, answering_;  // the request taken last, the one answered
-};
-
-template <class V>
-std::unique_ptr<SharedBankPins> make(const SmParams& p, SharedBankUnit& model, const std::string& instance) {
-  if (p.shared_impl == rtl::Impl::kRtl) return std::make_unique<RtlPins<V>>(instance, p.rtl.waves.without_recording());
-  return std::make_unique<LockstepPins<V>>(instance, p.rtl.waves, model);
+const rtl::ImplEntry& selected(const SmParams& p) {
+  return rtl::select_impl(kSharedBankKind, "sm.shared_impl", {p.shared_impl, p.shared_impl_name}, wanted_params(p));
 }
 
 }  // namespace
 
 void check_shared_rtl_params(const SmParams& p) {
-  const std::string mode = std::string("sm.shared_impl=") + rtl::impl_name(p.shared_impl);
+  const std::string mode = "sm.shared_impl=" + rtl::ImplChoice{p.shared_impl, p.shared_impl_name}.text();
   auto fail = [&](const std::string& key, const std::string& got, const std::string& supported) {
     throw sim::ConfigError(
         fmt::format("{}: {} is not supported with {} (the RTL bank unit is built for {})", key, got, mode, supported));
   };
-  if (p.shared_banks != 32) fail("sm.shared_banks", std::to_string(p.shared_banks), "32");
   if (p.shared_bank_bytes != 4) fail("sm.shared_bank_bytes", std::to_string(p.shared_bank_bytes), "4");
-  if (p.shared_bytes != 65536 && p.shared_bytes != 98304)
-    fail("sm.shared_bytes", std::to_string(p.shared_bytes), "65536 or 98304");
-  if (p.shared_atomic_cycles != 2) fail("sm.shared_atomic_cycles", std::to_string(p.shared_atomic_cycles), "2");
   // The response comes after the last pass; the register is written then and
   // must not be readable earlier.
   if (p.shared_latency < 2) fail("sm.shared_latency", std::to_string(p.shared_latency), "2 or more");
   if (p.shared_atomic_latency < 3)
     fail("sm.shared_atomic_latency", std::to_string(p.shared_atomic_latency), "3 or more");
-  if (p.rtl.mutation == "shared_no_broadcast" && p.shared_bytes != 65536)
-    fail("sm.shared_bytes", std::to_string(p.shared_bytes), "65536 (rtl.mutation=shared_no_broadcast)");
+  // Banks, size and atomic cycles: a registered implementation of that name
+  // must have been Verilated with them.
+  selected(p);
 }
 
 std::unique_ptr<SharedBankPins> make_shared_bank_pins(const SmParams& p, SharedBankUnit& model,
                                                       const std::string& instance) {
   check_shared_rtl_params(p);
-  if (p.rtl.mutation == "shared_no_broadcast") return make<Vshared_bank_unit_mut>(p, model, instance);
-  if (p.shared_bytes == 98304) return make<Vshared_bank_unit_96k>(p, model, instance);
-  return make<Vshared_bank_unit>(p, model, instance);
+  const auto make = reinterpret_cast<SharedBankFactory>(selected(p).factory);
+  return make(p, model, instance);
 }
 
 }  // namespace tessera::sm

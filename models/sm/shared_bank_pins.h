@@ -57,14 +57,22 @@ class SharedBankPins {
   virtual void trace(sim::Waveform& wave, const std::string& scope, uint64_t period_ps) = 0;
 };
 
-// The pins for p.shared_impl (rtl or lockstep; `model` is the caller's bug).
+// The block kind Verilated shared_bank_unit implementations register as
+// (rtl/common/impl_registry.h), and how its registrations build the pins
+// (sm/shared_bank_rtl.h).
+inline constexpr const char* kSharedBankKind = "shared_bank_unit";
+using SharedBankFactory = std::unique_ptr<SharedBankPins> (*)(const SmParams& p, SharedBankUnit& model,
+                                                              const std::string& instance);
+
+// The pins for p.shared_impl (rtl or lockstep; `model` is the caller's bug),
+// of the implementation p.shared_impl_name.
 // `model` is the C++ unit lockstep compares with; `instance` names the unit
 // in reports ("chip.sm3.shared_banks").
 std::unique_ptr<SharedBankPins> make_shared_bank_pins(const SmParams& p, SharedBankUnit& model,
                                                       const std::string& instance);
 
-// Throws sim::ConfigError when the RTL block was not built for these
-// parameters (called by SmParams::from_config for rtl and lockstep).
+// Throws sim::ConfigError when no implementation of that name was built for
+// these parameters (called by SmParams::from_config for rtl and lockstep).
 void check_shared_rtl_params(const SmParams& p);
 
 }  // namespace tessera::sm

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "rtl/common/impl_registry.h"
 #include "sm/shared_bank_pins.h"
 #include "sm/warp_scheduler.h"
 
@@ -77,10 +78,11 @@ SmParams SmParams::from_config(sim::Config& cfg) {
   } catch (const std::invalid_argument& e) {
     throw sim::ConfigError(std::string("sm.shared_conflict_cycles: ") + e.what());
   }
-  p.shared_impl = rtl::impl_from_name(
-      cfg.get_enum("sm.shared_impl", "model", rtl::impl_names(),
-                   "Shared-memory bank unit: the C++ model, the Verilated RTL block, or both compared every cycle "
-                   "(docs/cosim.md)"));
+  const rtl::ImplChoice shared_impl = rtl::read_impl_choice(
+      cfg, "sm.shared_impl",
+      "Shared-memory bank unit: the C++ model, the Verilated RTL block, or both compared every cycle (docs/cosim.md)");
+  p.shared_impl = shared_impl.mode;
+  p.shared_impl_name = shared_impl.name;
   p.rtl = rtl::RtlOptions::from_config(cfg);
   p.l1 = L1Params::from_config(cfg);
   // Maxwell's constant cache: 2 KiB per SM at the first level (Mei and Chu,

@@ -37,11 +37,12 @@ struct SmParams {
   unsigned shared_atomic_latency, shared_atomic_cycles;
   // sm.shared_conflict_cycles: what an n-way bank conflict adds to a load's latency.
   ConflictCurve shared_conflict;
-  rtl::Impl shared_impl;  // the bank unit: C++ model, Verilated RTL, or both compared
-  rtl::RtlOptions rtl;    // the rtl.* keys
-  L1Params l1;            // the l1.* keys: the L1 declares them
-  L1Params constant;      // the constant cache (sm.const_cache_*), one per SM
-  unsigned mem_queue;     // outstanding sector requests the LD/ST unit may queue
+  rtl::Impl shared_impl;                     // the bank unit: C++ model, Verilated RTL, or both compared
+  std::string shared_impl_name = "shipped";  // the RTL implementation (sm.shared_impl=rtl:NAME)
+  rtl::RtlOptions rtl;                       // the rtl.* keys
+  L1Params l1;                               // the l1.* keys: the L1 declares them
+  L1Params constant;                         // the constant cache (sm.const_cache_*), one per SM
+  unsigned mem_queue;                        // outstanding sector requests the LD/ST unit may queue
 
   static SmParams from_config(sim::Config& cfg);
 };

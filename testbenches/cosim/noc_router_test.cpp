@@ -32,6 +32,7 @@
 #include "noc/routing.h"
 #include "rtl/common/coverage.h"
 #include "rtl/common/lockstep.h"
+#include "rtl_mutants.h"
 #include "sim/config.h"
 #include "sim/stats.h"
 #include "tessera_run.h"
@@ -469,9 +470,9 @@ TEST(NocRouterRtlNetwork, MeshWithSomeRoutersInRtlAndLinkAndCreditDelaysDelivers
 TEST(NocRouterRtlMutation, LockstepCatchesACreditReturnedOneCycleEarly) {
   const std::string dir = (std::filesystem::temp_directory_path() / "tessera_noc_router_mutation").string();
   std::filesystem::remove_all(dir);
+  tessera::test::load_rtl_mutants();
   Settings s = kMesh;
-  s.push_back({"noc.router_impl", "lockstep"});
-  s.push_back({"rtl.mutation", "router_early_credit"});
+  s.push_back({"noc.router_impl", "lockstep:router_early_credit"});
   s.push_back({"rtl.wave_dir", dir});
   s.push_back({"rtl.wave_cycles", "32"});
   const NocParams p = params(s);
@@ -509,8 +510,9 @@ TEST(NocRouterRtlMutation, LockstepCatchesACreditReturnedOneCycleEarly) {
 
 // ------------------------------------------------------ configuration
 
-void expect_config_error(Settings s, const std::string& key, const std::string& supported) {
-  s.push_back({"noc.router_impl", "rtl"});
+void expect_config_error(Settings s, const std::string& key, const std::string& supported,
+                         const std::string& impl = "rtl") {
+  s.push_back({"noc.router_impl", impl});
   try {
     params(s);
     ADD_FAILURE() << "no error for " << key;
@@ -533,8 +535,14 @@ TEST(NocRouterRtlConfig, WhatTheRtlWasNotBuiltWithIsAConfigurationError) {
   expect_config_error({{"noc.vcs", "6"}}, "noc.vcs", "noc.vcs=4 noc.classes=2 noc.vc_buf=8 noc.flit_bytes=32");
   expect_config_error({{"noc.vc_buf", "4"}}, "noc.vc_buf", "noc.vc_buf=8");
   expect_config_error({{"noc.flit_bytes", "64"}}, "noc.flit_bytes", "noc.flit_bytes=16");
-  expect_config_error({{"noc.topology", "ring"}, {"rtl.mutation", "router_early_credit"}}, "rtl.mutation",
-                      "mesh noc.vcs=2");
+  // Names that do not exist, or not for this network, list what does.
+  tessera::test::load_rtl_mutants();
+  expect_config_error({{"noc.topology", "ring"}}, "noc.topology", "noc.topology=mesh noc.vcs=2",
+                      "lockstep:router_early_credit");
+  expect_config_error({{"noc.vcs", "3"}}, "noc.vcs", "'router_early_credit' is built for noc.topology=mesh noc.vcs=2",
+                      "rtl:router_early_credit");
+  expect_config_error({}, "noc.router_impl", "registered: shipped, router_early_credit", "rtl:no_such_router");
+  expect_config_error({}, "noc.router_impl", "the C++ model has no implementations", "model:shipped");
   expect_config_error({{"noc.router_impl_routers", "3,x"}}, "noc.router_impl_routers", "0..15");
   expect_config_error({{"noc.router_impl_routers", "16"}}, "noc.router_impl_routers", "0..15");
 }

@@ -13,6 +13,7 @@
 
 #include "rtl/common/lockstep.h"
 #include "rtl/common/rtl_harness.h"
+#include "rtl_mutants.h"
 #include "sim/config.h"
 #include "sm/shared_bank_pins.h"
 #include "sm/shared_bank_stimulus.h"
@@ -212,7 +213,8 @@ TEST(SharedBankRtl, FaddIsBitExact) {
   for (unsigned i = 0; i < 8; ++i) EXPECT_EQ(r.data[i], cases[i].sum) << i;
 }
 
-// The mutant without broadcast detection in lockstep: a load of one word by
+// The mutant without broadcast detection (the implementation
+// shared_no_broadcast of libtessera_rtl_mutants.so) in lockstep: a load of one word by
 // every lane is 1 pass for the model and 32 for the mutant, so in the cycle
 // that takes it (cycle 5) the model is ready for the next request and the
 // mutant is not: LockstepMismatch names the cycle and the instance, and the
@@ -220,9 +222,9 @@ TEST(SharedBankRtl, FaddIsBitExact) {
 TEST(SharedBankRtl, LockstepCatchesTheMutantWithoutBroadcast) {
   const auto dir = std::filesystem::path(tessera::test::scratch_dir()) / "cosim_shared";
   std::filesystem::remove_all(dir);
+  tessera::test::load_rtl_mutants();
   sim::Config cfg;
-  cfg.set("sm.shared_impl", "lockstep", "test");
-  cfg.set("rtl.mutation", "shared_no_broadcast", "test");
+  cfg.set("sm.shared_impl", "lockstep:shared_no_broadcast", "test");
   cfg.set("rtl.wave_dir", dir.string(), "test");
   const sm::SmParams p = sm::SmParams::from_config(cfg);
   SharedBankUnit model(32, 65536, 2);

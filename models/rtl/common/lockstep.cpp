@@ -27,19 +27,12 @@ Impl impl_from_name(const std::string& name) {
 
 const char* impl_name(Impl impl) { return impl_names()[static_cast<size_t>(impl)].c_str(); }
 
-const std::vector<std::string>& mutation_names() {
-  static const std::vector<std::string> names{"none", "shared_no_broadcast", "router_early_credit"};
-  return names;
-}
-
 RtlOptions RtlOptions::from_config(sim::Config& cfg) {
   RtlOptions o;
   o.waves.cycles = static_cast<unsigned>(cfg.get_int(
       "rtl.wave_cycles", 64, 1, 1000000, "Lockstep mismatch: cycles of RTL waveform written before the mismatch"));
   o.waves.dir =
       cfg.get_string("rtl.wave_dir", "waves", "Lockstep mismatch: directory the RTL waveform (.fst) is written to");
-  o.mutation = cfg.get_enum("rtl.mutation", "none", mutation_names(),
-                            "Testing only: build of the RTL blocks with a known bug, to show lockstep catches it");
   return o;
 }
 

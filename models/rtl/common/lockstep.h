@@ -30,15 +30,10 @@ const std::vector<std::string>& impl_names();  // "model", "rtl", "lockstep"
 Impl impl_from_name(const std::string& name);  // one of impl_names()
 const char* impl_name(Impl impl);
 
-// Bugs the RTL blocks can be built with to prove lockstep catches them
-// (rtl.mutation; for tests).
-const std::vector<std::string>& mutation_names();  // "none", "shared_no_broadcast", "router_early_credit"
-
 struct RtlOptions {
   WaveOptions waves;
-  std::string mutation = "none";
 
-  // Reads rtl.wave_cycles, rtl.wave_dir and rtl.mutation.
+  // Reads rtl.wave_cycles and rtl.wave_dir.
   static RtlOptions from_config(sim::Config& cfg);
 };
 

@@ -358,8 +358,8 @@ TEST(ExitStatus, EveryDocumentedStatusIsReachable) {
       {6, {"run", "sm1", elf("long_running"), "--max-cycles", "1000"}},
       {7, {"run", "sm1", elf("ok"), "--stats", "/dev/full"}},
       {8,
-       {"run", "chip", programs + "/sgemm.elf", "--set", "sm.shared_impl=lockstep", "--set",
-        "rtl.mutation=shared_no_broadcast", "--set", "rtl.wave_dir=" + tmp_file("status8")}},
+       {"run", "chip", programs + "/sgemm.elf", "--plugin", tessera::test::build_path("libtessera_rtl_mutants.so"),
+        "--set", "sm.shared_impl=lockstep:shared_no_broadcast", "--set", "rtl.wave_dir=" + tmp_file("status8")}},
   };
   for (const auto& [status, args] : cases) {
     std::vector<std::string> quiet = args;

@@ -20,14 +20,15 @@ using tessera::test::RunResult;
 
 std::string elf(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
 
-// Runs a lockstep mutation and checks the report and its waveform.
+// Runs a mutant of libtessera_rtl_mutants.so (a plugin of implementations
+// with a known bug) in lockstep and checks the report and its waveform.
 void expect_caught(const std::string& platform, const std::string& program, const std::string& impl_key,
                    const std::string& mutation, const std::string& instance_prefix) {
   const std::string dir = tessera::test::temp_path("waves_" + mutation);
   std::filesystem::remove_all(dir);
-  const RunResult r =
-      run_tessera({"run", platform, elf(program), "-q", "--set", impl_key + "=lockstep", "--set",
-                   "rtl.mutation=" + mutation, "--set", "rtl.wave_dir=" + dir, "--set", "rtl.wave_cycles=32"});
+  const RunResult r = run_tessera(
+      {"run", platform, elf(program), "-q", "--plugin", tessera::test::build_path("libtessera_rtl_mutants.so"), "--set",
+       impl_key + "=lockstep:" + mutation, "--set", "rtl.wave_dir=" + dir, "--set", "rtl.wave_cycles=32"});
   EXPECT_EQ(r.status, 8) << r.err;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(

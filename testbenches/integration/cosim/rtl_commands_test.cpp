@@ -157,13 +157,16 @@ void expect_mismatch_with_waveform(const std::vector<std::string>& args, const s
 
 TEST(RtlCommands, RtlTestCatchesTheBankUnitWithoutBroadcast) {
   expect_mismatch_with_waveform(
-      {"rtl-test", "shared_bank_unit", "--impl", "shared_no_broadcast", "--cycles", "2000", "--seed", "1"},
+      {"rtl-test", "shared_bank_unit", "--impl", "shared_no_broadcast", "--plugin",
+       tessera::test::build_path("libtessera_rtl_mutants.so"), "--cycles", "2000", "--seed", "1"},
       "rtl_test.shared_banks");
 }
 
 TEST(RtlCommands, RtlTestCatchesTheRouterReturningCreditsEarly) {
   expect_mismatch_with_waveform(
-      {"rtl-test", "noc_router", "--impl", "router_early_credit", "--cycles", "2000", "--seed", "1"}, "noc.router5");
+      {"rtl-test", "noc_router", "--impl", "router_early_credit", "--plugin",
+       tessera::test::build_path("libtessera_rtl_mutants.so"), "--cycles", "2000", "--seed", "1"},
+      "noc.router5");
 }
 
 TEST(RtlCommands, RtlTestOfTheShippedBlocksPassesAndWritesItsCoverage) {
@@ -211,7 +214,10 @@ TEST(RtlCommands, RtlTestBadInputIsAnErrorNamingTheOption) {
   };
   const std::vector<Case> cases = {
       {{"rtl-test", "alu", "--cycles", "10"}, "BLOCK"},
-      {{"rtl-test", "shared_bank_unit", "--impl", "router_early_credit", "--cycles", "10"}, "--impl"},
+      {{"rtl-test", "shared_bank_unit", "--impl", "router_early_credit", "--plugin",
+        tessera::test::build_path("libtessera_rtl_mutants.so"), "--cycles", "10"},
+       "--impl"},
+      {{"rtl-test", "noc_router", "--impl", "router_early_credit", "--cycles", "10"}, "--impl"},  // no --plugin
       {{"rtl-test", "noc_router", "--impl", "nope", "--cycles", "10"}, "--impl"},
       {{"rtl-test", "noc_router", "--cycles", "0"}, "--cycles"},
       {{"rtl-test", "noc_router", "--cycles", "-3"}, "--cycles"},

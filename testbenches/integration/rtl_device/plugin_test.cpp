@@ -5,6 +5,9 @@
 // dma_scale_sum holds the RTL in lockstep: the shipped block passes, a
 // planted bug is caught in the cycle of the bad write with a report and the
 // block's waveform, a write the block never makes is caught at the end.
+// Its alternative shared-memory bank unit (the implementation user_bank)
+// runs in lockstep with the SM's C++ model; a copy of the plugin with a bug
+// planted in that unit is caught, naming the cycle.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -21,6 +24,17 @@ namespace fs = std::filesystem;
 using tessera::test::run_tessera;
 using tessera::test::RunResult;
 
+// Configures and builds the plugin in `src` against this build; ends with
+// BUILT when it did. Through the compiler cache when there is one: every
+// test process builds the plugin again, its Verilated bank unit included.
+std::string build_plugin(const std::string& src, const std::string& build) {
+  const std::string launcher =
+      tessera::test::command_output("command -v ccache").empty() ? "" : " -DCMAKE_CXX_COMPILER_LAUNCHER=ccache";
+  return tessera::test::command_output(std::string(CMAKE_COMMAND) + " -S " + src + " -B " + build +
+                                       " -DTessera_DIR=" + TESSERA_BUILD_DIR + launcher + " 2>&1 && " +
+                                       std::string(CMAKE_COMMAND) + " --build " + build + " 2>&1 && echo BUILT");
+}
+
 // The example plugin and dma_scale_sum in <scratch>/outside (their relative
 // layout kept), configured and built once for the suite.
 class Plugin : public ::testing::Test {
@@ -34,9 +48,7 @@ class Plugin : public ::testing::Test {
     fs::remove_all(root_ + "/examples/plugin/build");  // a build of the source tree's, if any
     fs::copy(EXAMPLES_DIR + "/rtl/dma_scale_sum", root_ + "/examples/rtl/dma_scale_sum", fs::copy_options::recursive);
     const std::string src = root_ + "/examples/plugin", build = src + "/build";
-    log_ = tessera::test::command_output(std::string(CMAKE_COMMAND) + " -S " + src + " -B " + build +
-                                         " -DTessera_DIR=" + TESSERA_BUILD_DIR + " 2>&1 && " +
-                                         std::string(CMAKE_COMMAND) + " --build " + build + " 2>&1 && echo BUILT");
+    log_ = build_plugin(src, build);
     plugin_ = build + "/libtessera_example_plugin.so";
   }
   void SetUp() override {
@@ -122,6 +134,62 @@ TEST_F(Plugin, AWriteTheBlockNeverMakesIsCaughtAtTheEnd) {
                        "were never written by the block"),
             std::string::npos)
       << r.err;
+}
+
+TEST_F(Plugin, ItsBankUnitRunsInLockstepWithTheModel) {
+  const RunResult r = run_tessera(
+      {"run", "sm1", FW_DIR + "/histogram.elf", "--plugin", plugin_, "--set", "sm.shared_impl=lockstep:user_bank",
+       "--set", "rtl.wave_dir=" + tessera::test::temp_path("user-bank-waves")},
+      300);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS histogram"), std::string::npos) << r.out;
+  // Without the plugin the name is unknown, and the error lists what is.
+  const RunResult missing =
+      run_tessera({"run", "sm1", FW_DIR + "/histogram.elf", "--set", "sm.shared_impl=lockstep:user_bank"});
+  EXPECT_EQ(missing.status, 2) << missing.err;
+  EXPECT_NE(missing.err.find("sm.shared_impl: no shared_bank_unit implementation is named 'user_bank'; registered: "
+                             "shipped"),
+            std::string::npos)
+      << missing.err;
+  // It was built for 64 KiB of shared memory only.
+  const RunResult size = run_tessera({"run", "sm1", FW_DIR + "/histogram.elf", "--plugin", plugin_, "--set",
+                                      "sm.shared_impl=rtl:user_bank", "--set", "sm.shared_bytes=98304"});
+  EXPECT_EQ(size.status, 2) << size.err;
+  EXPECT_NE(size.err.find("sm.shared_bytes: 98304 is not supported with sm.shared_impl=rtl:user_bank: the "
+                          "shared_bank_unit implementation 'user_bank' is built for sm.shared_banks=32 "
+                          "sm.shared_bytes=65536 sm.shared_atomic_cycles=2"),
+            std::string::npos)
+      << size.err;
+}
+
+TEST_F(Plugin, ABugPlantedInItsBankUnitIsCaughtInLockstep) {
+  // A copy of the plugin whose bank unit adds one too many in atomic adds
+  // (histogram's shared-memory bins): the model and the unit part at the
+  // first atomic add that reads a bin the bug wrote.
+  const std::string src = root_ + "/bug_plugin", build = src + "/build";
+  fs::remove_all(src);
+  fs::copy(root_ + "/examples/plugin", src, fs::copy_options::recursive);
+  fs::remove_all(build);
+  std::string sv = tessera::test::read_file(src + "/user_bank_unit.sv");
+  const std::string from = "OpAdd: return old + v;";
+  const size_t at = sv.find(from);
+  ASSERT_NE(at, std::string::npos);
+  sv.replace(at, from.size(), "OpAdd: return old + v + 32'd1;");
+  std::ofstream(src + "/user_bank_unit.sv") << sv;
+  const std::string log = build_plugin(src, build);
+  ASSERT_NE(log.find("BUILT"), std::string::npos) << log;
+  const std::string waves = tessera::test::temp_path("user-bank-bug-waves");
+  const RunResult r =
+      run_tessera({"run", "sm1", FW_DIR + "/histogram.elf", "--plugin", build + "/libtessera_example_plugin.so",
+                   "--set", "sm.shared_impl=lockstep:user_bank", "--set", "rtl.wave_dir=" + waves},
+                  300);
+  EXPECT_EQ(r.status, 8) << r.out << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      r.err, m, std::regex("lockstep mismatch in ([a-z0-9_.]+[.]shared_banks) \\(shared_bank_unit\\) at cycle (\\d+)")))
+      << r.err;
+  EXPECT_NE(r.err.find("resp_data["), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("RTL waveform of the last cycles: " + waves + "/"), std::string::npos) << r.err;
 }
 
 TEST_F(Plugin, ALibraryThatIsNoPluginIsRefused) {

@@ -202,9 +202,10 @@ TEST(FlightRecorderClean, ALockstepMismatchWritesTheLastCyclesToo) {
   // The bank unit built without broadcast disagrees with its model on the
   // first broadcast read of sgemm (docs/cosim.md).
   const std::string dir = temp_dir("flight_lockstep");
-  const RunResult r = run_tessera({"run", "chip", fw("sgemm"), "-q", "--set", "sm.shared_impl=lockstep", "--set",
-                                   "rtl.mutation=shared_no_broadcast", "--set", "rtl.wave_dir=" + dir,
-                                   "--flight-recorder", "200", "--flight-dir", dir});
+  const RunResult r =
+      run_tessera({"run", "chip", fw("sgemm"), "-q", "--plugin", tessera::test::build_path("libtessera_rtl_mutants.so"),
+                   "--set", "sm.shared_impl=lockstep:shared_no_broadcast", "--set", "rtl.wave_dir=" + dir,
+                   "--flight-recorder", "200", "--flight-dir", dir});
   EXPECT_EQ(r.status, 8) << r.err;
   const std::string file = dir + "/sgemm-lockstep-mismatch.fst";
   expect_contains(r, "flight recorder: the last 200 sm cycles of every traced signal are in " + file);
