@@ -41,16 +41,16 @@ set(TESSERA_RTL_OPT "-O2;-O1;-O2" CACHE STRING "Compiler optimisation of Verilat
 # (models/rtl/common/rtl_signals.h), from the class Verilator generated for
 # its top: the chip's waveform reads the block through it
 # (docs/cosim.md, "Waveforms of the RTL").
-# Tessera's tools/ (also when a plugin includes this file out of the tree).
-set(TESSERA_RTL_TOOLS_DIR "${CMAKE_CURRENT_LIST_DIR}/../tools")
 function(tessera_rtl_signal_table target prefix)
+  # Tessera's tools/, also when a plugin includes this file out of the tree.
+  cmake_path(SET tools NORMALIZE "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../tools")
   get_target_property(bin ${target} BINARY_DIR)
   set(vdir "${bin}/CMakeFiles/${target}.dir/${prefix}.dir")
   set(out "${vdir}/${prefix}_signals.cpp")
   add_custom_command(OUTPUT ${out}
-                     COMMAND /usr/bin/python3 ${TESSERA_RTL_TOOLS_DIR}/rtl-signal-table
+                     COMMAND /usr/bin/python3 ${tools}/rtl-signal-table
                              ${vdir}/${prefix}___024root.h ${prefix} ${out}
-                     DEPENDS ${vdir}/${prefix}.cmake ${TESSERA_RTL_TOOLS_DIR}/rtl-signal-table VERBATIM)
+                     DEPENDS ${vdir}/${prefix}.cmake ${tools}/rtl-signal-table VERBATIM)
   target_sources(${target} PRIVATE ${out})
 endfunction()
 
