@@ -162,7 +162,7 @@ void RtlDevice::step(uint64_t c) {
 
   api_.eval(dev_, &in, &out_);
   const tessera_rtl_device_outputs& o = out_;
-  if (wave_ || fst_open_) trace(c);
+  if (wave_ || fst_open_) record_waves(c);
 
   bool handshake = false;
   // Register slave.
@@ -557,7 +557,7 @@ void RtlDevice::set_waveform(sim::Waveform* wave) {
   ids_.busy = wave_->add_signal(scope, "busy", 1);
 }
 
-void RtlDevice::trace(uint64_t c) {
+void RtlDevice::record_waves(uint64_t c) {
   const uint64_t ps = picoseconds(clock_.time_of(c));
   if (fst_open_) api_.trace_dump(dev_, ps);
   if (!wave_) return;

@@ -123,7 +123,7 @@ class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
   };
   void mismatch(uint64_t cycle, const std::vector<std::pair<std::string, std::string>>& inputs,
                 const std::vector<Row>& outputs);
-  void trace(uint64_t cycle);
+  void record_waves(uint64_t cycle);
   void wake_at(uint64_t cycle);
 
   std::unique_ptr<RegsSocket> regs_;

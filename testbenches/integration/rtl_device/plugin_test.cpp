@@ -8,7 +8,10 @@
 // Its alternative shared-memory bank unit (the implementation user_bank)
 // runs in lockstep with the SM's C++ model; a copy of the plugin with a bug
 // planted in that unit is caught, naming the cycle.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -25,8 +28,7 @@ using tessera::test::run_tessera;
 using tessera::test::RunResult;
 
 // Configures and builds the plugin in `src` against this build; ends with
-// BUILT when it did. Through the compiler cache when there is one: every
-// test process builds the plugin again, its Verilated bank unit included.
+// BUILT when it did. Through the compiler cache when there is one.
 std::string build_plugin(const std::string& src, const std::string& build) {
   const std::string launcher =
       tessera::test::command_output("command -v ccache").empty() ? "" : " -DCMAKE_CXX_COMPILER_LAUNCHER=ccache";
@@ -35,18 +37,58 @@ std::string build_plugin(const std::string& src, const std::string& build) {
                                        std::string(CMAKE_COMMAND) + " --build " + build + " 2>&1 && echo BUILT");
 }
 
-// The example plugin and dma_scale_sum in <scratch>/outside (their relative
-// layout kept), configured and built once for the suite.
+// Writes `text` to `path` unless it already holds it: a file rewritten with
+// the same bytes would still make the plugin's build redo its steps.
+void write_if_changed(const fs::path& path, const std::string& text) {
+  if (fs::exists(path) && tessera::test::read_file(path.string()) == text) return;
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// Makes `to` a copy of the tree `from` (its build/ directory and the file
+// `except` left out), touching only the files that differ.
+void sync_tree(const fs::path& from, const fs::path& to, const std::string& except = "") {
+  for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator(); ++it) {
+    if (it->is_directory() && it->path().filename() == "build") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file() && it->path().filename() != except)
+      write_if_changed(to / fs::relative(it->path(), from), tessera::test::read_file(it->path().string()));
+  }
+}
+
+// Holds an exclusive lock on `path` while it lives: the test processes,
+// which ctest runs side by side, take turns on the shared plugin build.
+class DirLock {
+ public:
+  explicit DirLock(const std::string& path) : fd_(open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644)) {
+    if (fd_ >= 0) flock(fd_, LOCK_EX);
+  }
+  ~DirLock() {
+    if (fd_ >= 0) close(fd_);
+  }
+  DirLock(const DirLock&) = delete;
+  DirLock& operator=(const DirLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+// The example plugin and dma_scale_sum in PLUGIN_WORK_DIR/outside (their
+// relative layout kept), outside the source tree and configured with
+// find_package(Tessera) against this build. Every test process (one per
+// test under ctest) brings the copy up to date and builds it under a lock;
+// the first builds it, the others find it built.
 class Plugin : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     unsetenv("TESSERA_RTL_CACHE");  // the user's cache, shared with every build
-    root_ = tessera::test::temp_path("outside");
-    fs::remove_all(root_);
-    fs::create_directories(root_ + "/examples/rtl");
-    fs::copy(EXAMPLES_DIR + "/plugin", root_ + "/examples/plugin", fs::copy_options::recursive);
-    fs::remove_all(root_ + "/examples/plugin/build");  // a build of the source tree's, if any
-    fs::copy(EXAMPLES_DIR + "/rtl/dma_scale_sum", root_ + "/examples/rtl/dma_scale_sum", fs::copy_options::recursive);
+    root_ = std::string(PLUGIN_WORK_DIR) + "/outside";
+    fs::create_directories(root_);
+    const DirLock lock(root_ + "/.lock");
+    sync_tree(EXAMPLES_DIR + "/plugin", root_ + "/examples/plugin");
+    sync_tree(EXAMPLES_DIR + "/rtl/dma_scale_sum", root_ + "/examples/rtl/dma_scale_sum");
     const std::string src = root_ + "/examples/plugin", build = src + "/build";
     log_ = build_plugin(src, build);
     plugin_ = build + "/libtessera_example_plugin.so";
@@ -90,11 +132,11 @@ RunResult run_mutant(const std::string& root, const std::string& name, const std
   const size_t at = sv.find(from);
   if (at == std::string::npos) return RunResult{};
   sv.replace(at, from.size(), to);
-  std::ofstream(dir + "/dma_scale_sum.sv") << sv;
+  write_if_changed(dir + "/dma_scale_sum.sv", sv);
   std::string yaml = tessera::test::read_file(root + "/examples/plugin/chip_plugin.yaml");
   yaml = std::regex_replace(yaml, std::regex("\\.\\./rtl/dma_scale_sum/dma_scale_sum\\.sv"), dir + "/dma_scale_sum.sv");
   yaml = std::regex_replace(yaml, std::regex("plugins: \\[build/"), "plugins: [" + root + "/examples/plugin/build/");
-  std::ofstream(dir + "/chip.yaml") << yaml;
+  write_if_changed(dir + "/chip.yaml", yaml);
   return run_tessera({"run", dir + "/chip.yaml", FW_DIR + "/examples/dma_demo.elf", "--set", "rtl.wave_dir=" + waves},
                      300);
 }
@@ -167,15 +209,13 @@ TEST_F(Plugin, ABugPlantedInItsBankUnitIsCaughtInLockstep) {
   // (histogram's shared-memory bins): the model and the unit part at the
   // first atomic add that reads a bin the bug wrote.
   const std::string src = root_ + "/bug_plugin", build = src + "/build";
-  fs::remove_all(src);
-  fs::copy(root_ + "/examples/plugin", src, fs::copy_options::recursive);
-  fs::remove_all(build);
-  std::string sv = tessera::test::read_file(src + "/user_bank_unit.sv");
+  sync_tree(EXAMPLES_DIR + "/plugin", src, "user_bank_unit.sv");
+  std::string sv = tessera::test::read_file(EXAMPLES_DIR + "/plugin/user_bank_unit.sv");
   const std::string from = "OpAdd: return old + v;";
   const size_t at = sv.find(from);
   ASSERT_NE(at, std::string::npos);
   sv.replace(at, from.size(), "OpAdd: return old + v + 32'd1;");
-  std::ofstream(src + "/user_bank_unit.sv") << sv;
+  write_if_changed(src + "/user_bank_unit.sv", sv);
   const std::string log = build_plugin(src, build);
   ASSERT_NE(log.find("BUILT"), std::string::npos) << log;
   const std::string waves = tessera::test::temp_path("user-bank-bug-waves");
