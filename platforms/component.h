@@ -33,6 +33,7 @@ class ControlCluster;
 namespace tessera::isa {
 struct ElfImage;
 class DecodedProgram;
+class InstTrace;
 }  // namespace tessera::isa
 
 namespace tessera::gpu {
@@ -124,6 +125,7 @@ struct BuildContext {
   bool echo_console = true;
   std::function<void(bool begin)> on_roi;
   sim::Timeline* timeline = nullptr;            // --timeline; null when off
+  isa::InstTrace* inst_trace = nullptr;         // --trace-insts; null when off
   uint32_t program_argc = 0, program_argv = 0;  // main's arguments (Platform::write_program_arguments)
 
   // Filled in while the instances are built.

@@ -226,6 +226,18 @@ int sc_main(int argc, char** argv) {
       ->check(tessera::sim::unsigned_in(1, 1000000000));
   run_cmd->add_option("--flight-dir", options.trace.flight_dir, "Directory of the flight recorder's waveforms")
       ->capture_default_str();
+  run_cmd->add_option("--trace-insts", options.inst_trace.path,
+                      "Write an instruction trace: a line per retired control-core instruction and per SM warp "
+                      "instruction (cycle, unit, pc, function+offset (file:line), disassembly, register written, "
+                      "memory address; docs/debugging.md)");
+  run_cmd->add_option("--trace-insts-unit", options.inst_trace.units,
+                      "Trace only units matching a glob (repeatable; units: cluster.core1, sm2.w5, sm*.w0)");
+  run_cmd->add_option("--trace-insts-cycles", options.inst_trace.cycles,
+                      "Trace only cycles FIRST:LAST of each unit's clock (either side may be empty)");
+  run_cmd->add_option("--trace-insts-kernel", options.inst_trace.kernel,
+                      "Trace only the SM instructions of this kernel (its name, with or without parameters)");
+  run_cmd->add_option("--trace-insts-pc", options.inst_trace.pcs,
+                      "Trace only PCs LO:HI (hex) or one function's (its name)");
   std::string timeline_window;
   run_cmd->add_option("--timeline", options.timeline.path,
                       "Write a timeline of the run as Chrome trace-event JSON (open in ui.perfetto.dev or "

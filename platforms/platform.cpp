@@ -111,6 +111,8 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
         timeline, static_cast<uint64_t>(sm_clock_->period().value() / sc_core::sc_time(1, sc_core::SC_PS).value()));
     ctx.timeline = timeline_.get();
   }
+  if (!options.inst_trace.path.empty()) open_inst_trace(options.inst_trace, options.inputs);
+  ctx.inst_trace = inst_trace_.get();
   ctx.check();
   for (const NetlistInstance* inst : build_order(netlist_, registry)) {
     components_.push_back(registry.find(inst->type)->factory(*inst, ctx));
@@ -325,7 +327,35 @@ int Platform::run() {
       output_error_ += (output_error_.empty() ? "" : "; ") + std::string(e.what());
     }
   }
+  // The instruction trace is kept whatever the run's end: a fault or a
+  // deadlock is when it is read.
+  if (inst_trace_file_.is_open()) {
+    try {
+      inst_trace_file_.close();
+    } catch (const sim::OutputError& e) {
+      output_error_ += (output_error_.empty() ? "" : "; ") + std::string(e.what());
+    }
+  }
   return run_.status();
+}
+
+void Platform::open_inst_trace(const InstTraceOptions& o, const std::vector<std::string>& inputs) {
+  isa::InstTraceFilter filter;
+  filter.units = o.units;
+  filter.kernel = o.kernel;
+  try {
+    if (!o.cycles.empty()) filter.set_cycles(o.cycles);
+    if (!o.pcs.empty()) filter.set_pcs(o.pcs, image_->code_names());
+  } catch (const std::invalid_argument& e) {
+    throw sim::ConfigError(e.what());
+  }
+  if (!o.kernel.empty() && image_->has_kernel_record) {
+    bool known = false;
+    for (const auto& k : image_->kernels.kernels) known = known || filter.kernel_matches(k.name);
+    if (!known) throw sim::ConfigError(fmt::format("--trace-insts-kernel: the program has no kernel '{}'", o.kernel));
+  }
+  inst_trace_file_ = sim::OutputFile("--trace-insts", o.path, inputs);
+  inst_trace_ = std::make_unique<isa::InstTrace>(inst_trace_file_.get(), std::move(filter), *image_);
 }
 
 void Platform::finish_waveform() {

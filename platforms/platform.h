@@ -15,6 +15,7 @@
 #include "cpu/control_cluster.h"
 #include "isa/decoded_program.h"
 #include "isa/elf_loader.h"
+#include "isa/inst_trace.h"
 #include "platforms/component.h"
 #include "platforms/netlist.h"
 #include "platforms/system_regs.h"
@@ -31,8 +32,16 @@ namespace tessera::platform {
 
 inline constexpr uint32_t kGlobalBase = 0x80000000;
 
+// --trace-insts FILE and its filters (isa/inst_trace.h).
+struct InstTraceOptions {
+  std::string path;                 // "" writes none
+  std::vector<std::string> units;   // --trace-insts-unit GLOB...
+  std::string cycles, kernel, pcs;  // --trace-insts-cycles A:B, -kernel NAME, -pc LO:HI|FUNCTION
+};
+
 struct RunOptions {
   sim::TraceOptions trace;                // --vcd, --trace-*, --flight-recorder
+  InstTraceOptions inst_trace;            // --trace-insts
   sim::TimelineOptions timeline;          // --timeline, --timeline-*: path "" writes none
   uint64_t max_cycles = 0;                // 0: no limit
   std::vector<std::string> inputs;        // files the run reads (ELF, netlist): never overwritten by an output
@@ -91,6 +100,7 @@ class Platform {
   std::string state_dump() const;
   // Closes the waveform; after a failed run, dumps the flight recorder.
   void finish_waveform();
+  void open_inst_trace(const InstTraceOptions& o, const std::vector<std::string>& inputs);
   RunSummary totals() const;
   // --fast-forward, --checkpoint-out, --restore (platforms/platform.cpp).
   void setup_fast_forward(cpu::ControlCluster* cluster);
@@ -109,6 +119,8 @@ class Platform {
   std::unique_ptr<isa::DecodedProgram> program_;
   std::unique_ptr<sim::Waveform> wave_;
   std::unique_ptr<sim::Timeline> timeline_;
+  sim::OutputFile inst_trace_file_;  // --trace-insts
+  std::unique_ptr<isa::InstTrace> inst_trace_;
   std::string flight_path_;  // the flight recorder's dump, when the run went wrong
   Netlist netlist_;
   std::map<std::string, std::shared_ptr<void>> shared_;  // BuildContext::shared, outliving the components

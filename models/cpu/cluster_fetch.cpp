@@ -32,9 +32,9 @@ ControlCluster::Step ControlCluster::on_fetch(Pass& p) {
     resume(h);
     if (word != fetch_expected_[hid]) {
       run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                fmt::format("{}.core{}: the instruction at pc 0x{:08x} was changed in memory (0x{:08x}, was "
+                fmt::format("{}.core{}: the instruction at pc {} was changed in memory (0x{:08x}, was "
                             "0x{:08x}); control cores do not run code written at run time",
-                            name(), hid, h.state.pc, word, fetch_expected_[hid]));
+                            name(), hid, pc_text(h.state.pc), word, fetch_expected_[hid]));
       return;
     }
     fetch_line_[hid] = h.state.pc & line_mask_;

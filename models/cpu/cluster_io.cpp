@@ -135,7 +135,7 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
           why = fmt::format("hart {} is already running", target);
         if (!why.empty()) {
           run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                    fmt::format("{}.core{}: HART_START at pc 0x{:08x}: {}", name(), h.id(), h.state.pc, why));
+                    fmt::format("{}.core{}: HART_START at pc {}: {}", name(), h.id(), pc_text(h.state.pc), why));
           return true;
         }
         Hart& o = *harts_[target];
@@ -161,9 +161,9 @@ bool ControlCluster::cluster_register(Hart& h, bool write, uint32_t offset, uint
       }
       case r::kHartPark:
         if (h.id() == 0) {
-          run_.stop(
-              sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-              fmt::format("{}.cpu0: HART_PARK at pc 0x{:08x}: hart 0 runs main() and cannot park", name(), h.state.pc));
+          run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
+                    fmt::format("{}.cpu0: HART_PARK at pc {}: hart 0 runs main() and cannot park", name(),
+                                pc_text(h.state.pc)));
           return true;
         }
         set_mode(h, Hart::Mode::kParked, t + 1);

@@ -113,7 +113,7 @@ bool ControlCluster::refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr
   }
   if (why.empty()) return false;
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-            fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), why, pc));
+            fmt::format("{}.core{}: {} at pc {}", name(), h.id(), why, pc_text(pc)));
   return true;
 }
 

@@ -90,7 +90,7 @@ bool ControlCluster::run_tx_instruction(Hart& h, const isa::Inst& inst, uint64_t
     case isa::Op::kTxEnd:
       if (h.tx_depth == 0) {
         run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                  fmt::format("{}.core{}: tx.end outside a transaction at pc 0x{:08x}", name(), h.id(), pc));
+                  fmt::format("{}.core{}: tx.end outside a transaction at pc {}", name(), h.id(), pc_text(pc)));
         return true;
       }
       if (h.tx_depth > 1) {
@@ -132,8 +132,8 @@ bool ControlCluster::refuse_undo_log(Hart& h) {
   if (why.empty()) return false;
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}.core{}: tx.begin with an undo log (txlogbase, txlogsize {}) the core cannot write: {} "
-                        "at pc 0x{:08x}",
-                        name(), h.id(), bytes, why, h.state.pc));
+                        "at pc {}",
+                        name(), h.id(), bytes, why, pc_text(h.state.pc)));
   return true;
 }
 

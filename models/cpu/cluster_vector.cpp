@@ -240,7 +240,7 @@ void ControlCluster::vector_fault(Hart& h, const isa::vec::VInst& v, const isa::
       break;
   }
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-            fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
+            fmt::format("{}.core{}: {} at pc {}", name(), h.id(), what, pc_text(pc)));
 }
 
 bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, uint64_t now) {
@@ -249,17 +249,17 @@ bool ControlCluster::run_vector(Hart& h, const isa::vec::VInst& v, uint64_t t, u
   vector::VectorUnit* unit = core_vector_unit_[id];
   if (!unit) {
     run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-              fmt::format("{}.core{}: illegal instruction 0x{:08x} ({}) at pc 0x{:08x}: a vector instruction, and "
+              fmt::format("{}.core{}: illegal instruction 0x{:08x} ({}) at pc {}: a vector instruction, and "
                           "core {} has no vector unit ({})",
-                          name(), id, v.raw, isa::vec::disassemble(v), pc, id, vector_unit_settings()));
+                          name(), id, v.raw, isa::vec::disassemble(v), pc_text(pc), id, vector_unit_settings()));
     return true;
   }
   const unsigned context = vector_context(id);
   if (h.tx_depth > 0) {
     run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-              fmt::format("{}.core{}: {} at pc 0x{:08x} inside a transaction: the vector registers are not part "
+              fmt::format("{}.core{}: {} at pc {} inside a transaction: the vector registers are not part "
                           "of a transaction's checkpoint, so vector instructions cannot run in one",
-                          name(), id, isa::vec::disassemble(v), pc));
+                          name(), id, isa::vec::disassemble(v), pc_text(pc)));
     return true;
   }
   // A shared unit takes its cores' instructions in the order they reach it:

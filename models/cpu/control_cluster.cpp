@@ -185,7 +185,7 @@ uint64_t ControlCluster::instructions() const {
 std::string ControlCluster::describe_in_flight() const {
   std::string out;
   for (const auto& h : harts_) {
-    out += fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h->id(), mode_name(h->mode), h->state.pc);
+    out += fmt::format("{}.core{}: {} at pc {}", name(), h->id(), mode_name(h->mode), pc_text(h->state.pc));
     out += h->mode == Hart::Mode::kWaitMemory ? fmt::format(" since cycle {}\n", issued_at_[h->id()]) : "\n";
   }
   return out + engine_->describe_in_flight();
@@ -346,6 +346,10 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       return fault(h, isa::Inst{}, r);
     }
     if (waves_) waves_->pc(h.id(), h.state.pc, t);
+    if (inst_trace_) {
+      h.issue_pc = h.state.pc;
+      h.issue_addr = h.state.x[inst->rs1] + static_cast<uint32_t>(inst->imm);
+    }
     Pass p{h, *inst, t, now, sc_now};
     // The instruction at pc meets the handlers in this order, and the first
     // that takes it decides:
@@ -402,7 +406,24 @@ void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult
   if (r.trap == Trap::kIllegalInstruction && !h.vector && inst.csr != 0 && vector_csr)
     what += fmt::format(": a vector CSR, and core {} has no vector unit ({})", h.id(), vector_unit_settings());
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-            fmt::format("{}.core{}: {} at pc 0x{:08x}", name(), h.id(), what, pc));
+            fmt::format("{}.core{}: {} at pc {}", name(), h.id(), what, pc_text(pc)));
+}
+
+void ControlCluster::set_inst_trace(isa::InstTrace* trace) {
+  inst_trace_ = trace;
+  trace_units_.clear();
+  for (const auto& h : harts_)
+    trace_units_.push_back(trace ? trace->add_unit(fmt::format("{}.core{}", name(), h->id()), false)
+                                 : isa::InstTrace::kOff);
+}
+
+void ControlCluster::trace_retired(const Hart& h, uint64_t cycle) {
+  const isa::Inst* inst = program_.find(h.issue_pc);
+  if (inst == nullptr) return;
+  const uint64_t reg = inst->dst == isa::kNoReg      ? 0
+                       : inst->dst < isa::kFpRegBase ? h.state.x[inst->dst]
+                                                     : h.state.fd(inst->dst - isa::kFpRegBase);
+  inst_trace_->record(trace_units_[h.id()], cycle, h.issue_pc, *inst, reg, h.issue_addr);
 }
 
 void ControlCluster::set_timeline(sim::Timeline* t) {

@@ -37,6 +37,7 @@
 #include "cpu/checkpoint.h"
 #include "cpu/hart.h"
 #include "isa/decoded_program.h"
+#include "isa/inst_trace.h"
 #include "mem/backing_memory_side.h"
 #include "sim/backing_memory.h"
 #include "sim/clock.h"
@@ -135,6 +136,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // --timeline: a track per core (parked, asleep in wfi, long memory
   // waits; the gaps are running) and one for the bus.
   void set_timeline(sim::Timeline* t);
+  // --trace-insts: each core's retired instructions (fast-forwarded ones
+  // are not traced).
+  void set_inst_trace(isa::InstTrace* trace);
 
   // Fast-forward (docs/fast-forward.md): the first step runs the cores
   // functionally up to the switch point; max_instructions (0: none) bounds
@@ -168,7 +172,9 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   void retired(Hart& h, uint64_t cycle) {
     ++h.instructions;
     if (waves_) waves_->retire(h.id(), cycle);
+    if (inst_trace_ && inst_trace_->wants(trace_units_[h.id()], cycle, h.issue_pc)) trace_retired(h, cycle);
   }
+  void trace_retired(const Hart& h, uint64_t cycle);
   void set_mode(Hart& h, Hart::Mode mode, uint64_t cycle) {
     h.mode = mode;
     if (waves_) waves_->stall(h.id(), static_cast<unsigned>(stall_code(mode)), cycle);
@@ -242,6 +248,8 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   void add_vector_stats(unsigned core);
   void add_vector_unit_stats(sim::StatGroup& g, const vector::VectorUnit& unit);
   void forget_fetch_lines() { fetch_line_.assign(harts_.size(), kNoLine); }
+  // "0x8000011c in main+0x1c (lock.c:42)": a PC for a message.
+  std::string pc_text(uint32_t pc) const { return program_.image().format_pc(pc); }
 
   const sim::ClockDomain& clock_;
   sim::BackingMemory& global_;
@@ -329,6 +337,8 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   std::vector<std::unique_ptr<sim::StatGroup>> vector_stats_;
 
   std::unique_ptr<bus::ClusterWaves> waves_;  // null when the cluster is not traced
+  isa::InstTrace* inst_trace_ = nullptr;      // --trace-insts
+  std::vector<int> trace_units_;              // each core's unit in inst_trace_
   sc_core::sc_event wave_event_;              // the next cycle with changes to release
   uint64_t ps_per_tick_ = 1;                  // SystemC time resolution in picoseconds
   // A memory wait shows on a core's track when it lasts at least this many

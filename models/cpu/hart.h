@@ -68,6 +68,9 @@ class Hart final : public isa::ExecEnv {
   unsigned id() const { return id_; }
   Mode mode = Mode::kParked;
   isa::ThreadState state;
+  // The instruction being run and its memory address (x[rs1] + imm), for
+  // the instruction trace; kept only while one is written.
+  uint32_t issue_pc = 0, issue_addr = 0;
   uint64_t ready_at = 0;  // cycle of the next instruction (the hart's local time)
 
   // Executes `inst` with the result of its completed cluster operation

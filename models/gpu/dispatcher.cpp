@@ -279,9 +279,11 @@ void Dispatcher::launch(const sm::KernelLaunch& k) {
   total_blocks_ = k.grid.count();
   if (wave_) trace_waves();
   kernel_start_cycle_ = clock_.now_cycle();
+  if (inst_trace_) inst_trace_->set_kernel(k.record != nullptr ? k.record->name : kernel_name(k));
   if (timeline_)
     for (const int t : kernel_tracks_)
-      timeline_->begin(t, fmt::format("kernel {}", k.id), sim::Timeline::cycle_ps(clock_, kernel_start_cycle_),
+      timeline_->begin(t, fmt::format("kernel {} {}", k.id, kernel_name(k)),
+                       sim::Timeline::cycle_ps(clock_, kernel_start_cycle_),
                        fmt::format(R"({{"pc":"0x{:08x}","grid":[{},{},{}],"block":[{},{},{}]}})", k.kernel, k.grid.x,
                                    k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z));
   log_.info("kernel {} '{}' at 0x{:08x}: grid ({},{},{}) block ({},{},{}) shared {} B, {} registers per thread", k.id,
@@ -352,9 +354,20 @@ void Dispatcher::set_timeline(sim::Timeline* t) {
   for (const sm::BlockLaunchIf* s : sms_) kernel_tracks_.push_back(t->track(s->sm_name(), "kernel"));
 }
 
+std::string Dispatcher::kernel_name(const sm::KernelLaunch& k) const {
+  if (k.record != nullptr) return k.record->name;
+  if (image_ != nullptr) {
+    const isa::FunctionSymbol* f = image_->code_names().function_at(k.kernel);
+    if (f != nullptr && f->addr == k.kernel) return f->name;
+  }
+  return fmt::format("at 0x{:08x}", k.kernel);
+}
+
 std::string Dispatcher::describe() const {
   if (!running_) return "  no kernel is running\n";
-  return fmt::format("  kernel {} at 0x{:08x}: {} of {} blocks finished, {} placed\n", current_.id, current_.kernel,
+  return fmt::format("  kernel '{}' (launch {}, at {}): {} of {} blocks finished, {} placed\n", kernel_name(current_),
+                     current_.id,
+                     image_ != nullptr ? image_->format_pc(current_.kernel) : fmt::format("0x{:08x}", current_.kernel),
                      finished_blocks_, total_blocks_, next_block_);
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "isa/elf_loader.h"
+#include "isa/inst_trace.h"
 #include "sim/clock.h"
 #include "sim/config.h"
 #include "sim/in_flight.h"
@@ -85,6 +86,8 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   // Without it every kernel is charged sm.regs_per_thread_default registers
   // and all of the shared window's static variables.
   void set_program(const isa::ElfImage* image);
+  // --trace-insts: told each kernel's name (its kernel filter).
+  void set_inst_trace(isa::InstTrace* t) { inst_trace_ = t; }
   void set_device_info(const DeviceInfo& info) { device_ = info; }
   // The launch as the dispatcher places it: DISP_SHARED_BYTES is the dynamic
   // area; the record (or the whole .shared section) gives the static window
@@ -109,6 +112,8 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   void set_timeline(sim::Timeline* t);
   // For the deadlock report.
   std::string describe() const;
+  // The kernel's name: its record's, else its function symbol's, else its address.
+  std::string kernel_name(const sm::KernelLaunch& k) const;
   // The kernels in flight: blocks placed and finished (describe()).
   std::string describe_in_flight() const override { return describe(); }
 
@@ -129,6 +134,7 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   std::vector<sm::BlockLaunchIf*> sms_;  // sms_port's, in binding order
   sim::Log log_;
   const isa::ElfImage* image_ = nullptr;
+  isa::InstTrace* inst_trace_ = nullptr;
   DeviceInfo device_;
   // The end (ps) of the last kKernelEndsKept kernels, by kernel number mod
   // the size; the queried number and the latched high halves.

@@ -19,6 +19,12 @@ constexpr const char* kRmNames[8] = {",rne", ",rtz", ",rdn", ",rup", ",rmm", ",r
 const char* x(uint8_t r) { return kXNames[r & 31]; }
 const char* f(uint8_t r) { return kFNames[r & 31]; }
 
+}  // namespace
+
+const char* reg_name(uint8_t reg) { return reg < kFpRegBase ? x(reg) : f(static_cast<uint8_t>(reg - kFpRegBase)); }
+
+namespace {
+
 // Names objdump (default privileged spec 1.11) gives the CSRs an RV32 core may
 // plausibly touch; any other number prints as hex, like objdump does for
 // CSRs it does not know.

@@ -167,6 +167,7 @@ ElfImage load_elf(const std::string& path) {
   }
 
   uint64_t name_bytes = 0;
+  std::vector<FunctionSymbol> functions;
   for (Elf_Scn* scn = elf_nextscn(e, nullptr); scn != nullptr; scn = elf_nextscn(e, scn)) {
     GElf_Shdr sh;
     if (gelf_getshdr(scn, &sh) == nullptr || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
@@ -195,8 +196,17 @@ ElfImage load_elf(const std::string& path) {
                         elf_ndxscn(scn), file_size));
       }
       image.symbols.emplace(std::string(name, length), static_cast<uint32_t>(sym.st_value));
+      const auto addr = static_cast<uint32_t>(sym.st_value);
+      const bool in_code = std::any_of(image.segments.begin(), image.segments.end(),
+                                       [&](const ElfSegment& s) { return s.executable && addr - s.addr < s.mem_size; });
+      if (in_code && (type == STT_FUNC || type == STT_NOTYPE))
+        functions.push_back(FunctionSymbol{std::string(name, length), addr, static_cast<uint32_t>(sym.st_size)});
     }
   }
+  std::vector<CodeRange> code;
+  for (const ElfSegment& seg : image.segments)
+    if (seg.executable) code.push_back(CodeRange{seg.addr, uint64_t{seg.addr} + seg.mem_size});
+  image.symbolizer = std::make_shared<const Symbolizer>(std::move(functions), path, std::move(code));
   return image;
 }
 

@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "isa/kernel_record.h"
+#include "isa/symbolizer.h"
 
 namespace tessera::isa {
 
@@ -34,6 +36,15 @@ struct ElfImage {
   // has it: for constant data such as string literals), at most max_bytes
   // long; nullopt when addr is outside the segments or no NUL ends it.
   std::optional<std::string> string_at(uint32_t addr, size_t max_bytes = 1024) const;
+
+  // Functions and source lines of code addresses (load_elf sets it).
+  std::shared_ptr<const Symbolizer> symbolizer;
+  const Symbolizer& code_names() const {
+    static const Symbolizer none;
+    return symbolizer ? *symbolizer : none;
+  }
+  // "0x8000011c in main+0x1c (lock.c:42)", or the bare address.
+  std::string format_pc(uint32_t pc) const { return code_names().format_pc(pc); }
 
   std::optional<uint32_t> symbol(const std::string& name) const {
     const auto it = symbols.find(name);

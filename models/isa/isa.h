@@ -107,6 +107,8 @@ Inst decode(uint32_t raw);
 // targets as absolute hex addresses ("beq\ta0,a1,0x80000010"), FP rounding
 // mode printed when not dyn ("fcvt.w.s\ta0,fa0,rtz").
 std::string disassemble(const Inst& inst, uint32_t pc);
+// The ABI name of a register in the 0..63 space of Inst::dst ("a0", "fa1").
+const char* reg_name(uint8_t reg);
 inline std::string disassemble(uint32_t raw, uint32_t pc) { return disassemble(decode(raw), pc); }
 
 namespace fp {

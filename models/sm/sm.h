@@ -74,6 +74,7 @@ class Sm final : public sc_core::sc_module, public BlockLaunchIf, public sim::In
   bool idle() const { return engine_.idle(); }
   // --timeline: block slices per block slot, sampled memory requests.
   void set_timeline(sim::Timeline* t);
+  void set_inst_trace(isa::InstTrace* t) { engine_.set_inst_trace(t); }
 
   // Warp and thread states, for the deadlock report.
   std::string dump_state() const { return engine_.dump_state(); }

@@ -217,6 +217,7 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
   lanes_.begin(inst, slot, w, blk, now);
 
   const uint32_t mask = w.mask;
+  const TraceCapture traced = trace_capture(slot, w, inst, mask, now);
   bool barrier = false, exited = false;
   for (uint32_t m = mask; m; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
@@ -238,6 +239,7 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
   }
 
   count_issue(w, inst, mask, now);
+  if (traced.on) trace_issue(slot, w, inst, traced, mask, now);
 
   // When the destination becomes readable.
   AccessRecord& rec = lanes_.record();
@@ -289,6 +291,7 @@ bool SmEngine::execute_warp_op(unsigned slot, const Inst& inst, uint64_t now) {
   Warp& w = warps_[slot];
   Block& blk = slots_[w.block_slot];
   const uint32_t mask = w.mask;
+  const TraceCapture traced = trace_capture(slot, w, inst, mask, now);
   bool barrier = false, syncwarp = false;
   uint32_t group = mask;  // the lanes that execute it
   if (isa::is_warp_collective(inst.op)) {
@@ -326,9 +329,9 @@ bool SmEngine::execute_warp_op(unsigned slot, const Inst& inst, uint64_t now) {
                     "non-exited lane of the mask to execute the same *_sync call)",
                     c.lane, c.mask, c.not_converged, group);
       run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-                fmt::format("{}: {} ({}) at pc 0x{:08x}, warp slot {} (block ({},{},{}) warp {}), thread ({},{},{})",
-                            name_, isa::op_name(inst.op), why, w.pc, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2],
-                            w.warp_in_block, tid[0], tid[1], tid[2]));
+                fmt::format("{}: {} ({}) at pc {}, warp slot {} (block ({},{},{}) warp {}), thread ({},{},{})", name_,
+                            isa::op_name(inst.op), why, program_.image().format_pc(w.pc), slot, blk.ctaid[0],
+                            blk.ctaid[1], blk.ctaid[2], w.warp_in_block, tid[0], tid[1], tid[2]));
       return false;
     }
     w.at_collective &= ~group;
@@ -370,9 +373,26 @@ bool SmEngine::execute_warp_op(unsigned slot, const Inst& inst, uint64_t now) {
     }
   }
   count_issue(w, inst, group, now);
+  if (traced.on) trace_issue(slot, w, inst, traced, group, now);
   w.reconverge();
   if (barrier) release_barrier_if_complete(w.block_slot, blk, warps_, now + p_.alu_latency);
   return true;
+}
+
+void SmEngine::set_inst_trace(isa::InstTrace* trace) {
+  inst_trace_ = trace;
+  trace_units_.clear();
+  for (size_t slot = 0; slot < warps_.size(); ++slot)
+    trace_units_.push_back(trace ? trace->add_unit(fmt::format("{}.w{}", name_, slot), true) : isa::InstTrace::kOff);
+}
+
+void SmEngine::trace_issue(unsigned slot, const Warp& w, const Inst& inst, const TraceCapture& c, uint32_t mask,
+                           uint64_t now) const {
+  const isa::ThreadState& t = w.threads[c.lane];
+  const uint64_t reg = inst.dst == isa::kNoReg      ? 0
+                       : inst.dst < isa::kFpRegBase ? t.x[inst.dst]
+                                                    : t.fd(inst.dst - isa::kFpRegBase);
+  inst_trace_->record(trace_units_[slot], now, c.pc, inst, reg, c.addr, mask);
 }
 
 void SmEngine::issue_shared(unsigned slot, Warp& w, const Inst& inst, uint64_t now) {

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "isa/decoded_program.h"
+#include "isa/inst_trace.h"
 #include "isa/isa.h"
 #include "sim/backing_memory.h"
 #include "sim/log.h"
@@ -110,6 +111,8 @@ class SmEngine {
     if (bank_pins_) bank_pins_->trace(wave, scope, period_ps);
   }
   void set_tracing(bool on);
+  // --trace-insts: each warp slot is a unit "<name>.w<slot>".
+  void set_inst_trace(isa::InstTrace* trace);
   SmTrace& trace() { return trace_; }
 
   unsigned id() const { return id_; }
@@ -214,6 +217,22 @@ class SmEngine {
   const isa::DecodedProgram& program_;
   sim::RunControl& run_;
   std::string name_;
+  isa::InstTrace* inst_trace_ = nullptr;
+  std::vector<int> trace_units_;  // each warp slot's unit in inst_trace_
+  // Whether the warp instruction at the warp's pc is traced; the lowest
+  // lane's memory address before it runs (x[rs1] + imm).
+  struct TraceCapture {
+    bool on = false;
+    uint32_t pc = 0, addr = 0;
+    unsigned lane = 0;
+  };
+  TraceCapture trace_capture(unsigned slot, const Warp& w, const isa::Inst& inst, uint32_t mask, uint64_t now) const {
+    if (!inst_trace_ || mask == 0 || !inst_trace_->wants(trace_units_[slot], now, w.pc)) return {};
+    const auto lane = static_cast<unsigned>(__builtin_ctz(mask));
+    return {true, w.pc, w.threads[lane].x[inst.rs1] + static_cast<uint32_t>(inst.imm), lane};
+  }
+  void trace_issue(unsigned slot, const Warp& w, const isa::Inst& inst, const TraceCapture& c, uint32_t mask,
+                   uint64_t now) const;
   sim::Log log_;
   Port* port_ = nullptr;
 

@@ -70,9 +70,9 @@ void SmEngine::fault(const Warp& w, unsigned slot, unsigned lane, const Inst& in
       break;
   }
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
-            fmt::format("{}: {} at pc 0x{:08x}, warp slot {} (block ({},{},{}) warp {}), thread ({},{},{}) lane {}",
-                        name_, what, pc, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block, tid[0],
-                        tid[1], tid[2], lane));
+            fmt::format("{}: {} at pc {}, warp slot {} (block ({},{},{}) warp {}), thread ({},{},{}) lane {}", name_,
+                        what, program_.image().format_pc(pc), slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2],
+                        w.warp_in_block, tid[0], tid[1], tid[2], lane));
 }
 
 std::string SmEngine::dump_state() const {
@@ -82,17 +82,30 @@ std::string SmEngine::dump_state() const {
     if (!w.resident) continue;
     const Block& blk = slots_[w.block_slot];
     const Inst* inst = program_.find(w.pc);
-    const uint32_t barrier_pc = w.at_barrier ? w.threads[static_cast<unsigned>(__builtin_ctz(w.at_barrier))].pc - 4 : 0;
-    std::string syncwarp = w.at_syncwarp ? fmt::format(", at syncwarp 0x{:08x} waiting for 0x{:08x}", w.at_syncwarp,
-                                                       w.syncwarp_need & w.existing & ~w.exited & ~w.at_syncwarp)
-                                         : "";
-    if (w.at_collective) syncwarp += fmt::format(", parked at a *_sync call 0x{:08x}", w.at_collective);
+    const isa::ElfImage& image = program_.image();
+    // A lane waiting at a barrier or __syncwarp has its pc past it; one
+    // parked at a *_sync call is still at it.
+    const auto pc_of = [&](uint32_t lanes, uint32_t back) {
+      return image.format_pc(w.threads[static_cast<unsigned>(__builtin_ctz(lanes))].pc - back);
+    };
+    std::string waits =
+        w.at_syncwarp ? fmt::format(", lanes 0x{:08x} wait at the __syncwarp {} for lanes 0x{:08x}", w.at_syncwarp,
+                                    pc_of(w.at_syncwarp, 4), w.syncwarp_need & w.existing & ~w.exited & ~w.at_syncwarp)
+                      : "";
+    if (w.at_collective)
+      waits +=
+          fmt::format(", lanes 0x{:08x} are parked at the *_sync call {}", w.at_collective, pc_of(w.at_collective, 0));
+    if (w.at_barrier)
+      waits = fmt::format(", lanes 0x{:08x} wait at the barrier {}", w.at_barrier, pc_of(w.at_barrier, 4)) + waits;
+    // What the warp does next, in words: which lanes run which instruction.
+    const std::string next = w.mask ? fmt::format("lanes 0x{:08x} run next at {}{}", w.mask, image.format_pc(w.pc),
+                                                  inst ? ": " + isa::disassemble(*inst, w.pc) : "")
+                                    : "no lane is ready to run";
     out += fmt::format(
-        "  {} warp slot {:2}: block ({},{},{}) warp {}, threads 0x{:08x}, exited 0x{:08x}, at barrier 0x{:08x}{}{}, "
-        "next pc 0x{:08x} for 0x{:08x}{}, memory groups in flight {}\n",
-        name_, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block, w.existing, w.exited, w.at_barrier,
-        w.at_barrier ? fmt::format(" (bar.sync at 0x{:08x})", barrier_pc) : "", syncwarp, w.pc, w.mask,
-        (w.mask && inst) ? " (" + isa::disassemble(*inst, w.pc) + ")" : "", w.outstanding);
+        "  {} warp slot {:2}: block ({},{},{}) warp {}, lanes 0x{:08x}, exited 0x{:08x}{}; {}; memory groups in "
+        "flight {}\n",
+        name_, slot, blk.ctaid[0], blk.ctaid[1], blk.ctaid[2], w.warp_in_block, w.existing, w.exited, waits, next,
+        w.outstanding);
   }
   for (const Block& b : slots_.blocks()) {
     if (b.resident && b.waiting)

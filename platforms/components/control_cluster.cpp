@@ -67,6 +67,7 @@ class ControlCores : public Component {
                                       kRoiRegister};
     cluster_ = std::make_unique<cpu::ControlCluster>(inst.name.c_str(), cctx);
     cluster_->set_timeline(ctx.timeline);
+    if (ctx.inst_trace) cluster_->set_inst_trace(ctx.inst_trace);
     ctx.cluster = cluster_.get();
   }
   // irq: kernel completion interrupts the cores; their WFI sleeps while a kernel runs.

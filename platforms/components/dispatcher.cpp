@@ -24,6 +24,7 @@ class BlockDispatcher : public Component {
     dispatcher_->set_waveform(ctx.wave);
     dispatcher_->set_timeline(ctx.timeline);
     dispatcher_->set_program(ctx.image);
+    dispatcher_->set_inst_trace(ctx.inst_trace);
   }
   void set_device_info(const gpu::DeviceInfo& info) override { dispatcher_->set_device_info(info); }
   TargetSocket* target_socket(const std::string& socket) override {

@@ -54,6 +54,7 @@ class SmCluster : public Component {
                            *ctx.run,    *ctx.stats, ctx.wave,      total,       atomics};
       sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", id).c_str(), id, sctx));
       sms_.back()->set_timeline(ctx.timeline);
+      if (ctx.inst_trace) sms_.back()->set_inst_trace(ctx.inst_trace);
     }
   }
   static sm::GlobalAtomics& shared_atomics(BuildContext& ctx) {

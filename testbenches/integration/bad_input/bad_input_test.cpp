@@ -234,7 +234,7 @@ TEST(Deadlock, BarrierWithAWarpSplitAcrossIt) {
   const RunResult r = run_tessera({"run", "sm1", elf("barrier_deadlock"), "-q"});
   expect_clean_exit(r, 5);
   expect_contains(r, "deadlock");
-  expect_contains(r, "at barrier");
+  expect_contains(r, "wait at the barrier");
   expect_contains(r, "sm0");
   expect_contains(r, "16 of 64 threads wait at the barrier");
   expect_contains(r, "32 have exited");

@@ -30,9 +30,11 @@ void expect_fault(int form, const std::string& text) {
   const auto r = run_tessera({"run", platform("sm1"), fw(form)});
   EXPECT_EQ(r.status, 3);
   const std::string all = r.out + r.err;
-  const std::string want = fmt::format(
-      "{}: {} at pc 0x{:08x}, warp slot 0 (block (0,0,0) warp 0), thread (0,0,0) lane 0", text, kWhy, *site);
+  // The pc (htm_tx_site, tx_kernel's first instruction) named by its
+  // function and line, then the thread.
+  const std::string want = fmt::format("{}: {} at pc 0x{:08x} in tx_kernel (tx_on_sm.c:", text, kWhy, *site);
   EXPECT_NE(all.find(want), std::string::npos) << "expected: " << want << "\n" << all;
+  EXPECT_NE(all.find("), warp slot 0 (block (0,0,0) warp 0), thread (0,0,0) lane 0"), std::string::npos) << all;
   EXPECT_EQ(all.find("ran to the end"), std::string::npos) << all;
 }
 

@@ -206,7 +206,8 @@ class Barriers(unittest.TestCase):
         ".insn r 0x0B, 1, 0, x0, x0, x0",
         ".insn i 0x5B, 1, x28, 0(a0)",
         ".option push",
-        ".cfi_def_cfa_offset 16",
+        ".cfi_startproc",
+        ".cfi_endproc",
         "auipc a5,%pcrel_hi(sym)",
         "addi a5,a5,%pcrel_lo(.LA0)",
         "lw a0,sym",
@@ -279,6 +280,17 @@ class DebugLines(unittest.TestCase):
                     ".loc 1 12 3\nflw fa4,0(a0)\n.loc 1 13 3\nfsqrt.s fa6,fa1\n")
         self.assertEqual(out, [".loc 1 12 3", "flw fa4,0(a0)", ".loc 1 10 3", "fmul.s fa0,fa1,fa2", ".loc 1 13 3",
                                "fsqrt.s fa6,fa1", ".loc 1 11 3", "fmul.s fa3,fa1,fa2", "fmul.s fa5,fa1,fa2"])
+
+    def test_debug_labels_and_frame_directives_move_with_their_instruction(self):
+        # What -g adds inside code (.LVL/.LBB/.LBE labels, .cfi_* rules) is
+        # no barrier: the block is scheduled as without -g.
+        plain = ["fmul.s fa0,fa1,fa2", "fmul.s fa3,fa1,fa2", "flw fa4,0(a0)", "fsqrt.s fa6,fa1"]
+        debug = ["fmul.s fa0,fa1,fa2", ".LVL3:", ".cfi_def_cfa_offset 16", "fmul.s fa3,fa1,fa2", ".LBB7:",
+                 "flw fa4,0(a0)", ".LBE7:", ".cfi_restore 1", "fsqrt.s fa6,fa1"]
+        out = sched("\n".join(debug) + "\n")
+        self.assertEqual([l for l in out if not l.startswith(".")], sched("\n".join(plain) + "\n"))
+        self.assertEqual(out[out.index(".LBB7:") + 1], "flw fa4,0(a0)")
+        self.assertEqual(out[out.index(".cfi_restore 1") + 1], "fsqrt.s fa6,fa1")
 
     def test_block_with_location_views_is_left_alone(self):
         src = ".loc 1 10 3 view .LVU4\nfmul.s fa0,fa1,fa2\nfmul.s fa3,fa1,fa2\nflw fa4,0(a0)\n"

@@ -205,8 +205,8 @@ TEST(SmEngineInFlight, ListsResidentWarpsAndOutstandingMisses) {
   h.run(1, 50);
   const std::string s = h.sm().describe_in_flight();
   // The warp waits at the addi for the load's register (ldg at 0x80000004).
-  EXPECT_NE(s.find("chip.sm0 warp slot  0: block (0,0,0) warp 0, threads 0xffffffff, exited 0x00000000, at barrier "
-                   "0x00000000, next pc 0x80000008 for 0xffffffff (addi\ts0,t2,0), memory groups in flight 1\n"),
+  EXPECT_NE(s.find("chip.sm0 warp slot  0: block (0,0,0) warp 0, lanes 0xffffffff, exited 0x00000000; lanes "
+                   "0xffffffff run next at 0x80000008: addi\ts0,t2,0; memory groups in flight 1\n"),
             std::string::npos)
       << s;
   EXPECT_NE(s.find("chip.sm0: l1_half0 miss on line 0x80008000: sectors 0x1 requested, 0x0 arrived, 1 waiting\n"),
