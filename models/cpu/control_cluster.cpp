@@ -423,7 +423,11 @@ void ControlCluster::trace_retired(const Hart& h, uint64_t cycle) {
   const uint64_t reg = inst->dst == isa::kNoReg      ? 0
                        : inst->dst < isa::kFpRegBase ? h.state.x[inst->dst]
                                                      : h.state.fd(inst->dst - isa::kFpRegBase);
-  inst_trace_->record(trace_units_[h.id()], cycle, h.issue_pc, *inst, reg, h.issue_addr);
+  // A vector instruction is illegal to the scalar decoder: its own text.
+  const std::string vector_text =
+      inst->op == isa::Op::kIllegal ? isa::vec::disassemble(vector_inst(h.issue_pc, inst->raw)) : std::string();
+  inst_trace_->record(trace_units_[h.id()], cycle, h.issue_pc, *inst, reg, h.issue_addr, 0,
+                      vector_text.empty() ? nullptr : &vector_text);
 }
 
 void ControlCluster::set_timeline(sim::Timeline* t) {

@@ -279,7 +279,7 @@ void Dispatcher::launch(const sm::KernelLaunch& k) {
   total_blocks_ = k.grid.count();
   if (wave_) trace_waves();
   kernel_start_cycle_ = clock_.now_cycle();
-  if (inst_trace_) inst_trace_->set_kernel(k.record != nullptr ? k.record->name : kernel_name(k));
+  if (inst_trace_) inst_trace_->set_kernel(kernel_name(k));
   if (timeline_)
     for (const int t : kernel_tracks_)
       timeline_->begin(t, fmt::format("kernel {} {}", k.id, kernel_name(k)),

@@ -93,22 +93,25 @@ void InstTrace::set_kernel(const std::string& name) {
   kernel_on_ = filter_.kernel.empty() || filter_.kernel_matches(name);
 }
 
-const std::string& InstTrace::text_of(uint32_t pc, const Inst& inst) {
+const std::string& InstTrace::text_of(uint32_t pc, const Inst& inst, const std::string* disassembly) {
   auto it = text_.find(pc);
   if (it == text_.end()) {
     const std::string name = image_.code_names().describe(pc);
-    it = text_.emplace(pc, fmt::format("0x{:08x} {} | {}", pc, name.empty() ? "?" : name, disassemble(inst, pc))).first;
+    it = text_
+             .emplace(pc, fmt::format("0x{:08x} {} | {}", pc, name.empty() ? "?" : name,
+                                      disassembly ? *disassembly : disassemble(inst, pc)))
+             .first;
   }
   return it->second;
 }
 
 void InstTrace::record(int unit, uint64_t cycle, uint32_t pc, const Inst& inst, uint64_t reg, uint32_t addr,
-                       uint32_t mask) {
+                       uint32_t mask, const std::string* disassembly) {
   fmt::memory_buffer line;
   const Unit& u = units_[static_cast<size_t>(unit)];
   fmt::format_to(std::back_inserter(line), "{:>10} {} ", cycle, u.name);
   if (u.sm) fmt::format_to(std::back_inserter(line), "[0x{:08x}] ", mask);
-  const std::string& text = text_of(pc, inst);
+  const std::string& text = text_of(pc, inst, disassembly);
   line.append(text.data(), text.data() + text.size());
   if (inst.dst != kNoReg) {
     // A double in full; a float NaN-boxed in an f register as its 32 bits.

@@ -60,8 +60,11 @@ class InstTrace {
   }
   // One line. reg: the value the instruction left in its destination
   // (ignored when it has none); addr: its memory address (loads, stores,
-  // atomics); mask: a warp instruction's active lanes (0 on a core).
-  void record(int unit, uint64_t cycle, uint32_t pc, const Inst& inst, uint64_t reg, uint32_t addr, uint32_t mask = 0);
+  // atomics); mask: a warp instruction's active lanes (0 on a core);
+  // disassembly: the text of an instruction the scalar decoder does not
+  // know (a vector instruction), else null.
+  void record(int unit, uint64_t cycle, uint32_t pc, const Inst& inst, uint64_t reg, uint32_t addr, uint32_t mask = 0,
+              const std::string* disassembly = nullptr);
 
   uint64_t lines() const { return lines_; }
 
@@ -70,7 +73,7 @@ class InstTrace {
     std::string name;
     bool sm;
   };
-  const std::string& text_of(uint32_t pc, const Inst& inst);
+  const std::string& text_of(uint32_t pc, const Inst& inst, const std::string* disassembly);
 
   InstTraceFilter filter_;
   const ElfImage& image_;

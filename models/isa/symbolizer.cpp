@@ -126,7 +126,7 @@ std::optional<Symbolizer::InlinedAt> Symbolizer::inlined_at(uint32_t pc) const {
     if (pc < r.end && (best == nullptr || r.depth < best->depth)) best = &r;
   }
   if (best == nullptr || best->call_line == 0 || best->call_file >= files_.size()) return std::nullopt;
-  return InlinedAt{demangle(best->name), SourceLine{files_[best->call_file], best->call_line}};
+  return InlinedAt{best->name, SourceLine{files_[best->call_file], best->call_line}};
 }
 
 std::optional<uint32_t> Symbolizer::address_of(const std::string& function) const {
@@ -170,10 +170,18 @@ std::string demangle(const std::string& name) {
 
 namespace {
 
-// The inlined subroutines below `die`, at `depth` and deeper; their call
-// files are indices into the CU's file table, mapped to `file_of`.
-void collect_inlined(Dwarf_Die* die, uint32_t depth, const std::vector<uint32_t>& file_of,
-                     std::vector<InlineRange>& out) {
+// Whether addr is in the code (an end row also at its end): rows and
+// ranges of code the linker discarded sit at address 0 and up.
+bool in_code(const std::vector<CodeRange>& code, Dwarf_Addr addr, bool end) {
+  return std::any_of(code.begin(), code.end(),
+                     [&](const CodeRange& r) { return addr >= r.begin && (addr < r.end || (end && addr == r.end)); });
+}
+
+// The inlined subroutines below `die` in `code`, at `depth` and deeper;
+// their call files are indices into the CU's file table, mapped to
+// `file_of`.
+void collect_inlined(Dwarf_Die* die, uint32_t depth, const std::vector<CodeRange>& code,
+                     const std::vector<uint32_t>& file_of, std::vector<InlineRange>& out) {
   Dwarf_Die child;
   if (dwarf_child(die, &child) != 0) return;
   do {
@@ -187,13 +195,13 @@ void collect_inlined(Dwarf_Die* die, uint32_t depth, const std::vector<uint32_t>
       Dwarf_Addr base = 0, begin = 0, end = 0;
       ptrdiff_t at = 0;
       while ((at = dwarf_ranges(&child, at, &base, &begin, &end)) > 0) {
-        if (begin != 0 && call_file < file_of.size())
+        if (in_code(code, begin, false) && call_file < file_of.size())
           out.push_back(InlineRange{static_cast<uint32_t>(begin), static_cast<uint32_t>(end), depth, file_of[call_file],
-                                    static_cast<uint32_t>(call_line), name ? name : "??"});
+                                    static_cast<uint32_t>(call_line), demangle(name ? name : "??")});
       }
-      collect_inlined(&child, depth + 1, file_of, out);
+      collect_inlined(&child, depth + 1, code, file_of, out);
     } else if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block) {
-      collect_inlined(&child, tag == DW_TAG_subprogram ? 1 : depth, file_of, out);
+      collect_inlined(&child, tag == DW_TAG_subprogram ? 1 : depth, code, file_of, out);
     }
   } while (dwarf_siblingof(&child, &child) == 0);
 }
@@ -226,24 +234,19 @@ std::string read_line_table(const std::string& path, const std::vector<CodeRange
         Dwarf_Line* line = dwarf_onesrcline(lines, i);
         Dwarf_Addr addr = 0;
         int number = 0;
-        bool end = false, stmt = false;
+        bool end = false;
         if (line == nullptr || dwarf_lineaddr(line, &addr) != 0 || dwarf_lineno(line, &number) != 0 ||
-            dwarf_lineendsequence(line, &end) != 0 || dwarf_linebeginstatement(line, &stmt) != 0) {
+            dwarf_lineendsequence(line, &end) != 0) {
           error = std::string("bad line row: ") + dwarf_errmsg(-1);
           break;
         }
-        // Rows of code the linker discarded sit at address 0 and up: only
-        // rows in the code (an end row also at its end) are kept.
-        const bool in_code = std::any_of(code.begin(), code.end(), [&](const CodeRange& r) {
-          return addr >= r.begin && (addr < r.end || (end && addr == r.end));
-        });
-        if (!in_code) continue;
+        if (!in_code(code, addr, end)) continue;
         const char* file = dwarf_linesrc(line, nullptr, nullptr);
         const std::string name = file != nullptr ? file : "??";
         const auto [at, added] = file_index.try_emplace(name, static_cast<uint32_t>(files.size()));
         if (added) files.push_back(name);
         rows.push_back(
-            LineRow{static_cast<uint32_t>(addr), at->second, static_cast<uint32_t>(std::max(number, 0)), end, stmt});
+            LineRow{static_cast<uint32_t>(addr), at->second, static_cast<uint32_t>(std::max(number, 0)), end});
       }
       // The CU's file table, for the inlined calls' DW_AT_call_file.
       Dwarf_Files* cu_files = nullptr;
@@ -257,7 +260,7 @@ std::string read_line_table(const std::string& path, const std::vector<CodeRange
           file_of.push_back(at->second);
         }
       }
-      collect_inlined(&cu, 1, file_of, inlined);
+      collect_inlined(&cu, 1, code, file_of, inlined);
     }
     offset = next;
   }

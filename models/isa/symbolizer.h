@@ -33,7 +33,6 @@ struct LineRow {
   uint32_t file = 0;  // index into files
   uint32_t line = 0;
   bool end = false;
-  bool stmt = true;  // a recommended breakpoint location (is_stmt)
 };
 
 // Addresses [begin, end) that hold code (the executable segments).
@@ -42,7 +41,7 @@ struct CodeRange {
   uint64_t end = 0;
 };
 
-// Code a compiler inlined: [begin, end) came from `name`, whose call sits
+// Code a compiler inlined: [begin, end) came from `name` (demangled), whose call sits
 // at call_file:call_line of the code around it; depth 1 is inlined straight
 // into a function, 2 into an inlined function, and so on.
 struct InlineRange {

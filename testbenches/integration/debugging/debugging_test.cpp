@@ -122,6 +122,18 @@ TEST(InstTrace, EveryWarpAndCoreInstructionHasItsLine) {
       0u);
 }
 
+TEST(InstTrace, VectorInstructionsAreDisassembledAsSuch) {
+  // The scalar decoder calls them illegal; the trace names them.
+  const std::string path = temp_path("vector.insts");
+  const RunResult r = run_tessera({"run", "chip", VECTOR_FW_DIR + "/vector_cycles.elf", "-q", "--trace-insts", path,
+                                   "--trace-insts-unit", "cluster.*"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Trace t = read_trace(path);
+  EXPECT_EQ(t.count(std::regex("\\| illegal\t")), 0u);
+  EXPECT_GT(t.count(std::regex("\\| vsetvli\t")), 0u);
+  EXPECT_GT(t.count(std::regex("\\| vle32\\.v\t")), 0u);
+}
+
 TEST(InstTrace, FiltersSelectUnitsCyclesFunctionsAndKernels) {
   const std::string path = temp_path("filtered.insts");
   RunResult r = run_tessera({"run", "sm1", fw("vecadd"), "-q", "--trace-insts", path, "--trace-insts-unit", "sm0.w1"});

@@ -28,12 +28,16 @@ using tessera::test::run_tessera;
 using tessera::test::RunResult;
 
 // Configures and builds the plugin in `src` against this build; ends with
-// BUILT when it did. Through the compiler cache when there is one.
+// BUILT when it did. Through the compiler cache when there is one, with
+// paths relative to the repository (as Tessera's own build), so that a
+// fresh clone reuses what another clone compiled.
 std::string build_plugin(const std::string& src, const std::string& build) {
   const std::string launcher =
       tessera::test::command_output("command -v ccache").empty() ? "" : " -DCMAKE_CXX_COMPILER_LAUNCHER=ccache";
+  const std::string root = fs::path(EXAMPLES_DIR).parent_path().string();
   return tessera::test::command_output(std::string(CMAKE_COMMAND) + " -S " + src + " -B " + build +
-                                       " -DTessera_DIR=" + TESSERA_BUILD_DIR + launcher + " 2>&1 && " +
+                                       " -DTessera_DIR=" + TESSERA_BUILD_DIR + launcher +
+                                       " 2>&1 && CCACHE_BASEDIR=" + root + " CCACHE_NOHASHDIR=1 " +
                                        std::string(CMAKE_COMMAND) + " --build " + build + " 2>&1 && echo BUILT");
 }
 
