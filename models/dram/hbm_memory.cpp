@@ -419,8 +419,12 @@ HbmMemory::Port::Admit HbmMemory::admit(const Port::Request& r, uint64_t cycle) 
     const uint64_t id = ext ? sim::Timeline::memory_request_id(ext->source, gp.get_address()) : 0;
     if (id && timeline_->async_open(id)) {
       in_flight_[slot].timeline_id = id;
+      // Where its commands are: the tracks "chC.pcP row" and "chC.pcP col".
+      const DramAddress a = engine_->address_map().decode(m.address);
       timeline_->async_stage_begin(timeline_track_, gp.is_write() ? "dram write" : "dram read", id,
-                                   sim::Timeline::cycle_ps(clock_, cycle));
+                                   sim::Timeline::cycle_ps(clock_, cycle),
+                                   fmt::format(R"({{"commands":"ch{}.pc{}","bank_group":{},"bank":{},"row":{}}})",
+                                               a.channel, a.pc, a.bank_group, a.bank, a.row));
     }
   }
   perform(gp);

@@ -74,7 +74,7 @@ bool L2Slice::serve(const L2Request& r, uint64_t now) {
   entry->requested = static_cast<uint8_t>(entry->requested | fetch);
   for (unsigned s = 0; s < kSectorsPerLine; ++s) {
     if (fetch & (1u << s)) {
-      to_memory_.push_back(MemoryRequest{r.line + s * kSectorBytes, false});
+      to_memory_.push_back(MemoryRequest{r.line + s * kSectorBytes, false, r.handle});
       ++stats_.mem_reads;
     }
   }

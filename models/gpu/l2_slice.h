@@ -47,6 +47,10 @@ struct L2Request {
 struct MemoryRequest {
   uint32_t addr = 0;  // a 32-byte sector
   bool write = false;
+  // A read: the handle of the request whose miss fetches the sector (it
+  // waits for the fill, so the handle is live until the answer); 0: a
+  // write-back.
+  uint64_t cause = 0;
 };
 
 struct L2Stats {

@@ -348,10 +348,7 @@ void L2System::send_to_memory(uint64_t now) {
     pool_.request(gp, m.addr, mem::kSectorBytes, m.write ? sim::MemOp::kWrite : sim::MemOp::kRead).source =
         static_cast<uint16_t>(s);
     if (wave_) wave_->change(wave_slices_[s].mem_outstanding, ++wave_slices_[s].outstanding, now_ps());
-    if (timeline_ && timeline_->sample(1))
-      timeline_->async_begin(timeline_track_, m.write ? "l2 write-back" : "l2 fill",
-                             sim::Timeline::memory_request_id(s, m.addr), sim::Timeline::cycle_ps(clock_, now),
-                             fmt::format(R"({{"slice":{},"addr":"0x{:08x}"}})", s, m.addr));
+    if (timeline_) timeline_memory_request(m, s, now);
     mem_port_->send(s, *gp);  // an answer on the return path comes through on_memory_answer
   }
 }
@@ -399,6 +396,27 @@ std::string L2System::describe_in_flight() const {
 void L2System::set_timeline(sim::Timeline* t) {
   timeline_ = t;
   if (t) timeline_track_ = t->track("memory", name());
+}
+
+// Every Nth memory request, and every fill a recorded SM request's miss
+// asks for, linked to it: the chain SM -> L2 -> memory (-> DRAM) is whole.
+void L2System::timeline_memory_request(const MemoryRequest& m, unsigned slice, uint64_t now) {
+  const bool sampled = timeline_->sample(1);
+  uint64_t cause = 0;
+  if (m.cause) {
+    const auto& gp = *reinterpret_cast<const tlm::tlm_generic_payload*>(m.cause);
+    const auto* ext = gp.get_extension<sim::MemExt>();
+    cause = sim::Timeline::sm_request_id(ext->source, ext->tag, gp.get_address());
+  }
+  if (!sampled && !(m.cause && timeline_->async_open(cause))) return;
+  const uint64_t id = sim::Timeline::memory_request_id(slice, m.addr);
+  const uint64_t ps = sim::Timeline::cycle_ps(clock_, now);
+  const std::string args = fmt::format(R"({{"slice":{},"addr":"0x{:08x}"}})", slice, m.addr);
+  if (m.cause) {
+    timeline_->async_begin_caused(cause, "l2 miss", timeline_track_, "l2 fill", id, ps, args);
+  } else {
+    timeline_->async_begin(timeline_track_, m.write ? "l2 write-back" : "l2 fill", id, ps, args);
+  }
 }
 
 void L2System::timeline_stage(const tlm::tlm_generic_payload& gp, unsigned slice, uint64_t cycle) {

@@ -159,6 +159,7 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
 
   // A sampled SM request entered slice `slice` in `cycle`.
   void timeline_stage(const tlm::tlm_generic_payload& gp, unsigned slice, uint64_t cycle);
+  void timeline_memory_request(const MemoryRequest& m, unsigned slice, uint64_t now);
   sim::Timeline* timeline_ = nullptr;
   int timeline_track_ = -1;
 };

@@ -38,8 +38,6 @@ void append_ts(std::string& out, uint64_t ps) {
   fmt::format_to(std::back_inserter(out), "{}.{:06}", ps / 1000000, ps % 1000000);
 }
 
-constexpr size_t kFlushBytes = 1 << 16;
-
 }  // namespace
 
 void parse_timeline_window(const std::string& text, TimelineOptions& options) {
@@ -56,7 +54,8 @@ void parse_timeline_window(const std::string& text, TimelineOptions& options) {
 
 Timeline::Timeline(TimelineOptions options, uint64_t sm_period_ps)
     : options_(std::move(options)), file_("--timeline", options_.path, options_.inputs) {
-  if (options_.sample == 0) options_.sample = 1;
+  if (options_.sample == 0)
+    throw ConfigError("--timeline-sample 0: N must be at least 1 (1 records every memory transaction)");
   if (options_.window) {
     start_ps_ = options_.window_start * sm_period_ps;
     end_ps_ = options_.window_end * sm_period_ps;
@@ -67,7 +66,9 @@ Timeline::Timeline(TimelineOptions options, uint64_t sm_period_ps)
   if (options_.window)
     fmt::format_to(std::back_inserter(buffer_), ",\"window_sm_cycles\":[{},{}]", options_.window_start,
                    options_.window_end);
-  buffer_ += "},\"traceEvents\":[\n";
+  buffer_ += "},\"traceEvents\":[";
+  // Every event starts with ",\n"; the first one's comma becomes a space.
+  first_event_ = buffer_.size();
 }
 
 // Not closed: the run was refused or ended by an exception. The staged file
@@ -79,148 +80,228 @@ uint64_t Timeline::now_ps() {
   return static_cast<uint64_t>(sc_core::sc_time_stamp().value() / ps);
 }
 
+// clock.time_of(cycle) in integers: the period is a whole number of time
+// ticks, and a control core's every memory wait asks (sc_time * double is
+// several times slower).
 uint64_t Timeline::cycle_ps(const ClockDomain& clock, uint64_t cycle) {
   static const auto ps = sc_core::sc_time(1, sc_core::SC_PS).value();
-  return static_cast<uint64_t>(clock.time_of(cycle).value() / ps);
+  return static_cast<uint64_t>(clock.period().value() * cycle / ps);
 }
 
 int Timeline::track(const std::string& process, const std::string& thread) {
   const auto key = std::make_pair(process, thread);
   if (const auto it = track_ids_.find(key); it != track_ids_.end()) return it->second;
+  // Processes and threads are numbered in the order of their first track()
+  // call, which is also their sort index: an SM's "kernel" thread first.
   auto p = pids_.find(process);
-  if (p == pids_.end()) {
-    p = pids_.emplace(process, static_cast<int>(pids_.size()) + 1).first;
-    metadata("process_name", p->second, 0, process);
-    // Perfetto orders processes by this index: the order of first use.
-    put(fmt::format(
-        ",\n{{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":{},\"tid\":0,\"args\":{{\"sort_index\":{}}}}}",
-        p->second, p->second));
-  }
+  if (p == pids_.end()) p = pids_.emplace(process, static_cast<int>(pids_.size()) + 1).first;
+  if (process_declared_.size() <= static_cast<size_t>(p->second)) process_declared_.resize(p->second + 1, false);
   const int tid = ++next_tid_[p->second];
-  metadata("thread_name", p->second, tid, thread);
-  put(fmt::format(
-      ",\n{{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":{},\"tid\":{},\"args\":{{\"sort_index\":{}}}}}",
-      p->second, tid, tid));
-  tracks_.push_back(Track{p->second, tid, {}});
+  tracks_.push_back(Track{process, thread, p->second, tid, false, {}});
   const int id = static_cast<int>(tracks_.size()) - 1;
   track_ids_.emplace(key, id);
   return id;
 }
 
-void Timeline::metadata(const char* what, int pid, int tid, const std::string& name) {
-  std::string e = first_ ? "" : ",\n";
-  first_ = false;
-  fmt::format_to(std::back_inserter(e), "{{\"ph\":\"M\",\"name\":\"{}\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":\"",
-                 what, pid, tid);
-  append_escaped(e, name);
-  e += "\"}}";
-  put(e);
+void Timeline::declare(Track& t) {
+  if (t.declared) return;
+  t.declared = true;
+  if (!process_declared_[static_cast<size_t>(t.pid)]) {
+    process_declared_[static_cast<size_t>(t.pid)] = true;
+    metadata("process_name", t.pid, 0, "name", t.process);
+    // Perfetto orders processes by this index: the order of first use.
+    metadata("process_sort_index", t.pid, 0, "sort_index", {});
+  }
+  metadata("thread_name", t.pid, t.tid, "name", t.thread);
+  metadata("thread_sort_index", t.pid, t.tid, "sort_index", {});
 }
 
-void Timeline::put(std::string_view text) {
-  buffer_ += text;
-  if (buffer_.size() >= kFlushBytes) flush_buffer();
+// `value` empty: the sort index, which is the pid or tid itself.
+void Timeline::metadata(const char* what, int pid, int tid, std::string_view key, std::string_view value) {
+  fmt::format_to(std::back_inserter(buffer_),
+                 ",\n{{\"ph\":\"M\",\"name\":\"{}\",\"pid\":{},\"tid\":{},\"args\":{{\"{}\":", what, pid, tid, key);
+  if (value.empty()) {
+    fmt::format_to(std::back_inserter(buffer_), "{}}}}}", tid ? tid : pid);
+  } else {
+    buffer_ += '"';
+    append_escaped(buffer_, value);
+    buffer_ += "\"}}";
+  }
 }
 
 void Timeline::flush_buffer() {
+  if (first_event_ && buffer_.size() > first_event_) {
+    buffer_[first_event_] = ' ';
+    first_event_ = 0;
+  }
   file_.write(buffer_);
   buffer_.clear();
 }
 
-void Timeline::event(char ph, const Track& t, std::string_view name, uint64_t ps, std::string_view args,
-                     const uint64_t* id) {
-  if (!first_) buffer_ += ",\n";
-  first_ = false;
-  fmt::format_to(std::back_inserter(buffer_), "{{\"ph\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":", ph, t.pid, t.tid);
-  append_ts(buffer_, ps);
-  buffer_ += ",\"name\":\"";
-  append_escaped(buffer_, name);
-  buffer_ += '"';
-  if (id) fmt::format_to(std::back_inserter(buffer_), ",\"cat\":\"mem\",\"id\":\"0x{:x}\"", *id);
-  if (ph == 'i') buffer_ += ",\"s\":\"t\"";
-  if (!args.empty()) {
-    buffer_ += ",\"args\":";
-    buffer_ += args;
-  }
-  buffer_ += '}';
+void Timeline::open_event(std::string& out, char ph, const Track& t, uint64_t ps) {
+  fmt::format_to(std::back_inserter(out), ",\n{{\"ph\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":", ph, t.pid, t.tid);
+  append_ts(out, ps);
   ++events_;
-  if (buffer_.size() >= kFlushBytes) flush_buffer();
 }
 
-void Timeline::emit_pending(Track& t) {
-  for (Open& o : t.stack) {
-    if (o.emitted || o.start_ps >= end_ps_) continue;
-    event('B', t, o.name, std::max(o.start_ps, start_ps_), {});
-    o.emitted = true;
+std::string& Timeline::out_for(Track& t, uint64_t ps) {
+  if (!t.stack.empty() && std::max(t.stack.back().start_ps, start_ps_) == ps) return t.stack.back().held;
+  return buffer_;
+}
+
+void Timeline::finish(Track& t, std::string_view name, uint64_t start_ps, uint64_t end_ps, std::string_view args,
+                      std::string_view held) {
+  end_ps = std::max(end_ps, start_ps);
+  const bool shown = start_ps < end_ps_ && (start_ps >= start_ps_ || end_ps > start_ps_);
+  if (!shown) {
+    buffer_ += held;  // nothing in practice: what nests in a slice outside the window is outside too
+    maybe_flush();
+    return;
   }
+  const uint64_t from = std::max(start_ps, start_ps_), to = std::min(end_ps, end_ps_);
+  declare(t);
+  std::string& out = out_for(t, from);
+  open_event(out, 'X', t, from);
+  out += ",\"dur\":";
+  append_ts(out, to - from);
+  out += ",\"name\":\"";
+  append_escaped(out, name);
+  out += '"';
+  if (!args.empty()) {
+    out += ",\"args\":";
+    out += args;
+  }
+  out += '}';
+  out += held;
+  maybe_flush();
 }
 
 void Timeline::begin(int track, std::string_view name, uint64_t ps, std::string_view args) {
-  Track& t = tracks_[static_cast<size_t>(track)];
-  const bool now = in_window(ps);
-  if (now) {
-    emit_pending(t);
-    event('B', t, name, ps, args);
-  }
-  t.stack.push_back(Open{std::string(name), ps, now});
+  tracks_[static_cast<size_t>(track)].stack.push_back(Open{std::string(name), std::string(args), ps, {}});
 }
 
 void Timeline::end(int track, uint64_t ps) {
   Track& t = tracks_[static_cast<size_t>(track)];
   if (t.stack.empty()) return;
-  // A slice opened before the window and ending inside or after it shows
-  // from the window's start.
-  if (!t.stack.back().emitted && t.stack.back().start_ps < end_ps_ && ps > start_ps_) emit_pending(t);
   const Open o = std::move(t.stack.back());
   t.stack.pop_back();
-  if (o.emitted) event('E', t, o.name, std::min(ps, end_ps_), {});
+  finish(t, o.name, o.start_ps, ps, o.args, o.held);
 }
 
 void Timeline::slice(int track, std::string_view name, uint64_t start_ps, uint64_t end_ps, std::string_view args) {
-  begin(track, name, start_ps, args);
-  end(track, end_ps);
+  finish(tracks_[static_cast<size_t>(track)], name, start_ps, end_ps, args, {});
 }
 
 void Timeline::instant(int track, std::string_view name, uint64_t ps, std::string_view args) {
   if (!in_window(ps)) return;
   Track& t = tracks_[static_cast<size_t>(track)];
-  emit_pending(t);
-  event('i', t, name, ps, args);
+  declare(t);
+  std::string& out = out_for(t, ps);
+  open_event(out, 'i', t, ps);
+  out += ",\"name\":\"";
+  append_escaped(out, name);
+  out += "\",\"s\":\"t\"";
+  if (!args.empty()) {
+    out += ",\"args\":";
+    out += args;
+  }
+  out += '}';
+  maybe_flush();
+}
+
+void Timeline::failure(uint64_t ps, std::string_view message, int track) {
+  if (track >= 0) {
+    Track& t = tracks_[static_cast<size_t>(track)];
+    declare(t);
+    open_event(buffer_, 'i', t, ps);
+    buffer_ += ",\"name\":\"failure\",\"s\":\"t\"";
+  } else {
+    // A global instant: Perfetto shows it on a track of its own, above the
+    // processes, and chrome://tracing as a line across every track.
+    buffer_ += ",\n{\"ph\":\"i\",\"pid\":0,\"tid\":0,\"ts\":";
+    append_ts(buffer_, ps);
+    buffer_ += ",\"name\":\"failure\",\"s\":\"g\"";
+    ++events_;
+  }
+  buffer_ += ",\"args\":{\"message\":\"";
+  append_escaped(buffer_, message);
+  buffer_ += "\"}}";
+  maybe_flush();
+}
+
+void Timeline::async_event(char ph, int track, std::string_view name, uint64_t id, uint64_t ps, std::string_view extra,
+                           std::string_view args) {
+  Track& t = tracks_[static_cast<size_t>(track)];
+  declare(t);
+  open_event(buffer_, ph, t, ps);
+  buffer_ += ",\"name\":\"";
+  append_escaped(buffer_, name);
+  fmt::format_to(std::back_inserter(buffer_), "\",\"cat\":\"mem\",\"id\":\"0x{:x}\"", id);
+  buffer_ += extra;
+  if (!args.empty()) {
+    buffer_ += ",\"args\":";
+    buffer_ += args;
+  }
+  buffer_ += '}';
+  maybe_flush();
 }
 
 void Timeline::async_begin(int track, std::string_view name, uint64_t id, uint64_t ps, std::string_view args) {
   if (!in_window(ps) || open_async_.count(id)) return;
-  open_async_[id].emplace_back(track, std::string(name));
-  event('b', tracks_[static_cast<size_t>(track)], name, ps, args, &id);
+  open_async_[id].push_back(Stage{track, std::string(name), ps});
+  async_event('b', track, name, id, ps, {}, args);
 }
 
-void Timeline::async_stage_begin(int track, std::string_view name, uint64_t id, uint64_t ps) {
+void Timeline::async_begin_caused(uint64_t cause, std::string_view link, int track, std::string_view name, uint64_t id,
+                                  uint64_t ps, std::string_view args) {
+  if (!in_window(ps) || open_async_.count(id)) return;
+  const auto c = open_async_.find(cause);
+  if (c == open_async_.end()) return async_begin(track, name, id, ps, args);
+  // Flow v2: Perfetto binds "flow_out" to the slice the "n" instant makes in
+  // the cause and "flow_in" to the "b" that follows, in file order at the
+  // same ts. Ids are never reused: a flow id is one arrow.
+  const uint64_t flow = ++flows_;
+  async_event('n', c->second.back().track, link, cause, ps, fmt::format(",\"bind_id\":{},\"flow_out\":true", flow), {});
+  open_async_[id].push_back(Stage{track, std::string(name), ps});
+  async_event('b', track, name, id, ps, fmt::format(",\"bind_id\":{},\"flow_in\":true", flow), args);
+}
+
+void Timeline::async_stage_begin(int track, std::string_view name, uint64_t id, uint64_t ps, std::string_view args) {
   const auto it = open_async_.find(id);
   if (it == open_async_.end()) return;
-  it->second.emplace_back(track, std::string(name));
-  event('b', tracks_[static_cast<size_t>(track)], name, ps, {}, &id);
+  it->second.push_back(Stage{track, std::string(name), ps});
+  async_event('b', track, name, id, ps, {}, args);
 }
 
 void Timeline::async_end(int track, std::string_view name, uint64_t id, uint64_t ps) {
   const auto it = open_async_.find(id);
   if (it == open_async_.end()) return;
-  const std::string stage = std::move(it->second.back().second);
+  const Stage s = std::move(it->second.back());
   it->second.pop_back();
   if (it->second.empty()) open_async_.erase(it);
-  event('e', tracks_[static_cast<size_t>(track)], name.empty() ? stage : name, ps, {}, &id);
+  async_event('e', track, name.empty() ? std::string_view(s.name) : name, id, std::max(ps, s.start_ps), {}, {});
 }
 
 void Timeline::close(uint64_t end_ps) {
   if (closed_) return;
   closed_ = true;
-  for (size_t i = 0; i < tracks_.size(); ++i)
-    while (!tracks_[i].stack.empty()) end(static_cast<int>(i), end_ps);
+  for (const auto& f : at_close_) f(end_ps);
+  // What is still open ends at end_ps, or where the latest of it began (a
+  // track ahead of SystemC time), so it still nests.
+  for (size_t i = 0; i < tracks_.size(); ++i) {
+    uint64_t stop = end_ps;
+    for (const Open& o : tracks_[i].stack) stop = std::max(stop, o.start_ps);
+    while (!tracks_[i].stack.empty()) end(static_cast<int>(i), stop);
+  }
   // Transactions still in flight (a run that stopped early), in id order.
-  std::map<uint64_t, std::vector<std::pair<int, std::string>>> open(open_async_.begin(), open_async_.end());
-  for (auto& [id, stages] : open)
-    for (auto s = stages.rbegin(); s != stages.rend(); ++s)
-      event('e', tracks_[static_cast<size_t>(s->first)], s->second, end_ps, {}, &id);
+  const std::map<uint64_t, std::vector<Stage>> open(open_async_.begin(), open_async_.end());
   open_async_.clear();
+  for (const auto& [id, stages] : open) {
+    uint64_t stop = end_ps;
+    for (const Stage& s : stages) stop = std::max(stop, s.start_ps);
+    for (auto s = stages.rbegin(); s != stages.rend(); ++s) async_event('e', s->track, s->name, id, stop, {}, {});
+  }
+  flush_buffer();
   buffer_ += "\n]}\n";
   flush_buffer();
   file_.close();

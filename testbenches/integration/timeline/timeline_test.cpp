@@ -1,15 +1,20 @@
-// `tessera run --timeline`: the file passes the trace-event schema check
-// (timeline_schema.h) on chip SGEMM, chip_hbm SGEMM and a control-cluster
-// program, and its numbers are those of --stats of the same run: block
-// slices per SM == blocks_finished, kernel slices last kernel_cycles, DRAM
-// ACT slices == ACT commands, bus transactions == bus operations ordered +
-// NACKs, a core's wfi slices add up to its wfi_cycles, the sampled memory
-// transactions are every Nth request. The statistics are those of a run
-// without a timeline. Then the window, and bad input.
+// `tessera run --timeline`: the file passes tools/timeline-check (events
+// paired as Chrome's and Perfetto's trace engines pair them, no declared
+// track without events) and the schema check (timeline_schema.h) on chip
+// SGEMM, chip_hbm SGEMM and a control-cluster program, and its numbers are
+// those of --stats of the same run: block slices per SM == blocks_finished,
+// kernel slices last kernel_cycles, DRAM ACT slices == ACT commands, bus
+// transactions == bus operations ordered + NACKs, a core's wfi slices add
+// up to its wfi_cycles, the sampled memory transactions are every Nth
+// request. The statistics are those of a run without a timeline. A run that
+// stops on a guest fault or a deadlock has a failure marker where it
+// stopped; with --timeline-sample 1 every L2 miss of an SM request is
+// linked to its L2 fill and DRAM read. Then the window, and bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,15 +23,19 @@
 #include "timeline_schema.h"
 
 using tessera::test::check_timeline;
+using tessera::test::command_output;
 using tessera::test::read_file;
 using tessera::test::run_tessera;
 using tessera::test::RunResult;
 using tessera::test::temp_path;
+using tessera::test::TimelineSlice;
 using tessera::test::TimelineSummary;
 
 namespace {
 
 std::string fw(const std::string& name) { return std::string(FW_DIR) + "/" + name + ".elf"; }
+// A program of testbenches/integration/bad_input that must fail.
+std::string bad_input(const std::string& name) { return std::string(BAD_INPUT_DIR) + "/bad_input_" + name + ".elf"; }
 std::string platform(const std::string& name) { return std::string(PLATFORM_DIR) + "/" + name + ".yaml"; }
 
 struct TimelineRun {
@@ -34,29 +43,53 @@ struct TimelineRun {
   nlohmann::json stats;
   TimelineSummary timeline;
   std::string problems;
+  std::string checker;  // what tools/timeline-check printed, then "exit N"
   double sm_period_ps = 0;
 };
 
-TimelineRun run(const std::string& plat, const std::string& program, std::vector<std::string> extra = {},
-                bool timeline = true) {
+// tools/timeline-check on `path`: its output and "exit STATUS".
+std::string timeline_check(const std::string& path) {
+  return command_output("/usr/bin/python3 '" + std::string(TIMELINE_CHECK) + "' --quiet '" + path +
+                        "' 2>&1; echo \"exit $?\"");
+}
+
+// `elf` is a path; `status` the exit status the run must end with.
+TimelineRun run_elf(const std::string& plat, const std::string& elf, std::vector<std::string> extra = {},
+                    bool timeline = true, int status = 0) {
   TimelineRun r;
-  const std::string stats = temp_path(program + "-" + plat + (timeline ? "-t" : "") + ".stats.json");
-  const std::string json = temp_path(program + "-" + plat + ".timeline.json");
-  std::vector<std::string> args{"run", platform(plat), fw(program), "-q", "--stats", stats};
+  std::string name = elf.substr(elf.rfind('/') + 1);
+  for (const auto& a : extra) name += a;
+  for (char& c : name)
+    if (c == '/' || c == ':') c = '_';
+  const std::string stats = temp_path(name + "-" + plat + (timeline ? "-t" : "") + ".stats.json");
+  const std::string json = temp_path(name + "-" + plat + ".timeline.json");
+  std::vector<std::string> args{"run", platform(plat), elf, "-q", "--stats", stats};
   if (timeline) {
     args.push_back("--timeline");
     args.push_back(json);
   }
   args.insert(args.end(), extra.begin(), extra.end());
   r.result = run_tessera(args, 300);
-  EXPECT_EQ(r.result.status, 0) << r.result.out << r.result.err;
+  EXPECT_EQ(r.result.status, status) << r.result.out << r.result.err;
   r.stats = nlohmann::json::parse(read_file(stats));
   if (timeline) {
     const std::string text = read_file(json);
     r.problems = check_timeline(text, r.timeline);
+    r.checker = timeline_check(json);
     r.sm_period_ps = nlohmann::json::parse(text)["otherData"]["sm_period_ps"].get<double>();
   }
   return r;
+}
+
+TimelineRun run(const std::string& plat, const std::string& program, std::vector<std::string> extra = {},
+                bool timeline = true) {
+  return run_elf(plat, fw(program), std::move(extra), timeline);
+}
+
+// Both checkers find nothing.
+void expect_valid(const TimelineRun& r) {
+  EXPECT_EQ(r.problems, "");
+  EXPECT_EQ(r.checker, "exit 0\n");
 }
 
 // The statistics without the host's timing.
@@ -109,15 +142,19 @@ void expect_gpu_agrees(const TimelineRun& r, unsigned sms) {
 
 TEST(TimelineChip, SgemmPassesTheSchemaAndAgreesWithTheStatistics) {
   const TimelineRun r = run("chip", "sgemm");
-  EXPECT_EQ(r.problems, "");
+  expect_valid(r);
   expect_gpu_agrees(r, 4);
-  // Memory requests of the L2, every 16th (fixed-latency memory: no DRAM stage).
+  // Memory requests of the L2, every 16th, and the fills of the recorded SM
+  // requests' misses, each linked to its request (fixed-latency memory: no
+  // DRAM stage).
   const auto& mem = r.stats["chip"]["memory"];
   const auto& a = r.timeline.async_by_name;
   const uint64_t l2 =
       (a.count("l2 fill") ? a.at("l2 fill") : 0) + (a.count("l2 write-back") ? a.at("l2 write-back") : 0);
-  EXPECT_LE(l2, (mem["reads"].get<uint64_t>() + mem["writes"].get<uint64_t>()) / 16);
+  EXPECT_LE(l2, (mem["reads"].get<uint64_t>() + mem["writes"].get<uint64_t>()) / 16 + r.timeline.flows.size());
   EXPECT_GT(l2, 0u);
+  EXPECT_GT(r.timeline.flows.size(), 0u);
+  EXPECT_TRUE(r.timeline.failures.empty());  // the program exited
   // Tracing changes no statistic.
   const TimelineRun plain = run("chip", "sgemm", {}, false);
   EXPECT_EQ(simulated(r.stats), simulated(plain.stats));
@@ -125,7 +162,7 @@ TEST(TimelineChip, SgemmPassesTheSchemaAndAgreesWithTheStatistics) {
 
 TEST(TimelineChip, HbmCommandsAreSlicesPerPseudoChannelAndDramStagesNestInL2Requests) {
   const TimelineRun r = run("chip_hbm", "sgemm");
-  EXPECT_EQ(r.problems, "");
+  expect_valid(r);
   expect_gpu_agrees(r, r.stats["chip"].contains("sm7") ? 8 : 4);
   // One ACT slice per ACT command the controller counted.
   EXPECT_EQ(slices_named(r.timeline, "hbm", "ACT"), r.stats["chip"]["dram"]["acts"].get<unsigned>());
@@ -141,7 +178,7 @@ TEST(TimelineChip, HbmCommandsAreSlicesPerPseudoChannelAndDramStagesNestInL2Requ
 
 TEST(TimelineCluster, LocksShowCoresAndEveryBusTransaction) {
   const TimelineRun r = run("chip", "locks");
-  EXPECT_EQ(r.problems, "");
+  expect_valid(r);
   const auto& cl = r.stats["chip"]["cluster"];
   // A bus transaction per grant: every operation ordered, and every NACK.
   uint64_t ordered = 0;
@@ -176,7 +213,7 @@ TEST(TimelineWindow, KeepsOnlyTheWindowAndCutsSlicesAtItsEdges) {
     if (s.process == "dispatcher") kernel_start = s.start_us;
   const uint64_t start = cycles(full, kernel_start) + kernel / 4, end = start + kernel / 4;
   const TimelineRun r = run("chip", "sgemm", {"--timeline-window", std::to_string(start) + ":" + std::to_string(end)});
-  EXPECT_EQ(r.problems, "");
+  expect_valid(r);
   const double from = static_cast<double>(start) * r.sm_period_ps / 1e6,
                to = static_cast<double>(end) * r.sm_period_ps / 1e6;
   ASSERT_FALSE(r.timeline.slices.empty());
@@ -199,7 +236,7 @@ TEST(TimelineWindow, KeepsOnlyTheWindowAndCutsSlicesAtItsEdges) {
 
 TEST(TimelineSample, SampleOneRecordsEveryRequest) {
   const TimelineRun r = run("chip", "sgemm", {"--timeline-sample", "1"});
-  EXPECT_EQ(r.problems, "");
+  expect_valid(r);
   uint64_t requests = 0;
   for (unsigned s = 0; s < 4; ++s)
     requests += r.stats["chip"]["sm" + std::to_string(s)]["global_line_requests"].get<uint64_t>();
@@ -207,6 +244,81 @@ TEST(TimelineSample, SampleOneRecordsEveryRequest) {
   const uint64_t sampled = (a.count("read") ? a.at("read") : 0) + (a.count("write") ? a.at("write") : 0) +
                            (a.count("atomic") ? a.at("atomic") : 0);
   EXPECT_EQ(sampled, requests);
+}
+
+// ---------------------------------------------------------------- tracks, failures, links
+
+TEST(TimelineTracks, OnlyTracksWithEventsAreDeclared) {
+  // SGEMM's blocks use a few of each SM's 32 block slots: only those, and
+  // the kernel track, are in the file.
+  const TimelineRun r = run("chip", "sgemm");
+  expect_valid(r);
+  for (unsigned s = 0; s < 4; ++s) {
+    const std::string sm = "sm" + std::to_string(s);
+    std::set<std::string> used;
+    for (const auto& sl : r.timeline.slices)
+      if (sl.process == sm) used.insert(sl.thread);
+    EXPECT_TRUE(used.count("kernel")) << sm;
+    EXPECT_EQ(r.timeline.process_of_pid_count.at(sm), used.size()) << sm;
+    EXPECT_LT(used.size(), 33u) << sm;
+  }
+}
+
+// The time the run stopped, in us: its simulated SM cycles.
+double stop_us(const TimelineRun& r) { return r.stats["summary"]["sim_cycles"].get<double>() * r.sm_period_ps / 1e6; }
+
+TEST(TimelineFailure, GuestFaultHasAFailureMarkerWhereTheRunStopped) {
+  const TimelineRun r = run_elf("chip", bad_input("kernel_illegal"), {}, true, 3);
+  expect_valid(r);
+  ASSERT_EQ(r.timeline.failures.size(), 1u);
+  const auto& f = r.timeline.failures[0];
+  EXPECT_EQ(f.scope, "g");  // global: a line across every track
+  EXPECT_NE(f.message.find("illegal instruction"), std::string::npos) << f.message;
+  EXPECT_NE(r.result.err.find(f.message), std::string::npos) << "the message the run printed\n" << r.result.err;
+  EXPECT_DOUBLE_EQ(f.ts_us, stop_us(r));
+  EXPECT_EQ(r.timeline.instants_by_name.at("failure"), 1u);
+}
+
+TEST(TimelineFailure, DeadlockHasAFailureMarkerAndTheSleepingCoresWaitToTheEnd) {
+  const TimelineRun r = run_elf("chip", bad_input("barrier_deadlock"), {}, true, 5);
+  expect_valid(r);
+  ASSERT_EQ(r.timeline.failures.size(), 1u);
+  const auto& f = r.timeline.failures[0];
+  EXPECT_EQ(f.message.rfind("deadlock", 0), 0u) << f.message;
+  EXPECT_DOUBLE_EQ(f.ts_us, stop_us(r));
+  // core0 sleeps in tessera_wait for ever: its last slice is that wfi,
+  // written at the end of the run (it starts the cycle after the wfi, which
+  // may be after the last SystemC event: then it is empty).
+  const TimelineSlice* last = nullptr;
+  for (const auto& s : r.timeline.slices)
+    if (s.process == "cluster" && s.thread == "core0" && (!last || s.start_us >= last->start_us)) last = &s;
+  ASSERT_NE(last, nullptr);
+  EXPECT_EQ(last->name, "wfi (kernel or device busy)");
+  EXPECT_GE(last->end_us, f.ts_us);
+  EXPECT_LE(last->start_us, f.ts_us + r.sm_period_ps / 1e6);
+}
+
+TEST(TimelineLinks, SampleOneLinksEveryL2MissToItsFillAndDramRead) {
+  const TimelineRun r = run("chip_hbm", "sgemm", {"--timeline-sample", "1"});
+  expect_valid(r);
+  // Every L2 fill is an SM request's miss, so every one is linked: as many
+  // arrows as sectors the L2 read from memory, and DRAM reads.
+  uint64_t memory_reads = 0;
+  for (const auto& [name, slice] : r.stats["chip"]["l2"].items()) memory_reads += slice["memory_reads"].get<uint64_t>();
+  EXPECT_GT(memory_reads, 0u);
+  EXPECT_EQ(r.timeline.flows.size(), memory_reads);
+  EXPECT_EQ(r.timeline.async_by_name.at("l2 fill"), memory_reads);
+  EXPECT_EQ(r.timeline.async_by_name.at("dram read"), r.stats["chip"]["dram"]["read_requests"].get<uint64_t>());
+  // Each arrow goes from an SM request in its L2 stage to an L2 fill with
+  // its DRAM read inside: SM -> L2 -> memory -> DRAM.
+  for (const auto& [from, to] : r.timeline.flows) {
+    const auto& cause = r.timeline.transactions[from];
+    ASSERT_EQ(cause.stages.size(), 2u) << cause.id;
+    EXPECT_TRUE(cause.stages[0] == "read" || cause.stages[0] == "atomic") << cause.id << " " << cause.stages[0];
+    EXPECT_EQ(cause.stages[1].rfind("l2 slice", 0), 0u) << cause.id << " " << cause.stages[1];
+    EXPECT_EQ(r.timeline.transactions[to].stages, (std::vector<std::string>{"l2 fill", "dram read"}))
+        << r.timeline.transactions[to].id;
+  }
 }
 
 // ---------------------------------------------------------------- bad input
