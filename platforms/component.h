@@ -35,6 +35,9 @@ struct ElfImage;
 class DecodedProgram;
 class InstTrace;
 }  // namespace tessera::isa
+namespace tessera::debug {
+class Debugger;
+}  // namespace tessera::debug
 
 namespace tessera::gpu {
 struct DeviceInfo;
@@ -126,6 +129,7 @@ struct BuildContext {
   std::function<void(bool begin)> on_roi;
   sim::Timeline* timeline = nullptr;            // --timeline; null when off
   isa::InstTrace* inst_trace = nullptr;         // --trace-insts; null when off
+  debug::Debugger* debugger = nullptr;          // --gdb; null when off
   uint32_t program_argc = 0, program_argv = 0;  // main's arguments (Platform::write_program_arguments)
 
   // Filled in while the instances are built.

@@ -136,6 +136,9 @@ int run(const std::string& platform_arg, const std::string& elf, const std::vect
   const int status = platform.run();
   if (platform.run_control().kind() != tessera::sim::ExitKind::kProgramExit)
     fmt::print(stderr, "tessera: error: {}\n", platform.report());
+  else if (!platform.flight_path().empty())
+    fmt::print(stderr, "tessera: {}\n", platform.report());
+  if (const std::string t = platform.trigger_report(); !t.empty()) fmt::print(stderr, "tessera: {}\n", t);
   if (!quiet) fmt::print(stderr, "{}", platform.summary());
   if (!options.trace.path.empty() && !quiet) fmt::print(stderr, "  waveform             {}\n", options.trace.path);
   if (!options.timeline.path.empty() && !quiet)
@@ -224,6 +227,10 @@ int sc_main(int argc, char** argv) {
                    "Keep the last N cycles of every traced signal in memory; on a fault, deadlock, cycle limit or "
                    "lockstep mismatch write them to <dir>/<program>-<reason>.fst")
       ->check(tessera::sim::unsigned_in(1, 1000000000));
+  run_cmd->add_option("--trigger", options.triggers,
+                      "Keep a second flight-recorder window around the first store:ADDR[:LEN] (ADDR hex or a "
+                      "symbol; a store or atomic by any core or lane) or value:SIGNAL==V (a traced signal's full "
+                      "name) (repeatable; needs --flight-recorder; docs/debugging.md)");
   run_cmd->add_option("--flight-dir", options.trace.flight_dir, "Directory of the flight recorder's waveforms")
       ->capture_default_str();
   run_cmd->add_option("--trace-insts", options.inst_trace.path,
@@ -238,13 +245,20 @@ int sc_main(int argc, char** argv) {
                       "Trace only the SM instructions of this kernel (its name, with or without parameters)");
   run_cmd->add_option("--trace-insts-pc", options.inst_trace.pcs,
                       "Trace only PCs LO:HI (hex) or one function's (its name)");
+  run_cmd
+      ->add_option("--gdb", options.gdb_port,
+                   "Serve gdb (gdb-multiarch: target remote :PORT) on 127.0.0.1:PORT, stopped before the first "
+                   "instruction; control cores and SM warps are its threads (0: a free port, printed; "
+                   "docs/debugging.md)")
+      ->check(CLI::Range(0, 65535));
   std::string timeline_window;
   run_cmd->add_option("--timeline", options.timeline.path,
                       "Write a timeline of the run as Chrome trace-event JSON (open in ui.perfetto.dev or "
                       "chrome://tracing)");
   run_cmd
       ->add_option("--timeline-sample", options.timeline.sample,
-                   "Record every Nth memory transaction (SM requests, L2 memory requests) in the timeline")
+                   "Record every Nth memory transaction (SM requests, L2 memory requests) in the timeline (1: every "
+                   "one; a recorded SM request's L2 fill is always recorded and linked)")
       ->capture_default_str()
       ->check(tessera::sim::unsigned_in(1, 1000000000));
   run_cmd->add_option("--timeline-window", timeline_window,

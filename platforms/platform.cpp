@@ -74,8 +74,9 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   if (!image_) image_ = std::make_unique<isa::ElfImage>();
   program_ = std::make_unique<isa::DecodedProgram>(*image_);
 
+  sim::TraceOptions trace = options.trace;
+  parse_triggers(options.triggers, trace);
   if (!options.trace.path.empty() || options.trace.flight_cycles) {
-    sim::TraceOptions trace = options.trace;
     trace.inputs = options.inputs;
     if (!elf_path.empty()) trace.program = std::filesystem::path(elf_path).stem().string();
     wave_ = std::make_unique<sim::Waveform>(
@@ -113,6 +114,21 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   }
   if (!options.inst_trace.path.empty()) open_inst_trace(options.inst_trace, options.inputs);
   ctx.inst_trace = inst_trace_.get();
+  if (options.gdb_port || store_trigger_len_) debugger_ = std::make_unique<debug::Debugger>();
+  if (store_trigger_len_)
+    debugger_->set_store_trigger(
+        store_trigger_addr_, store_trigger_len_, [this](const std::string& thread, uint32_t pc, uint32_t addr) {
+          wave_->trigger(sim::Timeline::now_ps(),
+                         fmt::format("store to 0x{:08x} by {} at pc {}", addr, thread, image_->format_pc(pc)));
+        });
+  if (options.gdb_port) {
+    debugger_->set_monitor([this](const std::string& cmd, const std::string& args) { return monitor(cmd, args); },
+                           "monitor cycle        the simulated time and cycles\n"
+                           "monitor stats [TEXT] the statistics (those whose name contains TEXT)\n"
+                           "monitor waves start|stop  record the waveform (--vcd FILE) from / up to now\n");
+    debugger_->set_kill([this] { run_.stop(sim::ExitKind::kKilled, sim::kStatusKilled, "killed from gdb"); });
+  }
+  ctx.debugger = debugger_.get();
   ctx.check();
   for (const NetlistInstance* inst : build_order(netlist_, registry)) {
     components_.push_back(registry.find(inst->type)->factory(*inst, ctx));
@@ -145,6 +161,65 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
 
   setup_fast_forward(ctx.cluster);
   cfg.check_all_used();
+}
+
+void Platform::parse_triggers(const std::vector<std::string>& specs, sim::TraceOptions& trace) {
+  for (const std::string& spec : specs) {
+    const auto bad = [&](const std::string& why) {
+      return sim::ConfigError(
+          fmt::format("--trigger {}: {} (store:ADDR[:LEN] with ADDR hex or a symbol, or "
+                      "value:SIGNAL==V)",
+                      spec, why));
+    };
+    if (!options_.trace.flight_cycles)
+      throw bad("a trigger keeps a window of the flight recorder; give --flight-recorder N too");
+    if (spec.rfind("store:", 0) == 0) {
+      if (store_trigger_len_) throw bad("one store trigger per run");
+      std::string addr = spec.substr(6), len = "4";
+      if (const size_t colon = addr.find(':'); colon != std::string::npos) {
+        len = addr.substr(colon + 1);
+        addr.resize(colon);
+      }
+      char* end = nullptr;
+      if (addr.rfind("0x", 0) == 0) {
+        const unsigned long long a = std::strtoull(addr.c_str(), &end, 16);
+        if (*end != '\0' || a > 0xffffffffull) throw bad(fmt::format("'{}' is not a 32-bit hex address", addr));
+        store_trigger_addr_ = static_cast<uint32_t>(a);
+      } else if (const auto sym = image_->symbol(addr)) {
+        store_trigger_addr_ = *sym;
+      } else {
+        throw bad(fmt::format("the program has no symbol '{}'", addr));
+      }
+      const unsigned long long n = std::strtoull(len.c_str(), &end, 0);
+      if (len.empty() || *end != '\0' || n == 0 || n > 0x10000)
+        throw bad(fmt::format("length '{}' is not a number of bytes from 1 to 65536", len));
+      store_trigger_len_ = static_cast<uint32_t>(n);
+    } else if (spec.rfind("value:", 0) == 0) {
+      if (!trace.trigger_signal.empty()) throw bad("one value trigger per run");
+      const size_t eq = spec.find("==");
+      if (eq == std::string::npos || eq == 6) throw bad("expected SIGNAL==V");
+      char* end = nullptr;
+      const std::string v = spec.substr(eq + 2);
+      const unsigned long long value = std::strtoull(v.c_str(), &end, 0);
+      if (v.empty() || *end != '\0') throw bad(fmt::format("'{}' is not a number", v));
+      trace.trigger_signal = spec.substr(6, eq - 6);
+      trace.trigger_value = value;
+    } else {
+      throw bad("unknown kind");
+    }
+  }
+}
+
+std::string Platform::trigger_report() const {
+  if (!wave_ || wave_->trigger_what().empty()) return "";
+  const uint64_t period =
+      static_cast<uint64_t>(sm_clock_->period().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
+  if (!wave_->trigger_error().empty())
+    return fmt::format("trigger {} at SM cycle {}; its window could not be written: {}", wave_->trigger_what(),
+                       wave_->trigger_ps() / period, wave_->trigger_error());
+  return fmt::format("trigger: {} at SM cycle {}; the {} {} cycles before and after it are in {}",
+                     wave_->trigger_what(), wave_->trigger_ps() / period, options_.trace.flight_cycles,
+                     options_.trace.window_clock, wave_->trigger_path());
 }
 
 void Platform::setup_fast_forward(cpu::ControlCluster* cluster) {
@@ -289,8 +364,18 @@ void Platform::roi(bool begin) {
 }
 
 int Platform::run() {
+  if (options_.gdb_port) {
+    try {
+      debugger_->listen(*options_.gdb_port, stderr);
+    } catch (const std::runtime_error& e) {
+      throw sim::ConfigError(e.what());
+    }
+    debugger_->start();
+  }
   const auto t0 = std::chrono::steady_clock::now();
-  if (options_.max_cycles) {
+  if (run_.stopped()) {
+    // gdb killed the run before its first instruction.
+  } else if (options_.max_cycles) {
     sc_core::sc_start(sm_clock_->time_of(options_.max_cycles));
   } else {
     sc_core::sc_start();
@@ -319,9 +404,14 @@ int Platform::run() {
         output_error_.empty() ? "" : "; ", options_.checkpoint_out);
     checkpoint_file_ = sim::OutputFile();  // an existing file stays as it was
   }
+  if (options_.gdb_port)
+    debugger_->finish(run_.kind() != sim::ExitKind::kProgramExit, run_.status(),
+                      run_.kind() == sim::ExitKind::kProgramExit ? "" : run_.message());
   if (wave_) finish_waveform();
   if (timeline_) {
     try {
+      // Any stop but the program's exit: a marker where the run stopped.
+      if (run_.kind() != sim::ExitKind::kProgramExit) timeline_->failure(sim::Timeline::now_ps(), run_.message());
       timeline_->close(sim::Timeline::now_ps());
     } catch (const sim::OutputError& e) {
       output_error_ += (output_error_.empty() ? "" : "; ") + std::string(e.what());
@@ -367,8 +457,19 @@ void Platform::finish_waveform() {
   } catch (const sim::OutputError& e) {
     output_error_ = e.what();
   }
+  std::string exit_reason;
   const char* reason = nullptr;
   switch (run_.kind()) {
+    case sim::ExitKind::kProgramExit:
+      // A program that reports failure: main's non-zero return, exit(N),
+      // abort() or a failed assert() on a control core (128 + SIGABRT).
+      if (run_.status() == 128 + 6) {
+        reason = "abort";
+      } else if (run_.status() != 0) {
+        exit_reason = fmt::format("exit{}", run_.status());
+        reason = exit_reason.c_str();
+      }
+      break;
     case sim::ExitKind::kGuestFault:
       reason = "fault";
       break;
@@ -396,6 +497,31 @@ void Platform::finish_waveform() {
 }
 
 uint64_t Platform::sim_cycles() const { return sm_clock_->now_cycle(); }
+
+std::optional<std::string> Platform::monitor(const std::string& cmd, const std::string& args) {
+  const uint64_t ps = sim::Timeline::now_ps();
+  if (cmd == "cycle")
+    return fmt::format("{} ps: SM cycle {} ({} MHz), control-core cycle {} ({} MHz)", ps, sm_clock_->now_cycle(),
+                       sm_clock_->mhz(), cpu_clock_->now_cycle(), cpu_clock_->mhz());
+  if (cmd == "stats") {
+    std::string text, out;
+    root_.dump_text(text);
+    size_t pos = 0;
+    while (pos < text.size()) {
+      const size_t end = std::min(text.find('\n', pos), text.size());
+      const std::string_view line(text.data() + pos, end - pos);
+      if (args.empty() || line.find(args) != std::string_view::npos) (out += line) += '\n';
+      pos = end + 1;
+    }
+    return out.empty() ? fmt::format("no statistic's line contains '{}'", args) : out;
+  }
+  if (cmd == "waves") {
+    if (args != "start" && args != "stop") return std::string("monitor waves: say start or stop");
+    if (!wave_) return std::string("no waveform is written: run with --vcd FILE");
+    return wave_->set_live(args == "start", ps);
+  }
+  return std::nullopt;
+}
 
 uint64_t Platform::warp_insts() const { return totals().get("warp_insts"); }
 
@@ -442,7 +568,10 @@ nlohmann::json Platform::stats_json() const {
 
 std::string Platform::report() const {
   if (flight_path_.empty()) return run_.message();
-  return fmt::format("{}\n  flight recorder: the last {} {} cycles of every traced signal are in {}", run_.message(),
+  return fmt::format("{}\n  flight recorder: the last {} {} cycles of every traced signal are in {}",
+                     run_.kind() == sim::ExitKind::kProgramExit
+                         ? fmt::format("the program exited with status {}", run_.status())
+                         : run_.message(),
                      options_.trace.flight_cycles, options_.trace.window_clock, flight_path_);
 }
 
@@ -470,6 +599,9 @@ std::string Platform::summary() const {
       break;
     case sim::ExitKind::kLockstepMismatch:
       status = "stopped: RTL and model disagree (lockstep)";
+      break;
+    case sim::ExitKind::kKilled:
+      status = "stopped: killed from gdb";
       break;
     case sim::ExitKind::kRunning:
       status = "running";

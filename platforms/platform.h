@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu/control_cluster.h"
+#include "debug/debugger.h"
 #include "isa/decoded_program.h"
 #include "isa/elf_loader.h"
 #include "isa/inst_trace.h"
@@ -54,6 +55,12 @@ struct RunOptions {
   // Refuse a model whose estimated host memory exceeds this many MiB
   // (check_host_memory); unset: what host_memory_available() reports; 0: no check.
   std::optional<uint64_t> memory_limit_mb;
+  // --gdb PORT: serve gdb on 127.0.0.1:PORT (0: a free port), stopped
+  // before the first instruction (debug/debugger.h); unset: no debugger.
+  std::optional<uint16_t> gdb_port;
+  // --trigger store:ADDR[:LEN] | value:SIGNAL==V: the flight recorder's
+  // second window (sim::Waveform::trigger).
+  std::vector<std::string> triggers;
 };
 
 // The chip of a platform file without `instances:`: SMs, the crossbar or
@@ -76,6 +83,11 @@ class Platform {
 
   const sim::RunControl& run_control() const { return run_; }
   std::string report() const;  // what went wrong, for a non-program exit
+  // The flight recorder's file, when the run went wrong ("" otherwise): a
+  // failure, or a program exit with a non-zero status.
+  const std::string& flight_path() const { return flight_path_; }
+  // What the --trigger window holds and where ("" when none fired).
+  std::string trigger_report() const;
   // Why the waveform could not be written ("" when it was, or none was asked for).
   const std::string& output_error() const { return output_error_; }
   std::string summary() const;  // the end-of-run summary
@@ -121,6 +133,12 @@ class Platform {
   std::unique_ptr<sim::Timeline> timeline_;
   sim::OutputFile inst_trace_file_;  // --trace-insts
   std::unique_ptr<isa::InstTrace> inst_trace_;
+  std::unique_ptr<debug::Debugger> debugger_;  // --gdb, --trigger store:
+  // --trigger store:ADDR[:LEN] (len 0: none).
+  uint32_t store_trigger_addr_ = 0, store_trigger_len_ = 0;
+  void parse_triggers(const std::vector<std::string>& specs, sim::TraceOptions& trace);
+  // gdb's `monitor` commands the platform answers (cycle, stats, waves).
+  std::optional<std::string> monitor(const std::string& cmd, const std::string& args);
   std::string flight_path_;  // the flight recorder's dump, when the run went wrong
   Netlist netlist_;
   std::map<std::string, std::shared_ptr<void>> shared_;  // BuildContext::shared, outliving the components

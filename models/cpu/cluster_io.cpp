@@ -45,7 +45,9 @@ ControlCluster::Step ControlCluster::on_io(Pass& p) {
   if (r.trap == isa::Trap::kWfi && should_sleep(h)) {
     set_mode(h, Hart::Mode::kSleeping, t + 1);
     sleep_start_[h.id()] = t + 1;
-    if (timeline_) sleep_names_[h.id()] = interrupt_source_busy() ? "wfi (kernel or device busy)" : "wfi (core join)";
+    if (timeline_)
+      timeline_->begin(core_tracks_[h.id()],
+                       interrupt_source_busy() ? "wfi (kernel or device busy)" : "wfi (core join)", timeline_ps(t + 1));
     return Step::kWait;
   }
   // Not parked by HART_PARK; a device register access waits for the device.

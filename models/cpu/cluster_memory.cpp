@@ -26,6 +26,7 @@ ControlCluster::Step ControlCluster::on_access_done(Pass& p) {
     value = uint64_t{result} << 32 | *first_half_[id];
     first_half_[id].reset();
   }
+  if (p.inst.is_store) note_write(h, p.inst, result, p.t);
   const isa::ExecResult r = h.replay(p.inst, value);
   if (r.trap != Trap::kNone) {
     fault(h, p.inst, r);
@@ -67,6 +68,8 @@ ControlCluster::Step ControlCluster::on_memory(Pass& p) {
   }
   const bus::Op op = memory_op(p.inst, h.state, second_half ? 1 : 0);
   if (!second_half) count_access(h, op.kind);
+  if (op.kind == bus::OpKind::kLoad || op.kind == bus::OpKind::kLr)
+    last_load_[id] = {line_of(op.addr), h.state.pc, true};
   issued_at_[id] = t;
   set_mode(h, Hart::Mode::kWaitMemory, t);
   engine_->issue(id, op, [this, &h](uint32_t value) {
@@ -74,6 +77,49 @@ ControlCluster::Step ControlCluster::on_memory(Pass& p) {
     resume(h);
   });
   return Step::kWait;
+}
+
+void ControlCluster::note_write(const Hart& h, const isa::Inst& inst, uint32_t result, uint64_t cycle) {
+  // What changes memory: a store, a successful SC (result 0), an AMO whose
+  // new value differs from the old (a test-and-set on a held lock writes
+  // nothing new, so a spinner does not hide the holder).
+  const uint32_t old = result, v = h.state.x[inst.rs2];
+  if (inst.op == isa::Op::kScW ? result != 0
+                               : inst.is_load && isa::atomic_new_value(inst.op, old, v, h.state.x[inst.rs3]) == old)
+    return;
+  const uint32_t line = line_of(access_address(inst, h.state));
+  line_writes_[(line / engine_->line_bytes()) % kLineWrites] = {line, cycle, h.state.pc, h.id()};
+}
+
+std::string ControlCluster::describe_spins() const {
+  // The data symbol at or below an address: "lock", "counts+0x8".
+  const auto data_name = [this](uint32_t addr) -> std::string {
+    const auto& symbols = program_.image().symbols;
+    std::string best;
+    uint32_t at = 0;
+    for (const auto& [name, a] : symbols)
+      if (a <= addr && (best.empty() || a > at)) {
+        best = name;
+        at = a;
+      }
+    if (best.empty()) return "";
+    return addr == at ? " (" + best + ")" : fmt::format(" ({}+0x{:x})", best, addr - at);
+  };
+  std::string out;
+  for (const auto& h : harts_) {
+    const LastLoad& l = last_load_[h->id()];
+    if (!l.valid || (h->mode != Hart::Mode::kRunning && h->mode != Hart::Mode::kWaitMemory)) continue;
+    out += fmt::format("{}.core{}: its last load read line 0x{:08x}{} at pc {}; ", name(), h->id(), l.line,
+                       data_name(l.line), pc_text(l.pc));
+    const LineWrite& w = line_writes_[(l.line / engine_->line_bytes()) % kLineWrites];
+    if (w.line == l.line) {
+      out += fmt::format("the last control-core write to it was core{}'s, at cycle {}, pc {}\n", w.core, w.cycle,
+                         pc_text(w.pc));
+    } else {
+      out += "no control core wrote it (as far as the write record reaches)\n";
+    }
+  }
+  return out;
 }
 
 void ControlCluster::count_access(Hart& h, bus::OpKind kind) {
@@ -112,6 +158,7 @@ bool ControlCluster::refuse_access(Hart& h, const isa::Inst& inst, uint32_t addr
                         isa::disassemble(inst, pc), addr);
   }
   if (why.empty()) return false;
+  if (debugger_) debugger_->fault(debug_source_, h.id(), 0, debug::Debugger::kSigSegv);
   run_.stop(sim::ExitKind::kGuestFault, sim::kStatusGuestFault,
             fmt::format("{}.core{}: {} at pc {}", name(), h.id(), why, pc_text(pc)));
   return true;

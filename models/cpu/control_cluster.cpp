@@ -12,24 +12,6 @@ namespace tessera::cpu {
 
 using isa::Trap;
 
-namespace {
-
-const char* mode_name(Hart::Mode m) {
-  switch (m) {
-    case Hart::Mode::kParked:
-      return "parked";
-    case Hart::Mode::kRunning:
-      return "running";
-    case Hart::Mode::kWaitMemory:
-      return "waiting for memory";
-    case Hart::Mode::kSleeping:
-      return "asleep in wfi";
-  }
-  return "?";
-}
-
-}  // namespace
-
 ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Context& ctx)
     : sc_module(name),
       mmio_socket("mmio_socket"),
@@ -106,6 +88,8 @@ ControlCluster::ControlCluster(const sc_core::sc_module_name& name, const Contex
   completed_.assign(harts_.size(), std::nullopt);
   first_half_.assign(harts_.size(), std::nullopt);
   issued_at_.assign(harts_.size(), 0);
+  last_load_.assign(harts_.size(), LastLoad{});
+  line_writes_.assign(kLineWrites, LineWrite{});
   sleep_start_.assign(harts_.size(), 0);
   fetch_expected_.assign(harts_.size(), 0);
   forget_fetch_lines();
@@ -188,7 +172,7 @@ std::string ControlCluster::describe_in_flight() const {
     out += fmt::format("{}.core{}: {} at pc {}", name(), h->id(), mode_name(h->mode), pc_text(h->state.pc));
     out += h->mode == Hart::Mode::kWaitMemory ? fmt::format(" since cycle {}\n", issued_at_[h->id()]) : "\n";
   }
-  return out + engine_->describe_in_flight();
+  return out + describe_spins() + engine_->describe_in_flight();
 }
 
 void ControlCluster::interrupt() {
@@ -215,9 +199,7 @@ void ControlCluster::wake_sleepers(uint64_t at) {
     set_mode(*h, Hart::Mode::kRunning, at);
     h->ready_at = at;
     h->wfi_cycles += at - sleep_start_[h->id()];
-    if (timeline_)
-      timeline_->slice(core_tracks_[h->id()], sleep_names_[h->id()], timeline_ps(sleep_start_[h->id()]),
-                       timeline_ps(at));
+    if (timeline_) timeline_->end(core_tracks_[h->id()], timeline_ps(at));
   }
 }
 
@@ -346,6 +328,13 @@ void ControlCluster::run_hart(Hart& h, uint64_t now, uint64_t sc_now, uint64_t h
       return fault(h, isa::Inst{}, r);
     }
     if (waves_) waves_->pc(h.id(), h.state.pc, t);
+    if (debugger_ && debugger_->armed()) {
+      if (!debugger_->before(debug_source_, h.id(), h.state.pc, h.instructions, *inst, &h.state, 1)) {
+        h.ready_at = t + 1;  // held: gdb resumed other threads only
+        return;
+      }
+      if (run_.stopped()) return;  // gdb killed the run
+    }
     if (inst_trace_) {
       h.issue_pc = h.state.pc;
       h.issue_addr = h.state.x[inst->rs1] + static_cast<uint32_t>(inst->imm);
@@ -398,6 +387,7 @@ ControlCluster::Step ControlCluster::on_execute(Pass& p) {
 }
 
 void ControlCluster::fault(Hart& h, const isa::Inst& inst, const isa::ExecResult& r) {
+  if (debugger_) debugger_->fault(debug_source_, h.id(), 0, debug::Debugger::signal_of(r.trap));
   const uint32_t pc = h.state.pc;
   std::string what = isa::describe_trap(inst, r, pc, program_.find(pc) != nullptr, "on control cores");
   namespace vcsr = isa::vec::csr;
@@ -434,11 +424,17 @@ void ControlCluster::set_timeline(sim::Timeline* t) {
   timeline_ = t;
   if (!t) return;
   for (const auto& h : harts_) core_tracks_.push_back(t->track(name(), fmt::format("core{}", h->id())));
-  sleep_names_.assign(harts_.size(), "wfi");
   engine_->set_timeline(t, t->track(name(), "bus"), timeline_ps(1));
   // Every core but 0 starts parked.
   for (const auto& h : harts_)
     if (h->mode == Hart::Mode::kParked) t->begin(core_tracks_[h->id()], "parked", 0);
+  // A memory wait is written when it ends (resume(), if long), so one still
+  // in flight when the run stops is written here; a wfi is an open slice.
+  t->at_close([this](uint64_t end_ps) {
+    for (const auto& h : harts_)
+      if (h->mode == Hart::Mode::kWaitMemory)
+        timeline_->slice(core_tracks_[h->id()], "memory", timeline_ps(issued_at_[h->id()]), end_ps);
+  });
 }
 
 }  // namespace tessera::cpu

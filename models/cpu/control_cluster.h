@@ -36,6 +36,7 @@
 #include "bus/cluster_waves.h"
 #include "cpu/checkpoint.h"
 #include "cpu/hart.h"
+#include "debug/debugger.h"
 #include "isa/decoded_program.h"
 #include "isa/inst_trace.h"
 #include "mem/backing_memory_side.h"
@@ -139,6 +140,8 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // --trace-insts: each core's retired instructions (fast-forwarded ones
   // are not traced).
   void set_inst_trace(isa::InstTrace* trace);
+  // --gdb: the cores are threads of `d` (cluster_debug.cpp).
+  void set_debugger(debug::Debugger* d);
 
   // Fast-forward (docs/fast-forward.md): the first step runs the cores
   // functionally up to the switch point; max_instructions (0: none) bounds
@@ -272,6 +275,28 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
   // cores' data path is 32 bits: a doubleword is two word accesses).
   std::vector<std::optional<uint32_t>> first_half_;
   std::vector<uint64_t> issued_at_, sleep_start_;
+  // For the livelock report: each core's last load (the line a spin
+  // reads), and the last control-core write to each line, in a
+  // direct-mapped table (an entry another line took is forgotten).
+  struct LastLoad {
+    uint32_t line = 0, pc = 0;
+    bool valid = false;
+  };
+  struct LineWrite {
+    uint64_t line = ~uint64_t{0};
+    uint64_t cycle = 0;
+    uint32_t pc = 0;
+    unsigned core = 0;
+  };
+  static constexpr unsigned kLineWrites = 4096;
+  std::vector<LastLoad> last_load_;
+  std::vector<LineWrite> line_writes_;
+  uint32_t line_of(uint64_t addr) const { return static_cast<uint32_t>(addr & ~uint64_t{engine_->line_bytes() - 1}); }
+  // A completed access that wrote memory (before its instruction retires).
+  void note_write(const Hart& h, const isa::Inst& inst, uint32_t result, uint64_t cycle);
+  // "core1 spins reading line 0x... (lock); core0 wrote it last, at cycle
+  // N, pc ...": the running cores' last loads and their lines' writers.
+  std::string describe_spins() const;
   // Per hart: the line in its fetch buffer (kNoLine: none), and the word it
   // expects from the fetch in flight (the decoded program's).
   static constexpr uint64_t kNoLine = ~uint64_t{0};
@@ -338,16 +363,19 @@ class ControlCluster : public sc_core::sc_module, public sim::InFlightReporter {
 
   std::unique_ptr<bus::ClusterWaves> waves_;  // null when the cluster is not traced
   isa::InstTrace* inst_trace_ = nullptr;      // --trace-insts
-  std::vector<int> trace_units_;              // each core's unit in inst_trace_
-  sc_core::sc_event wave_event_;              // the next cycle with changes to release
-  uint64_t ps_per_tick_ = 1;                  // SystemC time resolution in picoseconds
+  class DebugThreads;
+  debug::Debugger* debugger_ = nullptr;  // --gdb
+  unsigned debug_source_ = 0;
+  std::unique_ptr<debug::ThreadSource> debug_threads_;
+  std::vector<int> trace_units_;  // each core's unit in inst_trace_
+  sc_core::sc_event wave_event_;  // the next cycle with changes to release
+  uint64_t ps_per_tick_ = 1;      // SystemC time resolution in picoseconds
   // A memory wait shows on a core's track when it lasts at least this many
   // cycles: longer than an L1D hit, so the track shows misses, not every load.
   static constexpr uint64_t kTimelineMemoryWait = 8;
   uint64_t timeline_ps(uint64_t cycle) const { return sim::Timeline::cycle_ps(clock_, cycle); }
   sim::Timeline* timeline_ = nullptr;
   std::vector<int> core_tracks_;
-  std::vector<const char*> sleep_names_;  // per hart: why it sleeps
 };
 
 }  // namespace tessera::cpu

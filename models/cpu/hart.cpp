@@ -149,4 +149,18 @@ bool Hart::csr_write(uint16_t csr, uint32_t value) {
   }
 }
 
+const char* mode_name(Hart::Mode m) {
+  switch (m) {
+    case Hart::Mode::kParked:
+      return "parked";
+    case Hart::Mode::kRunning:
+      return "running";
+    case Hart::Mode::kWaitMemory:
+      return "waiting for memory";
+    case Hart::Mode::kSleeping:
+      return "asleep in wfi";
+  }
+  return "?";
+}
+
 }  // namespace tessera::cpu

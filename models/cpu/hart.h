@@ -155,4 +155,7 @@ class Hart final : public isa::ExecEnv {
   std::optional<uint64_t> replay_result_;
 };
 
+// "parked", "running", "waiting for memory", "asleep in wfi".
+const char* mode_name(Hart::Mode m);
+
 }  // namespace tessera::cpu

@@ -17,6 +17,7 @@ enum class ExitKind {
   kDeadlock,          // no component can make progress
   kCycleLimit,        // --max-cycles reached
   kLockstepMismatch,  // an RTL block and its C++ model disagreed (docs/cosim.md)
+  kKilled,            // gdb's kill (--gdb)
 };
 
 // Exit statuses of `tessera run` (docs/firmware-abi.md).
@@ -28,6 +29,7 @@ inline constexpr int kStatusCycleLimit = 6;
 inline constexpr int kStatusOutputError = 7;  // an output file could not be written
 inline constexpr int kStatusLockstepMismatch = 8;
 inline constexpr int kStatusHostMemory = 9;      // the host ran out of memory
+inline constexpr int kStatusKilled = 10;         // killed from gdb (--gdb)
 inline constexpr int kStatusInternalError = 70;  // a bug of the simulator (sysexits.h EX_SOFTWARE)
 
 class RunControl {

@@ -160,6 +160,34 @@ void Waveform::start() {
           options_.flight_cycles, signals_.size(), options_.flight_cycles, need / 1073741824.0, have / 1073741824.0));
     flight_base_.assign(signals_.size(), 0);
   }
+  if (!options_.trigger_signal.empty()) {
+    if (!flight_ps_)
+      throw ConfigError(
+          fmt::format("--trigger value:{}: a trigger keeps a window of the flight recorder; give "
+                      "--flight-recorder N too",
+                      options_.trigger_signal));
+    for (size_t i = 0; i < declared_.size() && trigger_id_ < 0; ++i)
+      if (declared_[i].scope + "." + declared_[i].name == options_.trigger_signal) trigger_id_ = static_cast<int>(i);
+    if (trigger_id_ < 0) {
+      // The declared signals that share the most leading characters.
+      std::vector<std::string> names;
+      for (const WaveSignal& s : declared_) names.push_back(s.scope + "." + s.name);
+      std::sort(names.begin(), names.end(), [&](const std::string& a, const std::string& b) {
+        const auto common = [&](const std::string& n) {
+          return std::mismatch(n.begin(), n.end(), options_.trigger_signal.begin(), options_.trigger_signal.end())
+                     .first -
+                 n.begin();
+        };
+        return common(a) != common(b) ? common(a) > common(b) : a < b;
+      });
+      std::string near;
+      for (size_t i = 0; i < names.size() && i < 5; ++i) near += "\n  " + names[i];
+      throw ConfigError(
+          fmt::format("--trigger value:{}: no traced signal has this name (the scope, a dot, the "
+                      "signal; --trace-scope may have left it out); the nearest:{}",
+                      options_.trigger_signal, near));
+    }
+  }
   if (sink_) sink_->declare(declared_);
   started_ = true;
 }
@@ -190,21 +218,68 @@ void Waveform::flush() {
     if (live_ == Live::kOn && t >= live_end_) live_ = Live::kAfter;
   }
   const bool live = sink_ && live_ == Live::kOn;
-  bool time_sent = false;
+  bool time_sent = false, fire = false;
   for (const auto& [id, value] : pending_) {
     Signal& s = signals_[id];
     s.pending = -1;
     if (s.value == value) continue;  // changed and changed back within the instant
     s.value = value;
+    if (static_cast<int>(id) == trigger_id_ && value == options_.trigger_value) fire = true;
     if (live) {
       if (!time_sent) sink_->time(t);
       time_sent = true;
       sink_->value(id, value);
     }
     if (flight_ps_) flight_.push_back(Change{t, id, value});
+    if (trigger_open_) trigger_changes_.push_back(Change{t, id, value});
   }
   pending_.clear();
   if (flight_ps_) trim_flight(t);
+  if (trigger_open_ && t >= trigger_end_) {
+    try {
+      write_trigger(trigger_end_);
+    } catch (const std::exception& e) {  // inside the simulation: reported after it
+      trigger_error_ = e.what();
+    }
+  }
+  if (fire && !triggered_) trigger(t, fmt::format("value:{}=={}", options_.trigger_signal, options_.trigger_value));
+}
+
+void Waveform::trigger(uint64_t time_ps, std::string what) {
+  if (triggered_ || !flight_ps_) return;
+  flush();
+  trim_flight(time_ps);
+  triggered_ = trigger_open_ = true;
+  trigger_ps_ = time_ps;
+  trigger_what_ = std::move(what);
+  trigger_from_ = time_ps > flight_ps_ ? time_ps - flight_ps_ : 0;
+  trigger_end_ = time_ps + flight_ps_;
+  trigger_base_ = flight_base_;
+  trigger_changes_ = flight_;
+}
+
+void Waveform::write_trigger(uint64_t end_ps) {
+  trigger_open_ = false;
+  const std::string path = fmt::format("{}/{}-trigger.fst", options_.flight_dir, options_.program);
+  ::mkdir(options_.flight_dir.c_str(), 0777);
+  while (!trigger_changes_.empty() && trigger_changes_.back().time_ps >= end_ps) trigger_changes_.pop_back();
+  write_window(path, trigger_from_, trigger_base_, trigger_changes_, end_ps);
+  trigger_path_ = path;
+  trigger_changes_.clear();
+}
+
+void Waveform::write_window(const std::string& path, uint64_t from, const std::vector<uint64_t>& base,
+                            const std::deque<Change>& changes, uint64_t end) const {
+  std::unique_ptr<WaveSink> out = make_sink_("--flight-recorder", path);
+  out->declare(declared_);
+  out->time(from);
+  for (size_t i = 0; i < base.size(); ++i) out->value(i, base[i]);
+  uint64_t t = from;
+  for (const Change& c : changes) {
+    if (c.time_ps != t) out->time(t = c.time_ps);
+    out->value(c.signal, c.value);
+  }
+  out->close(std::max(end, t));
 }
 
 void Waveform::trim_flight(uint64_t now_ps) {
@@ -220,23 +295,33 @@ void Waveform::roi(bool begin, uint64_t time_ps) {
   live_start_ = time_ps;
 }
 
+std::string Waveform::set_live(bool on, uint64_t time_ps) {
+  if (!sink_) return "no waveform file is written (--vcd FILE)";
+  flush();
+  if (on) {
+    live_end_ = kNever;
+    if (live_ == Live::kOn) return fmt::format("{}: already recording", options_.path);
+    if (live_ == Live::kAfter) {
+      open_live(time_ps);
+    } else {
+      live_start_ = time_ps;
+    }
+    return fmt::format("{}: recording from {} ps", options_.path, time_ps);
+  }
+  if (live_ == Live::kOn) live_ = Live::kAfter;
+  if (live_ == Live::kBefore) live_start_ = kNever;
+  live_end_ = std::max(time_ps, pending_time_);
+  return fmt::format("{}: stopped at {} ps", options_.path, time_ps);
+}
+
 std::string Waveform::dump_flight_recorder(const std::string& reason, uint64_t now_ps) {
   if (!flight_ps_) return "";
   flush();
   trim_flight(now_ps);
+  if (trigger_open_) write_trigger(now_ps);  // the run ended inside the trigger's window
   const std::string path = fmt::format("{}/{}-{}.fst", options_.flight_dir, options_.program, reason);
   ::mkdir(options_.flight_dir.c_str(), 0777);  // checked at the start; the sink reports a failure
-  std::unique_ptr<WaveSink> out = make_sink_("--flight-recorder", path);
-  out->declare(declared_);
-  const uint64_t from = now_ps > flight_ps_ ? now_ps - flight_ps_ : 0;
-  out->time(from);
-  for (size_t i = 0; i < flight_base_.size(); ++i) out->value(i, flight_base_[i]);
-  uint64_t t = from;
-  for (const Change& c : flight_) {
-    if (c.time_ps != t) out->time(t = c.time_ps);
-    out->value(c.signal, c.value);
-  }
-  out->close(std::max(now_ps, t));
+  write_window(path, now_ps > flight_ps_ ? now_ps - flight_ps_ : 0, flight_base_, flight_, now_ps);
   return path;
 }
 
@@ -244,6 +329,7 @@ void Waveform::close(uint64_t end_time_ps) {
   if (closed_) return;
   closed_ = true;
   flush();
+  if (trigger_open_) write_trigger(end_time_ps);
   if (!sink_) return;
   if (!started_) sink_->declare(declared_);
   uint64_t end = end_time_ps;

@@ -60,7 +60,12 @@ struct TraceOptions {
   bool after_roi = false;      // --trace-after-roi: start at the firmware's ROI mark
   uint64_t flight_cycles = 0;  // --flight-recorder N (cycles of window_clock); 0: off
   std::string flight_dir = "waves";
-  std::string program = "run";      // file stem of flight-recorder dumps
+  std::string program = "run";  // file stem of flight-recorder dumps
+  // --trigger value:SIGNAL==V: the first time SIGNAL (its full name,
+  // "chip.sm0.active_warps") takes value V, the flight recorder keeps a
+  // second window around it (trigger()). "": none.
+  std::string trigger_signal;
+  uint64_t trigger_value = 0;
   std::vector<std::string> inputs;  // files the run reads, never overwritten
 };
 
@@ -107,11 +112,25 @@ class Waveform {
 
   // The firmware's region-of-interest mark (--trace-after-roi).
   void roi(bool begin, uint64_t time_ps);
+  // gdb's `monitor waves start|stop`: the file records from / stops at
+  // time_ps (a restart writes every signal's value again). Returns what it did.
+  std::string set_live(bool on, uint64_t time_ps);
 
   // Writes the flight recorder's last cycles to <flight_dir>/<program>-<reason>.fst
   // and returns the path ("" when the recorder is off). OutputError when it
   // cannot be written.
   std::string dump_flight_recorder(const std::string& reason, uint64_t now_ps);
+
+  // The flight recorder's second window (--trigger): the first call keeps
+  // the flight_cycles before time_ps and the flight_cycles after it, and
+  // writes them to <flight_dir>/<program>-trigger.fst when the second half
+  // is complete or the run ends. Later calls do nothing.
+  void trigger(uint64_t time_ps, std::string what);
+  // The trigger's file once written, what fired it and when ("" before).
+  const std::string& trigger_path() const { return trigger_path_; }
+  const std::string& trigger_what() const { return trigger_what_; }
+  const std::string& trigger_error() const { return trigger_error_; }  // its file could not be written
+  uint64_t trigger_ps() const { return trigger_ps_; }
 
   // Flushes and closes the waveform file; OutputError when writing failed.
   void close(uint64_t end_time_ps);
@@ -141,6 +160,11 @@ class Waveform {
   void open_live(uint64_t at_ps);
   void trim_flight(uint64_t now_ps);
   uint64_t clock_period_ps(const std::string& clock) const;
+  // Writes the values `base` at `from` and then `changes` up to `end` to a
+  // new file at `path` (a flight-recorder dump).
+  void write_window(const std::string& path, uint64_t from, const std::vector<uint64_t>& base,
+                    const std::deque<Change>& changes, uint64_t end) const;
+  void write_trigger(uint64_t end_ps);
 
   TraceOptions options_;
   WaveSinkFactory make_sink_;
@@ -160,6 +184,14 @@ class Waveform {
   uint64_t flight_ps_ = 0;
   std::deque<Change> flight_;
   std::vector<uint64_t> flight_base_;
+  // The trigger's window: its base values at trigger_from_, its changes
+  // up to trigger_end_ (while trigger_open_).
+  int trigger_id_ = -1;  // the value trigger's signal
+  bool triggered_ = false, trigger_open_ = false;
+  uint64_t trigger_ps_ = 0, trigger_from_ = 0, trigger_end_ = 0;
+  std::vector<uint64_t> trigger_base_;
+  std::deque<Change> trigger_changes_;
+  std::string trigger_what_, trigger_path_, trigger_error_;
 };
 
 }  // namespace tessera::sim

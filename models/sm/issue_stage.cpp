@@ -183,6 +183,12 @@ bool IssueStage::cycle(uint64_t now, SmEngine& engine, uint64_t& next_wake) {
       continue;
     }
 
+    const SmEngine::DebugGate gate = engine.debug_gate(slot, *inst);
+    if (gate == SmEngine::DebugGate::kStopped) return false;
+    if (gate == SmEngine::DebugGate::kHold) {  // gdb resumed other threads only
+      next_wake = std::min(next_wake, now + 1);
+      continue;
+    }
     const uint32_t pc = w.pc, mask = w.mask;
     if (!engine.execute(slot, *inst, now)) return false;
     scheduler_->issued(slot);
@@ -198,7 +204,8 @@ bool IssueStage::cycle(uint64_t now, SmEngine& engine, uint64_t& next_wake) {
       const isa::Inst* next = engine.program().find(w.pc);
       uint64_t ignored = SmEngine::kNever;
       if (next && next->unit != inst->unit && next->unit != isa::Unit::kCtrl &&
-          check(w, *next, now, engine.memory_queue_full(), ignored) == Stall::kNone) {
+          check(w, *next, now, engine.memory_queue_full(), ignored) == Stall::kNone &&
+          engine.debug_gate(slot, *next) == SmEngine::DebugGate::kIssue) {
         if (!engine.execute(slot, *next, now)) return false;
         ++issued_;
         ++dual_issued_;

@@ -334,4 +334,23 @@ bool LaneMemory::csr_read(uint16_t csr, uint32_t* value) {
 
 bool LaneMemory::csr_write(uint16_t /*csr*/, uint32_t /*value*/) { return false; }
 
+bool LaneMemory::debug_byte(unsigned slot, unsigned lane, const Block& blk, uint32_t addr, uint8_t* byte, bool write) {
+  uint32_t offset = 0;
+  if (blk.launch.shared_offset(addr, 1, &offset)) {
+    offset += blk.shared_base;
+    if (write) {
+      shared_.store(offset, 1, *byte);
+    } else {
+      *byte = static_cast<uint8_t>(shared_.load(offset, 1));
+    }
+    return true;
+  }
+  if (addr - kLocalWindow < p_.local_bytes) {
+    const uint64_t at = (uint64_t{slot} * kWarpSize + lane) * p_.local_bytes + (addr - kLocalWindow);
+    return write ? local_.write(static_cast<uint32_t>(at), byte, 1) : local_.read(static_cast<uint32_t>(at), byte, 1);
+  }
+  if (!global_.contains(addr, 1)) return false;
+  return write ? global_.write(addr, byte, 1) : global_.read(addr, byte, 1);
+}
+
 }  // namespace tessera::sm

@@ -103,6 +103,10 @@ class LaneMemory final : public isa::ExecEnv {
   const AccessRecord& record() const { return rec_; }
 
   SharedBankUnit& shared_memory() { return shared_; }
+  // gdb (--gdb): one byte as lane `lane` of the warp in `slot`, of block
+  // `blk`, sees memory (its shared and local windows, global memory);
+  // false outside them.
+  bool debug_byte(unsigned slot, unsigned lane, const Block& blk, uint32_t addr, uint8_t* byte, bool write);
 
   isa::MemStatus load(uint32_t addr, unsigned bytes, uint32_t* value, bool read_only) override;
   isa::MemStatus store(uint32_t addr, unsigned bytes, uint32_t value) override;

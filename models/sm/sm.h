@@ -75,6 +75,7 @@ class Sm final : public sc_core::sc_module, public BlockLaunchIf, public sim::In
   // --timeline: block slices per block slot, sampled memory requests.
   void set_timeline(sim::Timeline* t);
   void set_inst_trace(isa::InstTrace* t) { engine_.set_inst_trace(t); }
+  void set_debugger(debug::Debugger* d) { engine_.set_debugger(d); }
 
   // Warp and thread states, for the deadlock report.
   std::string dump_state() const { return engine_.dump_state(); }

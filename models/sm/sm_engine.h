@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "debug/debugger.h"
 #include "isa/decoded_program.h"
 #include "isa/inst_trace.h"
 #include "isa/isa.h"
@@ -113,6 +114,8 @@ class SmEngine {
   void set_tracing(bool on);
   // --trace-insts: each warp slot is a unit "<name>.w<slot>".
   void set_inst_trace(isa::InstTrace* trace);
+  // --gdb: the resident warps are threads of `d` (sm_debug.cpp).
+  void set_debugger(debug::Debugger* d);
   SmTrace& trace() { return trace_; }
 
   unsigned id() const { return id_; }
@@ -169,6 +172,16 @@ class SmEngine {
   // Executes `inst` for the warp's active lanes in cycle `now`; false when
   // it faulted (the run stops).
   bool execute(unsigned slot, const isa::Inst& inst, uint64_t now);
+  // --gdb: the warp in `slot` is about to issue `inst` (a breakpoint or a
+  // step may stop it here; gdb may hold it).
+  enum class DebugGate : uint8_t { kIssue, kHold, kStopped };
+  DebugGate debug_gate(unsigned slot, const isa::Inst& inst) {
+    if (!debugger_ || !debugger_->armed()) return DebugGate::kIssue;
+    const Warp& w = warps_[slot];
+    const bool run =
+        debugger_->before(debug_source_, debug_key(slot, w), w.pc, warp_insts_, inst, w.threads.data(), w.mask);
+    return run_.stopped() ? DebugGate::kStopped : run ? DebugGate::kIssue : DebugGate::kHold;
+  }
   void illegal_pc(unsigned slot);
 
  private:
@@ -211,6 +224,12 @@ class SmEngine {
   uint64_t next_arrival() const;
   void maybe_retire(unsigned slot);
   void fault(const Warp& w, unsigned slot, unsigned lane, const isa::Inst& inst, const isa::ExecResult& r);
+  // A warp's gdb key: the slot and which warp it holds.
+  static uint64_t debug_key(unsigned slot, const Warp& w) { return w.serial << 8 | slot; }
+  class DebugThreads;
+  debug::Debugger* debugger_ = nullptr;
+  unsigned debug_source_ = 0;
+  std::unique_ptr<debug::ThreadSource> debug_threads_;
 
   unsigned id_;
   const SmParams& p_;

@@ -22,6 +22,7 @@ void SmEngine::illegal_pc(unsigned slot) {
 }
 
 void SmEngine::fault(const Warp& w, unsigned slot, unsigned lane, const Inst& inst, const isa::ExecResult& r) {
+  if (debugger_) debugger_->fault(debug_source_, debug_key(slot, w), lane, debug::Debugger::signal_of(r.trap));
   const Block& blk = slots_[w.block_slot];
   const auto& tid = w.tid[lane];
   const uint32_t pc = w.threads[lane].pc;

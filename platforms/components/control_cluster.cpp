@@ -68,6 +68,7 @@ class ControlCores : public Component {
     cluster_ = std::make_unique<cpu::ControlCluster>(inst.name.c_str(), cctx);
     cluster_->set_timeline(ctx.timeline);
     if (ctx.inst_trace) cluster_->set_inst_trace(ctx.inst_trace);
+    if (ctx.debugger) cluster_->set_debugger(ctx.debugger);
     ctx.cluster = cluster_.get();
   }
   // irq: kernel completion interrupts the cores; their WFI sleeps while a kernel runs.

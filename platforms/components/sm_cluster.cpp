@@ -55,6 +55,7 @@ class SmCluster : public Component {
       sms_.push_back(std::make_unique<sm::Sm>(fmt::format("sm{}", id).c_str(), id, sctx));
       sms_.back()->set_timeline(ctx.timeline);
       if (ctx.inst_trace) sms_.back()->set_inst_trace(ctx.inst_trace);
+      if (ctx.debugger) sms_.back()->set_debugger(ctx.debugger);
     }
   }
   static sm::GlobalAtomics& shared_atomics(BuildContext& ctx) {
