@@ -230,7 +230,6 @@ class Debugger {
   std::string last_reply_ = "S05";              // '?'
   std::optional<std::pair<Ref, unsigned>> fault_;
   int fault_signal_ = kSigSegv;
-  bool qthreads_done_ = false;  // qfThreadInfo sent all at once
 };
 
 }  // namespace tessera::debug
