@@ -1,4 +1,5 @@
 #include "platforms/platform.h"
+#include "platforms/gtkwave_views.h"
 
 #include <fmt/format.h>
 
@@ -488,9 +489,21 @@ void Platform::finish_waveform() {
     default:
       break;
   }
-  if (!reason || !wave_->flight_recorder_on()) return;
+  // The failing unit's scope: a message starts with it ("sm0: ...",
+  // "cluster.core1: ...").
+  const std::string& message = run_.message();
+  const size_t colon = message.find(':');
+  const std::string unit = colon == std::string::npos || message.find(' ') < colon ? "" : message.substr(0, colon);
+  const auto view = [&](const std::string& fst, uint64_t marker_ps, const std::string& what) {
+    write_flight_view(*wave_, fst, marker_ps, unit.empty() ? "chip" : "chip." + unit, program_path_,
+                      fmt::format("Tessera flight recorder: {} ({})", what, program_path_));
+  };
   try {
+    if (!wave_->trigger_path().empty())
+      view(wave_->trigger_path(), wave_->trigger_ps(), "the window around the trigger " + wave_->trigger_what());
+    if (!reason || !wave_->flight_recorder_on()) return;
     flight_path_ = wave_->dump_flight_recorder(reason, now_ps);
+    view(flight_path_, now_ps, fmt::format("the last cycles before the run stopped ({})", reason));
   } catch (const std::exception& e) {
     output_error_ += (output_error_.empty() ? "" : "; ") + std::string(e.what());
   }

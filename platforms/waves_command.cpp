@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <vector>
 
+#include "isa/elf_loader.h"
+#include "platforms/gtkwave_views.h"
 #include "platforms/platform.h"
 #include "sim/output_file.h"
 
@@ -19,20 +24,42 @@ struct WavesArgs {
   std::vector<std::string> sets;
   bool list = false;
   std::string translate_dir;
+  std::string pc_filter;  // an ELF: run as gtkwave's translate filter process
 };
 
-// A gtkwave "Translate Filter File": one line per value, the value as the
-// views display it (decimal), a space, its name.
-std::string translate_file(const sim::WaveEnum& e) {
-  std::string text =
-      fmt::format("# {}: written by `tessera waves PLATFORM --translate DIR` (docs/waveforms.md)\n", e.name);
-  for (const auto& [value, name] : e.values) text += fmt::format("{} {}\n", value, name);
-  return text;
+// gtkwave's "Translate Filter Process": one value per line on stdin, as the
+// trace displays it (hex for the views' PC signals; binary or decimal are
+// read too), one line back on stdout, flushed, until stdin ends.
+int run_pc_filter(const std::string& elf) {
+  const isa::ElfImage image = isa::load_elf(elf);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::string v = line;
+    v.erase(std::remove_if(v.begin(), v.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+            v.end());
+    if (v.rfind("0x", 0) == 0 || v.rfind("0X", 0) == 0) v = v.substr(2);
+    const bool binary = v.size() > 8 && v.find_first_not_of("01") == std::string::npos;
+    char* end = nullptr;
+    const unsigned long long pc = v.empty() ? 0 : std::strtoull(v.c_str(), &end, binary ? 2 : 16);
+    if (v.empty() || *end != '\0' || pc > 0xffffffffull) {
+      std::cout << line << std::endl;  // x, z or something else: as it was
+      continue;
+    }
+    const std::string name = image.code_names().describe(static_cast<uint32_t>(pc));
+    std::cout << (name.empty() ? line : name) << std::endl;
+  }
+  return 0;
 }
 
 int run_waves(const WavesArgs& a, const std::function<std::string(const std::string&)>& resolve) {
+  if (!a.pc_filter.empty()) {
+    if (a.list || !a.translate_dir.empty() || !a.platform.empty())
+      throw sim::ConfigError("tessera waves --pc-filter ELF takes no platform, --list or --translate");
+    return run_pc_filter(a.pc_filter);
+  }
+  if (a.platform.empty()) throw sim::ConfigError("tessera waves: the platform is missing");
   if (a.list == !a.translate_dir.empty())
-    throw sim::ConfigError("tessera waves: give exactly one of --list and --translate DIR");
+    throw sim::ConfigError("tessera waves: give exactly one of --list, --translate DIR and --pc-filter ELF");
   sim::Config cfg;
   const std::string file = resolve(a.platform);
   cfg.load_yaml_file(file);
@@ -64,7 +91,7 @@ int run_waves(const WavesArgs& a, const std::function<std::string(const std::str
         fmt::format("tessera waves --translate: cannot create directory {}: {}", a.translate_dir, ec.message()));
   for (const auto& [name, e] : by_name) {
     sim::OutputFile out("--translate", a.translate_dir + "/" + name + ".txt", options.inputs);
-    out.write(translate_file(*e));
+    out.write(gtkwave_translate_file(*e));
     out.close();
     fmt::print("{}/{}.txt\n", a.translate_dir, name);
   }
@@ -77,11 +104,14 @@ sim::ToolCommand add_waves_command(CLI::App& app, std::function<std::string(cons
   auto args = std::make_shared<WavesArgs>();
   CLI::App* cmd = app.add_subcommand(
       "waves", "List a platform's waveform signals, or write gtkwave translate files for its enum signals");
-  cmd->add_option("platform", args->platform, "Platform netlist (.yaml file or name)")->required();
+  cmd->add_option("platform", args->platform, "Platform netlist (.yaml file or name)");
   cmd->add_option("--set", args->sets, "Override a parameter: key=value (repeatable)");
   cmd->add_flag("--list", args->list, "Print every signal: its path, width and enum name (if any)");
   cmd->add_option("--translate", args->translate_dir,
                   "Write one gtkwave translate filter file per enum to DIR/<enum>.txt (as in waves/translate/)");
+  cmd->add_option("--pc-filter", args->pc_filter,
+                  "Run as gtkwave's translate filter process for PC signals: each hex value read becomes "
+                  "function+offset (file:line) of this ELF (docs/waveforms.md)");
   return {cmd, [args, resolve] { return run_waves(*args, resolve); }};
 }
 

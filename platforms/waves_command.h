@@ -1,6 +1,7 @@
 // `tessera waves PLATFORM (--list | --translate DIR)`: the waveform signals
 // a platform declares, and gtkwave translate filter files for its enum
-// signals (waves/translate/, docs/waveforms.md).
+// signals (waves/translate/, docs/waveforms.md); `tessera waves --pc-filter
+// ELF`, gtkwave's translate filter process for PC signals.
 #pragma once
 
 #include <functional>

@@ -341,6 +341,56 @@ TEST(DebugMessages, AValueTriggerOpensItsWindowWhenTheSignalTakesTheValue) {
   EXPECT_EQ(wave.value_at("chip.sm0.barrier_warps", at - 1000), 0u);
 }
 
+// `tessera waves --pc-filter ELF`, gtkwave's translate filter process: a
+// value per line in, function+offset (file:line) out, anything else as it was.
+TEST(WaveViews, ThePcFilterNamesCodeAddresses) {
+  const int store = marked_line("null_store.cu", "store");
+  const tessera::isa::ElfImage image = tessera::isa::load_elf(dbg_fw("null_store"));
+  const auto scatter = image.symbol("_Z7scatterPi");
+  ASSERT_TRUE(scatter.has_value());
+  const std::string out =
+      tessera::test::command_output(fmt::format("printf '{:08X}\\nxxxxxxxx\\n{:032b}\\n' | {} waves --pc-filter {}",
+                                                *scatter + 0x14, image.entry, TESSERA_BIN, dbg_fw("null_store")));
+  EXPECT_EQ(out, fmt::format("scatter(int*)+0x14 (null_store.cu:{})\nxxxxxxxx\n_start (crt0.S:29)\n", store)) << out;
+}
+
+// Every flight-recorder dump gets a gtkwave view beside it: gtkwave, started
+// in another directory, opens it with the marker at the stop, the failing
+// SM's signals, enums by name and PCs by function and line.
+TEST(WaveViews, AFlightRecorderDumpHasAViewThatNamesTheCode) {
+  for (const char* tool : {"xvfb-run", "xauth", "gtkwave"})
+    ASSERT_EQ(std::system(fmt::format("command -v {} >/dev/null", tool).c_str()), 0)
+        << tool << " is not installed (tools/tessera-setup installs xvfb, xauth and gtkwave)";
+  const int store = marked_line("null_store.cu", "store");
+  const std::string dir = temp_path("flight_view");
+  const RunResult r =
+      run_tessera({"run", "sm1", dbg_fw("null_store"), "--flight-recorder", "300", "--flight-dir", dir});
+  ASSERT_EQ(r.status, 3) << r.err;
+  const std::string view = dir + "/dbg_null_store-fault.gtkw";
+  const std::string text = read_file(view);
+  EXPECT_TRUE(has(text, "[dumpfile] \"" + dir + "/dbg_null_store-fault.fst\"")) << text;
+  const auto end = tessera::test::WaveFile::read(dir + "/dbg_null_store-fault.fst").end_time();
+  {
+    std::ofstream tcl(dir + "/check.tcl");
+    tcl << "set shown [gtkwave::getDisplayedSignals]\nputs \"COUNT [llength $shown]\"\n"
+           "puts \"MARKER [gtkwave::getMarker]\"\n"
+           "puts \"PC [gtkwave::getTraceValueAtMarkerFromName {chip.sm0.sched1.pc[31:0]}]\"\n"
+           "puts \"STALL [gtkwave::getTraceValueAtMarkerFromName {chip.sm0.sched1.stall[2:0]}]\"\n"
+           "gtkwave::/File/Quit\n";
+  }
+  const std::string out =
+      tessera::test::command_output(fmt::format("cd / && timeout {} xvfb-run -a gtkwave -S {}/check.tcl {} 2>&1",
+                                                120 * tessera::test::timeout_scale(), dir, view));
+  EXPECT_FALSE(std::regex_search(out, std::regex("could not|cannot|not found|error", std::regex::icase))) << out;
+  EXPECT_TRUE(has(out, fmt::format("MARKER {}\n", end))) << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex("COUNT [1-9][0-9]*\n"))) << out;
+  // The warp that faulted issued from scheduler 1 (slot 1): its PC by name.
+  EXPECT_TRUE(std::regex_search(
+      out, std::regex("PC scatter\\(int\\*\\)\\+0x[0-9a-f]+ \\(null_store\\.cu:" + std::to_string(store) + "\\)")))
+      << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex("STALL [a-z_]+\n"))) << out;
+}
+
 TEST(DebugMessages, AFaultNamesTheFunctionAndLineOfTheStore) {
   const int store = marked_line("null_store.cu", "store");
   const RunResult r = run_tessera({"run", "sm1", dbg_fw("null_store")});
