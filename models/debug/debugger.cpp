@@ -180,7 +180,7 @@ void Debugger::disconnect() {
   breakpoints_.clear();
   watches_.clear();
   step_.reset();
-  armed_ = false;
+  update_armed();  // a store trigger still looks at every instruction
   resume_ = true;
 }
 
@@ -676,9 +676,8 @@ std::string Debugger::xfer(const std::string& p) {
   if (p.rfind(kThreads, 0) == 0) {
     const std::string_view range = std::string_view(p).substr(kThreads.size());
     // One snapshot per read sequence: gdb reads it in windows from offset 0.
-    static std::string doc;
-    if (range.rfind("0,", 0) == 0) doc = thread_list_xml();
-    return xfer_window(doc, range);
+    if (range.rfind("0,", 0) == 0) threads_xml_ = thread_list_xml();
+    return xfer_window(threads_xml_, range);
   }
   return "";
 }

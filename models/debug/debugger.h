@@ -228,6 +228,7 @@ class Debugger {
   int64_t next_tid_ = 1;
   int64_t general_tid_ = 0, continue_tid_ = 0;  // Hg, Hc (0: any)
   std::string last_reply_ = "S05";              // '?'
+  std::string threads_xml_;                     // qXfer:threads:read's snapshot
   std::optional<std::pair<Ref, unsigned>> fault_;
   int fault_signal_ = kSigSegv;
 };

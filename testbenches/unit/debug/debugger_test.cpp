@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <deque>
 #include <map>
 
@@ -227,6 +229,32 @@ TEST_F(DebuggerTest, WatchpointMatchesALaneAccess) {
   EXPECT_TRUE(d.connected()) << "a write watchpoint ignores loads";
   d.before(0, 9, 0x80000100, 3, sw, src.warp, 0x3);
   EXPECT_FALSE(d.connected()) << "lane 1 stores into the watched word";
+}
+
+// --trigger store: the first store that changes a watched byte fires, once;
+// a store of the value memory holds does not (crt0 zeroing .bss).
+TEST(DebuggerTrigger, FiresOnceOnTheFirstStoreThatChangesMemory) {
+  FakeSource src;
+  Debugger d;
+  d.add_source(src);
+  std::vector<std::string> fired;
+  d.set_store_trigger(0x1010, 4, [&](const std::string& thread, uint32_t pc, uint32_t addr) {
+    fired.push_back(fmt::format("{} 0x{:x} 0x{:x}", thread, pc, addr));
+  });
+  EXPECT_TRUE(d.armed()) << "no gdb, but every instruction is looked at";
+  const isa::Inst sw = isa::decode(0x0062a023);  // sw t1,0(t0)
+  src.warp[0].x[5] = 0x1010;
+  src.warp[0].x[6] = 0x13121110;  // what memory holds there
+  d.before(0, 9, 0x80000100, 1, sw, src.warp, 0x1);
+  EXPECT_TRUE(fired.empty()) << "the same value changes nothing";
+  src.warp[1].x[5] = 0x1012;
+  src.warp[1].x[6] = 7;
+  d.before(0, 9, 0x80000104, 2, sw, src.warp, 0x3);
+  ASSERT_EQ(fired.size(), 1u);
+  EXPECT_EQ(fired[0], "chip.sm0 warp 0 block (0,0,0) 0x80000104 0x1012");
+  EXPECT_FALSE(d.armed());
+  d.before(0, 9, 0x80000104, 3, sw, src.warp, 0x3);
+  EXPECT_EQ(fired.size(), 1u);
 }
 
 TEST_F(DebuggerTest, TargetDescriptionAndSupport) {
