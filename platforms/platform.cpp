@@ -229,6 +229,13 @@ void Platform::setup_fast_forward(cpu::ControlCluster* cluster) {
   const char* option = o.fast_forward ? "--fast-forward" : !o.restore.empty() ? "--restore" : "--checkpoint-out";
   if (!cluster) throw sim::ConfigError(fmt::format("{}: the netlist has no control_cluster instance", option));
   if (program_path_.empty()) throw sim::ConfigError(fmt::format("{} needs a program", option));
+  // The functional part runs no instruction through the debugger's hook: a
+  // breakpoint or a store trigger there would be passed silently.
+  if (o.fast_forward && (o.gdb_port || store_trigger_len_))
+    throw sim::ConfigError(
+        fmt::format("--fast-forward runs the cores functionally, where {} sees nothing; start "
+                    "from a checkpoint instead (--checkpoint-out, then --restore)",
+                    o.gdb_port ? "--gdb" : "--trigger store:"));
   cluster_ = cluster;
   if (!o.restore.empty()) {
     if (o.fast_forward || !o.checkpoint_out.empty())

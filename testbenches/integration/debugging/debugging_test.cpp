@@ -212,6 +212,10 @@ TEST(GdbSession, KillStopsTheRunAndBadPortsAreRefused) {
   const RunResult bad = run_tessera({"run", "sm1", dbg_fw("gdb_kernel"), "--gdb", "70000"});
   EXPECT_EQ(bad.status, 2) << bad.err;
   EXPECT_TRUE(has(bad.err, "--gdb")) << bad.err;
+  // Fast-forward's functional part would pass breakpoints silently.
+  const RunResult ff = run_tessera({"run", "sm1", dbg_fw("gdb_kernel"), "--gdb", "0", "--fast-forward"});
+  EXPECT_EQ(ff.status, 2) << ff.err;
+  EXPECT_TRUE(has(ff.err, "--fast-forward runs the cores functionally, where --gdb sees nothing")) << ff.err;
 }
 
 TEST(DebugMessages, ADivergentBarrierDeadlockNamesTheBarrierAndTheSpin) {
