@@ -51,7 +51,7 @@ class SmEngine::DebugThreads final : public debug::ThreadSource {
     const Warp* w = warp(key);
     if (!w) return "gone";
     const uint32_t live = w->existing & ~w->exited;
-    std::string s = fmt::format("{} lanes: 0x{:08x} at {}", e_.name_, w->mask, e_.program_.image().format_pc(w->pc));
+    std::string s = fmt::format("lanes 0x{:08x} run next at {}", w->mask, e_.program_.image().format_pc(w->pc));
     if (w->at_barrier) s += fmt::format(", 0x{:08x} at the barrier", w->at_barrier & live);
     if (w->exited) s += fmt::format(", 0x{:08x} exited", w->exited);
     if (w->outstanding)

@@ -164,10 +164,11 @@ TEST(GdbSession, ALivelockStopsWithItsReportAndTheWarpsToLookAt) {
   EXPECT_TRUE(has(r.gdb, "livelock")) << r.gdb;
   EXPECT_TRUE(has(r.gdb, "received signal SIGINT")) << r.gdb;
   // Warp 0 waits at the barrier, warp 1 spins: both are threads to inspect.
-  EXPECT_TRUE(std::regex_search(r.gdb, std::regex("\"sm0 warp 0 block \\(0,0,0\\)\" \\(sm0 lanes: 0x00000000 at .*, "
-                                                  "0xffffffff at the barrier\\)")))
+  EXPECT_TRUE(
+      std::regex_search(r.gdb, std::regex("\"sm0 warp 0 block \\(0,0,0\\)\" \\(lanes 0x00000000 run next at .*, "
+                                          "0xffffffff at the barrier\\)")))
       << r.gdb;
-  EXPECT_TRUE(std::regex_search(r.gdb, std::regex("\"sm0 warp 1 block \\(0,0,0\\)\" \\(sm0 lanes: 0xffffffff at ")))
+  EXPECT_TRUE(std::regex_search(r.gdb, std::regex("\"sm0 warp 1 block \\(0,0,0\\)\" \\(lanes 0xffffffff run next at ")))
       << r.gdb;
   EXPECT_TRUE(has(r.gdb, "Program terminated with signal SIGINT")) << r.gdb;
   EXPECT_EQ(r.sim_status, 5) << r.sim_err;
