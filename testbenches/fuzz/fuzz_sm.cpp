@@ -106,6 +106,9 @@ void run_platform(const std::string& elf) {
     case sim::ExitKind::kLockstepMismatch:
       expect(status == sim::kStatusLockstepMismatch, "lockstep mismatch without status 8");
       break;
+    case sim::ExitKind::kKilled:
+      expect(false, "killed from gdb, and no gdb is attached");
+      break;
     case sim::ExitKind::kRunning:
       expect(false, "run() returned while the run control says running");
       break;
