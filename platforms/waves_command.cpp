@@ -24,6 +24,8 @@ struct WavesArgs {
   std::vector<std::string> sets;
   bool list = false;
   std::string translate_dir;
+  std::string views_dir;
+  std::string program;    // --views: PC signals named in this ELF
   std::string pc_filter;  // an ELF: run as gtkwave's translate filter process
 };
 
@@ -53,13 +55,17 @@ int run_pc_filter(const std::string& elf) {
 
 int run_waves(const WavesArgs& a, const std::function<std::string(const std::string&)>& resolve) {
   if (!a.pc_filter.empty()) {
-    if (a.list || !a.translate_dir.empty() || !a.platform.empty())
-      throw sim::ConfigError("tessera waves --pc-filter ELF takes no platform, --list or --translate");
+    if (a.list || !a.translate_dir.empty() || !a.views_dir.empty() || !a.platform.empty())
+      throw sim::ConfigError("tessera waves --pc-filter ELF takes no platform, --list, --translate or --views");
     return run_pc_filter(a.pc_filter);
   }
   if (a.platform.empty()) throw sim::ConfigError("tessera waves: the platform is missing");
-  if (a.list == !a.translate_dir.empty())
-    throw sim::ConfigError("tessera waves: give exactly one of --list, --translate DIR and --pc-filter ELF");
+  if (int(a.list) + int(!a.translate_dir.empty()) + int(!a.views_dir.empty()) != 1)
+    throw sim::ConfigError(
+        "tessera waves: give exactly one of --list, --translate DIR, --views DIR and --pc-filter ELF");
+  if (!a.program.empty() && a.views_dir.empty())
+    throw sim::ConfigError("tessera waves: --program ELF names the PC signals of --views; give --views DIR too");
+  if (!a.program.empty()) isa::load_elf(a.program);  // a bad ELF fails now, not inside gtkwave
   sim::Config cfg;
   const std::string file = resolve(a.platform);
   cfg.load_yaml_file(file);
@@ -75,6 +81,11 @@ int run_waves(const WavesArgs& a, const std::function<std::string(const std::str
   if (a.list) {
     for (const sim::WaveSignal& s : wave.signals())
       fmt::print("{}.{} {}{}\n", s.scope, s.name, s.width, s.values ? " " + s.values->name : "");
+    return 0;
+  }
+  if (!a.views_dir.empty()) {
+    const std::string title = fmt::format("Platform {}", std::filesystem::path(file).stem().string());
+    for (const std::string& view : write_unit_views(wave, a.views_dir, title, a.program)) fmt::print("{}\n", view);
     return 0;
   }
   std::map<std::string, const sim::WaveEnum*> by_name;
@@ -103,12 +114,17 @@ int run_waves(const WavesArgs& a, const std::function<std::string(const std::str
 sim::ToolCommand add_waves_command(CLI::App& app, std::function<std::string(const std::string&)> resolve) {
   auto args = std::make_shared<WavesArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "waves", "List a platform's waveform signals, or write gtkwave translate files for its enum signals");
+      "waves", "List a platform's waveform signals; write gtkwave views of its units or translate files for its enums");
   cmd->add_option("platform", args->platform, "Platform netlist (.yaml file or name)");
   cmd->add_option("--set", args->sets, "Override a parameter: key=value (repeatable)");
   cmd->add_flag("--list", args->list, "Print every signal: its path, width and enum name (if any)");
   cmd->add_option("--translate", args->translate_dir,
                   "Write one gtkwave translate filter file per enum to DIR/<enum>.txt (as in waves/translate/)");
+  cmd->add_option("--views", args->views_dir,
+                  "Write a gtkwave view per unit of the platform to DIR/<unit>.gtkw, with their translate files; "
+                  "open one with: gtkwave RUN.fst DIR/sm0.gtkw");
+  cmd->add_option("--program", args->program,
+                  "With --views: PC signals shown as function+offset (file:line) of this ELF");
   cmd->add_option("--pc-filter", args->pc_filter,
                   "Run as gtkwave's translate filter process for PC signals: each hex value read becomes "
                   "function+offset (file:line) of this ELF (docs/waveforms.md)");

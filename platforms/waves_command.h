@@ -1,7 +1,8 @@
-// `tessera waves PLATFORM (--list | --translate DIR)`: the waveform signals
-// a platform declares, and gtkwave translate filter files for its enum
-// signals (waves/translate/, docs/waveforms.md); `tessera waves --pc-filter
-// ELF`, gtkwave's translate filter process for PC signals.
+// `tessera waves PLATFORM (--list | --translate DIR | --views DIR)`: the
+// signals a platform declares, gtkwave translate filter files for its enum
+// signals (waves/translate/) and gtkwave views of its units
+// (docs/waveforms.md); `tessera waves --pc-filter ELF`, gtkwave's translate
+// filter process for PC signals.
 #pragma once
 
 #include <functional>

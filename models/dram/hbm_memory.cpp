@@ -62,6 +62,7 @@ class HbmMemory::Tracer : public CommandObserver {
         pc.cmd = wave.add_signal(scope, "cmd", 4, &kDramCmd);
         pc.bank = wave.add_signal(scope, "cmd_bank", 6);
         pc.row = wave.add_signal(scope, "cmd_row", 18);
+        pc.addr = wave.add_signal(scope, "cmd_addr", 32);
         pc.cmd2 = wave.add_signal(scope, "cmd2", 4, &kDramCmd);
         pc.bank2 = wave.add_signal(scope, "cmd2_bank", 6);
         pc.row2 = wave.add_signal(scope, "cmd2_row", 18);
@@ -91,6 +92,10 @@ class HbmMemory::Tracer : public CommandObserver {
     const uint64_t code = code_of(c.kind);
     const uint64_t row = c.kind == CommandKind::kRefAb ? 0 : c.row;
     const uint64_t shown_bank = c.kind == CommandKind::kRefAb ? 0 : bank;
+    if (is_column_command(c.kind) && pc.addr >= 0) {
+      const DramAddress a{c.channel, c.pc, c.bank_group, c.bank, c.row, c.column};
+      wave_.change(pc.addr, hbm_.base_ + hbm_.engine_->address_map().encode(a), t);
+    }
     if (pc.cmd_cycle == c.cycle) {
       // Both buses issue in this cycle: the column command in cmd, the row
       // command in cmd2.
@@ -176,7 +181,7 @@ class HbmMemory::Tracer : public CommandObserver {
 
  private:
   struct Pc {
-    int cmd = -1, bank = -1, row = -1, cmd2 = -1, bank2 = -1, row2 = -1;
+    int cmd = -1, bank = -1, row = -1, addr = -1, cmd2 = -1, bank2 = -1, row2 = -1;
     int read_queue = -1, write_queue = -1, refresh = -1;
     std::vector<int> open, open_row;
     uint64_t cmd_cycle = kNever, cmd2_cycle = kNever, refresh_end = kNever;

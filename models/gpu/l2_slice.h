@@ -75,6 +75,10 @@ class L2Slice {
   void push(const L2Request& r, uint64_t arrival);
   // One cycle of the tag pipeline.
   void cycle(uint64_t now);
+  // The request cycle(now) looks up (nullptr: none waits).
+  const L2Request* next_request(uint64_t now) const {
+    return input_.empty() || input_.front().arrival > now ? nullptr : &input_.front().req;
+  }
   // A sector fetched from memory arrived in cycle `now`.
   void fill(uint32_t sector_addr, uint64_t now);
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -101,7 +102,9 @@ void L2System::set_waveform(sim::Waveform* wave) {
     if (!wave->scope_enabled(scope)) continue;
     SliceWave& w = wave_slices_[s];
     w.req = wave->add_signal(scope, "req", 1);
-    w.kind = wave->add_signal(scope, "req_kind", 2, &kL2Req);
+    w.kind = wave->add_signal(scope, "req_kind", 2, &sim::kMemOpWave);
+    w.addr = wave->add_signal(scope, "req_addr", 32);
+    w.sm = wave->add_signal(scope, "req_sm", 8);
     w.hit = wave->add_signal(scope, "hit", 1);
     w.miss = wave->add_signal(scope, "miss", 1);
     w.mshr = wave->add_signal(scope, "mshr", 8);
@@ -123,7 +126,7 @@ void L2System::trace_begin(uint64_t now) {
   }
 }
 
-void L2System::trace_slice(unsigned s, const L2Stats& before, uint64_t now) {
+void L2System::trace_slice(unsigned s, const L2Stats& before, const L2Request* served, uint64_t now) {
   SliceWave& w = wave_slices_[s];
   const L2Slice& slice = *slices_[s];
   const L2Stats& after = slice.stats();
@@ -133,6 +136,11 @@ void L2System::trace_slice(unsigned s, const L2Stats& before, uint64_t now) {
   if (read || write || atomic) {
     wave_->change(w.req, 1, t);
     wave_->change(w.kind, read ? 0 : write ? 1 : 2, t);
+    if (served) {
+      wave_->change(w.addr, served->line, t);
+      const auto* gp = reinterpret_cast<const tlm::tlm_generic_payload*>(served->handle);
+      if (const auto* ext = gp->get_extension<sim::MemExt>()) wave_->change(w.sm, ext->source, t);
+    }
     if (!write) {
       const bool missed =
           after.miss_sectors != before.miss_sectors || after.mshr_merged_sectors != before.mshr_merged_sectors;
@@ -247,8 +255,10 @@ void L2System::cycle() {
     const size_t before = slices_[s]->queued();
     if (wave_) {
       const L2Stats stats_before = slices_[s]->stats();
+      const L2Request* next = slices_[s]->next_request(now);
+      const std::optional<L2Request> served = next ? std::optional<L2Request>(*next) : std::nullopt;
       slices_[s]->cycle(now);
-      trace_slice(s, stats_before, now);
+      trace_slice(s, stats_before, served ? &*served : nullptr, now);
     } else {
       slices_[s]->cycle(now);
     }

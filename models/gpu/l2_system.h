@@ -48,9 +48,6 @@
 
 namespace tessera::gpu {
 
-// The kind of request a slice's tag pipeline accepted (signal `req_kind`).
-inline const sim::WaveEnum kL2Req{"l2_req", {{0, "read"}, {1, "write"}, {2, "atomic"}}};
-
 class L2System : public sc_core::sc_module, public sim::InFlightReporter, public CrossbarTargets {
  public:
   using TargetPort = sim::AtTargetPort<L2System>;
@@ -97,7 +94,7 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
  private:
   uint32_t capacity_bytes_ = 0;
   struct SliceWave {
-    int req = -1, kind = -1, hit = -1, miss = -1, mshr = -1, atomic_busy = -1, mem_outstanding = -1;
+    int req = -1, kind = -1, addr = -1, sm = -1, hit = -1, miss = -1, mshr = -1, atomic_busy = -1, mem_outstanding = -1;
     uint64_t strobe_cycle = L2Slice::kNever;  // the cycle whose strobes are up
     uint64_t outstanding = 0;
     std::deque<std::pair<uint64_t, uint64_t>> atomic;  // busy stretches of the atomic unit
@@ -126,7 +123,8 @@ class L2System : public sc_core::sc_module, public sim::InFlightReporter, public
   uint64_t next_cycle(uint64_t now) const;
   uint64_t now_ps() const { return sc_core::sc_time_stamp().value() / ps_; }
   void trace_begin(uint64_t now);
-  void trace_slice(unsigned s, const L2Stats& before, uint64_t now);
+  // `served`: the request the slice looked up this cycle (a copy; nullptr: none).
+  void trace_slice(unsigned s, const L2Stats& before, const L2Request* served, uint64_t now);
   uint64_t trace_next(uint64_t now) const;
 
   sim::RunControl& run_;

@@ -6,9 +6,13 @@
 
 #include <cstdint>
 
+#include "sim/waveform.h"
+
 namespace tessera::sim {
 
 enum class MemOp : uint8_t { kRead, kWrite, kAtomic };
+// Its names in waveforms (chip.smN.mem.req_op, chip.l2.sliceN.req_kind).
+inline const WaveEnum kMemOpWave{"mem_op", {{0, "read"}, {1, "write"}, {2, "atomic"}}};
 
 struct MemExt : tlm::tlm_extension<MemExt> {
   uint16_t source = 0;  // SM number, or control core number

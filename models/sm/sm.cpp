@@ -57,6 +57,19 @@ Sm::Sm(const sc_core::sc_module_name& name, unsigned id, const Context& ctx)
       s.l1[h].miss = wave_->add_signal(half, "miss", 1);
       s.l1[h].mshr = wave_->add_signal(half, "mshr", 8);
     }
+    s.mem_req = wave_->add_signal(scope + ".mem", "req", 1);
+    s.mem_addr = wave_->add_signal(scope + ".mem", "req_addr", 32);
+    s.mem_op = wave_->add_signal(scope + ".mem", "req_op", 2, &sim::kMemOpWave);
+    s.mem_warp = wave_->add_signal(scope + ".mem", "req_warp", 8);
+    bool any_warp = false;
+    std::vector<WarpSignals> warps(engine_.warps().size());
+    for (unsigned w = 0; w < warps.size(); ++w) {
+      const std::string warp = fmt::format("{}.warp{}", scope, w);
+      warps[w].state = wave_->add_signal(warp, "state", 3, &kSmWarpWave);
+      warps[w].active_mask = wave_->add_signal(warp, "active_mask", kWarpSize);
+      any_warp = any_warp || warps[w].state >= 0;
+    }
+    if (any_warp) s.warps = std::move(warps);
     s.shared_busy = wave_->add_signal(scope + ".shared", "busy", 1);
     s.shared_passes = wave_->add_signal(scope + ".shared", "passes", 6);
     const uint64_t period_ps =
@@ -156,7 +169,11 @@ void Sm::trace_sm(uint64_t now, uint64_t t) {
     wave_->change(s.l1[h].mshr, std::min<uint64_t>(l1.half(h).mshr.size(), 0xFF), t);
     e = SmTrace::L1Half{};
   }
-  strobes_on_ = tr.events;
+  if (mem_strobe_ && mem_cycle_ < now) {
+    wave_->change(s.mem_req, 0, t);
+    mem_strobe_ = false;
+  }
+  strobes_on_ = tr.events || mem_strobe_;
   strobe_cycle_ = now;
   tr.events = false;
   // Values wider than their signal saturate (the signals' widths fit the
@@ -169,6 +186,20 @@ void Sm::trace_sm(uint64_t now, uint64_t t) {
   wave_->change(s.barrier_warps, engine_.barrier_warps(), t);
   wave_->change(s.shared_busy, engine_.shared_busy(now) ? 1 : 0, t);
   wave_->change(s.shared_passes, std::min<uint64_t>(tr.shared_passes, 0x3F), t);
+  trace_warps(t);
+}
+
+void Sm::trace_warps(uint64_t t) {
+  const std::vector<WarpSignals>& signals = sm_signals_.warps;
+  if (signals.empty()) return;
+  const std::vector<Warp>& warps = engine_.warps();
+  for (size_t i = 0; i < signals.size(); ++i) {
+    const Warp& w = warps[i];
+    // The next instruction matters only while a register waits on memory.
+    const isa::Inst* next = w.resident && w.outstanding ? engine_.program().find(w.pc) : nullptr;
+    wave_->change(signals[i].state, static_cast<uint64_t>(warp_activity(w, next)), t);
+    wave_->change(signals[i].active_mask, w.resident ? w.mask : 0, t);
+  }
 }
 
 void Sm::trace_idle() {
@@ -182,9 +213,15 @@ void Sm::trace_idle() {
       wave_->change(h.hit, 0, t);
       wave_->change(h.miss, 0, t);
     }
+    wave_->change(s.mem_req, 0, t);
+    mem_strobe_ = false;
     strobes_on_ = false;
   }
-  wave_->change(s.shared_busy, engine_.shared_busy(now) ? 1 : 0, t);
+  const bool busy = engine_.shared_busy(now);
+  wave_->change(s.shared_busy, busy ? 1 : 0, t);
+  // Woken for a strobe while the bank array works on: wake again when it
+  // stops, unless the SM's own cycle comes first (then it decides).
+  if (busy) trace_wake_.notify(clock_.time_of(engine_.shared_busy_until()) - sc_core::sc_time_stamp());
 }
 
 // ---------------------------------------------------------------- global memory
@@ -213,6 +250,16 @@ void Sm::send_requests(uint64_t now) {
                                                       : "atomic",
                            sim::Timeline::sm_request_id(engine_.id(), r.tag, r.line), sim::Timeline::now_ps(),
                            fmt::format(R"({{"line":"0x{:08x}","sectors":{},"warp":{}}})", r.line, r.sectors, r.warp));
+  if (wave_) {
+    const SmSignals& s = sm_signals_;
+    const uint64_t t = now_ps();
+    wave_->change(s.mem_req, 1, t);
+    wave_->change(s.mem_addr, r.line, t);
+    wave_->change(s.mem_op, static_cast<uint64_t>(op), t);
+    wave_->change(s.mem_warp, r.warp, t);
+    mem_strobe_ = true;
+    mem_cycle_ = now;
+  }
   mem_port_.send(0, *gp);
 }
 

@@ -131,11 +131,21 @@ class Sm final : public sc_core::sc_module, public BlockLaunchIf, public sim::In
   struct L1Signals {
     int req = -1, hit = -1, miss = -1, mshr = -1;
   };
+  struct WarpSignals {
+    int state = -1, active_mask = -1;
+  };
   struct SmSignals {
     int ldst_queue = -1, global_outstanding = -1, resident_blocks = -1, resident_warps = -1, barrier_warps = -1;
     int shared_busy = -1, shared_passes = -1;
     std::vector<L1Signals> l1;
+    // The requests towards L2 (mem.*): a strobe per request sent, its line,
+    // operation and warp slot.
+    int mem_req = -1, mem_addr = -1, mem_op = -1, mem_warp = -1;
+    std::vector<WarpSignals> warps;  // per warp slot; empty when --trace-scope leaves every slot out
   } sm_signals_;
+  void trace_warps(uint64_t t);
+  bool mem_strobe_ = false;  // mem.req is 1 since mem_cycle_
+  uint64_t mem_cycle_ = 0;
   bool strobes_on_ = false;  // some L1 strobe is 1 since strobe_cycle_
   uint64_t strobe_cycle_ = 0;
   sc_core::sc_event trace_wake_;  // wakes trace_idle()

@@ -66,6 +66,22 @@ bool Warp::release_syncwarp_if_complete() {
   return true;
 }
 
+WarpActivity warp_activity(const Warp& w, const isa::Inst* next) {
+  if (!w.resident) return WarpActivity::kEmpty;
+  if (w.exited == w.existing) return WarpActivity::kExited;
+  if (w.mask == 0) return (w.at_barrier | w.at_syncwarp) ? WarpActivity::kBarrier : WarpActivity::kMemory;
+  if (!next) return WarpActivity::kActive;
+  // The registers IssueStage::check() reads: the first of each operand, then
+  // the rest of a register group (ld.v4, atom.cas64) for src[1], src[2], dst.
+  auto pending = [&](uint8_t r, unsigned k) { return r != isa::kNoReg && w.ready[r + k] == Warp::kPending; };
+  for (uint8_t r : {next->src[0], next->src[1], next->src[2], next->dst})
+    if (pending(r, 0)) return WarpActivity::kMemory;
+  for (unsigned k = 1; k < next->group; ++k)
+    for (uint8_t r : {next->src[1], next->src[2], next->dst})
+      if (pending(r, k)) return WarpActivity::kMemory;
+  return WarpActivity::kActive;
+}
+
 void release_barrier_if_complete(unsigned slot, Block& b, std::vector<Warp>& warps, uint64_t ready_at) {
   if (b.waiting == 0 || b.waiting != b.threads - b.exited) return;
   b.waiting = 0;

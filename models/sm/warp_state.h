@@ -63,6 +63,18 @@ struct Warp {
   bool release_syncwarp_if_complete();
 };
 
+// What a warp slot does, as the waveform shows it (chip.smN.warpW.state,
+// docs/waveforms.md).
+enum class WarpActivity : uint8_t {
+  kEmpty,    // no warp resident
+  kActive,   // can issue, or waits for a unit or an arithmetic result
+  kMemory,   // its next instruction needs a register a memory access has not delivered
+  kBarrier,  // every live lane waits at __syncthreads or __syncwarp
+  kExited,   // every lane exited; the slot waits for its accesses in flight
+};
+// `next`: the instruction at w.pc (nullptr when none is known).
+WarpActivity warp_activity(const Warp& w, const isa::Inst* next);
+
 // bar.red reductions a lane may wait with (Warp::bar_op).
 enum BarRed : uint8_t { kBarRedNone, kBarRedPopc, kBarRedAnd, kBarRedOr };
 

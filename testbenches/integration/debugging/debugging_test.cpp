@@ -361,7 +361,8 @@ TEST(WaveViews, ThePcFilterNamesCodeAddresses) {
 
 // Every flight-recorder dump gets a gtkwave view beside it: gtkwave, started
 // in another directory, opens it with the marker at the stop, the failing
-// SM's signals, enums by name and PCs by function and line.
+// SM's signals labelled below the SM (sched1/pc), enums by name and PCs by
+// function and line.
 TEST(WaveViews, AFlightRecorderDumpHasAViewThatNamesTheCode) {
   for (const char* tool : {"xvfb-run", "xauth", "gtkwave"})
     ASSERT_EQ(std::system(fmt::format("command -v {} >/dev/null", tool).c_str()), 0)
@@ -379,8 +380,8 @@ TEST(WaveViews, AFlightRecorderDumpHasAViewThatNamesTheCode) {
     std::ofstream tcl(dir + "/check.tcl");
     tcl << "set shown [gtkwave::getDisplayedSignals]\nputs \"COUNT [llength $shown]\"\n"
            "puts \"MARKER [gtkwave::getMarker]\"\n"
-           "puts \"PC [gtkwave::getTraceValueAtMarkerFromName {chip.sm0.sched1.pc[31:0]}]\"\n"
-           "puts \"STALL [gtkwave::getTraceValueAtMarkerFromName {chip.sm0.sched1.stall[2:0]}]\"\n"
+           "puts \"PC [gtkwave::getTraceValueAtMarkerFromName {sched1/pc[31:0]}]\"\n"
+           "puts \"STALL [gtkwave::getTraceValueAtMarkerFromName {sched1/stall[2:0]}]\"\n"
            "gtkwave::/File/Quit\n";
   }
   const std::string out =

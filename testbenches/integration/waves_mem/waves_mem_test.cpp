@@ -6,7 +6,8 @@
 // every bank of the pseudo channel is closed, and the command signals show
 // exactly as many ACT, RD/WR and REF as the statistics count. The L2
 // slices' request, hit and miss strobes agree with each slice's statistics;
-// the memories' outstanding counts return to 0. Tracing changes no
+// the memories' outstanding counts return to 0. A request's line shows on
+// the SM's, the L2 slice's and the DRAM's signals. Tracing changes no
 // statistic.
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -290,6 +292,69 @@ TEST(WavesHbm, VecaddWithASmallL2WritesBackAndKeepsTheProtocol) {
   const Traced r = run_traced("chip_hbm", "vecadd", {"--set", "l2.size_kb=8"});
   check_hbm(r, 1);
   check_l2(r);
+}
+
+uint64_t period_ps(const Traced& r, const std::string& clock) {
+  return static_cast<uint64_t>(1e6 / std::stod(r.stats["config"]["parameters"][clock].get<std::string>()));
+}
+
+// (the value of each of `values` at each high cycle of `strobe`).
+std::vector<std::vector<uint64_t>> at_strobes(const Wave& w, const std::string& strobe,
+                                              const std::vector<std::string>& values, uint64_t period, uint64_t end) {
+  std::vector<std::vector<uint64_t>> out;
+  const auto& c = w.at(strobe);
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (c[i].v != 1) continue;
+    const uint64_t until = i + 1 < c.size() ? c[i + 1].t : end;
+    for (uint64_t t = c[i].t; t < until; t += period) {
+      std::vector<uint64_t> row;
+      for (const std::string& v : values) row.push_back(w.value(v, t));
+      out.push_back(row);
+    }
+  }
+  return out;
+}
+
+// Memory request signals carry addresses: every request an SM sends
+// (chip.smN.mem.req, its req_addr, req_op) reaches an L2 slice as one
+// request of the same line, operation and SM (req_addr, req_kind, req_sm),
+// and every DRAM burst (a RD or WR, cmd_addr) is of a line the SMs asked L2
+// for. An 8 KiB L2 makes write-backs.
+TEST(WavesAddresses, ARequestCarriesItsLineFromTheSmToTheDram) {
+  const Traced r = run_traced("chip_hbm", "vecadd", {"--set", "l2.size_kb=8"});
+  const Wave& w = r.wave;
+  const uint64_t sm_period = period_ps(r, "clock.sm_mhz"), l2_period = period_ps(r, "clock.l2_mhz");
+  std::multiset<std::vector<uint64_t>> sent, received;
+  std::set<uint64_t> lines;
+  for (unsigned sm = 0; w.has("chip.sm" + std::to_string(sm) + ".mem.req"); ++sm) {
+    const std::string m = "chip.sm" + std::to_string(sm) + ".mem";
+    for (auto row : at_strobes(w, m + ".req", {m + ".req_addr", m + ".req_op"}, sm_period, r.end_ps)) {
+      lines.insert(row[0]);
+      row.push_back(sm);
+      sent.insert(row);
+    }
+  }
+  for (unsigned s = 0; w.has("chip.l2.slice" + std::to_string(s) + ".req"); ++s) {
+    const std::string l = "chip.l2.slice" + std::to_string(s);
+    for (const auto& row :
+         at_strobes(w, l + ".req", {l + ".req_addr", l + ".req_kind", l + ".req_sm"}, l2_period, r.end_ps))
+      received.insert(row);
+  }
+  EXPECT_GT(sent.size(), 100u);
+  EXPECT_TRUE(sent == received) << sent.size() << " requests sent by the SMs, " << received.size()
+                                << " received by the L2 slices";
+  const uint64_t tck = preset(r.stats["config"]["parameters"]["dram.spec"], "tck_ps");
+  uint64_t bursts = 0;
+  for (unsigned p = 0; w.has(fmt_pc(p) + ".cmd"); ++p) {
+    for (const Command& c : commands(w, fmt_pc(p), tck, r.end_ps)) {
+      if (c.cmd != kRd && c.cmd != kWr) continue;
+      const uint64_t addr = w.value(fmt_pc(p) + ".cmd_addr", c.t);
+      EXPECT_EQ(lines.count(addr & ~uint64_t{127}), 1u)
+          << fmt_pc(p) << " at " << c.t << ": a burst of 0x" << std::hex << addr << ", a line no SM asked for";
+      ++bursts;
+    }
+  }
+  EXPECT_EQ(bursts, r.stats["chip"]["dram"]["bursts"].get<uint64_t>());
 }
 
 TEST(WavesFixedMemory, OutstandingRequestsStayWithinTheQueueAndDrain) {

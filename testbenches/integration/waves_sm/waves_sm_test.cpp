@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -135,6 +136,59 @@ TEST(WavesSm, ReductionWarpsWaitAtTheBarrier) {
   EXPECT_LE(max_of(barrier), 4u * 7u);
   ASSERT_FALSE(barrier.empty());
   EXPECT_EQ(barrier.back().second, 0u);
+}
+
+// Each warp slot's state (empty, active, memory, barrier, exited) and
+// active mask: at every instant a slot changes, the slots that hold a warp
+// are at most the SM's resident warps (as many at the peak), and those at
+// the barrier at most its
+// barrier_warps; a warp that waits (barrier, exited) or is gone has no
+// active lane, one that runs or waits on memory has some. reduction waits at
+// __syncthreads, vecadd on its global loads.
+TEST(WavesSm, WarpSlotsShowWhatEachWarpWaitsFor) {
+  enum : uint64_t { kEmpty, kActive, kMemory, kBarrier, kExited };
+  for (const char* program : {"reduction", "vecadd"}) {
+    SCOPED_TRACE(program);
+    const auto w = trace("sm1", program, {"sm0"}, kRegisterLimited);
+    std::vector<std::string> slots;
+    for (unsigned i = 0; w.count("chip.sm0.warp" + std::to_string(i) + ".state"); ++i)
+      slots.push_back("chip.sm0.warp" + std::to_string(i));
+    ASSERT_EQ(slots.size(), 64u);  // sm.max_warps
+    std::set<uint64_t> times;
+    std::map<uint64_t, unsigned> seen;  // state -> slots that were ever in it
+    for (const std::string& slot : slots) {
+      std::set<uint64_t> states;
+      for (const auto& [t, v] : signal(w, slot + ".state")) {
+        times.insert(t);
+        states.insert(v);
+        EXPECT_LE(v, kExited) << slot;
+      }
+      for (const uint64_t v : states) ++seen[v];
+      for (const auto& [t, v] : signal(w, slot + ".active_mask")) times.insert(t);
+    }
+    unsigned most_held = 0;
+    for (const uint64_t t : times) {
+      unsigned held = 0, at_barrier = 0;
+      for (const std::string& slot : slots) {
+        const uint64_t state = value_at(signal(w, slot + ".state"), t);
+        const uint64_t mask = value_at(signal(w, slot + ".active_mask"), t);
+        held += state != kEmpty;
+        at_barrier += state == kBarrier;
+        if (state == kEmpty || state == kBarrier || state == kExited) {
+          EXPECT_EQ(mask, 0u) << slot << " at " << t;
+        } else {
+          EXPECT_NE(mask, 0u) << slot << " at " << t;
+        }
+      }
+      // resident_warps counts the warps of resident blocks, finished ones too.
+      EXPECT_LE(held, value_at(signal(w, "chip.sm0.resident_warps"), t)) << "at " << t;
+      most_held = std::max(most_held, held);
+      EXPECT_LE(at_barrier, value_at(signal(w, "chip.sm0.barrier_warps"), t)) << "at " << t;
+    }
+    EXPECT_EQ(most_held, max_of(signal(w, "chip.sm0.resident_warps")));
+    EXPECT_GT(seen[program == std::string("reduction") ? kBarrier : kMemory], 0u);
+    EXPECT_GT(seen[kActive], 0u);
+  }
 }
 
 // ldg_lut: __ldgu lookups of a 1 KiB table go through L1 (read-only loads).

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""gtkwave itself, headless under Xvfb, loads the waves/ views (docs/waveforms.md).
+"""gtkwave itself, headless under Xvfb, loads Tessera's views (docs/waveforms.md).
 
   check_views.py view TESSERA FW_DIR REPO WORK VIEW PLATFORM[,PLATFORM...]
       Runs vecadd on each platform (PLATFORM@KEY=VALUE[+KEY=VALUE...]: with
@@ -8,6 +8,10 @@
       displays), and checks that gtkwave reported no error (a translate file
       it could not open, a bad save file) and that every signal the view
       names was found in one of the waveforms.
+  check_views.py views TESSERA FW_DIR WORK PLATFORM
+      `tessera waves PLATFORM --views DIR`: gtkwave, started from /, loads
+      every view it writes with a run's waveform and finds every signal;
+      labels are unique; every signal of the platform is in some view.
   check_views.py all TESSERA FW_DIR REPO WORK PLATFORM
       The same for a view of every signal `tessera waves PLATFORM --list`
       declares: gtkwave finds each under the name the views use (vectors
@@ -52,17 +56,25 @@ def run_program(tessera, fw_dir, platform, out):
         fail(f"{' '.join(cmd)} exited with {r.returncode}:\n{r.stdout}{r.stderr}")
 
 
-def view_signals(path):
-    names = []
+def view_labels(path):
+    """(label, signal) of each signal a view shows; the label is its alias
+    (`+{label} signal`), or the signal's own name."""
+    shown = []
     for line in open(path):
         line = line.strip()
-        if line and line[0] not in "[@-^*":
-            names.append(line)
-    return names
+        if not line or line[0] in "[@-^*":
+            continue
+        m = re.match(r"\+\{([^}]*)\} (.*)", line)
+        shown.append((m.group(1), m.group(2)) if m else (line, line))
+    return shown
+
+
+def view_signals(path):
+    return [signal for _, signal in view_labels(path)]
 
 
 def gtkwave_shows(repo, work, wave, view):
-    """Signals gtkwave displays for `view` with `wave`, run from the repository root."""
+    """Signals gtkwave displays for `view` with `wave`, run from directory `repo`."""
     script = os.path.join(work, "list_signals.tcl")
     with open(script, "w") as f:
         f.write(TCL)
@@ -95,8 +107,62 @@ def check_view(tessera, fw_dir, repo, work, view, platforms):
     print(f"{os.path.basename(view)}: gtkwave found all {len(view_signals(view))} signals")
 
 
-def listed(tessera, platform):
-    r = subprocess.run([tessera, "waves", platform, "--list"], capture_output=True, text=True, timeout=300)
+def check_views(tessera, fw_dir, work, platform):
+    """`tessera waves PLATFORM --views DIR` on one platform: gtkwave, started
+    from /, loads each view without an error and finds every signal it names
+    (the translate files and the PC filter by their absolute paths); labels
+    are unique in a view, end with the signal's name and hold no '.' (gtkwave
+    would show only what follows it); every signal the
+    platform declares is in some view."""
+    need("xvfb-run", "xvfb")
+    need("xauth", "xauth")
+    need("gtkwave", "gtkwave")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    wave = os.path.join(work, platform.partition("@")[0] + ".fst")
+    run_program(tessera, fw_dir, platform, wave)
+    name, _, sets = platform.partition("@")
+    out = os.path.join(work, "views")
+    cmd = [tessera, "waves", name, "--views", out, "--program", os.path.join(fw_dir, "vecadd.elf")]
+    for s in filter(None, sets.split("+")):
+        cmd += ["--set", s]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        fail(f"{' '.join(cmd)} exited with {r.returncode}:\n{r.stderr}")
+    views = r.stdout.split()
+    if not views:
+        fail(f"{' '.join(cmd)} wrote no view")
+    in_views = set()
+    for view in views:
+        labels = view_labels(view)
+        seen = {}
+        for label, signal in labels:
+            if label in seen:
+                fail(f"{view}: label {label} names both {seen[label]} and {signal}")
+            seen[label] = signal
+            if "." in label or not signal.endswith(label.split("/")[-1]):
+                fail(f"{view}: label {label} does not end with the name of {signal}")
+        for line in open(view):
+            if line.startswith("^") and not line.split(None, 1)[1].startswith("/"):
+                fail(f"{view}: {line.strip()}: a relative path, which gtkwave looks up from its working directory")
+        found = gtkwave_shows("/", work, wave, view)
+        missing = [sig for _, sig in labels if sig not in found]
+        if missing:
+            fail(f"{view}: gtkwave did not find {len(missing)} of its signals in the waveform of {platform}:\n  "
+                 + "\n  ".join(missing[:20]))
+        in_views |= {sig for _, sig in labels}
+        print(f"{os.path.basename(view)}: gtkwave found all {len(labels)} signals")
+    declared = {p + (f"[{w - 1}:0]" if w > 1 else "") for p, w in listed(tessera, name, sets)}
+    if declared - in_views:
+        fail(f"{len(declared - in_views)} signals of {platform} are in no view: {sorted(declared - in_views)[:20]}")
+    print(f"{platform}: {len(views)} views show all {len(declared)} signals")
+
+
+def listed(tessera, platform, sets=""):
+    cmd = [tessera, "waves", platform, "--list"]
+    for s in filter(None, sets.split("+")):
+        cmd += ["--set", s]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
         fail(f"tessera waves {platform} --list exited with {r.returncode}:\n{r.stderr}")
     sigs = []
@@ -169,6 +235,8 @@ def main(argv):
     mode = argv[1]
     if mode == "view":
         check_view(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7].split(","))
+    elif mode == "views":
+        check_views(argv[2], argv[3], argv[4], argv[5])
     elif mode == "all":
         check_all(argv[2], argv[3], argv[4], argv[5], argv[6])
     elif mode == "translate":

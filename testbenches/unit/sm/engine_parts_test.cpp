@@ -129,6 +129,37 @@ TEST(WarpState, ExitedAndWaitingThreadsDoNotRun) {
   EXPECT_EQ(w.mask, 0u);  // nothing can run
 }
 
+// What the waveform's chip.smN.warpW.state shows of a warp.
+TEST(WarpState, ActivityNamesWhatTheWarpWaitsFor) {
+  EXPECT_EQ(warp_activity(Warp{}, nullptr), WarpActivity::kEmpty);
+  Warp w = warp_at({0x100, 0x100, 0x100});
+  tessera::isa::Inst add;  // x5 = x6 + x7: registers 5, 6, 7
+  add.dst = 5;
+  add.src[0] = 6;
+  add.src[1] = 7;
+  EXPECT_EQ(warp_activity(w, &add), WarpActivity::kActive);
+  w.ready[9] = Warp::kPending;  // a load in flight to a register the instruction does not read
+  EXPECT_EQ(warp_activity(w, &add), WarpActivity::kActive);
+  w.ready[7] = 12;  // an arithmetic result not ready yet: a scoreboard wait, not memory
+  EXPECT_EQ(warp_activity(w, &add), WarpActivity::kActive);
+  w.ready[7] = Warp::kPending;
+  EXPECT_EQ(warp_activity(w, &add), WarpActivity::kMemory);
+  w.ready[7] = 0;
+  tessera::isa::Inst st_v2 = add;  // a group of 2: src[1] names x7 and x8
+  st_v2.group = 2;
+  w.ready[8] = Warp::kPending;
+  EXPECT_EQ(warp_activity(w, &add), WarpActivity::kActive);
+  EXPECT_EQ(warp_activity(w, &st_v2), WarpActivity::kMemory);
+  w.at_barrier = 0b011;
+  w.exited = 0b100;
+  w.reconverge();
+  EXPECT_EQ(warp_activity(w, &add), WarpActivity::kBarrier);
+  w.at_barrier = 0;
+  w.exited = 0b111;
+  w.reconverge();
+  EXPECT_EQ(warp_activity(w, &add), WarpActivity::kExited);
+}
+
 // A block of two warps of 2 threads: the barrier opens when all 4 arrived.
 TEST(WarpState, BarrierReleasesWhenEveryThreadOfTheBlockArrived) {
   std::vector<Warp> warps{warp_at({0x100, 0x100}), warp_at({0x100, 0x80})};
