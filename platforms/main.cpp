@@ -20,6 +20,7 @@
 #include "platforms/platform.h"
 #include "platforms/plugin.h"
 #include "platforms/rtl_commands.h"
+#include "platforms/trace_query.h"
 #include "platforms/waves_command.h"
 #include "sim/cli_checks.h"
 #include "sim/log.h"
@@ -316,6 +317,7 @@ int sc_main(int argc, char** argv) {
   tools.push_back(tessera::noc::add_noc_command(app));
   tools.push_back(tessera::dram::add_dram_command(app));
   tools.push_back(tessera::platform::add_waves_command(app, resolve_platform));
+  tools.push_back(tessera::platform::add_trace_query_command(app));
   tools.push_back(tessera::platform::add_rtl_coverage_command(app));
   tools.push_back(tessera::platform::add_rtl_test_command(app));
 

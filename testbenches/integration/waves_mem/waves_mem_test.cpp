@@ -14,10 +14,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -355,6 +357,89 @@ TEST(WavesAddresses, ARequestCarriesItsLineFromTheSmToTheDram) {
     }
   }
   EXPECT_EQ(bursts, r.stats["chip"]["dram"]["bursts"].get<uint64_t>());
+}
+
+// `tessera trace-query RUN.fst --addr A:LEN` on a real run lists, for a
+// line, exactly the SM requests, L2 requests and DRAM bursts the waveform
+// holds for it (counted here through fst2vcd), in time order.
+TEST(TraceQuery, ARunsTransactionsOnALineAreThoseOfItsWaveform) {
+  const std::string fst = tessera::test::temp_path("trace_query_vecadd.fst");
+  const std::string json = tessera::test::temp_path("trace_query_vecadd.json");
+  RunResult r =
+      run_tessera({"run", "chip_hbm", elf("vecadd"), "-q", "--vcd", fst, "--stats", json, "--set", "l2.size_kb=8"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  Traced run;
+  run.stats = read_json(json);
+  const Wave& w = run.wave = read_wave(fst);
+  uint64_t end = 0;
+  for (const auto& [name, c] : w.signals)
+    if (!c.empty()) end = std::max(end, c.back().t + 1);
+  const uint64_t sm_period = period_ps(run, "clock.sm_mhz"), l2_period = period_ps(run, "clock.l2_mhz");
+  const uint64_t tck = preset(run.stats["config"]["parameters"]["dram.spec"], "tck_ps");
+  // The line of sm1's fifth request, and what the signals say of it.
+  const auto requests = at_strobes(w, "chip.sm1.mem.req", {"chip.sm1.mem.req_addr"}, sm_period, end);
+  ASSERT_GT(requests.size(), 5u);
+  const uint64_t line = requests[4][0];
+  unsigned sm = 0, l2 = 0, bursts = 0;
+  for (unsigned i = 0; w.has("chip.sm" + std::to_string(i) + ".mem.req"); ++i) {
+    const std::string m = "chip.sm" + std::to_string(i) + ".mem";
+    for (const auto& row : at_strobes(w, m + ".req", {m + ".req_addr"}, sm_period, end)) sm += row[0] == line;
+  }
+  for (unsigned i = 0; w.has("chip.l2.slice" + std::to_string(i) + ".req"); ++i) {
+    const std::string l = "chip.l2.slice" + std::to_string(i);
+    for (const auto& row : at_strobes(w, l + ".req", {l + ".req_addr"}, l2_period, end)) l2 += row[0] == line;
+  }
+  for (unsigned p = 0; w.has(fmt_pc(p) + ".cmd"); ++p)
+    for (const Command& c : commands(w, fmt_pc(p), tck, end))
+      if ((c.cmd == kRd || c.cmd == kWr) && (w.value(fmt_pc(p) + ".cmd_addr", c.t) & ~uint64_t{127}) == line) ++bursts;
+  ASSERT_GT(l2, 0u);
+
+  std::ostringstream range;
+  range << "0x" << std::hex << line << ":128";
+  r = run_tessera({"trace-query", fst, "--addr", range.str()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  unsigned got_sm = 0, got_l2 = 0, got_bursts = 0;
+  double last = 0;
+  std::istringstream out(r.out);
+  std::string text;
+  std::getline(out, text);
+  std::ostringstream title;
+  title << std::hex << std::setfill('0') << " transactions on [0x" << std::setw(8) << line << ", 0x" << std::setw(8)
+        << line + 128 << ") in " << fst;
+  EXPECT_NE(text.find(title.str()), std::string::npos) << text;
+  std::getline(out, text);  // the header
+  while (std::getline(out, text)) {
+    std::istringstream fields(text);
+    double ns = 0;
+    std::string unit, cycle, op;
+    fields >> ns >> unit >> cycle >> op;
+    EXPECT_GE(ns, last) << text;
+    last = ns;
+    got_sm += unit.rfind("sm", 0) == 0;
+    got_l2 += unit.rfind("l2.", 0) == 0;
+    got_bursts += unit.rfind("hbm.", 0) == 0 && (op == "RD" || op == "WR");
+  }
+  EXPECT_EQ(got_sm, sm) << r.out;
+  EXPECT_EQ(got_l2, l2) << r.out;
+  EXPECT_EQ(got_bursts, bursts) << r.out;
+  std::filesystem::remove(fst);
+  std::filesystem::remove(json);
+}
+
+// A query names what is wrong with its input.
+TEST(TraceQuery, BadInputIsNamed) {
+  RunResult r = run_tessera({"trace-query", "/nonexistent.fst", "--addr", "0x100"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("/nonexistent.fst: not a readable FST file"), std::string::npos) << r.err;
+  r = run_tessera({"trace-query", "run.vcd", "--addr", "0x100"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("give an FST file"), std::string::npos) << r.err;
+  r = run_tessera({"trace-query", "run.fst", "--addr", "counter"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("name the program with --program ELF"), std::string::npos) << r.err;
+  r = run_tessera({"trace-query", "run.fst", "--addr", "0x100:0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("length '0'"), std::string::npos) << r.err;
 }
 
 TEST(WavesFixedMemory, OutstandingRequestsStayWithinTheQueueAndDrain) {
