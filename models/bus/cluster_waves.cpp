@@ -47,10 +47,14 @@ void ClusterWaves::vector(unsigned core, uint64_t convoy, uint64_t start, uint64
 
 void ClusterWaves::pc(unsigned core, uint32_t pc, uint64_t cycle) {
   Core& k = cores_[core];
-  if (k.pc_known && k.last_pc == pc) return;
+  // Straight-line code (the next 2- or 4-byte instruction) changes nothing:
+  // the signal names where each run of it began, a change per taken branch,
+  // jump or trap rather than per instruction, so that a long run's
+  // waveform stays small and opens fast (--trace-insts lists every one).
+  const bool sequential = k.pc_known && (pc == k.last_pc || pc == k.last_pc + 2 || pc == k.last_pc + 4);
   k.pc_known = true;
   k.last_pc = pc;
-  at(k.pc, pc, cycle);
+  if (!sequential) at(k.pc, pc, cycle);
 }
 
 void ClusterWaves::retire(unsigned core, uint64_t cycle) {

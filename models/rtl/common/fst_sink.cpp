@@ -50,6 +50,15 @@ void FstSink::time(uint64_t ps) {
 
 void FstSink::value(size_t signal, uint64_t v) {
   fstWriterEmitValueChange64(ctx_, handles_[signal], widths_[signal], v);
+  // fstapi keeps a block's changes in a buffer it grows 4 MiB at a time
+  // (each growth copies it) up to 128 MiB: a block per 2^18 changes keeps
+  // the buffer small (SGEMM on chip, every signal: 2.1 s of CPU before,
+  // 1.1 s after, the file 6% larger). The flush happens at the next time
+  // change.
+  if (++unflushed_ == kFlushChanges) {
+    fstWriterFlushContext(ctx_);
+    unflushed_ = 0;
+  }
 }
 
 void FstSink::close(uint64_t end_ps) {

@@ -22,11 +22,13 @@ class FstSink : public sim::WaveSink {
   void close(uint64_t end_ps) override;
 
  private:
+  static constexpr uint64_t kFlushChanges = uint64_t{1} << 18;
   std::string option_, path_;
   sim::OutputFile out_;  // get() unused: fstapi writes out_.writing_path()
   void* ctx_ = nullptr;  // fstapi writer
   std::vector<uint32_t> handles_, widths_;
   uint64_t time_ = 0;
+  uint64_t unflushed_ = 0;  // value changes since the last flush
 };
 
 // The sink for `path`: FST when it ends in ".fst", else VCD.
