@@ -339,6 +339,26 @@ class SlurmCluster(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_same_results(out)
 
+    def test_a_killed_drivers_array_is_waited_for_not_submitted_again(self):
+        out = os.path.join(self.tmp.name, "killed")
+        p = subprocess.Popen(["/usr/bin/python3", SWEEP_TOOL, "--tessera", TESSERA, self.spec, "-o", out, "--executor",
+                              "slurm", "--chunk-size", "1", "--max-running", "1", "--poll", "0.5"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.cluster.env())
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not glob.glob(os.path.join(out, "points", "*", "status.json")):
+            time.sleep(0.1)
+        p.kill()  # no chance to cancel its array
+        p.communicate(timeout=60)
+        with open(os.path.join(out, "slurm", "jobs.txt")) as f:
+            job = f.readline().split()[1]
+        self.assertLess(len(glob.glob(os.path.join(out, "points", "*", "status.json"))), 12, "killed before the end")
+        r = self.slurm_sweep(out, ["--resume"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"Slurm job {job} of an earlier run of this sweep is still there", r.stderr)
+        with open(os.path.join(out, "slurm", "jobs.txt")) as f:
+            self.assertEqual(len(f.read().splitlines()), 1, "--resume submitted a second array")
+        self.assert_same_results(out)
+
 
 if __name__ == "__main__":
     unittest.main()

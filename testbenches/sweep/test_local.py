@@ -1,5 +1,8 @@
 """The local executor end to end: an interrupted and resumed sweep equals an
-uninterrupted one; failing points are recorded and the others complete."""
+uninterrupted one; failing points are recorded and the others complete; a
+killed driver leaves no run behind, a second driver in a directory is
+refused, an unreadable point record is run again."""
+import fcntl
 import glob
 import json
 import os
@@ -223,6 +226,78 @@ class FailedPoints(SweepCase):
         self.assertFalse(os.path.exists(os.path.join(out, "points", "00000", "status.json")))
         self.assertEqual(subprocess.run(["pgrep", "-f", os.path.join(out, "points")], capture_output=True).stdout,
                          b"")
+
+
+def long_runs(n):
+    """n points that run until their 60 s timeout (a loop the watchdog does not stop)."""
+    return {"name": "long", "platforms": ["sm1"], "programs": [bad_input_elf("long_running")],
+            "parameters": {"watchdog.cycles": [1000000000 + i for i in range(n)]}, "timeout": 60}
+
+
+class CrashSafety(SweepCase):
+    def runs_of(self, out):
+        r = subprocess.run(["pgrep", "-f", os.path.join(out, "points")], capture_output=True, text=True)
+        return r.stdout.split()
+
+    def start(self, spec, out, *args):
+        proc = subprocess.Popen([self.tessera, "sweep", spec, "-o", out, "-q", *args], cwd=self.tmp,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while len(self.runs_of(out)) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        self.assertEqual(len(self.runs_of(out)), 2, "the sweep's two runs did not start")
+        return proc
+
+    def test_a_killed_driver_takes_its_runs_with_it(self):
+        # SIGKILL gives the driver no chance to clean up: its runs die with it
+        # (a parent-death signal), and its lock is released.
+        out = os.path.join(self.tmp, "K")
+        proc = self.start(self.write_spec(long_runs(2)), out, "-j", "2")
+        proc.kill()
+        proc.communicate(timeout=30)
+        deadline = time.monotonic() + 10
+        while self.runs_of(out) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertEqual(self.runs_of(out), [], "a run outlived the killed sweep")
+        with open(os.path.join(out, "lock")) as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # free: raises if still held
+        self.assertEqual(glob.glob(os.path.join(out, "points", "*", "status.json")), [])
+
+    def test_a_second_driver_in_the_directory_is_refused(self):
+        spec = self.write_spec(long_runs(2))
+        out = os.path.join(self.tmp, "L")
+        proc = self.start(spec, out, "-j", "2")
+        try:
+            r = self.sweep(spec, "-o", out, "--resume")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(f"{out}: another tessera sweep (pid {proc.pid}) is running in this directory", r.stderr)
+            self.assertEqual(len(self.runs_of(out)), 2, "the refused driver touched the first one's runs")
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130)
+
+    def test_an_unreadable_point_record_is_run_again(self):
+        spec = twelve_points()
+        spec["parameters"] = {"memory.latency": [100, 200]}
+        spec["programs"] = [firmware("vecadd")]
+        path = self.write_spec(spec)
+        out = os.path.join(self.tmp, "C")
+        r = self.sweep(path, "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        first = self.read_csv(out)
+        # Point 0's record cut short (a full disk), point 1's without a status.
+        with open(os.path.join(out, "points", "00000", "status.json"), "w") as f:
+            f.write('{"id": 0, "status": "o')
+        with open(os.path.join(out, "points", "00001", "status.json"), "w") as f:
+            f.write('{"id": 1}\n')
+        self.assertEqual(self.read_csv(out), first)  # results.csv is not rewritten until the resume
+        r = self.sweep(path, "-o", out, "--resume")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("2 run in", r.stderr)
+        again = self.read_csv(out)
+        self.assertEqual([row["status"] for row in again], ["ok", "ok"])
+        self.assertEqual([row["cycles"] for row in again], [row["cycles"] for row in first])
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The command line of `tessera sweep` (tools/tessera-sweep)."""
 import argparse
+import fcntl
 import json
 import os
 import sys
@@ -71,6 +72,7 @@ def cmd_sweep(argv, tessera):
         slurm.preflight(args)  # an unreachable Slurm is refused before the sweep directory exists
         args.slurm_preflight_done = True
     out = args.out or os.path.join("sweeps", sweep["name"])
+    lock = hold_lock(out)  # noqa: F841 - held until the driver exits
     sweep_json = os.path.join(out, "sweep.json")
     if os.path.exists(sweep_json):
         if not args.resume:
@@ -92,6 +94,33 @@ def cmd_sweep(argv, tessera):
     if plots and status in (0, 1):
         draw_spec_plots(out, plots, args.quiet)
     return status
+
+
+def hold_lock(out):
+    """OUT/lock, locked (flock) for as long as this driver lives: one driver
+    per sweep directory. A second (a --resume while the first still runs)
+    is refused with the first one's pid; the kernel releases the lock of a
+    driver that died, however it died."""
+    d = safefile.Dir(out, create=True)
+    try:
+        f = d.open("lock", append=True)
+    finally:
+        d.close()
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        try:
+            with open(os.path.join(out, "lock")) as r:
+                pid = r.read().strip()
+        except OSError:
+            pid = "?"
+        raise SweepError(f"{out}: another tessera sweep (pid {pid or '?'}) is running in this directory; wait for it "
+                         "or stop it first") from None
+    f.truncate(0)
+    f.write(f"{os.getpid()}\n")
+    f.flush()
+    return f
 
 
 def draw_spec_plots(out, plots, quiet):

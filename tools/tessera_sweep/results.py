@@ -37,13 +37,16 @@ def status_path(out_dir, point_id):
     return os.path.join(point_dir(out_dir, point_id), "status.json")
 
 
+STATUSES = ("ok", "failed", "fault", "timeout")
+
+
 def is_finished(out_dir, point_id):
-    """A point is finished iff its status.json exists (a regular file: a link
-    planted there finishes nothing, and a resumed sweep replaces it)."""
-    try:
-        return stat.S_ISREG(os.lstat(status_path(out_dir, point_id)).st_mode)
-    except OSError:
-        return False
+    """A point is finished iff its status.json is a record the sweep wrote: a
+    regular file (a link planted there finishes nothing) holding a JSON object
+    with a known status. An unreadable or corrupt record (a disk that filled,
+    a node that died while a cache flushed) means the point runs again."""
+    st = load_status(out_dir, point_id)
+    return st is not None and st.get("status") in STATUSES
 
 
 def load_sweep(out_dir):
@@ -112,7 +115,7 @@ def iter_rows(out_dir, sweep):
     metrics = list(sweep.get("metrics", {}))
     for p in sorted(sweep["points"], key=lambda p: p["id"]):
         st = load_status(out_dir, p["id"])
-        if st is None:
+        if st is None or st.get("status") not in STATUSES:
             continue
         m = st.get("metrics", {})
         yield p, st, [p["id"], p.get("program_name", p["program"]), p.get("platform_name", p["platform"]),

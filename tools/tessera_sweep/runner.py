@@ -4,6 +4,7 @@ import json
 import math
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -194,6 +195,16 @@ class Killer:
                 _kill_group(p)
 
 
+def guarded(cmd):
+    """cmd run through util-linux's setpriv with a parent-death signal: a
+    tessera dies with the sweep that started it (a SIGKILLed driver leaves no
+    run behind, which a --resume would run a second time beside it)."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        raise SweepError("setpriv is missing (Debian package util-linux): it makes each run die with the sweep")
+    return [setpriv, "--pdeathsig", "KILL", "--"] + cmd
+
+
 def _kill_group(proc):
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -223,7 +234,7 @@ def _run_point(d, out_dir, sweep, point, stage, killer):
     timed_out = False
     with d.open("stdout.txt", "wb") as out, d.open("stderr.txt", "wb") as err:
         try:
-            proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=d.path,
+            proc = subprocess.Popen(guarded(cmd), stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=d.path,
                                     start_new_session=True)
         except OSError as e:
             proc = None

@@ -69,11 +69,9 @@ def point_dir(out_dir, pid):
 
 
 def is_finished(out_dir, pid):
-    """As results.is_finished: status.json is a regular file (not a link planted there)."""
-    try:
-        return stat.S_ISREG(os.lstat(os.path.join(point_dir(out_dir, pid), "status.json")).st_mode)
-    except OSError:
-        return False
+    """As results.is_finished: a status.json record the sweep wrote (an unreadable one: the point runs again)."""
+    from tessera_sweep import results
+    return results.is_finished(out_dir, pid)
 
 
 def make_chunks(ids, chunk_size=None, max_tasks=MAX_TASKS):
@@ -263,17 +261,12 @@ class _Progress:
         self.last_line = None
 
     def scan(self):
-        import json
+        from tessera_sweep import results
 
         for pid in sorted(self.pending_ids):
-            path = os.path.join(point_dir(self.out_dir, pid), "status.json")
-            if not is_finished(self.out_dir, pid):
-                continue
-            try:
-                with open(path) as f:
-                    st = json.load(f)
-            except (OSError, ValueError):
-                continue  # being written on another node's cache; next poll
+            st = results.load_status(self.out_dir, pid)
+            if st is None or st.get("status") not in results.STATUSES:
+                continue  # not written yet, or being written on another node's cache: next poll
             self.pending_ids.discard(pid)
             if st.get("status") == "ok":
                 self.ok += 1
@@ -401,19 +394,36 @@ class Executor:
         if not getattr(a, "slurm_preflight_done", False):
             preflight(a)
         all_ids = [p["id"] for p in self.sweep["points"]]
+        t0 = time.monotonic()
+        n = 0
+        earlier = []  # job ids an earlier driver of this sweep submitted
+        if os.path.exists(os.path.join(self.slurm_dir, "jobs.txt")):  # a resumed sweep: keep earlier scripts
+            with open(os.path.join(self.slurm_dir, "jobs.txt")) as f:
+                lines = [line.split() for line in f if line.strip()]
+            n = 1 + max((int(parts[0]) for parts in lines), default=-1)
+            earlier = [parts[1] for parts in lines if len(parts) > 1]
+        # An earlier driver that died (SIGKILL, a lost login node) left its
+        # array in Slurm: wait for it rather than run its points a second time.
+        for job in earlier:
+            states = self.poll(job)
+            if not states:
+                continue
+            pending = self.unfinished(all_ids)
+            self.log(f"Slurm job {job} of an earlier run of this sweep is still there ({len(states)} tasks "
+                     f"queued or running): waiting for it instead of submitting its points again")
+            self.job = job
+            progress = _Progress(self.out, pending, self.stream, quiet=getattr(a, "quiet", False))
+            self.wait(job, progress)
+            progress.end_line()
+            self.job = None
         todo = self.unfinished(all_ids)
         if not todo:
             self.log(f"all {len(all_ids)} points of {self.out} are finished")
-            return self.finish(all_ids, time.monotonic())
+            return self.finish(all_ids, t0)
         self.slurm_files().close()
         stage_files(self.sweep, self.stage, own=not getattr(a, "shared_dir", None))
         chunks = make_chunks(todo, a.chunk_size)
-        n = 0
-        if os.path.exists(os.path.join(self.slurm_dir, "jobs.txt")):  # a resumed sweep: keep earlier scripts
-            with open(os.path.join(self.slurm_dir, "jobs.txt")) as f:
-                n = 1 + max((int(line.split()[0]) for line in f if line.strip()), default=-1)
         progress = _Progress(self.out, todo, self.stream, quiet=getattr(a, "quiet", False))
-        t0 = time.monotonic()
         for attempt in range(a.retries + 1):
             self.job = self.submit(n, chunks)
             self.log(f"submitted Slurm job {self.job}: {len(chunks)} array tasks, {sum(map(len, chunks))} points, "
