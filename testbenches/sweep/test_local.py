@@ -1,11 +1,14 @@
 """The local executor end to end: an interrupted and resumed sweep equals an
 uninterrupted one; failing points are recorded and the others complete; a
 killed driver leaves no run behind, a second driver in a directory is
-refused, an unreadable point record is run again."""
+refused, an unreadable point record is run again; the inputs' hashes are
+recorded and a changed input stops a resume."""
 import fcntl
 import glob
+import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -298,6 +301,53 @@ class CrashSafety(SweepCase):
         again = self.read_csv(out)
         self.assertEqual([row["status"] for row in again], ["ok", "ok"])
         self.assertEqual([row["cycles"] for row in again], [row["cycles"] for row in first])
+
+
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+class Provenance(SweepCase):
+    def test_inputs_are_hashed_and_a_changed_one_stops_a_resume(self):
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        plat = os.path.join(self.tmp, "plat.yaml")
+        shutil.copy(os.path.join(repo, "platforms", "sm1.yaml"), plat)
+        elf = firmware("vecadd")
+        path = self.write_spec({"name": "prov", "platforms": ["plat.yaml"], "programs": [elf],
+                                "parameters": {"memory.latency": [100, 200]},
+                                "metrics": {"cycles": "summary.sim_cycles"}, "timeout": 120})
+        out = os.path.join(self.tmp, "P")
+        r = self.sweep(path, "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "sweep.json")) as f:
+            sweep = json.load(f)
+        inputs = sweep["inputs"]
+        self.assertEqual(inputs["tessera"]["sha256"], sha256(self.tessera))
+        self.assertEqual(inputs["spec"]["sha256"], sha256(path))
+        self.assertEqual(sorted(v["sha256"] for v in inputs["files"].values()), sorted([sha256(plat), sha256(elf)]))
+        self.assertRegex(sweep["git_commit"] or "", r"^([0-9a-f]{40}(-dirty)?)?$")
+
+        def status(i):
+            with open(os.path.join(out, "points", f"{i:05d}", "status.json")) as f:
+                return json.load(f)
+        old = {"tessera": sha256(self.tessera), "platform": sha256(plat), "program": sha256(elf)}
+        self.assertEqual([status(i)["inputs"] for i in (0, 1)], [old, old])
+
+        # The platform changes (one byte more) with point 1 unfinished.
+        os.unlink(os.path.join(out, "points", "00001", "status.json"))
+        with open(plat, "a") as f:
+            f.write("# changed\n")
+        r = self.sweep(path, "-o", out, "--resume")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("input changed since", r.stderr)
+        self.assertIn(plat, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(out, "points", "00001", "status.json")), "refused yet ran")
+        r = self.sweep(path, "-o", out, "--resume", "--allow-changed")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(status(0)["inputs"], old)
+        self.assertEqual(status(1)["inputs"], {**old, "platform": sha256(plat)})
+        self.assertNotEqual(sha256(plat), old["platform"])
 
 
 if __name__ == "__main__":

@@ -6,9 +6,9 @@ import os
 import sys
 
 from . import STATUS_USAGE, SweepError
-from . import results, safefile
+from . import provenance, results, safefile
 
-USAGE = """tessera sweep SPEC.yaml [-o OUT] [-j N] [--resume] [--executor local|slurm] ...
+USAGE = """tessera sweep SPEC.yaml [-o OUT] [-j N] [--resume [--allow-changed]] [--executor local|slurm] ...
        tessera sweep plot OUT ...
        tessera sweep run-points OUT --ids 0,5,7 [--stage DIR]"""
 
@@ -30,6 +30,9 @@ def sweep_parser():
     p.add_argument("-o", "--out", help="sweep directory (default sweeps/<name>)")
     p.add_argument("-j", "--jobs", type=int, default=None, help="points run at once (default: the cores)")
     p.add_argument("--resume", action="store_true", help="finish an interrupted sweep in OUT")
+    p.add_argument("--allow-changed", action="store_true",
+                   help="with --resume: go on although tessera, a platform, a program or the spec changed since "
+                        "OUT was created (each point's status.json records what it ran with)")
     p.add_argument("--executor", choices=["local", "slurm"], default="local", help="where points run")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     slurm = _slurm()
@@ -82,6 +85,12 @@ def cmd_sweep(argv, tessera):
         if not _same_spec(old.get("spec"), sweep["spec"]):
             raise SweepError(f"{args.spec}: the spec changed since {sweep_json} was written; --resume needs the "
                              "same spec (run the new spec with another -o)")
+        changed = provenance.changed(old)
+        if changed and not args.allow_changed:
+            raise SweepError(f"{out}: input{'s' if len(changed) > 1 else ''} changed since {sweep_json} was written: "
+                             f"{'; '.join(changed)}. The finished points ran with the old content: run the sweep "
+                             "again in another directory, or add --allow-changed to mix them (each point's "
+                             "status.json records the hashes it ran with)")
         sweep = old
     else:
         safefile.Dir(out, "points", create=True).close()

@@ -12,7 +12,7 @@ import threading
 import time
 
 from . import SweepError
-from . import results
+from . import provenance, results
 from .space import Expr, ExprError, MissingName
 
 STATUS_FAULT = 3  # tessera run: the guest faulted
@@ -283,6 +283,9 @@ def _run_point(d, out_dir, sweep, point, stage, killer):
     errors = {}
     st = {"id": point["id"], "status": status, "exit_code": rc, "message": message,
           "host_seconds": round(host_seconds, 6), "metrics": metrics_of(flat, sweep.get("metrics", {}), errors)}
+    tessera, files = resolve_files(sweep, stage)
+    st["inputs"] = provenance.point_inputs(tessera, None if tool else files.get(point["platform"]),
+                                           None if tool else files.get(point["program"]))
     if errors:
         # The cells stay empty; the reasons go to results.csv's message column and the sweep's exit status.
         st["metric_errors"] = errors

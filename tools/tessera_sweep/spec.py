@@ -12,7 +12,7 @@ import tempfile
 import yaml
 
 from . import SweepError
-from . import space
+from . import provenance, space
 from .runner import PROGRAM_PARAM, flatten, json_object, model_params, set_value, tool_command
 
 # A parameter named in a program argument: "{cluster.cores}".
@@ -418,10 +418,13 @@ class Loader:
             self.validate_metrics(points, metric_exprs)
 
         extra = {"tool": tool} if tool else {}
-        return {"version": 1, "name": name, **extra, "spec": self.spec_json, "spec_file": os.path.abspath(self.path),
-                "tessera": self.tessera, "files": self.files,
-                "metrics": {c: e.text for c, e in metric_exprs.items()}, "timeout": timeout, "fast_forward": ff,
-                "points": points}
+        sweep = {"version": 1, "name": name, **extra, "spec": self.spec_json, "spec_file": os.path.abspath(self.path),
+                 "tessera": self.tessera, "files": self.files,
+                 "metrics": {c: e.text for c, e in metric_exprs.items()}, "timeout": timeout, "fast_forward": ff}
+        sweep["inputs"] = provenance.inputs(sweep)
+        sweep["git_commit"] = provenance.git_commit(self.tessera)
+        sweep["points"] = points  # last: sweep.json lists its points after what they came from
+        return sweep
 
     def check_size(self, spec, platforms, programs, axes, sampling, n_samples, rep):
         """Refuse a sweep of more than max_points points, counted from the spec
