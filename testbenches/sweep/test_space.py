@@ -82,6 +82,25 @@ class Sampling(unittest.TestCase):
         self.assertEqual(a, space.sample(axes, {"method": "lhs", "points": 10, "seed": 1}))
         self.assertNotEqual(a, space.sample(axes, {"method": "lhs", "points": 10, "seed": 2}))
 
+    def test_a_value_listed_twice_is_refused(self):
+        with self.assertRaisesRegex(SweepError, r"parameter 'a': the value 4 is listed twice"):
+            space.axis("a", [4, 8, 4])
+        self.assertEqual(len(space.axis("a", [4, 4.5, "4"])), 3)  # distinct values
+
+    def test_a_short_sample_says_what_it_dropped(self):
+        # 3 x 2 values, 20 Latin-hypercube points: at most 6 distinct.
+        axes = [("x", [1, 2, 3]), ("y", [10, 20])]
+        dropped = {}
+        pts = list(space.iter_sample(axes, {"method": "lhs", "points": 20, "seed": 1}, (), dropped))
+        self.assertEqual(len({tuple(p.values()) for p in pts}), len(pts))
+        self.assertEqual(dropped, {"repeated": 20 - len(pts), "rejected": 0})
+        c = space.Expr("x + y != 21")
+        dropped = {}
+        kept = list(space.iter_sample(axes, {"method": "lhs", "points": 20, "seed": 1}, [c], dropped))
+        self.assertEqual(len(kept) + dropped["repeated"] + dropped["rejected"], 20)
+        self.assertEqual(dropped["rejected"], 1)  # (1, 20), once: its repeats are counted as repeated
+        self.assertNotIn({"x": 1, "y": 20}, kept)
+
     def test_unknown_method_is_refused(self):
         with self.assertRaisesRegex(SweepError, "unknown method 'sobol'"):
             space.sample(AXES, {"method": "sobol", "points": 4})

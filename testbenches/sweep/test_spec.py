@@ -1,5 +1,7 @@
 """Spec loading and validation against a stand-in tessera (fake_tessera.py)
 whose noc.* parameters exist only with icnt.model=noc."""
+import contextlib
+import io
 import os
 import shutil
 import tempfile
@@ -49,6 +51,22 @@ class FakeTesseraCase(unittest.TestCase):
 
 
 class Spec(FakeTesseraCase):
+
+    def test_a_sample_that_falls_short_says_so(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            sweep = self.load(parameters={"sm.max_warps": [8, 16, 32]},
+                              sampling={"method": "lhs", "points": 20, "seed": 1}, name="short")
+        n = len(sweep["points"])
+        self.assertEqual(n, 3)
+        note = (f"sampling: lhs gave {n} distinct points of the 20 asked: {20 - n} repeated an earlier point "
+                "(an axis has fewer values than points)")
+        self.assertEqual(sweep["sampling_note"], note)
+        self.assertIn(note, err.getvalue())
+        with contextlib.redirect_stderr(io.StringIO()):
+            full = self.load(parameters={"sm.max_warps": [8, 16, 32]}, name="full",
+                             sampling={"method": "random", "points": 2, "seed": 1})
+        self.assertNotIn("sampling_note", full)
 
     def test_a_parameter_selected_by_another_is_checked_with_it(self):
         sweep = self.load(parameters={"icnt.model": ["noc"], "noc.vcs": [1, 2, 4]},

@@ -2,6 +2,7 @@
 Latin hypercube), constraints and repeats. Pure functions, no I/O."""
 import ast
 import itertools
+import json
 import math
 import operator
 import random
@@ -70,6 +71,12 @@ def axis(key, spec):
     if isinstance(spec, list):
         if not spec:
             raise SweepError(f"{what}: empty list of values")
+        seen = set()
+        for v in spec:
+            key = json.dumps(v, sort_keys=True, default=repr)
+            if key in seen:
+                raise SweepError(f"{what}: the value {v!r} is listed twice (each point would run twice)")
+            seen.add(key)
         return Axis(len(spec), spec.__getitem__)
     if not isinstance(spec, dict) or len(spec) != 1:
         if isinstance(spec, (str, int, float, bool)):
@@ -499,9 +506,15 @@ def count(axes, sampling):
     return min(n, total) if method == "random" else n
 
 
-def iter_sample(axes, sampling, constraints=()):
+def iter_sample(axes, sampling, constraints=(), report=None):
     """Points of the parameter space, one at a time: sampling is 'grid' or
-    {method, points, seed}; constraints are Expr that every point must satisfy."""
+    {method, points, seed}; constraints are Expr that every point must satisfy.
+    A Latin hypercube point equal to an earlier one (an axis with fewer values
+    than points) is dropped; `report`, a dict, counts what a sample dropped:
+    "repeated" and "rejected" (by the constraints)."""
+    report = report if report is not None else {}
+    report.setdefault("repeated", 0)
+    report.setdefault("rejected", 0)
 
     def accept(p):
         for c in constraints:
@@ -519,7 +532,20 @@ def iter_sample(axes, sampling, constraints=()):
         return (p for p in iter_grid(axes) if accept(p))
     if method == "random":
         return iter_random_points(axes, n, seed, accept)
-    return (p for p in iter_lhs_points(axes, n, seed) if accept(p))
+
+    def lhs():
+        seen = set()
+        for p in iter_lhs_points(axes, n, seed):
+            key = json.dumps(p, sort_keys=True, default=repr)
+            if key in seen:
+                report["repeated"] += 1
+                continue
+            seen.add(key)
+            if not accept(p):
+                report["rejected"] += 1
+                continue
+            yield p
+    return lhs()
 
 
 def sample(axes, sampling, constraints=()):

@@ -7,6 +7,7 @@ import math
 import os
 import re
 import subprocess
+import sys
 import tempfile
 
 import yaml
@@ -375,13 +376,15 @@ class Loader:
         except SweepError as ex:
             raise self.err("sampling", str(ex)[len("sampling: "):]) from None
         self.check_size(spec, platforms, programs, axes, sampling, n_samples, rep)
+        dropped = {}
         try:
             # At most max_points parameter points: the grid is filtered as it is produced.
-            sampled = list(space.iter_sample(axes, sampling, constraints))
+            sampled = list(space.iter_sample(axes, sampling, constraints, dropped))
         except SweepError as ex:
             raise self.err("constraints", str(ex)) from None
         if not sampled:
             raise self.err("constraints", "the parameter space is empty: the constraints exclude every point")
+        sampling_note = self.shortfall(sampling, len(sampled), dropped)
         param_points = list(space.iter_repeats(sampled, rep))
 
         referenced = set()
@@ -421,10 +424,29 @@ class Loader:
         sweep = {"version": 1, "name": name, **extra, "spec": self.spec_json, "spec_file": os.path.abspath(self.path),
                  "tessera": self.tessera, "files": self.files,
                  "metrics": {c: e.text for c, e in metric_exprs.items()}, "timeout": timeout, "fast_forward": ff}
+        if sampling_note:
+            sweep["sampling_note"] = sampling_note
+            print(f"tessera sweep: {self.path}: {sampling_note}", file=sys.stderr)
         sweep["inputs"] = provenance.inputs(sweep)
         sweep["git_commit"] = provenance.git_commit(self.tessera)
         sweep["points"] = points  # last: sweep.json lists its points after what they came from
         return sweep
+
+    @staticmethod
+    def shortfall(sampling, got, dropped):
+        """What a random or Latin-hypercube sample that gave fewer points than
+        asked lost, in words; None when it gave them all (or for a grid)."""
+        method, n, _ = space.parse_sampling(sampling)
+        if method == "grid" or got >= n:
+            return None
+        why = []
+        if dropped.get("repeated"):
+            why.append(f"{dropped['repeated']} repeated an earlier point (an axis has fewer values than points)")
+        if dropped.get("rejected"):
+            why.append(f"{dropped['rejected']} failed the constraints")
+        if not why:
+            why.append("the parameter space, less what the constraints exclude, holds no more")
+        return f"sampling: {method} gave {got} distinct points of the {n} asked: {'; '.join(why)}"
 
     def check_size(self, spec, platforms, programs, axes, sampling, n_samples, rep):
         """Refuse a sweep of more than max_points points, counted from the spec
