@@ -72,14 +72,14 @@ std::vector<std::string> scopes_with(const Signals& s, const std::string& leaf) 
 }
 
 // The instants of each cycle a one-cycle strobe is high: a strobe high for
-// n cycles in a row stands for n events.
-std::vector<uint64_t> strobe_cycles(const SignalTrace& strobe, uint64_t period, uint64_t end_time) {
+// n cycles in a row stands for n events. One still high when the file ends
+// (the run stopped before the cycle that clears it) stands for one.
+std::vector<uint64_t> strobe_cycles(const SignalTrace& strobe, uint64_t period) {
   std::vector<uint64_t> out;
   const auto& c = strobe.changes;
   for (size_t i = 0; i < c.size(); ++i) {
     if (!c[i].second) continue;
-    const uint64_t until = i + 1 < c.size() ? c[i + 1].first : std::max(end_time, c[i].first + 1);
-    const uint64_t n = period ? std::max<uint64_t>(1, (until - c[i].first) / period) : 1;
+    const uint64_t n = period && i + 1 < c.size() ? std::max<uint64_t>(1, (c[i + 1].first - c[i].first) / period) : 1;
     for (uint64_t k = 0; k < n; ++k) out.push_back(c[i].first + k * period);
   }
   return out;
@@ -90,14 +90,14 @@ std::vector<uint64_t> strobe_cycles(const SignalTrace& strobe, uint64_t period, 
 // describe(scope, t, line), a Transaction without its time and cycle. The
 // scopes are those with a signal `marker` (req_warp: SMs, req_sm: slices).
 template <typename Describe>
-void line_requests(const Signals& s, const char* marker, uint64_t end, const AddressQuery& q,
-                   std::vector<Transaction>& out, Describe describe) {
+void line_requests(const Signals& s, const char* marker, const AddressQuery& q, std::vector<Transaction>& out,
+                   Describe describe) {
   for (const std::string& scope : scopes_with(s, marker)) {
     const SignalTrace* strobe = find(s, scope + ".req");
     const SignalTrace* addr = find(s, scope + ".req_addr");
     if (!strobe || !addr) continue;
     const uint64_t period = period_of(strobe);
-    for (const uint64_t t : strobe_cycles(*strobe, period, end)) {
+    for (const uint64_t t : strobe_cycles(*strobe, period)) {
       const uint64_t a = value_at(addr, t);
       if (!overlaps(a, kSmLineBytes, q)) continue;
       Transaction e = describe(scope, t, a);
@@ -108,8 +108,8 @@ void line_requests(const Signals& s, const char* marker, uint64_t end, const Add
   }
 }
 
-void sm_requests(const Signals& s, uint64_t end, const AddressQuery& q, std::vector<Transaction>& out) {
-  line_requests(s, "req_warp", end, q, out, [&](const std::string& scope, uint64_t t, uint64_t line) {
+void sm_requests(const Signals& s, const AddressQuery& q, std::vector<Transaction>& out) {
+  line_requests(s, "req_warp", q, out, [&](const std::string& scope, uint64_t t, uint64_t line) {
     return Transaction{0,
                        0,
                        1,
@@ -120,8 +120,8 @@ void sm_requests(const Signals& s, uint64_t end, const AddressQuery& q, std::vec
   });
 }
 
-void l2_requests(const Signals& s, uint64_t end, const AddressQuery& q, std::vector<Transaction>& out) {
-  line_requests(s, "req_sm", end, q, out, [&](const std::string& scope, uint64_t t, uint64_t line) {
+void l2_requests(const Signals& s, const AddressQuery& q, std::vector<Transaction>& out) {
+  line_requests(s, "req_sm", q, out, [&](const std::string& scope, uint64_t t, uint64_t line) {
     const bool hit = value_at(find(s, scope + ".hit"), t), miss = value_at(find(s, scope + ".miss"), t);
     return Transaction{0,
                        0,
@@ -252,11 +252,11 @@ bool transaction_signal(const std::string& name) {
   return leaves.count(dot == std::string::npos ? name : name.substr(dot + 1)) != 0;
 }
 
-std::vector<Transaction> query_transactions(const Signals& signals, uint64_t end_time, const AddressQuery& q) {
+std::vector<Transaction> query_transactions(const Signals& signals, const AddressQuery& q) {
   std::vector<Transaction> out;
   bus_requests(signals, q, out);
-  sm_requests(signals, end_time, q, out);
-  l2_requests(signals, end_time, q, out);
+  sm_requests(signals, q, out);
+  l2_requests(signals, q, out);
   dram_commands(signals, q, out);
   std::stable_sort(out.begin(), out.end(), [](const Transaction& a, const Transaction& b) {
     return std::tie(a.time_ps, a.order, a.unit) < std::tie(b.time_ps, b.order, b.unit);
@@ -303,7 +303,7 @@ sim::ToolCommand add_trace_query_command(CLI::App& app) {
               fmt::format("{}: no signal that carries an address (chip.smN.mem.req_addr, chip.l2.sliceS.req_addr, "
                           "chip.hbm.pcP.cmd_addr, chip.cluster.bus.req_addr); were they left out by --trace-scope?",
                           f));
-        fmt::print("{}", format_transactions(query_transactions(wave.signals, wave.end_time, q), q, f));
+        fmt::print("{}", format_transactions(query_transactions(wave.signals, q), q, f));
         return 0;
       }};
 }

@@ -37,9 +37,8 @@ struct Transaction {
 };
 
 // The transactions of `signals` (full names as the FST holds them) that
-// touch [q.addr, q.addr + q.len), in time order. `end_time` closes a strobe
-// still high at the end of the file.
-std::vector<Transaction> query_transactions(const std::map<std::string, rtl::SignalTrace>& signals, uint64_t end_time,
+// touch [q.addr, q.addr + q.len), in time order.
+std::vector<Transaction> query_transactions(const std::map<std::string, rtl::SignalTrace>& signals,
                                             const AddressQuery& q);
 
 // Whether `name` is a signal query_transactions reads.

@@ -67,7 +67,7 @@ std::vector<std::string> lines(const std::vector<Transaction>& t) {
 TEST(TraceQuery, ListsTheTransactionsOnARangeInTimeOrder) {
   // [0x210, 0x230): in the lines 0x200 of the SM and L2 (128 bytes) and of
   // the bus (64 bytes), and in the DRAM burst 0x220 (32 bytes).
-  const auto got = lines(query_transactions(chip(), 30000, AddressQuery{0x210, 0x20, 64}));
+  const auto got = lines(query_transactions(chip(), AddressQuery{0x210, 0x20, 64}));
   const std::vector<std::string> want = {
       "cluster.bus @3 BusRdX 512 core 2 tag 4",  // 750 ps
       "sm0.mem @3 read 512 warp 7",              // 3000 ps
@@ -82,21 +82,32 @@ TEST(TraceQuery, ListsTheTransactionsOnARangeInTimeOrder) {
 }
 
 TEST(TraceQuery, ARangeOutsideEveryLineFindsNothing) {
-  EXPECT_TRUE(query_transactions(chip(), 30000, AddressQuery{0x1000, 0x100, 64}).empty());
+  EXPECT_TRUE(query_transactions(chip(), AddressQuery{0x1000, 0x100, 64}).empty());
   // The line below: sm0's request of 0x100 and nothing else.
-  const auto got = lines(query_transactions(chip(), 30000, AddressQuery{0x17f, 1, 64}));
+  const auto got = lines(query_transactions(chip(), AddressQuery{0x17f, 1, 64}));
   EXPECT_EQ(got, std::vector<std::string>{"sm0.mem @1 read 256 warp 0"});
 }
 
 TEST(TraceQuery, TheBusLineSizeDecidesWhichRequestsTouchTheRange) {
   // 0x260 lies in core 1's BusRd line 0x240 when lines are 64 bytes, not
   // when they are 32; in sm0's line 0x200 (128 bytes) either way.
-  auto got = lines(query_transactions(chip(), 30000, AddressQuery{0x260, 4, 64}));
+  auto got = lines(query_transactions(chip(), AddressQuery{0x260, 4, 64}));
   ASSERT_FALSE(got.empty());
   EXPECT_EQ(got[0], "cluster.bus @5 BusRd 576 core 1 tag 4");
-  got = lines(query_transactions(chip(), 30000, AddressQuery{0x260, 4, 32}));
+  got = lines(query_transactions(chip(), AddressQuery{0x260, 4, 32}));
   ASSERT_FALSE(got.empty());
   EXPECT_EQ(got[0], "sm0.mem @3 read 512 warp 7");
+}
+
+TEST(TraceQuery, AStrobeStillHighWhenTheFileEndsIsOneRequest) {
+  // The run stopped in the cycle of sm1's request, before the cycle that clears it.
+  std::map<std::string, SignalTrace> s;
+  s["chip.sm1.mem.req"] = sig(1, {{0, 0}, {1000, 1}, {2000, 0}, {5000, 1}});
+  s["chip.sm1.mem.req_addr"] = sig(32, {{0, 0}, {1000, 0x400}});
+  s["chip.sm1.mem.req_op"] = sig(2, {{0, 0}});
+  s["chip.sm1.mem.req_warp"] = sig(8, {{0, 0}, {5000, 3}});
+  EXPECT_EQ(lines(query_transactions(s, AddressQuery{0x400, 4, 64})),
+            (std::vector<std::string>{"sm1.mem @1 read 1024 warp 0", "sm1.mem @5 read 1024 warp 3"}));
 }
 
 TEST(TraceQuery, ReadsOnlyTheSignalsThatCarryTransactions) {
