@@ -220,8 +220,11 @@ void Sm::trace_idle() {
   const bool busy = engine_.shared_busy(now);
   wave_->change(s.shared_busy, busy ? 1 : 0, t);
   // Woken for a strobe while the bank array works on: wake again when it
-  // stops, unless the SM's own cycle comes first (then it decides).
-  if (busy) trace_wake_.notify(clock_.time_of(engine_.shared_busy_until()) - sc_core::sc_time_stamp());
+  // stops, unless the SM's own cycle comes first (then it decides). In rtl
+  // and lockstep modes the SM steps every busy cycle itself (kNever).
+  const uint64_t until = engine_.shared_busy_until();
+  if (busy && until != SmEngine::kNever && until > now)
+    trace_wake_.notify(clock_.time_of(until) - sc_core::sc_time_stamp());
 }
 
 // ---------------------------------------------------------------- global memory
