@@ -309,15 +309,20 @@ class SlurmCluster(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_same_results(out)
 
-    def test_interrupted_slurm_sweep_is_cancelled_and_resumed(self):
-        out = os.path.join(self.tmp.name, "interrupted")
-        # One point per task, at most one task at a time: the sweep is still running when interrupted.
+    def start_slow_sweep(self, out):
+        """The 12 points as one point per task, at most one task at a time (so
+        the sweep is still running when stopped), once a point has finished."""
         p = subprocess.Popen(["/usr/bin/python3", SWEEP_TOOL, "--tessera", TESSERA, self.spec, "-o", out, "--executor",
                               "slurm", "--chunk-size", "1", "--max-running", "1", "--poll", "0.5"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.cluster.env())
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not glob.glob(os.path.join(out, "points", "*", "status.json")):
             time.sleep(0.1)
+        return p
+
+    def test_interrupted_slurm_sweep_is_cancelled_and_resumed(self):
+        out = os.path.join(self.tmp.name, "interrupted")
+        p = self.start_slow_sweep(out)
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=120)
         self.assertEqual(p.returncode, 130, err)
@@ -341,12 +346,7 @@ class SlurmCluster(unittest.TestCase):
 
     def test_a_killed_drivers_array_is_waited_for_not_submitted_again(self):
         out = os.path.join(self.tmp.name, "killed")
-        p = subprocess.Popen(["/usr/bin/python3", SWEEP_TOOL, "--tessera", TESSERA, self.spec, "-o", out, "--executor",
-                              "slurm", "--chunk-size", "1", "--max-running", "1", "--poll", "0.5"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.cluster.env())
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not glob.glob(os.path.join(out, "points", "*", "status.json")):
-            time.sleep(0.1)
+        p = self.start_slow_sweep(out)
         p.kill()  # no chance to cancel its array
         p.communicate(timeout=60)
         with open(os.path.join(out, "slurm", "jobs.txt")) as f:
