@@ -11,7 +11,8 @@ module user_bank_unit #(
     parameter int SHARED_BYTES = 65536,
     parameter int ATOMIC_CYCLES = 2,
     localparam int Words = SHARED_BYTES / 4,
-    localparam int WordBits = $clog2(Words)
+    localparam int WordBits = $clog2(Words),
+    localparam int RowBits = WordBits - $clog2(BANKS)
 ) (
     input logic clk,
     input logic rst,
@@ -29,7 +30,14 @@ module user_bank_unit #(
     output logic [31:0] resp_mask,
     output logic [31:0] resp_data      [32],
     output logic [ 5:0] resp_passes,
-    output logic [ 5:0] resp_broadcasts
+    output logic [ 5:0] resp_broadcasts,
+
+    // The bank RAMs' write ports, which lockstep compares with the model's
+    // writes (docs/cosim.md, "Internal state"): in a cycle with ram_we[b]
+    // high, bank b stores ram_wdata[b] at row ram_row[b] at the rising edge.
+    output logic               ram_we   [BANKS],
+    output logic [RowBits-1:0] ram_row  [BANKS],
+    output logic [       31:0] ram_wdata[BANKS]
 );
   // Operations (one per warp request).
   localparam logic [3:0] OpLoad = 4'd0;
@@ -50,7 +58,6 @@ module user_bank_unit #(
 
   localparam int Rows = Words / BANKS;
   localparam int BankBits = $clog2(BANKS);
-  localparam int RowBits = WordBits - BankBits;
   localparam int SubBits = ATOMIC_CYCLES > 1 ? $clog2(ATOMIC_CYCLES) : 1;
 
   // The request being served.
@@ -94,8 +101,11 @@ module user_bank_unit #(
       for (int r = 0; r < Rows; r++) mem[r] = 32'd0;
     end
     assign old_by[b] = mem[row_by[b]];
+    assign ram_we[b] = busy_q && pass_end && has_by[b] && op_q != OpLoad;
+    assign ram_row[b] = row_by[b];
+    assign ram_wdata[b] = new_by[b];
     always_ff @(posedge clk) begin
-      if (busy_q && pass_end && has_by[b] && op_q != OpLoad) mem[row_by[b]] <= new_by[b];
+      if (ram_we[b]) mem[ram_row[b]] <= ram_wdata[b];
     end
   end
 

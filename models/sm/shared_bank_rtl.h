@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -33,6 +34,14 @@ inline std::string lanes_hex(const std::array<uint32_t, 32>& v, uint32_t mask) {
   return s;
 }
 
+// Whether the block declares its bank RAMs' write ports (ram_we, ram_row,
+// ram_wdata; docs/cosim.md, "Internal state"), which lockstep then compares.
+template <class V, class = void>
+struct HasRamPorts : std::false_type {};
+template <class V>
+struct HasRamPorts<V, std::void_t<decltype(std::declval<V&>().ram_we[0]), decltype(std::declval<V&>().ram_row[0]),
+                                  decltype(std::declval<V&>().ram_wdata[0])>> : std::true_type {};
+
 // The Verilated block drives the pins.
 template <class V>
 class RtlPins : public SharedBankPins {
@@ -47,7 +56,15 @@ class RtlPins : public SharedBankPins {
     in_.valid = req != nullptr;
     if (req) in_.req = *req;
     const bool ready = h_.model().req_ready;
-    h_.step(in_, cycle);
+    if constexpr (HasRamPorts<V>::value) {
+      if (ram_banks_ > 0) {
+        h_.step(in_, cycle, [this](const V& v) { sample_writes(v); });
+      } else {
+        h_.step(in_, cycle);
+      }
+    } else {
+      h_.step(in_, cycle);
+    }
     const V& v = h_.model();
     if (v.resp_valid) {
       out_.mask = v.resp_mask;
@@ -69,7 +86,24 @@ class RtlPins : public SharedBankPins {
   }
 
  protected:
+  // The RAM writes of each cycle are sampled from the block's write ports
+  // (lockstep, when the block has them) for `banks` banks.
+  void sample_ram_writes(unsigned banks) {
+    if constexpr (HasRamPorts<V>::value) ram_banks_ = banks;
+  }
+  bool samples_ram_writes() const { return ram_banks_ > 0; }
+  void sample_writes(const V& v) {
+    if constexpr (HasRamPorts<V>::value) {
+      ram_writes_.clear();
+      for (unsigned b = 0; b < ram_banks_; ++b) {
+        if (v.ram_we[b]) ram_writes_.push_back({b, static_cast<uint32_t>(v.ram_row[b]), v.ram_wdata[b], 0});
+      }
+    }
+  }
+
   rtl::RtlHarness<V, BankPinsIn> h_;
+  unsigned ram_banks_ = 0;
+  std::vector<BankWrite> ram_writes_;   // the last cycle's, in bank order (old unknown: 0)
   std::unique_ptr<rtl::RtlWave> wave_;  // when the run traces this unit
   BankPinsIn in_;
   BankResponse out_;
@@ -83,10 +117,13 @@ class LockstepPins final : public RtlPins<V> {
   LockstepPins(const std::string& instance, const rtl::WaveOptions& waves, SharedBankUnit& model)
       : RtlPins<V>(instance, waves), model_(model) {
     model_.reset();
+    this->sample_ram_writes(model_.banks());
   }
 
   void step(const BankRequest* req, uint64_t cycle) override {
     const bool take = req && model_.ready();
+    serving_ = in_service_;
+    busy_ = model_.busy();
     RtlPins<V>::step(req, cycle);
     model_.step(req);
     if (model_.resp_valid()) answering_ = in_service_;
@@ -95,6 +132,46 @@ class LockstepPins final : public RtlPins<V> {
   }
 
  private:
+  // Whether a bank's writes in a cycle leave its RAM as the model's do: the
+  // same row and value, or a write-back of the word it holds on one side
+  // and none on the other.
+  bool same_write(const BankWrite* m, const BankWrite* r) const {
+    if (m && r) return m->row == r->row && m->value == r->value;
+    if (m) return m->value == m->old;
+    if (r) return r->value == model_.ram_word(r->bank, r->row);
+    return true;
+  }
+  // The banks whose writes differ in the cycle, each with the model's and
+  // the RTL's write (nullptr: none).
+  std::vector<std::pair<const BankWrite*, const BankWrite*>> differing_writes() const {
+    std::vector<std::pair<const BankWrite*, const BankWrite*>> out;
+    if (!this->samples_ram_writes()) return out;
+    const std::vector<BankWrite>& mw = model_.writes();
+    const std::vector<BankWrite>& rw = this->ram_writes_;
+    if (mw.size() == rw.size()) {  // the usual case: the same banks, the same writes
+      bool same = true;
+      for (size_t i = 0; same && i < mw.size(); ++i)
+        same = mw[i].bank == rw[i].bank && mw[i].row == rw[i].row && mw[i].value == rw[i].value;
+      if (same) return out;
+    }
+    size_t i = 0, j = 0;  // both in bank order
+    while (i < mw.size() || j < rw.size()) {
+      const BankWrite* m = i < mw.size() ? &mw[i] : nullptr;
+      const BankWrite* r = j < rw.size() ? &rw[j] : nullptr;
+      if (m && r && m->bank != r->bank) {  // one side writes the lower bank alone
+        if (m->bank < r->bank) {
+          r = nullptr;
+        } else {
+          m = nullptr;
+        }
+      }
+      if (!same_write(m, r)) out.emplace_back(m, r);
+      i += m != nullptr;
+      j += r != nullptr;
+    }
+    return out;
+  }
+
   void compare(uint64_t cycle) {
     const V& v = this->h_.model();
     const BankResponse& m = model_.response();
@@ -106,11 +183,13 @@ class LockstepPins final : public RtlPins<V> {
         if ((m.mask & (1u << l)) && v.resp_data[l] != m.data[l]) lanes |= 1u << l;
       }
     }
-    if (same && lanes == 0) return;
+    const auto writes = differing_writes();
+    if (same && lanes == 0 && writes.empty()) return;
     rtl::MismatchReport r("shared_bank_unit", this->h_.instance(), cycle);
     const BankPinsIn& in = this->in_;
     r.input("req_valid", in.valid ? "1" : "0");
     if (in.valid) describe(r, "req", in.req);
+    if (busy_) describe(r, "serving", serving_);
     if (model_.resp_valid() || v.resp_valid) describe(r, "answered", answering_);
     auto b = [](bool x) { return std::string(x ? "1" : "0"); };
     r.output("req_ready", b(model_.ready()), b(v.req_ready));
@@ -124,6 +203,16 @@ class LockstepPins final : public RtlPins<V> {
           r.output(fmt::format("resp_data[{}]", l), fmt::format("{:08x}", m.data[l]),
                    fmt::format("{:08x}", v.resp_data[l]));
       }
+    }
+    const unsigned banks = model_.banks();
+    auto write_text = [](const BankWrite* w) {
+      return w ? fmt::format("row {} <- {:08x}", w->row, w->value) : std::string("no write");
+    };
+    for (const auto& [model_write, rtl_write] : writes) {
+      const BankWrite& any = model_write ? *model_write : *rtl_write;
+      const uint32_t word = any.row * banks + any.bank;
+      r.output(fmt::format("bank {} RAM (word at 0x{:x})", any.bank, word * 4), write_text(model_write),
+               write_text(rtl_write));
     }
     try {
       r.set_wave(this->h_.dump_window(fmt::format("{}_cycle{}", this->h_.instance(), cycle)));
@@ -147,7 +236,10 @@ class LockstepPins final : public RtlPins<V> {
   }
 
   SharedBankUnit& model_;
-  BankRequest in_service_, answering_;  // the request taken last, the one answered
+  // The request taken last, the one answered, the one in service during the
+  // cycle (when busy_).
+  BankRequest in_service_, answering_, serving_;
+  bool busy_ = false;
 };
 
 template <class V>

@@ -15,6 +15,8 @@
 //    A request presented while ready() is taken at the end of the step;
 //    its passes take the next P (atomics P * atomic_cycles) steps; ready()
 //    is high again in the last of them; the response is valid after it.
+//    writes() are the bank RAMs' writes of each step, pass by pass, for
+//    lockstep to compare with the block's RAM write ports.
 // Pure logic, no SystemC.
 #pragma once
 
@@ -63,6 +65,16 @@ struct BankRequest {
   std::array<uint32_t, 32> swap{};  // atom.cas: the value stored when the word matches data
 };
 
+// A write of one bank's RAM at the pin level: in the step that makes it,
+// bank `bank` stores `value` at `row` (word row * banks + bank); `old` is
+// what the word held before.
+struct BankWrite {
+  unsigned bank = 0;
+  uint32_t row = 0;
+  uint32_t value = 0;
+  uint32_t old = 0;
+};
+
 struct BankResponse {
   uint32_t mask = 0;
   std::array<uint32_t, 32> data{};  // per lane: the word read (atomics: the old value; stores: 0)
@@ -108,8 +120,21 @@ class SharedBankUnit {
   bool resp_valid() const { return resp_valid_; }
   const BankResponse& response() const { return out_; }
   bool busy() const { return busy_; }
+  // The bank RAMs' writes in the last step: one per bank whose lowest
+  // pending lane a store or atomic pass served, made in the pass's last
+  // cycle (a store's or an atomic's write-back of an unchanged word
+  // included), in bank order.
+  const std::vector<BankWrite>& writes() const { return writes_; }
+  // The word at (bank, row) as the RAMs hold it after the last step: the
+  // data array itself is updated when a request is taken, its RAMs pass by
+  // pass.
+  uint32_t ram_word(unsigned bank, uint32_t row) const;
 
  private:
+  // The writes of `req`'s passes, from the data before it (called before
+  // perform() updates them).
+  void plan_writes(const BankRequest& req);
+
   unsigned banks_, atomic_cycles_;
   std::vector<uint32_t> mem_;
   // Pin level: the request in service and the response of the last step.
@@ -117,6 +142,17 @@ class SharedBankUnit {
   unsigned left_ = 0;  // steps until its response
   BankResponse pending_, out_;
   bool resp_valid_ = false;
+  // The RAM writes of the request in service: each with the step after its
+  // taking that makes it; those before next_ are made.
+  struct PlannedWrite {
+    unsigned step;
+    BankWrite write;
+  };
+  std::vector<PlannedWrite> plan_;
+  size_t next_ = 0;
+  unsigned since_take_ = 0;
+  std::vector<BankWrite> writes_;
+  std::vector<int> first_lane_;  // plan_writes' scratch: a pass's lowest lane per bank
 };
 
 }  // namespace tessera::sm

@@ -65,9 +65,11 @@ class Rtl {
 using sm::strided_request;
 
 // Runs `cycles` cycles of random requests on the RTL and the model and
-// compares every output after every cycle; returns the first difference.
+// compares every output after every cycle, and the bank RAMs' write ports
+// (before the edge) with the model's writes of the cycle; returns the first
+// difference.
 template <class V>
-std::string random_run(uint64_t seed, unsigned bytes, uint64_t cycles, unsigned* responses,
+std::string random_run(uint64_t seed, unsigned bytes, uint64_t cycles, unsigned* responses, uint64_t* writes,
                        std::bitset<sm::kBankOpCount>* ops) {
   rtl::RtlHarness<V, In> h("shared_banks", &sm::apply_bank_pins<V>, rtl::WaveOptions{});
   SharedBankUnit m(32, bytes, 2);
@@ -79,7 +81,12 @@ std::string random_run(uint64_t seed, unsigned bytes, uint64_t cycles, unsigned*
       in.req = stim.next();
     }
     const bool ready = m.ready();
-    h.step(in, c);
+    std::vector<sm::BankWrite> rtl_writes;  // the RAM write ports before the edge
+    h.step(in, c, [&](const V& v) {
+      for (unsigned b = 0; b < 32; ++b) {
+        if (v.ram_we[b]) rtl_writes.push_back({b, v.ram_row[b], v.ram_wdata[b], 0});
+      }
+    });
     m.step(in.valid ? &in.req : nullptr);
     if (in.valid && ready) {
       ops->set(static_cast<unsigned>(in.req.op));
@@ -91,6 +98,20 @@ std::string random_run(uint64_t seed, unsigned bytes, uint64_t cycles, unsigned*
       std::snprintf(buf, sizeof buf, "cycle %llu: ready %d/%d resp_valid %d/%d (rtl/model)",
                     static_cast<unsigned long long>(c), v.req_ready, m.ready(), v.resp_valid, m.resp_valid());
       return buf;
+    }
+    if (rtl_writes.size() != m.writes().size()) {
+      std::snprintf(buf, sizeof buf, "cycle %llu: %zu/%zu RAM writes (rtl/model)", static_cast<unsigned long long>(c),
+                    rtl_writes.size(), m.writes().size());
+      return buf;
+    }
+    for (size_t i = 0; i < rtl_writes.size(); ++i) {
+      const sm::BankWrite &r = rtl_writes[i], &w = m.writes()[i];
+      if (r.bank != w.bank || r.row != w.row || r.value != w.value) {
+        std::snprintf(buf, sizeof buf, "cycle %llu: RAM write bank %u row %u %08x / bank %u row %u %08x (rtl/model)",
+                      static_cast<unsigned long long>(c), r.bank, r.row, r.value, w.bank, w.row, w.value);
+        return buf;
+      }
+      ++*writes;
     }
     if (!m.resp_valid()) continue;
     ++*responses;
@@ -115,15 +136,18 @@ std::string random_run(uint64_t seed, unsigned bytes, uint64_t cycles, unsigned*
 
 // 100,000 cycles per seed of every operation and access pattern, back to
 // back and sparse: the RTL's ready, resp_valid, passes, broadcasts and every
-// active lane's data equal the model's in every cycle.
+// active lane's data equal the model's in every cycle, and so do its bank
+// RAMs' writes.
 TEST(SharedBankRtl, RandomRequestsAgreeWithTheModelEveryCycle) {
   for (uint64_t seed : {1u, 2u, 3u, 4u}) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
     unsigned responses = 0;
+    uint64_t writes = 0;
     std::bitset<sm::kBankOpCount> ops;
-    EXPECT_EQ(random_run<Vshared_bank_unit>(seed, 65536, 100000, &responses, &ops), "");
+    EXPECT_EQ(random_run<Vshared_bank_unit>(seed, 65536, 100000, &responses, &writes, &ops), "");
     EXPECT_GT(responses, 10000u);  // about one request every 6 cycles
+    EXPECT_GT(writes, 100000u);
     EXPECT_TRUE(ops.all()) << ops;
   }
 }
@@ -132,8 +156,9 @@ TEST(SharedBankRtl, RandomRequestsAgreeWithTheModelEveryCycle) {
 TEST(SharedBankRtl, RandomRequestsAgreeAt96KiB) {
   std::printf("seed 7\n");
   unsigned responses = 0;
+  uint64_t writes = 0;
   std::bitset<sm::kBankOpCount> ops;
-  EXPECT_EQ(random_run<Vshared_bank_unit_96k>(7, 98304, 100000, &responses, &ops), "");
+  EXPECT_EQ(random_run<Vshared_bank_unit_96k>(7, 98304, 100000, &responses, &writes, &ops), "");
   EXPECT_TRUE(ops.all()) << ops;
 }
 

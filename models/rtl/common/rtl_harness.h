@@ -117,20 +117,25 @@ class RtlHarness {
   // One cycle of the block's clock (`cycle`: its number in the block's clock
   // domain, for the waveform's time axis).
   void step(const In& in, uint64_t cycle = UINT64_MAX) {
-    if (!waves_.record) {
-      apply_(*model_, in);
-      edge(*model_);
-      ++steps_;
-      if (trace_) trace_->sample(cycle);
-      return;
-    }
-    if (newer_.log.size() == waves_.cycles) {
+    step(in, cycle, [](const V&) {});
+  }
+  // The same, calling before_edge(model) with the inputs applied and the
+  // clock low: the outputs the cycle's state and inputs drive before the
+  // rising edge acts on them (a RAM's write port).
+  template <class F>
+  void step(const In& in, uint64_t cycle, F&& before_edge) {
+    const uint64_t at = cycle == UINT64_MAX ? steps_ : cycle;
+    if (waves_.record && newer_.log.size() == waves_.cycles) {
       std::swap(older_, newer_);
-      checkpoint(newer_, cycle == UINT64_MAX ? steps_ : cycle);
+      checkpoint(newer_, at);
     }
     apply_(*model_, in);
-    edge(*model_);
-    newer_.log.push_back(Logged{in, cycle == UINT64_MAX ? steps_ : cycle});
+    model_->clk = 0;
+    model_->eval();
+    before_edge(static_cast<const V&>(*model_));
+    model_->clk = 1;
+    model_->eval();
+    if (waves_.record) newer_.log.push_back(Logged{in, at});
     ++steps_;
     if (trace_) trace_->sample(cycle);
   }

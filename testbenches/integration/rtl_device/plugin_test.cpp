@@ -210,8 +210,11 @@ TEST_F(Plugin, ItsBankUnitRunsInLockstepWithTheModel) {
 
 TEST_F(Plugin, ABugPlantedInItsBankUnitIsCaughtInLockstep) {
   // A copy of the plugin whose bank unit adds one too many in atomic adds
-  // (histogram's shared-memory bins): the model and the unit part at the
-  // first atomic add that reads a bin the bug wrote.
+  // (histogram's shared-memory bins). The add answers the right old value,
+  // so the pins agree until a later request reads a bin back; the unit
+  // declares its RAMs' write ports, and lockstep stops in the cycle of the
+  // first bad write, naming the bank and word: the RTL writes one more
+  // than the model, and no pin differs.
   const std::string src = root_ + "/bug_plugin", build = src + "/build";
   sync_tree(EXAMPLES_DIR + "/plugin", src, "user_bank_unit.sv");
   std::string sv = tessera::test::read_file(EXAMPLES_DIR + "/plugin/user_bank_unit.sv");
@@ -232,7 +235,16 @@ TEST_F(Plugin, ABugPlantedInItsBankUnitIsCaughtInLockstep) {
   ASSERT_TRUE(std::regex_search(
       r.err, m, std::regex("lockstep mismatch in ([a-z0-9_.]+[.]shared_banks) \\(shared_bank_unit\\) at cycle (\\d+)")))
       << r.err;
-  EXPECT_NE(r.err.find("resp_data["), std::string::npos) << r.err;
+  ASSERT_TRUE(std::regex_search(
+      r.err, m,
+      std::regex(
+          "! bank (\\d+) RAM \\(word at 0x([0-9a-f]+)\\) +row (\\d+) <- ([0-9a-f]{8}) +row \\3 <- ([0-9a-f]{8})")))
+      << r.err;
+  EXPECT_EQ(std::stoul(m[2], nullptr, 16) / 4, std::stoul(m[3]) * 32 + std::stoul(m[1])) << m[0];
+  EXPECT_EQ(std::stoul(m[5], nullptr, 16), std::stoul(m[4], nullptr, 16) + 1) << m[0];
+  EXPECT_EQ(r.err.find("! req_ready"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("! resp_"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("serving\\.op +amoadd\\.w"))) << r.err;
   EXPECT_NE(r.err.find("RTL waveform of the last cycles: " + waves + "/"), std::string::npos) << r.err;
 }
 

@@ -176,3 +176,112 @@ TEST(SharedBankUnit, BackToBackRequestsHaveNoBubble) {
   }
   EXPECT_EQ(resp_steps, (std::vector<unsigned>{2, 4}));
 }
+
+namespace {
+
+struct StepWrites {
+  unsigned step;
+  std::vector<BankWrite> writes;
+};
+
+// Presents `req` once (the unit idle) and steps until the response; returns
+// the RAM writes of every step after the taking one that made any.
+std::vector<StepWrites> writes_of(SharedBankUnit& u, const BankRequest& req) {
+  std::vector<StepWrites> out;
+  u.step(&req);
+  EXPECT_TRUE(u.writes().empty());
+  for (unsigned s = 1; !u.resp_valid(); ++s) {
+    u.step(nullptr);
+    if (!u.writes().empty()) out.push_back({s, u.writes()});
+  }
+  return out;
+}
+
+}  // namespace
+
+// Four atom.add of 1 to word 7 (bank 7, row 0), two cycles a pass: one pass
+// per lane, the word written in each pass's second cycle (steps 2, 4, 6,
+// 8) with 1, 2, 3, 4; the RAM holds each value from its step on.
+TEST(SharedBankUnit, AtomicsWriteTheirBankPassByPass) {
+  SharedBankUnit u(32, 65536, 2);
+  BankRequest add = strided_request(BankOp::kAdd, 0xf, 0, 7);
+  for (unsigned l = 0; l < 4; ++l) add.data[l] = 1;
+  const auto w = writes_of(u, add);
+  ASSERT_EQ(w.size(), 4u);
+  for (unsigned p = 0; p < 4; ++p) {
+    EXPECT_EQ(w[p].step, 2 * (p + 1));
+    ASSERT_EQ(w[p].writes.size(), 1u);
+    EXPECT_EQ(w[p].writes[0].bank, 7u);
+    EXPECT_EQ(w[p].writes[0].row, 0u);
+    EXPECT_EQ(w[p].writes[0].old, p);
+    EXPECT_EQ(w[p].writes[0].value, p + 1);
+  }
+  EXPECT_EQ(u.ram_word(7, 0), 4u);
+  EXPECT_EQ(u.word(7), 4u);
+}
+
+// A store of stride 2 to words 0..62 (banks 0, 2, ..., 30 twice): pass 1
+// writes lanes 0..15 (rows 0), pass 2 lanes 16..31 (rows 1), sixteen banks
+// each; the stored values are the lanes' data. A load writes nothing.
+TEST(SharedBankUnit, StoresWriteEachBankOncePerPass) {
+  SharedBankUnit u(32, 65536, 2);
+  BankRequest st = strided_request(BankOp::kStore, kAll, 2);
+  for (unsigned l = 0; l < 32; ++l) st.data[l] = 0x100 + l;
+  const auto w = writes_of(u, st);
+  ASSERT_EQ(w.size(), 2u);
+  for (unsigned p = 0; p < 2; ++p) {
+    EXPECT_EQ(w[p].step, p + 1);
+    ASSERT_EQ(w[p].writes.size(), 16u);
+    for (unsigned i = 0; i < 16; ++i) {
+      const BankWrite& x = w[p].writes[i];
+      EXPECT_EQ(x.bank, 2 * i);
+      EXPECT_EQ(x.row, p);
+      EXPECT_EQ(x.value, 0x100 + 16 * p + i);
+    }
+  }
+  EXPECT_TRUE(writes_of(u, strided_request(BankOp::kLoad, kAll, 2)).empty());
+}
+
+// Stores of every lane to one word, byte enables of one byte each (lane l:
+// byte l % 4): one pass, one write, each byte the highest lane's that
+// enables it (lanes 28..31), and the words the pass makes are the ones
+// perform() leaves in the data array.
+TEST(SharedBankUnit, AStoreBroadcastMergesIntoOneWrite) {
+  SharedBankUnit u(32, 65536, 2);
+  BankRequest st = strided_request(BankOp::kStore, kAll, 0, 5);
+  for (unsigned l = 0; l < 32; ++l) {
+    st.be[l] = static_cast<uint8_t>(1u << (l % 4));
+    st.data[l] = 0x01010101u * l;
+  }
+  const auto w = writes_of(u, st);
+  ASSERT_EQ(w.size(), 1u);
+  ASSERT_EQ(w[0].writes.size(), 1u);
+  EXPECT_EQ(w[0].writes[0].value, 0x1f1e1d1cu);
+  EXPECT_EQ(u.word(5), 0x1f1e1d1cu);
+}
+
+// Random requests of every kind: the RAM words after the writes of every
+// step equal what perform() leaves in the data array once the request is
+// answered, and no word is written that the request does not address.
+TEST(SharedBankUnit, PassWritesEndInTheDataArraysWords) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    SharedBankUnit u(32, 4096, 2);
+    BankStimulus stim(seed, 1024);
+    for (unsigned n = 0; n < 3000; ++n) {
+      const BankRequest req = stim.next();
+      const auto w = writes_of(u, req);
+      for (const StepWrites& s : w) {
+        for (const BankWrite& x : s.writes) {
+          const uint32_t word = x.row * 32 + x.bank;
+          bool addressed = false;
+          for (uint32_t m = req.mask; m; m &= m - 1) addressed |= req.word[__builtin_ctz(m)] == word;
+          ASSERT_TRUE(addressed) << "seed " << seed << " request " << n << " word " << word;
+        }
+      }
+      for (uint32_t m = req.mask; m; m &= m - 1) {
+        const uint32_t word = req.word[__builtin_ctz(m)];
+        ASSERT_EQ(u.ram_word(word % 32, word / 32), u.word(word)) << "seed " << seed << " request " << n;
+      }
+    }
+  }
+}
