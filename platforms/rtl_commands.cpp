@@ -23,7 +23,8 @@ namespace tessera::platform {
 void RunCoverageOption::add_to(CLI::App* run_cmd) {
   run_cmd->add_option("--rtl-coverage", path_,
                       "Write the cover points of the RTL blocks in rtl or lockstep mode (sm.shared_impl, "
-                      "noc.router_impl), summed per block type, as JSON (tessera rtl-coverage show FILE)");
+                      "noc.router_impl) and of the netlist's rtl_device instances, summed per block type, as JSON "
+                      "(tessera rtl-coverage show FILE)");
 }
 
 void RunCoverageOption::open(const std::vector<std::string>& inputs) {
@@ -35,9 +36,9 @@ void RunCoverageOption::open(const std::vector<std::string>& inputs) {
 void RunCoverageOption::check_blocks() const {
   if (path_.empty() || rtl::CoverageCollection::instances() > 0) return;
   throw sim::ConfigError(
-      "--rtl-coverage: no RTL block runs in rtl or lockstep mode in this run, so there is no coverage to write; set "
-      "sm.shared_impl=rtl (or lockstep) for the SMs' shared-memory bank units, or noc.router_impl=rtl (or "
-      "lockstep) for the routers of a platform with a NoC");
+      "--rtl-coverage: no RTL block runs in rtl or lockstep mode in this run, and the platform has no rtl_device, so "
+      "there is no coverage to write; set sm.shared_impl=rtl (or lockstep) for the SMs' shared-memory bank units, or "
+      "noc.router_impl=rtl (or lockstep) for the routers of a platform with a NoC");
 }
 
 std::string RunCoverageOption::write() {

@@ -115,6 +115,11 @@ class Device : public Component {
         cfg.get_int("rtl_device.reg_timeout", 1000, 1, 100000000,
                     "Cycles an rtl_device may take to answer a register access before the run stops"));
     if (const auto it = inst.attributes.find("fst"); it != inst.attributes.end()) p.fst = it->second;
+    p.coverage_block = "rtl_device:" + source.top;
+    for (size_t i = 0; i < source.parameters.size(); ++i)
+      p.coverage_block +=
+          fmt::format("{}{}={}", i ? "," : "(", source.parameters[i].first, source.parameters[i].second);
+    if (!source.parameters.empty()) p.coverage_block += ")";
     std::unique_ptr<rtl::DeviceReference> reference;
     if (const auto it = inst.attributes.find("reference"); it != inst.attributes.end()) {
       const rtl::DeviceReferenceFactory* factory = rtl::find_device_reference(it->second);

@@ -243,4 +243,13 @@ module dma_scale_sum #(
   assign m_axi_bready = state == WR_RESP;
   assign irq = done && irq_enable;
   assign busy = state != IDLE;
+
+  // Cover points, counted by `tessera run --rtl-coverage` beside the AXI
+  // points Tessera counts at the pins (docs/rtl-devices.md, "Coverage"): a
+  // burst's last beat carrying one word (an odd chunk), a chunk cut short
+  // by a 4 KiB boundary, and a start refused for a misaligned address.
+  odd_chunk: cover property (@(posedge aclk) m_axi_wvalid && m_axi_wready && m_axi_wlast && chunk[0]);
+  cut_at_4k: cover property (@(posedge aclk) state == RD_ADDR && !rd_addr_ready && next_chunk < min32(remaining, WORDS));
+  refused_start: cover property (@(posedge aclk) write_fire && s_axil_awaddr == 8'h00 && state == IDLE &&
+                                s_axil_wdata[0] && (src[2:0] != 0 || dst[2:0] != 0));
 endmodule

@@ -140,6 +140,7 @@ namespace {
 struct Tracked {
   std::string block, instance;
   std::shared_ptr<CoverTable> table;
+  std::function<void(CoverTable&)> refresh;
 };
 
 struct Collection {
@@ -158,11 +159,12 @@ void CoverageCollection::enable() { collection().enabled = true; }
 bool CoverageCollection::enabled() { return collection().enabled; }
 
 std::shared_ptr<CoverTable> CoverageCollection::track(const std::string& block, const std::string& instance,
-                                                      const std::vector<std::string>& names) {
+                                                      const std::vector<std::string>& names,
+                                                      std::function<void(CoverTable&)> refresh) {
   Collection& c = collection();
   if (!c.enabled) return nullptr;
   auto t = std::make_shared<CoverTable>(names);
-  c.tracked.push_back(Tracked{block, instance, t});
+  c.tracked.push_back(Tracked{block, instance, t, std::move(refresh)});
   return t;
 }
 
@@ -170,7 +172,10 @@ size_t CoverageCollection::instances() { return collection().tracked.size(); }
 
 CoverageReport CoverageCollection::report() {
   CoverageReport r;
-  for (const Tracked& t : collection().tracked) r.add(t.block, *t.table);
+  for (const Tracked& t : collection().tracked) {
+    if (t.refresh) t.refresh(*t.table);
+    r.add(t.block, *t.table);
+  }
   return r;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -102,9 +103,12 @@ class CoverageCollection {
   static void enable();
   static bool enabled();
   // A table for a new instance of `block` with the points `names` (null
-  // when collection is off). The collection keeps it alive.
+  // when collection is off). The collection keeps it alive. `refresh`, when
+  // given, brings counts kept elsewhere into the table before report()
+  // reads it (an rtl_device's Verilator cover points).
   static std::shared_ptr<CoverTable> track(const std::string& block, const std::string& instance,
-                                           const std::vector<std::string>& names);
+                                           const std::vector<std::string>& names,
+                                           std::function<void(CoverTable&)> refresh = nullptr);
   static size_t instances();
   // Every tracked instance summed per block type.
   static CoverageReport report();

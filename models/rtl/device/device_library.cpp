@@ -29,7 +29,7 @@ namespace {
 
 // Bumped when the glue, the flags or the ABI change: every cached library
 // is then built again.
-constexpr const char* kBuildRecipe = "tessera-rtl-device-3";
+constexpr const char* kBuildRecipe = "tessera-rtl-device-4";
 constexpr const char* kPrefix = "Vdevice";
 
 std::string read_file(const std::string& path, bool* ok = nullptr) {
@@ -189,9 +189,10 @@ std::shared_ptr<DeviceLibrary> DeviceLibrary::load(const DeviceSource& source, c
       // Warnings are not fatal (a parameter given as a plain number warns
       // about its width): the log keeps them and the build line counts them.
       std::vector<std::string> args = {
-          verilator,      "--cc",        "-Wno-fatal", "--prefix", kPrefix,
-          "--top-module", source.top,    "--x-assign", "fast",     "--x-initial",
-          "fast",         "--trace-fst", "-O3",        "-Mdir",    (work / "obj").string()};
+          verilator,        "--cc",        "-Wno-fatal", "--prefix", kPrefix,
+          "--top-module",   source.top,    "--x-assign", "fast",     "--x-initial",
+          "fast",           "--trace-fst", "-O3",        "-Mdir",    (work / "obj").string(),
+          "--coverage-user"};
       for (const auto& [name, value] : source.parameters) args.push_back("-G" + name + "=" + value);
       const auto fail = [&](const std::string& what) {
         return ConfigError(fmt::format("{}: {} (log: {}){}", who, what, log, log_errors(log)));

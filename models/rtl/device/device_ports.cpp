@@ -298,6 +298,7 @@ std::string device_glue_source(const std::vector<DevicePort>& ports, const Devic
 #include "{prefix}.h"
 #include "rtl_device_abi.h"
 #include "verilated.h"
+#include "verilated_cov.h"
 #include "verilated_fst_c.h"
 
 namespace {{
@@ -367,6 +368,11 @@ void trace_close(void* d) {{
   dev->fst.reset();
 }}
 
+int coverage_write(void* d, const char* path) {{
+  static_cast<Device*>(d)->ctx->coveragep()->write(path);
+  return 0;
+}}
+
 const tessera_rtl_device_api kApi = {{TESSERA_RTL_DEVICE_ABI_VERSION,
                                      "{top}",
                                      {{{s_addr}, {m_data}, {m_addr}, {m_id}, {irq}, {busy}}},
@@ -376,7 +382,8 @@ const tessera_rtl_device_api kApi = {{TESSERA_RTL_DEVICE_ABI_VERSION,
                                      edge,
                                      trace_open,
                                      trace_dump,
-                                     trace_close}};
+                                     trace_close,
+                                     coverage_write}};
 
 }}  // namespace
 

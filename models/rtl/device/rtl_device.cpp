@@ -1,13 +1,19 @@
 #include "rtl/device/rtl_device.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "rtl/common/lockstep.h"
 #include "sim/config.h"
 #include "sim/mem_ext.h"
+#include "sim/output_file.h"
 
 namespace tessera::rtl {
 
@@ -48,6 +54,7 @@ RtlDevice::RtlDevice(const sc_core::sc_module_name& name, std::shared_ptr<Device
   if (with_mem)
     mem_port_ = std::make_unique<MemPort>("mem_socket", *this, 1, &RtlDevice::on_answer, &RtlDevice::on_end_req);
   dev_ = api_.create(basename());
+  if (CoverageCollection::enabled()) track_coverage();
   if (!params_.fst.empty()) {
     if (api_.trace_open(dev_, params_.fst.c_str()) != 0)
       throw sim::ConfigError(fmt::format("{}: fst: cannot write {}", this->name(), params_.fst));
@@ -78,7 +85,86 @@ RtlDevice::RtlDevice(const sc_core::sc_module_name& name, std::shared_ptr<Device
 }
 
 RtlDevice::~RtlDevice() {
+  alive_.reset();
   if (dev_) api_.destroy(dev_);
+}
+
+// ------------------------------------------------------------------ coverage
+
+void RtlDevice::track_coverage() {
+  std::vector<std::string> names = DeviceAxiCoverage::point_names(shape());
+  for (VerilatorCoverPoint& p : user_coverage()) {
+    user_points_.push_back(p.name);
+    names.push_back(std::move(p.name));
+  }
+  const std::weak_ptr<int> alive = alive_;
+  // The collection outlives the device: after it the table keeps the last
+  // counts read (the destructor's are not needed: the report is written
+  // while the platform lives).
+  auto table = CoverageCollection::track(params_.coverage_block, name(), names, [this, alive](CoverTable& t) {
+    if (alive.lock()) refresh_user_coverage(t);
+  });
+  cover_ = std::make_unique<DeviceAxiCoverage>(std::move(table), shape());
+}
+
+std::vector<VerilatorCoverPoint> RtlDevice::user_coverage() const {
+  std::string path = (std::filesystem::temp_directory_path() / "tessera-coverage-XXXXXX").string();
+  const int fd = mkstemp(path.data());
+  if (fd < 0)
+    throw sim::OutputError(fmt::format("{}: cannot make a file for Verilator's coverage in {}", name(), path));
+  close(fd);
+  const int status = api_.coverage_write(dev_, path.c_str());
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  if (status != 0 || !in) throw sim::OutputError(fmt::format("{}: Verilator's coverage could not be read", name()));
+  try {
+    return parse_verilator_coverage(text.str(), basename());
+  } catch (const std::runtime_error& e) {
+    throw sim::OutputError(fmt::format("{}: Verilator's coverage: {}", name(), e.what()));
+  }
+}
+
+void RtlDevice::refresh_user_coverage(CoverTable& table) const {
+  const std::vector<VerilatorCoverPoint> points = user_coverage();
+  const size_t first = table.size() - user_points_.size();
+  if (points.size() != user_points_.size())
+    throw sim::OutputError(fmt::format("{}: Verilator's coverage lists {} points, not the {} it began with", name(),
+                                       points.size(), user_points_.size()));
+  for (size_t i = 0; i < points.size(); ++i) table.set(first + i, points[i].count);
+}
+
+// A cycle's AXI cover points, from the pins before the handshakes act on
+// the bursts in flight.
+void RtlDevice::cover_cycle(const tessera_rtl_device_inputs& in, const tessera_rtl_device_outputs& o, bool r_valid,
+                            bool w_valid, bool b_valid, uint32_t rising) {
+  using C = DeviceAxiCoverage;
+  if (o.s_bvalid) cover_->hit(C::kRegWrite);
+  if (o.s_rvalid) cover_->hit(C::kRegRead);
+  if ((o.s_bvalid && o.s_bresp != 0) || (o.s_rvalid && o.s_rresp != 0)) cover_->hit(C::kRegError);
+  if (o.m_arvalid && in.m_arready) {
+    cover_->hit(C::burst_point(false, o.m_arlen + 1u));
+    if ((1u << o.m_arsize) < bus_bytes_) cover_->hit(C::kReadNarrow);
+    if (!reads_.empty()) cover_->hit(C::kReadOverlap);
+  }
+  if (o.m_arvalid && !in.m_arready) cover_->hit(C::kArStall);
+  if (r_valid && !o.m_rready) cover_->hit(C::kRBackpressure);
+  if (o.m_awvalid && in.m_awready) {
+    cover_->hit(C::burst_point(true, o.m_awlen + 1u));
+    if ((1u << o.m_awsize) < bus_bytes_) cover_->hit(C::kWriteNarrow);
+    if (!writes_.empty()) cover_->hit(C::kWriteOverlap);
+  }
+  if (o.m_awvalid && !in.m_awready) cover_->hit(C::kAwStall);
+  const uint64_t all_lanes = bus_bytes_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << bus_bytes_) - 1;
+  if (w_valid && o.m_wvalid && (o.m_wstrb & all_lanes) != all_lanes) cover_->hit(C::kWritePartialStrobe);
+  if (b_valid && !o.m_bready) cover_->hit(C::kBBackpressure);
+  if (!reads_.empty() && !writes_.empty()) cover_->hit(C::kReadWriteTogether);
+  const bool traffic = in.s_awvalid || in.s_wvalid || in.s_arvalid || in.m_rvalid || in.m_bvalid || o.s_bvalid ||
+                       o.s_rvalid || o.m_arvalid || o.m_awvalid || o.m_wvalid;
+  if (o.busy && !traffic && reads_.empty() && writes_.empty()) cover_->hit(C::kBusyAlone);
+  cover_->irq_rises(rising);
 }
 
 void RtlDevice::start_of_simulation() { wake_at(0); }
@@ -163,6 +249,7 @@ void RtlDevice::step(uint64_t c) {
   api_.eval(dev_, &in, &out_);
   const tessera_rtl_device_outputs& o = out_;
   if (wave_ || fst_open_) record_waves(c);
+  if (cover_) cover_cycle(in, o, r_valid, w_data != nullptr, b_valid, o.irq & ~irq_level_);
 
   bool handshake = false;
   // Register slave.

@@ -29,6 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rtl/device/device_coverage.h"
 #include "rtl/device/device_library.h"
 #include "rtl/device/device_reference.h"
 #include "sim/at_initiator_port.h"
@@ -48,6 +49,9 @@ struct RtlDeviceParams {
   uint32_t max_writes = 8;      // write bursts in flight
   uint32_t reg_timeout = 1000;  // cycles a register access may take
   std::string fst;              // "" : no FST of the block's own signals
+  // The block type its cover points are summed under (--rtl-coverage):
+  // "rtl_device:<top>(<parameters>)".
+  std::string coverage_block = "rtl_device";
 };
 
 class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
@@ -125,6 +129,13 @@ class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
                 const std::vector<Row>& outputs);
   void record_waves(uint64_t cycle);
   void wake_at(uint64_t cycle);
+  // Coverage (when collected): the table of the AXI points and the block's
+  // own, and the block's counts read from Verilator into it.
+  void track_coverage();
+  std::vector<VerilatorCoverPoint> user_coverage() const;
+  void refresh_user_coverage(CoverTable& table) const;
+  void cover_cycle(const tessera_rtl_device_inputs& in, const tessera_rtl_device_outputs& o, bool r_valid, bool w_valid,
+                   bool b_valid, uint32_t rising);
 
   std::unique_ptr<RegsSocket> regs_;
   std::unique_ptr<MemPort> mem_port_;
@@ -198,6 +209,10 @@ class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
    private:
     RtlDevice& d_;
   };
+  std::unique_ptr<DeviceAxiCoverage> cover_;               // when coverage is collected
+  std::vector<std::string> user_points_;                   // the block's own, after the AXI points
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);  // the collection's refresh checks it
+
   std::unique_ptr<DeviceReference> reference_;
   Host host_{*this};
   std::map<uint64_t, std::deque<uint8_t>> expected_writes_;  // by address, in the reference's order

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define TESSERA_RTL_DEVICE_ABI_VERSION 1
+#define TESSERA_RTL_DEVICE_ABI_VERSION 2
 #define TESSERA_RTL_DEVICE_MAX_DATA_WORDS 16 /* 512-bit master data */
 
 #ifdef __cplusplus
@@ -72,6 +72,10 @@ struct tessera_rtl_device_api {
   int (*trace_open)(void* device, const char* path);
   void (*trace_dump)(void* device, uint64_t time_ps);
   void (*trace_close)(void* device);
+  /* Verilator's coverage of the instance (the block's `cover property`
+   * statements, --coverage-user) written to a file in its coverage.dat
+   * format: 0 on success. */
+  int (*coverage_write)(void* device, const char* path);
 };
 
 typedef const struct tessera_rtl_device_api* (*tessera_rtl_device_api_fn)(void);

@@ -99,6 +99,66 @@ TEST_F(RtlDevice, TwoAcceleratorsOnTheNetwork) {
   expect_demo_statistics(r, stats);
 }
 
+// The devices' cover points (--rtl-coverage), summed over acc0 and acc1
+// and derived by hand as above: bursts of 16 beats (5-16) but acc0's last
+// (4 beats: 2-4) and acc1's last (7 beats: 5-16), so 34 and 1 each way;
+// one partial strobe (acc1's odd chunk, which is also dma_scale_sum.sv's
+// own point odd_chunk); 12 register writes; the reads of both devices; one
+// interrupt each; nothing refused, narrow, or cut at 4 KiB (the demo's
+// chunks never reach a 4 KiB boundary before their 32 words). Runs on the
+// crossbar and on the network merge into twice the counts.
+TEST_F(RtlDevice, ItsCoverPointsAreCountedAndMerged) {
+  const std::string xbar = tessera::test::temp_path("dma_cov_chip.json");
+  const std::string noc = tessera::test::temp_path("dma_cov_noc.json");
+  const std::string both = tessera::test::temp_path("dma_cov_both.json");
+  const RunResult a = run_tessera({"run", EXAMPLE_DIR + "/chip_dma.yaml", kDemo, "--rtl-coverage", xbar}, 300);
+  ASSERT_EQ(a.status, 0) << a.out << a.err;
+  const RunResult b = run_tessera({"run", EXAMPLE_DIR + "/chip_noc_dma.yaml", kDemo, "--rtl-coverage", noc}, 300);
+  ASSERT_EQ(b.status, 0) << b.out << b.err;
+  const RunResult m = run_tessera({"rtl-coverage", "merge", both, xbar, noc});
+  ASSERT_EQ(m.status, 0) << m.out << m.err;
+  const auto polls = [](const RunResult& r) {
+    std::smatch p;
+    EXPECT_TRUE(std::regex_search(r.out, p, std::regex("status polls (\\d+) and (\\d+): ok"))) << r.out;
+    return p.empty() ? 0 : std::stoull(p[1]) + std::stoull(p[2]);
+  };
+  const uint64_t reads[2] = {6 + polls(a), 6 + polls(b)};
+  const std::string block = "rtl_device:dma_scale_sum(MAX_BEATS=16)";
+  const std::map<std::string, uint64_t> each = {
+      {"regs.write", 12},
+      {"regs.error", 0},
+      {"read.burst.1", 0},
+      {"read.burst.2-4", 1},
+      {"read.burst.5-16", 34},
+      {"read.burst.17-256", 0},
+      {"read.narrow", 0},
+      {"write.burst.2-4", 1},
+      {"write.burst.5-16", 34},
+      {"write.narrow", 0},
+      {"write.partial_strobe", 1},
+      {"irq[0].rise", 2},
+      {"cover.dma_scale_sum.odd_chunk", 1},
+      {"cover.dma_scale_sum.cut_at_4k", 0},
+      {"cover.dma_scale_sum.refused_start", 0},
+  };
+  for (const auto& [path, runs] : std::vector<std::pair<std::string, uint64_t>>{{xbar, 1}, {noc, 1}, {both, 2}}) {
+    SCOPED_TRACE(path);
+    std::ifstream in(path);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j.at("runs"), runs);
+    const nlohmann::json& blk = j.at("blocks").at(block);
+    EXPECT_EQ(blk.at("instances"), 2 * runs);
+    // 22 AXI points (the block has every interface and busy), 1 interrupt
+    // line, and the block's 3 own.
+    EXPECT_EQ(blk.at("declared"), 26u);
+    for (const auto& [point, hits] : each) EXPECT_EQ(blk.at("points").at(point), hits * runs) << point;
+    const uint64_t want_reads = path == xbar ? reads[0] : path == noc ? reads[1] : reads[0] + reads[1];
+    EXPECT_EQ(blk.at("points").at("regs.read"), want_reads);
+  }
+  EXPECT_NE(m.out.find(block + ": "), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("cover.dma_scale_sum.cut_at_4k"), std::string::npos) << m.out;  // listed unreached
+}
+
 // A block is verilated once per sources, top and parameters: two instances
 // share one build, a second run loads it, another parameter builds anew.
 TEST_F(RtlDevice, TheLibraryIsBuiltOnceAndThenLoaded) {
