@@ -315,6 +315,7 @@ int sc_main(int argc, char** argv) {
   std::vector<tessera::sim::ToolCommand> tools;
   tools.push_back(tessera::bus::add_coherence_command(app));
   tools.push_back(tessera::noc::add_noc_command(app));
+  plugin_option(tools.back().command);  // routers of a plugin's implementations (noc.router_impl=rtl:NAME)
   tools.push_back(tessera::dram::add_dram_command(app));
   tools.push_back(tessera::platform::add_waves_command(app, resolve_platform));
   tools.push_back(tessera::platform::add_trace_query_command(app));

@@ -169,6 +169,27 @@ TEST(RtlCommands, RtlTestCatchesTheRouterReturningCreditsEarly) {
       "noc.router5");
 }
 
+// The network tool takes a plugin's router implementations too: a 4x4 mesh
+// of the early-credit mutant in lockstep stops at its first early credit.
+TEST(RtlCommands, TheNocToolRunsAPluginsRouters) {
+  const std::string dir = tessera::test::temp_path("noc_plugin_waves");
+  const RunResult r = run_tessera({"noc", "--plugin", tessera::test::build_path("libtessera_rtl_mutants.so"), "--set",
+                                   "noc.router_impl=lockstep:router_early_credit", "--topology", "mesh", "--k", "4",
+                                   "--traffic", "uniform", "--rate", "0.3", "--set", "rtl.wave_dir=" + dir});
+  EXPECT_EQ(r.status, 8) << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("lockstep mismatch in noc\\.router\\d+ \\(NoC router, "
+                                                  "Vnoc_router_mesh_v2c1_early_credit\\)")))
+      << r.err;
+  std::smatch w;
+  ASSERT_TRUE(std::regex_search(r.err, w, std::regex("RTL waveform of the last cycles: (\\S+\\.fst)"))) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(std::string(w[1]))) << w[1];
+  const RunResult without = run_tessera({"noc", "--set", "noc.router_impl=lockstep:router_early_credit", "--topology",
+                                         "mesh", "--k", "4", "--traffic", "uniform", "--rate", "0.3"});
+  EXPECT_EQ(without.status, 2) << without.err;
+  EXPECT_NE(without.err.find("no noc_router implementation is named 'router_early_credit'"), std::string::npos)
+      << without.err;
+}
+
 TEST(RtlCommands, RtlTestOfTheShippedBlocksPassesAndWritesItsCoverage) {
   for (const std::string block : {"shared_bank_unit", "noc_router"}) {
     const std::string out = tessera::test::temp_path(block + "_rtl_test.json");
