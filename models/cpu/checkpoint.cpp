@@ -202,6 +202,12 @@ Checkpoint decode_checkpoint(const std::string& bytes, const std::string& path, 
     if (offset < ClusterSnapshot::kFirstDeviceRegister || offset % 4 != 0)
       throw sim::ConfigError(
           fmt::format("{}: the checkpoint is corrupt (a device register at MMIO offset 0x{:x})", path, offset));
+    if (offset >= ClusterSnapshot::kDeviceWindows)
+      throw sim::ConfigError(fmt::format(
+          "{}: the checkpoint holds a write to an rtl_device's register at MMIO offset 0x{:x}, whose device state "
+          "no checkpoint keeps (written before fast-forward switched at a device's first access); write it again "
+          "with --checkpoint-out",
+          path, offset));
     c.cluster.device_writes.emplace_back(offset, r.u32("the device registers"));
   }
   const uint32_t pages = r.u32("the page count");

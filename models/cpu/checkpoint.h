@@ -28,6 +28,10 @@ struct ClusterSnapshot {
   // the dispatcher's kernel, grid, arguments...), the last value of each,
   // in the order first written: a restore writes them again.
   static constexpr uint32_t kFirstDeviceRegister = 0x100;  // cpu::kDeviceRegisters
+  // The rtl_devices' register windows begin here (cpu::kMmioSystemSize):
+  // fast-forward switches before their first access, so no checkpoint
+  // holds a write to them.
+  static constexpr uint32_t kDeviceWindows = 0x1000;
   std::vector<std::pair<uint32_t, uint32_t>> device_writes;
 };
 

@@ -80,7 +80,7 @@ struct StackGuard {
 // Where a fast-forward ends (docs/fast-forward.md): before the first ROI
 // begin, dispatcher LAUNCH write, tx.* instruction, wfi or vector
 // instruction; or the program ended (or stopped) while running functionally.
-enum class SwitchReason : uint8_t { kNone, kRoiBegin, kLaunch, kTx, kWfi, kProgramEnd, kVector };
+enum class SwitchReason : uint8_t { kNone, kRoiBegin, kLaunch, kTx, kWfi, kProgramEnd, kVector, kDevice };
 const char* switch_reason_name(SwitchReason r);
 
 struct FastForwardInfo {

@@ -1,6 +1,7 @@
 // Fast-forward and the switch point (docs/fast-forward.md): the control
 // cores run functionally, memory accesses straight to global memory, until
-// the first ROI begin, dispatcher LAUNCH, tx.* or wfi; then the detailed
+// the first ROI begin, dispatcher LAUNCH, tx.*, wfi or rtl_device register
+// access (and vector instruction); then the detailed
 // model continues from that state with cold caches at cycle 0.
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@ namespace tessera::cpu {
 
 // The device writes a checkpoint keeps are those logged here.
 static_assert(ClusterSnapshot::kFirstDeviceRegister == kDeviceRegisters);
+static_assert(ClusterSnapshot::kDeviceWindows == kMmioSystemSize);
 
 const char* switch_reason_name(SwitchReason r) {
   switch (r) {
@@ -29,6 +31,8 @@ const char* switch_reason_name(SwitchReason r) {
       return "program-end";
     case SwitchReason::kVector:
       return "vector";
+    case SwitchReason::kDevice:
+      return "device";
   }
   return "?";
 }
@@ -122,13 +126,16 @@ SwitchReason ControlCluster::switch_reason(const isa::Inst& inst, const Hart& h)
   if (inst.op == isa::Op::kIllegal && core_vector_unit_[h.id()] &&
       isa::vec::decode_vector(inst.raw).op != isa::vec::VOp::kIllegal)
     return SwitchReason::kVector;
+  // An rtl_device's state (its RTL, its bursts) is in no checkpoint: the
+  // device sees its first access in detail, from reset as in a full run.
+  if (!inst.is_load && !inst.is_store) return SwitchReason::kNone;
+  const uint32_t addr = access_address(inst, h.state);
+  if (!is_mmio(addr)) return SwitchReason::kNone;
+  if (addr - kMmioBase >= kMmioSystemSize) return SwitchReason::kDevice;
   if (inst.is_store && !inst.is_load) {
-    const uint32_t addr = access_address(inst, h.state);
-    if (is_mmio(addr)) {
-      const uint32_t offset = addr - kMmioBase;
-      if (offset == launch_offset_) return SwitchReason::kLaunch;
-      if (offset == roi_offset_ && h.state.x[inst.rs2] != 0) return SwitchReason::kRoiBegin;
-    }
+    const uint32_t offset = addr - kMmioBase;
+    if (offset == launch_offset_) return SwitchReason::kLaunch;
+    if (offset == roi_offset_ && h.state.x[inst.rs2] != 0) return SwitchReason::kRoiBegin;
   }
   return SwitchReason::kNone;
 }
@@ -187,8 +194,8 @@ SwitchReason ControlCluster::fast_forward_hart(Hart& h, unsigned batch) {
     if (ff_limit_ && ++ff_.instructions > ff_limit_) {
       run_.stop(sim::ExitKind::kCycleLimit, sim::kStatusCycleLimit,
                 fmt::format("--max-cycles {} reached during fast-forward: {} control-core instructions ran "
-                            "functionally without reaching a ROI begin, kernel launch, tx.* or wfi (core{} at pc "
-                            "0x{:08x})",
+                            "functionally without reaching a switch point (ROI begin, kernel launch, tx.*, wfi, a "
+                            "device register; core{} at pc 0x{:08x})",
                             ff_limit_, ff_limit_, h.id(), h.state.pc));
       return SwitchReason::kNone;
     }

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -203,6 +204,33 @@ INSTANTIATE_TEST_SUITE_P(Cluster, SwitchKinds,
                                            std::make_pair(std::string("htm/htm_bank"), std::string("tx")),
                                            std::make_pair(std::string("lock_bench"), std::string("roi-begin"))));
 
+// The first access to an rtl_device's registers is a switch point
+// (dma_demo's read of acc0's ID): the checkpoint holds no device register,
+// and a restore of it is the fast-forward run's detailed part, the devices'
+// statistics included (they ran in detail from reset in both).
+TEST(FastForward, AnRtlDeviceIsFirstAccessedInDetail) {
+  unsetenv("TESSERA_RTL_CACHE");  // the user's cache, as the rtl_device tests use
+  const std::string netlist = std::string(DMA_EXAMPLE_DIR) + "/chip_dma.yaml";
+  const std::string elf = kFw + "/examples/dma_demo.elf";
+  const std::string ff_stats = temp_path("dma-ff.json"), ckpt = temp_path("dma-ff.ckpt");
+  const RunResult ff =
+      run_tessera({"run", netlist, elf, "-q", "--fast-forward", "--stats", ff_stats, "--checkpoint-out", ckpt}, 300);
+  ASSERT_EQ(ff.status, 0) << ff.err;
+  const tessera::cpu::Checkpoint c = tessera::cpu::read_checkpoint(ckpt);
+  EXPECT_EQ(c.reason, "device");
+  EXPECT_TRUE(c.cluster.device_writes.empty());
+  EXPECT_EQ(read_json(ff_stats)["fast_forward"]["switch"], "device");
+  const std::string rs_stats = temp_path("dma-rs.json");
+  const RunResult rs = run_tessera({"run", netlist, elf, "-q", "--stats", rs_stats, "--restore", ckpt}, 300);
+  ASSERT_EQ(rs.status, 0) << rs.err;
+  const auto detailed = detailed_stats(ff_stats);
+  EXPECT_EQ(detailed, detailed_stats(rs_stats));
+  EXPECT_EQ(detailed.at("chip.acc0.reg_writes"), 6);
+  EXPECT_EQ(detailed.at("chip.acc1.interrupts"), 1);
+  EXPECT_EQ(ff.out, rs.out);  // dma_demo prints after its first device access
+  EXPECT_NE(rs.out.find("acc0 1000 words, acc1 77 words"), std::string::npos) << rs.out;
+}
+
 TEST(FastForward, ProgramEndsDuringFastForward) {
   const std::string elf = kFfFw + "/ff_no_switch.elf";
   const FfRun full = run(elf, "noswitch-full", {"-q"}, false);
@@ -322,6 +350,9 @@ TEST(FastForward, BadCheckpoints) {
   crafted(
       "exit.ckpt", [](auto& c) { c.cluster.device_writes.emplace_back(0x004, 0); },
       "the checkpoint is corrupt (a device register at MMIO offset 0x4)");
+  crafted(
+      "rtl_device.ckpt", [](auto& c) { c.cluster.device_writes.emplace_back(0x10000, 1); },
+      "the checkpoint holds a write to an rtl_device's register at MMIO offset 0x10000");
   // Only regular files: no device read forever, no directory, no FIFO that
   // blocks the run.
   const std::string fifo = temp_path("fifo.ckpt");
