@@ -3,9 +3,9 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -88,10 +88,19 @@ std::string log_errors(const std::string& log_path) {
   return out;
 }
 
+// An exclusive POSIX record lock (fcntl) on the whole file: NFS serves these
+// between machines (through its lock manager), where flock() may lock only
+// on the client that takes it (the local_lock mount option). Per process:
+// the threads of one process take turns on libraries_mutex() as well.
 class FileLock {
  public:
-  explicit FileLock(const std::string& path) : fd_(open(path.c_str(), O_RDWR | O_CREAT, 0644)) {
-    if (fd_ >= 0) flock(fd_, LOCK_EX);
+  explicit FileLock(const std::string& path) : fd_(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ < 0) return;  // unlocked: a build still renames its library into place whole
+    struct flock whole {};
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    while (fcntl(fd_, F_SETLKW, &whole) != 0 && errno == EINTR) {
+    }
   }
   ~FileLock() {
     if (fd_ >= 0) close(fd_);  // releases the lock
