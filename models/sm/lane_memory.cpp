@@ -55,7 +55,10 @@ MemStatus LaneMemory::load(uint32_t addr, unsigned bytes, uint32_t* value, bool 
     *value = local_.load((slot_ * kWarpSize + lane_) * p_.local_bytes + (addr - kLocalWindow), bytes);
     return MemStatus::kOk;
   }
-  if (!global_.contains(addr, bytes)) return access_fault(FaultWhy::kUnmapped, addr);
+  if (!global_.contains(addr, bytes)) {
+    if (devices_ && devices_->maps(addr)) return device_access(false, addr, bytes, value);
+    return access_fault(FaultWhy::kUnmapped, addr);
+  }
   if (inst_->is_store && program_.find(addr & ~3u)) return access_fault(FaultWhy::kCodeStore, addr);
   if (inst_->is_store && inst_->op != isa::Op::kLrW && inst_->op != isa::Op::kScW) {
     // A global atomic: performed with this instant's others, in SM order.
@@ -105,7 +108,10 @@ MemStatus LaneMemory::store(uint32_t addr, unsigned bytes, uint32_t value) {
     local_.store(local_offset, bytes, value);
     return MemStatus::kOk;
   }
-  if (!global_.contains(addr, bytes)) return access_fault(FaultWhy::kUnmapped, addr);
+  if (!global_.contains(addr, bytes)) {
+    if (devices_ && devices_->maps(addr)) return device_access(true, addr, bytes, &value);
+    return access_fault(FaultWhy::kUnmapped, addr);
+  }
   if (program_.find(addr & ~3u)) return access_fault(FaultWhy::kCodeStore, addr);
   if (!(rec_.deferred_lanes & (1u << lane_))) {
     run_.note_change();  // a plain store or a successful SC; deferred atomics tell for themselves
@@ -211,6 +217,22 @@ MemStatus LaneMemory::access_fault(FaultWhy why, uint32_t addr) {
 }
 
 bool LaneMemory::is_atomic() const { return inst_->is_store || inst_->op == isa::Op::kLrW; }
+
+// In lane order, as the executor runs the lanes: each access runs the
+// device until it answers, and the next lane's starts after it.
+MemStatus LaneMemory::device_access(bool write, uint32_t addr, unsigned bytes, uint32_t* value) {
+  // An atomic reaches here with its load; LR/SC reserve memory.
+  if (bytes != 4 || (addr & 3) != 0 || (inst_->is_load && inst_->is_store) || inst_->op == isa::Op::kLrW ||
+      inst_->op == isa::Op::kScW)
+    return access_fault(FaultWhy::kDeviceAccess, addr);
+  uint64_t ready = 0;
+  const uint64_t from = std::max(cycle_, rec_.device_ready);
+  if (!devices_->access(write, addr, value, from, &ready)) return access_fault(FaultWhy::kDeviceError, addr);
+  if (write) run_.note_change();
+  rec_.device_lanes |= 1u << lane_;
+  rec_.device_ready = std::max(rec_.device_ready, ready);
+  return MemStatus::kOk;
+}
 
 MemStatus LaneMemory::load_reserved(uint32_t addr, uint32_t* value) {
   const MemStatus s = load(addr, 4, value, false);

@@ -42,6 +42,22 @@ enum class FaultWhy : uint8_t {
   kLocalAtomic,
   kCodeStore,
   kWideSharedRtl,  // a 64/128-bit shared access with the RTL bank unit (32-bit lanes only)
+  kDeviceAccess,   // a device register access other than a 32-bit load or store
+  kDeviceError,    // the device answered SLVERR or DECERR, or no device has the window
+  kDeviceMixed,    // lanes of one instruction on device registers and on memory
+};
+
+// The register windows of the devices kernels reach (the netlist binding
+// `sms.mmio -> DEVICE.regs`; docs/rtl-devices.md, "From kernels").
+class DeviceRegisters {
+ public:
+  virtual ~DeviceRegisters() = default;
+  // Whether `addr` is in a bound window.
+  virtual bool maps(uint32_t addr) const = 0;
+  // A 32-bit register read (*value out) or write (*value in) at `addr` by
+  // an SM in its cycle `now`: false when the device answers an error.
+  // *ready: the SM cycle by which it answered.
+  virtual bool access(bool write, uint32_t addr, uint32_t* value, uint64_t now, uint64_t* ready) = 0;
 };
 
 // What one warp instruction's lanes accessed.
@@ -63,7 +79,9 @@ struct AccessRecord {
   std::array<uint32_t, kWarpSize> shared_data{}, shared_swap{};
   FaultWhy fault_why = FaultWhy::kUnmapped;
   uint32_t fault_addr = 0;
-  Coalescer global;  // the global accesses, by line
+  uint32_t device_lanes = 0;  // lanes that accessed a device register
+  uint64_t device_ready = 0;  // the SM cycle by which the last of them was answered
+  Coalescer global;           // the global accesses, by line
 
   bool shared() const { return shared_mask != 0; }
 };
@@ -91,7 +109,8 @@ class LaneMemory final : public isa::ExecEnv {
     block_ = &b;
     cycle_ = cycle;
     rec_.local = rec_.read_only = false;
-    rec_.shared_mask = rec_.global_lanes = rec_.deferred_lanes = rec_.const_lanes = 0;
+    rec_.shared_mask = rec_.global_lanes = rec_.deferred_lanes = rec_.const_lanes = rec_.device_lanes = 0;
+    rec_.device_ready = 0;
     rec_.const_addresses = 0;
     rec_.fault_why = FaultWhy::kUnmapped;
     rec_.group = inst.mem_bytes > 4 ? static_cast<uint8_t>(inst.mem_bytes / 4) : 1;
@@ -103,6 +122,8 @@ class LaneMemory final : public isa::ExecEnv {
   const AccessRecord& record() const { return rec_; }
 
   SharedBankUnit& shared_memory() { return shared_; }
+  // The device windows kernels reach (nullptr: none, MMIO faults).
+  void set_devices(DeviceRegisters* d) { devices_ = d; }
   // gdb (--gdb): one byte as lane `lane` of the warp in `slot`, of block
   // `blk`, sees memory (its shared and local windows, global memory);
   // false outside them.
@@ -135,6 +156,8 @@ class LaneMemory final : public isa::ExecEnv {
     rec_.shared_words[lane_] = sm_offset / p_.shared_bank_bytes;
   }
   isa::MemStatus access_fault(FaultWhy why, uint32_t addr);
+  // A lane's access to a device register (the address is in a bound window).
+  isa::MemStatus device_access(bool write, uint32_t addr, unsigned bytes, uint32_t* value);
   // A load of __constant__ data ([const_lo_, const_hi_), the program's
   // .tessera.constant): the lane and its address, counted once.
   void note_constant(uint32_t addr) {
@@ -162,6 +185,7 @@ class LaneMemory final : public isa::ExecEnv {
   SharedBankUnit& shared_;  // this SM's shared memory
   const bool defer_shared_;
   uint32_t const_lo_ = 0, const_hi_ = 0;  // the __constant__ data (empty without)
+  DeviceRegisters* devices_ = nullptr;
   struct Reservation {
     uint32_t owner, offset;
   };

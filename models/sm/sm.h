@@ -76,6 +76,8 @@ class Sm final : public sc_core::sc_module, public BlockLaunchIf, public sim::In
   void set_timeline(sim::Timeline* t);
   void set_inst_trace(isa::InstTrace* t) { engine_.set_inst_trace(t); }
   void set_debugger(debug::Debugger* d) { engine_.set_debugger(d); }
+  // The device register windows its kernels reach (nullptr: none).
+  void set_devices(DeviceRegisters* d) { engine_.lane_memory().set_devices(d); }
 
   // Warp and thread states, for the deadlock report.
   std::string dump_state() const { return engine_.dump_state(); }

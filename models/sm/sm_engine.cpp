@@ -243,12 +243,21 @@ bool SmEngine::execute(unsigned slot, const Inst& inst, uint64_t now) {
 
   // When the destination becomes readable.
   AccessRecord& rec = lanes_.record();
+  if (rec.device_lanes && (rec.shared() || rec.local || rec.global_lanes)) {
+    rec.fault_why = FaultWhy::kDeviceMixed;
+    isa::ExecResult r;
+    r.trap = inst.is_store ? Trap::kStoreAccessFault : Trap::kLoadAccessFault;
+    fault(w, slot, static_cast<unsigned>(__builtin_ctz(rec.device_lanes)), inst, r);
+    return false;
+  }
   if (rec.shared()) issue_shared(slot, w, inst, now);
   if (!rec.global.lines().empty()) {
     issue_global(slot, w, inst, now);
   } else if (inst.dst != isa::kNoReg && !rec.shared()) {
     const uint64_t lat = inst.lat == isa::Lat::kMem && rec.local ? p_.local_latency : latency(inst);
-    set_ready(w, inst.dst, inst.group, now + lat);
+    // A device register read is readable when the device answered (a
+    // write is posted: the warp goes on).
+    set_ready(w, inst.dst, inst.group, std::max(now + lat, rec.device_ready));
   }
   if (rec.shared()) ++shared_accesses_;
   if (rec.local) ++local_accesses_;

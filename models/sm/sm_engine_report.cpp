@@ -65,6 +65,22 @@ void SmEngine::fault(const Warp& w, unsigned slot, unsigned lane, const Inst& in
           "{}) takes 32-bit lanes only (wide shared accesses and 64-bit shared atomics need sm.shared_impl model)",
           8 * inst.mem_bytes, rec.fault_addr, isa::disassemble(inst, pc), rtl::impl_name(p_.shared_impl));
       break;
+    case FaultWhy::kDeviceAccess:
+      what = fmt::format(
+          "device register access at 0x{:08x} ({}) refused: a kernel reaches device registers with 32-bit loads "
+          "and stores only (no atomics, LR/SC or wide accesses)",
+          rec.fault_addr, text);
+      break;
+    case FaultWhy::kDeviceError:
+      what = fmt::format("device register access at 0x{:08x} ({}) answered with an error (SLVERR or DECERR)",
+                         rec.fault_addr, text);
+      break;
+    case FaultWhy::kDeviceMixed:
+      what = fmt::format(
+          "{}: the lanes of one instruction access both device registers and memory, which Tessera refuses (give "
+          "the device access an instruction of its own, for example under if (threadIdx.x == 0))",
+          text);
+      break;
     case FaultWhy::kCodeStore:
       what = fmt::format("store into the program's code at 0x{:08x} ({}): the executable segment is read-only",
                          rec.fault_addr, text);

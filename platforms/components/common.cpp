@@ -1,5 +1,7 @@
 #include "platforms/components/common.h"
 
+#include "cpu/hart.h"
+
 #include <stdexcept>
 #include <vector>
 
@@ -45,6 +47,42 @@ std::optional<std::pair<uint64_t, uint64_t>> memory_range(const NetlistInstance&
   const auto size_mb = int_attribute(inst, "size_mb", 1, 4096);
   const uint64_t size = size_mb ? static_cast<uint64_t>(*size_mb) << 20 : (1ULL << 32) - base;
   return std::make_pair(base, size);
+}
+
+MmioWindows::MmioWindows(const sc_core::sc_module_name& name) : sc_module(name) {
+  in.register_b_transport(this, &MmioWindows::b_transport);
+}
+
+void MmioWindows::add(const ComponentRegistry& registry, Component& target, const std::string& target_socket,
+                      const std::string& who) {
+  const ComponentType& type = *registry.find(target.instance().type);
+  const auto range = type.address_range ? type.address_range(target.instance()) : std::nullopt;
+  if (!range || range->first < cpu::kMmioBase || range->first + range->second > cpu::kMmioBase + cpu::kMmioSize)
+    throw sim::ConfigError(
+        fmt::format("{}: instance '{}' ({}) has no register window in the MMIO region [0x{:08x}, "
+                    "0x{:08x}) for {}",
+                    target.instance().where, target.name(), target.instance().type, cpu::kMmioBase,
+                    cpu::kMmioBase + cpu::kMmioSize, who));
+  windows_.emplace_back(static_cast<uint32_t>(range->first - cpu::kMmioBase), static_cast<uint32_t>(range->second));
+  out.bind(*target.target_socket(target_socket));
+}
+
+bool MmioWindows::maps(uint32_t offset) const {
+  for (const auto& [base, size] : windows_)
+    if (offset - base < size) return true;
+  return false;
+}
+
+void MmioWindows::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const auto offset = static_cast<uint32_t>(gp.get_address());
+  for (size_t i = 0; i < windows_.size(); ++i) {
+    if (offset - windows_[i].first >= windows_[i].second) continue;
+    gp.set_address(offset - windows_[i].first);
+    out[static_cast<int>(i)]->b_transport(gp, delay);
+    gp.set_address(offset);
+    return;
+  }
+  gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);  // the access faults
 }
 
 }  // namespace tessera::platform

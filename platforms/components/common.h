@@ -6,6 +6,9 @@
 #pragma once
 
 #include <fmt/format.h>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
 #include <functional>
@@ -13,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "platforms/component.h"
 #include "platforms/component_registry.h"
@@ -72,5 +76,28 @@ auto peek(const sim::Config& cfg, const NetlistInstance& inst, F read) {
 // [base, base + size) a memory instance serves (attributes base, size_mb);
 // without them, all of global memory.
 std::optional<std::pair<uint64_t, uint64_t>> memory_range(const NetlistInstance& inst);
+
+// Register accesses into the MMIO region routed to the windows of the
+// instances bound to an `mmio` socket (the control cores', the SMs'): the
+// system block's and each device's registers. Offsets are from the MMIO
+// base; a target sees its window's offset.
+class MmioWindows : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<MmioWindows> in{"in"};
+  tlm_utils::multi_passthrough_initiator_socket<MmioWindows> out{"out"};
+  explicit MmioWindows(const sc_core::sc_module_name& name);
+  // Binds out to `target`'s socket `target_socket` for the window its type
+  // declares (ComponentType::address_range); ConfigError naming the binding
+  // when it has none in the MMIO region. `who`: the binding socket, for the
+  // message ("the control cores' mmio").
+  void add(const ComponentRegistry& registry, Component& target, const std::string& target_socket,
+           const std::string& who);
+  bool maps(uint32_t offset) const;
+
+ private:
+  // An access at offset gp.get_address(); TLM_ADDRESS_ERROR_RESPONSE outside every window.
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  std::vector<std::pair<uint32_t, uint32_t>> windows_;  // offset, size; the binding of `out` of the same index
+};
 
 }  // namespace tessera::platform

@@ -8,9 +8,6 @@
 #include "platforms/system_regs.h"
 #include "sim/side_band_port.h"
 
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-
 namespace tessera::platform {
 
 namespace {
@@ -78,20 +75,11 @@ class ControlCores : public Component {
   }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
     if (socket != "mmio") no_such_binding(*this, socket);
-    const ComponentType& type = *registry_.find(target.instance().type);
-    const auto range = type.address_range ? type.address_range(target.instance()) : std::nullopt;
-    if (!range || range->first < cpu::kMmioBase || range->first + range->second > cpu::kMmioBase + cpu::kMmioSize)
-      throw ConfigError(
-          fmt::format("{}: instance '{}' ({}) has no register window in the MMIO region [0x{:08x}, "
-                      "0x{:08x}) for the control cores' mmio",
-                      target.instance().where, target.name(), target.instance().type, cpu::kMmioBase,
-                      cpu::kMmioBase + cpu::kMmioSize));
     if (!decoder_) {
-      decoder_ = std::make_unique<MmioDecoder>((name() + "_mmio").c_str());
+      decoder_ = std::make_unique<MmioWindows>((name() + "_mmio").c_str());
       cluster_->mmio_socket.bind(decoder_->in);
     }
-    decoder_->add(static_cast<uint32_t>(range->first - cpu::kMmioBase), static_cast<uint32_t>(range->second));
-    decoder_->out.bind(*target.target_socket(target_socket_name));
+    decoder_->add(registry_, target, target_socket_name, "the control cores' mmio");
   }
   std::vector<const sc_core::sc_object*> models() const override { return {cluster_.get()}; }
   void summarize(RunSummary& sum) const override {
@@ -115,36 +103,9 @@ class ControlCores : public Component {
    private:
     std::unique_ptr<cpu::ControlCluster>& cluster_;
   };
-  // The cores' MMIO accesses to the window of each instance bound to mmio:
-  // the system block's, and each device's registers.
-  class MmioDecoder : public sc_core::sc_module {
-   public:
-    tlm_utils::simple_target_socket<MmioDecoder> in{"in"};
-    tlm_utils::multi_passthrough_initiator_socket<MmioDecoder> out{"out"};
-    explicit MmioDecoder(const sc_core::sc_module_name& name) : sc_module(name) {
-      in.register_b_transport(this, &MmioDecoder::b_transport);
-    }
-    // Offsets [base, base + size) of the region go to the next binding of `out`.
-    void add(uint32_t base, uint32_t size) { windows_.push_back({base, size}); }
-
-   private:
-    void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-      const auto offset = static_cast<uint32_t>(gp.get_address());
-      for (size_t i = 0; i < windows_.size(); ++i) {
-        if (offset - windows_[i].first >= windows_[i].second) continue;
-        gp.set_address(offset - windows_[i].first);
-        out[static_cast<int>(i)]->b_transport(gp, delay);
-        gp.set_address(offset);
-        return;
-      }
-      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);  // the core faults
-    }
-    std::vector<std::pair<uint32_t, uint32_t>> windows_;
-  };
-
   const ComponentRegistry& registry_;
   std::unique_ptr<cpu::ControlCluster> cluster_;
-  std::unique_ptr<MmioDecoder> decoder_;
+  std::unique_ptr<MmioWindows> decoder_;
   Irq irq_{cluster_};
 };
 

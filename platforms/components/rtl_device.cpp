@@ -178,7 +178,8 @@ ComponentType describe() {
   t.description =
       "a SystemVerilog block verilated on first use (sources, top, parameters): an AXI4-Lite register slave at "
       "base (regs), an AXI4 memory master (mem) and interrupt lines (irq); docs/rtl-devices.md";
-  t.sockets = {{"regs", Kind::kTarget, 1, false, false, "the control cores' register accesses (cluster.mmio)"},
+  t.sockets = {{"regs", Kind::kTarget, 0, false, false,
+                "register accesses: the control cores' (cluster.mmio) and the kernels' (sms.mmio)"},
                {"mem", Kind::kInitiator, 1, false, false, "memory requests: the crossbar's sm or the network's in"},
                {"irq", Kind::kInitiator, 0, false, false, "interrupts to the control cores (cluster.irq)"}};
   using A = AttributeSpec;

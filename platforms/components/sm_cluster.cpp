@@ -1,6 +1,7 @@
 // The `sm_cluster` component type: SMs sharing one parameter set.
 #include <fmt/format.h>
 
+#include "cpu/hart.h"
 #include "platforms/components/common.h"
 #include "sim/hit_rate.h"
 #include "sm/global_atomics.h"
@@ -22,9 +23,42 @@ unsigned sm_cluster_size(const NetlistInstance& inst, const sim::Config& cfg) {
   });
 }
 
+// Kernels' accesses to device registers (sms.mmio): in the SM's clock, at
+// the SM's cycle, through the windows of the bound devices.
+class KernelDevices final : public sc_core::sc_module, public sm::DeviceRegisters {
+ public:
+  KernelDevices(const sc_core::sc_module_name& name, const sim::ClockDomain& clock)
+      : sc_module(name), windows("windows"), clock_(clock) {
+    port_.bind(windows.in);
+  }
+  bool maps(uint32_t addr) const override { return cpu::is_mmio(addr) && windows.maps(addr - cpu::kMmioBase); }
+  bool access(bool write, uint32_t addr, uint32_t* value, uint64_t now, uint64_t* ready) override {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    gp.set_address(addr - cpu::kMmioBase);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(value));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    const sc_core::sc_time at = clock_.time_of(now), stamp = sc_core::sc_time_stamp();
+    sc_core::sc_time delay = at > stamp ? at - stamp : sc_core::SC_ZERO_TIME;
+    port_->b_transport(gp, delay);
+    const sc_core::sc_time done = stamp + delay;
+    const uint64_t cycle = clock_.cycle_at(done);
+    *ready = clock_.time_of(cycle) < done ? cycle + 1 : cycle;  // the first SM cycle at or after the answer
+    return gp.is_response_ok();
+  }
+  MmioWindows windows;
+
+ private:
+  tlm_utils::simple_initiator_socket<KernelDevices> port_{"port"};
+  const sim::ClockDomain& clock_;
+};
+
 class SmCluster : public Component {
  public:
-  SmCluster(const NetlistInstance& inst, BuildContext& ctx) : Component(inst) {
+  SmCluster(const NetlistInstance& inst, BuildContext& ctx)
+      : Component(inst), registry_(*ctx.registry), sm_clock_(*ctx.sm_clock) {
     unsigned total = 0;  // every cluster's SMs: what each SM reports as %nsmid
     std::string sizes;
     for (const auto& other : ctx.netlist->instances) {
@@ -64,6 +98,14 @@ class SmCluster : public Component {
     return *std::static_pointer_cast<sm::GlobalAtomics>(slot);
   }
   void bind(const std::string& socket, Component& target, const std::string& target_socket_name) override {
+    if (socket == "mmio") {
+      if (!devices_) {
+        devices_ = std::make_unique<KernelDevices>((name() + "_mmio").c_str(), sm_clock_);
+        for (auto& s : sms_) s->set_devices(devices_.get());
+      }
+      devices_->windows.add(registry_, target, target_socket_name, "the SMs' mmio");
+      return;
+    }
     if (socket != "mem") no_such_binding(*this, socket);
     for (auto& s : sms_) s->mem_socket.bind(*target.target_socket(target_socket_name));
   }
@@ -101,8 +143,11 @@ class SmCluster : public Component {
   }
 
  private:
+  const ComponentRegistry& registry_;
+  const sim::ClockDomain& sm_clock_;
   sm::SmParams params_{};
   std::vector<std::unique_ptr<sm::Sm>> sms_;
+  std::unique_ptr<KernelDevices> devices_;  // when mmio is bound
 };
 
 ComponentType describe() {
@@ -110,7 +155,9 @@ ComponentType describe() {
   t.name = "sm_cluster";
   t.description = "SMs sharing one parameter set (count: SMs, default gpu.num_sms); SMs are numbered across clusters";
   t.sockets = {{"mem", Kind::kInitiator, 1, true, false, "each SM's memory requests"},
-               {"launch", Kind::kTarget, 1, true, false, "thread blocks from the dispatcher"}};
+               {"launch", Kind::kTarget, 1, true, false, "thread blocks from the dispatcher"},
+               {"mmio", Kind::kInitiator, 0, false, false,
+                "kernels' 32-bit loads and stores to the register windows of the devices bound here"}};
   t.attributes = {{"count", "SMs in the cluster (default gpu.num_sms)"}, {"nodes", "network nodes of the SMs"}};
   t.report_order = 30;
   t.endpoints = sm_cluster_size;

@@ -495,7 +495,7 @@ void RtlDevice::on_end_req(unsigned) {
 
 // ------------------------------------------------------- register accesses
 
-void RtlDevice::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void RtlDevice::b_transport(int /*initiator*/, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t now = clock_.cycle_at(sc_core::sc_time_stamp() + delay);
   const unsigned len = gp.get_data_length();
   const auto offset = static_cast<uint32_t>(gp.get_address());

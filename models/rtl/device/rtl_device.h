@@ -18,7 +18,7 @@
 // from either side, busy high, or a handshake in the cycle before.
 #pragma once
 
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -56,7 +56,8 @@ struct RtlDeviceParams {
 
 class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
  public:
-  using RegsSocket = tlm_utils::simple_target_socket<RtlDevice>;
+  // The control cores' and the SMs' register accesses (one binding each).
+  using RegsSocket = tlm_utils::multi_passthrough_target_socket<RtlDevice>;
   using MemPort = sim::AtInitiatorPort<RtlDevice>;
 
   sim::Port<sim::InterruptIf, 0> irq{"irq", "sim::InterruptIf (a control cluster's irq)"};
@@ -106,7 +107,7 @@ class RtlDevice : public sc_core::sc_module, public sim::InFlightReporter {
   };
 
   void start_of_simulation() override;
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void b_transport(int initiator, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void tick();
   // One cycle of the block: inputs from the current state, eval, handshakes, edge.
   void step(uint64_t cycle);

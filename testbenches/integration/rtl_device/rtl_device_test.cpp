@@ -99,6 +99,61 @@ TEST_F(RtlDevice, TwoAcceleratorsOnTheNetwork) {
   expect_demo_statistics(r, stats);
 }
 
+// Kernels program the devices (dma_kernel_demo.c: block b's thread 0
+// drives device b through sms.mmio, polling STATUS): each device moves 600
+// words of a 4 KiB-aligned buffer, 18 chunks of 32 and one of 24, so 19
+// bursts each way, 18 * 16 + 12 = 300 beats, 2400 bytes, one line request a
+// burst; 5 register writes to start and 1 to clear done; the reads are ID,
+// the polls the program prints, and SUM; no interrupt (not enabled).
+TEST_F(RtlDevice, KernelsProgramTheDevices) {
+  for (const std::string netlist : {"chip_dma.yaml", "chip_noc_dma.yaml"}) {
+    SCOPED_TRACE(netlist);
+    const std::string stats = tessera::test::temp_path("dma_kernel_" + netlist + ".json");
+    const RunResult r = run_tessera(
+        {"run", EXAMPLE_DIR + "/" + netlist, FW_DIR + "/examples/dma_kernel_demo.elf", "--stats", stats}, 300);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("600 words each, status polls (\\d+) and (\\d+): ok"))) << r.out;
+    for (int d = 0; d < 2; ++d) {
+      SCOPED_TRACE("acc" + std::to_string(d));
+      auto s = device_stats(stats, "acc" + std::to_string(d));
+      for (const char* k : {"read_bursts", "write_bursts", "read_requests", "write_requests"})
+        EXPECT_EQ(s[k], 19u) << k;
+      EXPECT_EQ(s["read_beats"], 300u);
+      EXPECT_EQ(s["write_beats"], 300u);
+      EXPECT_EQ(s["read_bytes"], 2400u);
+      EXPECT_EQ(s["write_bytes"], 2400u);
+      EXPECT_EQ(s["reg_writes"], 6u);
+      EXPECT_EQ(s["reg_reads"], 2 + std::stoull(m[1 + d]));
+      EXPECT_EQ(s["interrupts"], 0u);
+    }
+  }
+}
+
+// What a kernel may not do to a device register: a run stops (status 3)
+// naming the access, the pc and the thread.
+TEST_F(RtlDevice, AKernelsBadDeviceAccessStopsTheRun) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"amo", "device register access at 0x10010000 (amoadd.w"},
+      {"byte", "device register access at 0x1001001c (lbu"},
+      {"unbound", "load access fault at unmapped address 0x10013000"},
+      {"mixed", "the lanes of one instruction access both device registers and memory"},
+      {"slverr", "device register access at 0x10010040 (lw\ta4,64(a5)) answered with an error (SLVERR or DECERR)"},
+  };
+  for (const auto& [which, message] : cases) {
+    SCOPED_TRACE(which);
+    const RunResult r = run_tessera({"run", EXAMPLE_DIR + "/chip_dma.yaml", KERNEL_ACCESS_ELF, "-q", "--", which});
+    EXPECT_EQ(r.status, 3) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("kernel_device_access.c:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("thread (0,0,0) lane 0"), std::string::npos) << r.err;
+  }
+  // Without sms.mmio, a kernel reaches no device: MMIO is unmapped for it.
+  const RunResult plain = run_tessera({"run", "chip", KERNEL_ACCESS_ELF, "-q", "--", "byte"});
+  EXPECT_EQ(plain.status, 3) << plain.err;
+  EXPECT_NE(plain.err.find("unmapped address 0x1001001c"), std::string::npos) << plain.err;
+}
+
 // The devices' cover points (--rtl-coverage), summed over acc0 and acc1
 // and derived by hand as above: bursts of 16 beats (5-16) but acc0's last
 // (4 beats: 2-4) and acc1's last (7 beats: 5-16), so 34 and 1 each way;
