@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <gtkwave/fstapi.h>
 
+#include <algorithm>
+
 #include "sim/config.h"
 #include "sim/output_file.h"
 #include "sim/vcd.h"
@@ -31,6 +33,10 @@ void FstSink::declare(const std::vector<sim::WaveSignal>& signals) {
   // (with an FST enum table on a signal, gtkwave 3.3 ignores a translate
   // file and shows numbers in the views), so FST and VCD look alike.
   handles_.resize(signals.size());
+  // A flush walks every signal's state: a block holds at least
+  // kChangesPerSignal changes a signal, so that the walks cost a bounded
+  // share (an RTL bank unit's RAM makes 16,384 signals per SM).
+  flush_changes_ = std::max<uint64_t>(kFlushChanges, kChangesPerSignal * signals.size());
   for (const auto& s : signals) widths_.push_back(s.width);
   sim::walk_scopes(signals, sim::ScopeWalker{[&](const std::string& name) {
                                                fstWriterSetScope(ctx_, FST_ST_VCD_MODULE, name.c_str(), nullptr);
@@ -55,7 +61,7 @@ void FstSink::value(size_t signal, uint64_t v) {
   // the buffer small (SGEMM on chip, every signal: 2.1 s of CPU before,
   // 1.1 s after, the file 6% larger). The flush happens at the next time
   // change.
-  if (++unflushed_ == kFlushChanges) {
+  if (++unflushed_ == flush_changes_) {
     fstWriterFlushContext(ctx_);
     unflushed_ = 0;
   }

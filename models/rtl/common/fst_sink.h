@@ -23,12 +23,14 @@ class FstSink : public sim::WaveSink {
 
  private:
   static constexpr uint64_t kFlushChanges = uint64_t{1} << 18;
+  static constexpr uint64_t kChangesPerSignal = 16;
   std::string option_, path_;
   sim::OutputFile out_;  // get() unused: fstapi writes out_.writing_path()
   void* ctx_ = nullptr;  // fstapi writer
   std::vector<uint32_t> handles_, widths_;
   uint64_t time_ = 0;
-  uint64_t unflushed_ = 0;  // value changes since the last flush
+  uint64_t unflushed_ = 0;                  // value changes since the last flush
+  uint64_t flush_changes_ = kFlushChanges;  // the changes of a block
 };
 
 // The sink for `path`: FST when it ends in ".fst", else VCD.
