@@ -2,6 +2,7 @@
 """A stand-in for tessera in the spec tests: `config --list` lists noc.*
 parameters only with --set icnt.model=noc (a parameter that exists only
 when another selects its subsystem); `run` writes a small stats JSON
+with sm.max_warps / 8 SMs
 ($FAKE_TESSERA_STATS, if set, is its text) and exits with status 6 (or
 $FAKE_TESSERA_RUN_STATUS). Each call is logged to $FAKE_TESSERA_LOG."""
 import json
@@ -32,7 +33,10 @@ if args[0] == "config":
     sys.exit(0)
 if args[0] == "run":
     stats = args[args.index("--stats") + 1]
-    d = {"summary": {"sim_cycles": 1}, "chip": {"sm0": {"cycles": 1}}}
+    # One SM per 8 warps of sm.max_warps (at least one): a parameter that
+    # decides how many instances have counters.
+    sms = max(1, int(sets.get("sm.max_warps", "64")) // 8)
+    d = {"summary": {"sim_cycles": 1}, "chip": {f"sm{i}": {"cycles": 1, "ipc": 0.5} for i in range(sms)}}
     if sets.get("icnt.model") == "noc":
         d["chip"]["noc"] = {"flits": 0}
     text = os.environ.get("FAKE_TESSERA_STATS") or json.dumps(d)

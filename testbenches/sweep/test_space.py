@@ -129,9 +129,35 @@ class Constraints(unittest.TestCase):
         with self.assertRaises(space.MissingName):
             space.Expr("roi.sim_cycles").eval({})
 
+    def test_aggregates_over_instances(self):
+        # Three SMs' hits (sm10 too: * is any run within one component) and
+        # their hit rates; chip.smx.l1.hits.total is one component deeper.
+        env = {"chip.sm0.l1.hits": 30, "chip.sm1.l1.hits": 10, "chip.sm10.l1.hits": 20,
+               "chip.sm0.l1.misses": 10, "chip.sm1.l1.misses": 30, "chip.sm10.l1.misses": 20,
+               "chip.smx.l1.hits.total": 1000, "chip.sm2.l1.hits": None, "s.name": "x"}
+        hits = space.Expr("sum(chip.sm*.l1.hits)")
+        self.assertEqual(hits.eval(env), 60)
+        self.assertEqual(hits.names, set())
+        self.assertEqual(list(hits.patterns), ["sum(chip.sm*.l1.hits)"])
+        self.assertEqual(space.Expr("count(chip.sm*.l1.hits)").eval(env), 3)
+        self.assertEqual(space.Expr("mean(chip.sm*.l1.hits)").eval(env), 20)
+        self.assertEqual(space.Expr("max(chip.sm*.l1.hits) - min(chip.sm*.l1.hits)").eval(env), 20)
+        self.assertEqual(space.Expr("max(max(chip.sm*.l1.hits), 100)").eval(env), 100)
+        with self.assertRaises(SweepError):  # a path with * is an aggregate's only argument
+            space.Expr("max(chip.sm*.l1.hits, 100)")
+        self.assertEqual(space.Expr("max(c) + min(c, 2)").names, {"c"})  # no *: the plain min and max
+        rate = space.Expr("sum(chip.sm*.l1.hits) / (sum(chip.sm*.l1.hits) + sum(chip.sm*.l1.misses))")
+        self.assertEqual(rate.eval(env), 0.5)
+        self.assertEqual(space.Expr("sum(chip.*.l1.hits) + c").eval({**env, "c": 1}), 61)
+        self.assertEqual(space.Expr("'sum(a*)'").eval({}), "sum(a*)")  # a string is not an aggregate
+        with self.assertRaises(space.MissingName):
+            space.Expr("sum(chip.l2.slice*.hits)").eval(env)
+        with self.assertRaisesRegex(space.ExprError, r"sum\(s.\*\) needs numbers"):
+            space.Expr("sum(s.*)").eval(env)
+
     def test_bad_expressions_are_refused(self):
         for bad in ("a <=", "__import__('os').system('true')", "(1).real", "open('x')", "[1, 2]",
-                    "a if b else c", "lambda: 1", "a in b", "x[0]", ""):
+                    "a if b else c", "lambda: 1", "a in b", "x[0]", "", "sum(a, b)", "sum(a + b)", "mean()"):
             with self.subTest(bad=bad), self.assertRaises(SweepError):
                 space.Expr(bad)
 

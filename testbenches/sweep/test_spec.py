@@ -76,9 +76,13 @@ class Spec(FakeTesseraCase):
         # One listing for the one distinct non-numeric combination, with it set.
         self.assertEqual(config_calls, [["config", "--list", os.path.join(self.tmp, "plat.yaml"),
                                          "--set", "icnt.model=noc"]])
+        # Probes: the first point (noc.vcs 1, also the smallest) and the largest (4).
         run_calls = [c for c in self.calls() if c[0] == "run"]
-        self.assertEqual(len(run_calls), 1)
-        self.assertIn("icnt.model=noc", run_calls[0])
+        self.assertEqual(len(run_calls), 2)
+        for c in run_calls:
+            self.assertIn("icnt.model=noc", c)
+        self.assertEqual(sorted(c[c.index("noc.vcs=1") if "noc.vcs=1" in c else c.index("noc.vcs=4")]
+                                for c in run_calls), ["noc.vcs=1", "noc.vcs=4"])
 
     def test_a_subsystem_parameter_without_its_selector_is_refused(self):
         with self.assertRaisesRegex(SweepError, r"s.yaml: parameters.noc.vcs: unknown parameter 'noc.vcs'"):
@@ -100,8 +104,9 @@ class Spec(FakeTesseraCase):
         self.assertEqual(len(sweep["points"]), 2 * 2 * 64 * 8)
         calls = self.calls()
         self.assertEqual(len([c for c in calls if c[0] == "config"]), 2)  # xbar, noc
-        # vecadd and saxpy with xbar (their first points), vecadd with noc.
-        self.assertEqual(len([c for c in calls if c[0] == "run"]), 3)
+        # Per program and interconnect, the points with the smallest and the
+        # largest sm.max_warps (1 is also the first): 2 x 2 x 2 of 2,048.
+        self.assertEqual(len([c for c in calls if c[0] == "run"]), 8)
 
     def test_a_metric_of_one_selected_subsystem_is_accepted(self):
         sweep = self.load(parameters={"icnt.model": ["xbar", "noc"]}, metrics={"flits": "chip.noc.flits"})
@@ -109,6 +114,54 @@ class Spec(FakeTesseraCase):
         with self.assertRaisesRegex(SweepError, r"metrics.flits: 'chip.noc.flitz' is not a statistic of these runs "
                                                 r"\(nearest: chip.noc.flits\)"):
             self.load(parameters={"icnt.model": ["xbar", "noc"]}, metrics={"flits": "chip.noc.flitz"})
+
+    def test_a_metric_of_some_points_is_accepted_in_any_order_and_noted(self):
+        # fake_tessera's chip has sm.max_warps / 8 SMs (chip.sm0 ... chip.smN):
+        # chip.sm7 exists only with 64 warps, whichever value comes first.
+        for values in ([8, 64], [64, 8]):
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                sweep = self.load(parameters={"sm.max_warps": values}, metrics={"ipc7": "chip.sm7.ipc"})
+            self.assertEqual(len(sweep["points"]), 2)
+            self.assertIn("metrics.ipc7: chip.sm7.ipc does not exist in runs with plat vecadd sm.max_warps=8: "
+                          "such points have no ipc7", err.getvalue())
+        with self.assertRaisesRegex(SweepError, r"metrics.ipc: 'chip.sm9.ipc' is not a statistic of these runs"):
+            self.load(parameters={"sm.max_warps": [8, 64]}, metrics={"ipc": "chip.sm9.ipc"})
+
+    def test_aggregates_are_checked_against_the_probes(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            sweep = self.load(parameters={"sm.max_warps": [8, 64]}, metrics={"ipc": "sum(chip.sm*.ipc)"})
+        self.assertEqual(sweep["metrics"], {"ipc": "sum(chip.sm*.ipc)"})
+        self.assertNotIn("note", err.getvalue())
+        with self.assertRaisesRegex(SweepError, r"metrics.ipc: sum\(chip.sm\*.ipcc\) matches no statistic of "
+                                                r"these runs"):
+            self.load(parameters={"sm.max_warps": [8, 64]}, metrics={"ipc": "sum(chip.sm*.ipcc)"})
+        with self.assertRaisesRegex(SweepError, r"constraints\[0\]: .*sum\(chip.sm\*.ipc\) is an aggregate of "
+                                                r"statistics, for metrics"):
+            self.load(parameters={"sm.max_warps": [8, 64]}, constraints=["sum(chip.sm*.ipc) > 1"])
+
+    def test_derived_parameters_are_computed_at_each_point(self):
+        sweep = self.load(parameters={"icnt.model": ["noc"], "sm.max_warps": [8, 16, 64]},
+                          derived={"noc.vcs": "max(1, sm.max_warps // 16)"})
+        self.assertEqual([p["params"]["noc.vcs"] for p in sweep["points"]], [1, 1, 4])
+        run_sets = [c for c in self.calls() if c[0] == "run"]
+        self.assertTrue(any("noc.vcs=4" in c for c in run_sets), run_sets)  # probed and validated with the others
+
+    def test_bad_derived_parameters_are_refused(self):
+        cases = [({"sm.max_warps": "1"}, r"derived.sm.max_warps: 'sm.max_warps' is swept under parameters"),
+                 ({"noc.vcs": "sm.max_warpz * 2"}, r"derived.noc.vcs: 'sm.max_warpz \* 2' names 'sm.max_warpz', "
+                                                   r"which is not a swept parameter or a derived one before it "
+                                                   r"\(nearest: sm.max_warps\)"),
+                 ({"noc.vcs": "8 // (sm.max_warps - 8)"}, r"derived.noc.vcs: '8 // \(sm.max_warps - 8\)' cannot be "
+                                                          r"computed at icnt.model=noc, sm.max_warps=8"),
+                 ({"noc.vcs": "sm.max_warps > 8"}, r"derived.noc.vcs: 'sm.max_warps > 8' gives False at "),
+                 ({"noc.vcs": "sum(chip.sm*.ipc)"}, r"derived.noc.vcs: sum\(chip.sm\*.ipc\) is an aggregate"),
+                 ({"noc.vcs": "sm.max_warps * 2"}, r"derived.noc.vcs: value 16 is out of range \[1, 8\]"),
+                 ("x", r"derived: expected a mapping")]
+        for derived, message in cases:
+            with self.subTest(derived=derived), self.assertRaisesRegex(SweepError, message):
+                self.load(parameters={"icnt.model": ["noc"], "sm.max_warps": [8, 16]}, derived=derived)
 
     def test_points_and_files(self):
         sweep = self.load(parameters={"sm.max_warps": [8, 16]}, programs=["vecadd", {"name": "sx", "elf": "saxpy",

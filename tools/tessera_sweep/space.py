@@ -132,6 +132,12 @@ def axis_values(key, spec):
 # ---------------------------------------------------------------- expressions
 
 _NAME_OR_STRING = re.compile(r"""('[^']*'|"[^"]*")|(?<![\w.])([A-Za-z_]\w*(?:\.\w+)*)""")
+# sum(PATH), mean(PATH), count(PATH), and min(PATH) and max(PATH) of a PATH
+# with a *: over the statistics whose path matches PATH, where a * stands for
+# any run of characters within one component (chip.sm*.ipc: every SM's).
+_AGGREGATE = re.compile(
+    r"""('[^']*'|"[^"]*")|(?<![\w.])(sum|mean|count|min|max)\(\s*([A-Za-z_*][\w*]*(?:\.[\w*]+)*)\s*\)""")
+_AGGREGATE_ID = "__aggregate{}"
 _RESERVED = {"and", "or", "not", "min", "max", "True", "False", "true", "false"}
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
@@ -218,8 +224,10 @@ def _depth(tree):
 class Expr:
     """A safe expression over dotted names (`l1.size_kb + sm.shared_bytes / 1024 <= 96`,
     `roi.warp_insts / roi.sim_cycles`): numbers, strings, + - * / // % **,
-    comparisons, and/or/not, min/max. Raises SweepError on anything else, and
-    on a part without names that cannot be computed (`10 ** 10 ** 10`, `1 / 0`)."""
+    comparisons, and/or/not, min/max, and the aggregates sum/mean/count/min/max
+    of the values whose names match a path with * (`sum(chip.sm*.l1.hits)`). Raises
+    SweepError on anything else, and on a part without names that cannot be
+    computed (`10 ** 10 ** 10`, `1 / 0`)."""
 
     def __init__(self, text):
         if isinstance(text, (int, float)) and not isinstance(text, bool):
@@ -230,6 +238,18 @@ class Expr:
             raise SweepError(f"expression '{text[:40]}...' is {len(text)} characters long (at most {MAX_EXPR_CHARS})")
         self.text = text
         self._ids = {}
+        self._aggregates = {}  # identifier -> (function, pattern, compiled pattern)
+
+        def aggregate(m):
+            if m.group(1):
+                return m.group(1)
+            func, pattern = m.group(2), m.group(3)
+            if func in ("min", "max") and "*" not in pattern:
+                return m.group(0)  # min(x) of one value, as min(a, b)
+            ident = _AGGREGATE_ID.format(len(self._aggregates))
+            regex = re.compile("^" + "[^.]*".join(re.escape(part) for part in pattern.split("*")) + "$")
+            self._aggregates[ident] = (func, pattern, regex)
+            return ident
 
         def sub(m):
             if m.group(1):
@@ -237,10 +257,12 @@ class Expr:
             name = m.group(2)
             if name in _RESERVED:
                 return {"true": "True", "false": "False"}.get(name, name)
+            if name in self._aggregates:
+                return name
             ident = self._ids.setdefault(name, f"_v{len(self._ids)}")
             return ident
 
-        mapped = _NAME_OR_STRING.sub(sub, text)
+        mapped = _NAME_OR_STRING.sub(sub, _AGGREGATE.sub(aggregate, text))
         self._names = {v: k for k, v in self._ids.items()}
         try:
             tree = ast.parse(mapped.strip(), mode="eval")
@@ -259,7 +281,13 @@ class Expr:
 
     @property
     def names(self):
+        """The plain names (not the aggregates' paths)."""
         return set(self._ids)
+
+    @property
+    def patterns(self):
+        """{"sum(chip.sm*.ipc)": compiled pattern} of the aggregates."""
+        return {f"{func}({pattern})": regex for func, pattern, regex in self._aggregates.values()}
 
     def _check(self, node):
         bad = None
@@ -287,12 +315,12 @@ class Expr:
         elif isinstance(node, ast.Call):
             if not (isinstance(node.func, ast.Name) and node.func.id in ("min", "max")) or node.keywords \
                     or not node.args:
-                bad = "call (only min(...) and max(...))"
+                bad = "call (only min(...), max(...), and sum, mean, count, min or max of one path)"
             else:
                 for a in node.args:
                     self._check(a)
         elif isinstance(node, ast.Name):
-            if node.id not in self._names:
+            if node.id not in self._names and node.id not in self._aggregates:
                 bad = f"name '{node.id}'"
         elif isinstance(node, ast.Constant):
             if not isinstance(node.value, (int, float, str, bool)):
@@ -306,7 +334,8 @@ class Expr:
             bad = type(node).__name__
         if bad:
             raise SweepError(f"expression '{self.text}': {bad} is not allowed "
-                             "(numbers, names, + - * / // % **, comparisons, and/or/not, min/max)")
+                             "(numbers, names, + - * / // % **, comparisons, and/or/not, min/max, "
+                             "sum/mean/count/min/max(path with *))")
 
     def _fold(self, node):
         """Computes every part without names once, now: a constant that cannot
@@ -340,6 +369,8 @@ class Expr:
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
+            if node.id in self._aggregates:
+                return self._aggregate(*self._aggregates[node.id], env)
             name = self._names[node.id]
             if name not in env or env[name] is None:
                 raise MissingName(name)
@@ -387,6 +418,22 @@ class Expr:
                 raise ExprError(f"{node.func.id}() of {', '.join(_short(a) for a in args)}: cannot compare "
                                 "them") from None
         raise AssertionError(node)
+
+
+    @staticmethod
+    def _aggregate(func, pattern, regex, env):
+        values = [v for k, v in env.items() if v is not None and regex.match(k)]
+        if not values:
+            raise MissingName(f"{func}({pattern})")
+        for v in values:
+            if not _is_number(v) or isinstance(v, bool):
+                raise ExprError(f"{func}({pattern}) needs numbers, got {_short(v)}")
+        if func == "count":
+            return len(values)
+        if func in ("min", "max"):
+            return (min if func == "min" else max)(values)
+        total = math.fsum(values) if any(isinstance(v, float) for v in values) else sum(values)
+        return total / len(values) if func == "mean" else total
 
 
 # ---------------------------------------------------------------- sampling

@@ -19,8 +19,8 @@ from .runner import PROGRAM_PARAM, flatten, json_object, model_params, set_value
 # A parameter named in a program argument: "{cluster.cores}".
 ARG_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 
-TOP_KEYS = ("name", "description", "tool", "tool_args", "platforms", "programs", "parameters", "sampling", "repeats", "constraints",
-            "metrics", "timeout", "fast_forward", "plots", "max_points")
+TOP_KEYS = ("name", "description", "tool", "tool_args", "platforms", "programs", "parameters", "derived", "sampling",
+            "repeats", "constraints", "metrics", "timeout", "fast_forward", "plots", "max_points")
 DEFAULT_METRICS = {"cycles": "summary.sim_cycles", "warp_insts": "summary.warp_insts"}
 ALWAYS_ALLOWED = ("roi.", "summary.", "fast_forward.")
 TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -345,6 +345,9 @@ class Loader:
                 e = space.Expr(c)
             except SweepError as ex:
                 raise self.err(f"constraints[{i}]", str(ex)) from None
+            if e.patterns:
+                raise self.err(f"constraints[{i}]", f"'{c}': {min(e.patterns)} is an aggregate of statistics, "
+                               "for metrics; a constraint names swept parameters")
             for n in sorted(e.names):
                 if n not in known_params:
                     raise self.err(f"constraints[{i}]", f"'{c}' names '{n}', which is not a swept parameter"
@@ -385,6 +388,10 @@ class Loader:
         if not sampled:
             raise self.err("constraints", "the parameter space is empty: the constraints exclude every point")
         sampling_note = self.shortfall(sampling, len(sampled), dropped)
+        derived = self.derived(spec, known_params)
+        if derived:
+            sampled = [self.derive(p, derived) for p in sampled]
+            known_params = known_params + list(derived)
         param_points = list(space.iter_repeats(sampled, rep))
 
         referenced = set()
@@ -417,7 +424,7 @@ class Loader:
         if tool:
             self.validate_tool(tool, points, metric_exprs)
         else:
-            self.validate_parameters(points)
+            self.validate_parameters(points, derived)
             self.validate_metrics(points, metric_exprs)
 
         extra = {"tool": tool} if tool else {}
@@ -431,6 +438,50 @@ class Loader:
         sweep["git_commit"] = provenance.git_commit(self.tessera)
         sweep["points"] = points  # last: sweep.json lists its points after what they came from
         return sweep
+
+    def derived(self, spec, known_params):
+        """{key: Expr} of `derived:`, parameters computed at each point from the
+        swept ones (and the derived ones before them), in the spec's order."""
+        given = spec.get("derived") or {}
+        if not isinstance(given, dict):
+            raise self.err("derived", "expected a mapping of parameter -> expression over the swept parameters")
+        out = {}
+        for k, text in given.items():
+            k = str(k)
+            if k in known_params:
+                raise self.err(f"derived.{k}", f"'{k}' is swept under parameters; a parameter is swept or derived")
+            try:
+                e = space.Expr(text)
+            except SweepError as ex:
+                raise self.err(f"derived.{k}", str(ex)) from None
+            if e.patterns:
+                raise self.err(f"derived.{k}", f"{min(e.patterns)} is an aggregate of statistics, for metrics")
+            for n in sorted(e.names):
+                if n not in known_params and n not in out:
+                    raise self.err(f"derived.{k}", f"'{text}' names '{n}', which is not a swept parameter or a "
+                                   f"derived one before it{nearest(n, known_params + list(out))}")
+            out[k] = e
+        return out
+
+    def derive(self, point, derived):
+        """The point with its derived parameters; an expression that cannot be
+        computed there, or gives no number or text, is refused naming the point."""
+        p = dict(point)
+        for k, e in derived.items():
+            try:
+                v = e.eval(p)
+            except (space.ExprError, ZeroDivisionError, space.MissingName) as ex:
+                raise self.err(f"derived.{k}", f"'{e.text}' cannot be computed at "
+                               f"{', '.join(f'{n}={set_value(x)}' for n, x in point.items())}: "
+                               f"{ex or type(ex).__name__}") from None
+            if isinstance(v, float) and v.is_integer():
+                v = int(v)
+            if isinstance(v, bool) or not isinstance(v, (int, float, str)) or \
+                    (isinstance(v, float) and not math.isfinite(v)):
+                raise self.err(f"derived.{k}", f"'{e.text}' gives {v!r} at "
+                               f"{', '.join(f'{n}={set_value(x)}' for n, x in point.items())}: expected a number or text")
+            p[k] = v
+        return p
 
     @staticmethod
     def shortfall(sampling, got, dropped):
@@ -481,7 +532,7 @@ class Loader:
 
     # ------------------------------------------------------------ validation
 
-    def validate_parameters(self, points):
+    def validate_parameters(self, points, derived=()):
         """Each point's parameters against `tessera config --list` of its
         platform with the point's non-numeric values set (a parameter may
         exist only when another selects its subsystem)."""
@@ -498,54 +549,83 @@ class Loader:
                 if m:
                     base = self.listing(path, [])
                     hint = nearest(m.group(1), base if isinstance(base, dict) else {})
-                    raise self.err(f"parameters.{m.group(1)}", f"unknown parameter '{m.group(1)}' on platform "
+                    raise self.err(f"{self.param_key(m.group(1), derived)}", f"unknown parameter '{m.group(1)}' on platform "
                                    f"{os.path.basename(path)}{hint}")
                 m = re.match(r"--set ([^:\s]+): (.*)", listing)
                 if m:
-                    raise self.err(f"parameters.{m.group(1)}", f"{m.group(2)} (platform {os.path.basename(path)})")
+                    raise self.err(f"{self.param_key(m.group(1), derived)}", f"{m.group(2)} (platform {os.path.basename(path)})")
                 raise self.err("parameters", f"platform {os.path.basename(path)}: {listing}")
             for p in pts:
                 for k, v in model_params(p).items():
                     if k not in listing:
-                        raise self.err(f"parameters.{k}", f"unknown parameter '{k}' on platform "
+                        raise self.err(f"{self.param_key(k, derived)}", f"unknown parameter '{k}' on platform "
                                        f"{os.path.basename(path)}{nearest(k, listing)}")
                     msg = check_value(v, *listing[k])
                     if msg:
-                        raise self.err(f"parameters.{k}", msg)
+                        raise self.err(f"{self.param_key(k, derived)}", msg)
+
+    @staticmethod
+    def param_key(k, derived):
+        """The spec key a parameter comes from."""
+        return f"derived.{k}" if k in derived else f"parameters.{k}"
 
     def validate_metrics(self, points, metric_exprs):
-        """Probe each platform x program, and each platform with each distinct
-        combination of non-numeric values (a subsystem they select has its
-        own counters), once (`--max-cycles 1`, which writes every counter) and
-        check each metric's stats paths against them."""
-        leaves = set()
-        seen = set()
+        """Probe runs (`--max-cycles 1`, which writes every counter) of the
+        points that decide which statistics exist, and check that each
+        metric's stats paths are in every one of them: per platform x
+        program and each combination of non-numeric values (a subsystem
+        they select has its own counters), the first point, and for each
+        numeric parameter a point with its smallest and one with its largest
+        value (a count of SMs, slices or cores sets how many instances have
+        counters). A path none of them has is refused; one that some lack is
+        noted on stderr with the values of a point that lacks it (those
+        points have no value for the metric). Either way whatever the order
+        of the values."""
+        probes = []  # (point, leaves)
+        groups = {}
+        for p in points:
+            groups.setdefault((p["platform"], p["program"], structural_values(p)), []).append(p)
         with tempfile.TemporaryDirectory(prefix="tessera-sweep-probe-") as tmp:
-            for p in points:
-                pair = (p["platform"], p["program"])
-                combo = (p["platform"], structural_values(p))
-                if pair in seen and combo in seen:
-                    continue
-                seen.update((pair, combo))
-                stats = os.path.join(tmp, f"{len(seen)}.json")
-                args = ["run", self.files[p["platform"]], self.files[p["program"]], "--max-cycles", "1",
-                        "--stats", stats, "-q"]
-                for k, v in model_params(p).items():
-                    args += ["--set", f"{k}={set_value(v)}"]
-                r = self.run_tessera(args)
-                try:
-                    with open(stats) as f:
-                        leaves.update(flatten(json.load(f)))
-                except (OSError, ValueError):
-                    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-                    raise self.err("programs", f"probing {p['program_name']} on {p['platform_name']} failed "
-                                   f"(tessera {' '.join(args[:3])} ... status {r.returncode}): "
-                                   f"{lines[-1].replace('tessera: error: ', '') if lines else 'no statistics written'}") from None
+            for members in groups.values():
+                for n, p in enumerate(shape_probes(members)):
+                    stats = os.path.join(tmp, f"{len(probes)}-{n}.json")
+                    args = ["run", self.files[p["platform"]], self.files[p["program"]], "--max-cycles", "1",
+                            "--stats", stats, "-q"]
+                    for k, v in model_params(p).items():
+                        args += ["--set", f"{k}={set_value(v)}"]
+                    r = self.run_tessera(args)
+                    try:
+                        with open(stats) as f:
+                            probes.append((p, set(flatten(json.load(f)))))
+                    except (OSError, ValueError):
+                        lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+                        why = lines[-1].replace('tessera: error: ', '') if lines else 'no statistics written'
+                        if n == 0:
+                            raise self.err("programs", f"probing {p['program_name']} on {p['platform_name']} failed "
+                                           f"(tessera {' '.join(args[:3])} ... status {r.returncode}): {why}") from None
+                        # A point the simulator refuses fails when it runs, and is recorded so.
+                        print(f"tessera sweep: {self.path}: note: the point with {describe_point(p)} does not run "
+                              f"(status {r.returncode}: {why}); it will be recorded as failed", file=sys.stderr)
+        every = set().union(*(leaves for _, leaves in probes)) if probes else set()
         for col, e in metric_exprs.items():
+            for text, regex in sorted(e.patterns.items()):
+                if not any(regex.match(leaf) for leaf in every):
+                    raise self.err(f"metrics.{col}", f"{text} matches no statistic of these runs"
+                                   f"{nearest_path(text[text.index('(') + 1:-1], every)}")
             for n in sorted(e.names):
-                if n.startswith(ALWAYS_ALLOWED) or n in leaves:
-                    continue
-                raise self.err(f"metrics.{col}", f"'{n}' is not a statistic of these runs{nearest_path(n, leaves)}")
+                if not n.startswith(ALWAYS_ALLOWED) and n not in every:
+                    raise self.err(f"metrics.{col}", f"'{n}' is not a statistic of these runs{nearest_path(n, every)}")
+            # A statistic of some points only (a subsystem one selects, an SM
+            # only the larger chips have) leaves the others without a value:
+            # said once, with the values of a point that lacks it.
+            for p, leaves in probes:
+                lacking = [t for t, regex in sorted(e.patterns.items()) if not any(regex.match(x) for x in leaves)]
+                lacking += [n for n in sorted(e.names) if not n.startswith(ALWAYS_ALLOWED) and n not in leaves]
+                if lacking:
+                    print(f"tessera sweep: {self.path}: metrics.{col}: {', '.join(lacking)} does not exist in runs with "
+                          f"{describe_point(p)}: such points have no {col} (an aggregate, sum(chip.sm*.x), "
+                          f"covers every instance a point has)", file=sys.stderr)
+                    break
 
 
     # ------------------------------------------------------------ standalone tools
@@ -621,6 +701,9 @@ class Loader:
                 raise self.err("tool", f"`tessera {' '.join(args)}` printed no JSON object")
             leaves.update(flatten(obj))
         for col, e in metric_exprs.items():
+            for text, regex in sorted(e.patterns.items()):
+                if not any(regex.match(leaf) for leaf in leaves):
+                    raise self.err(f"metrics.{col}", f"{text} matches nothing in the JSON of `tessera {tool} --json`")
             for n in sorted(e.names):
                 if n not in leaves:
                     raise self.err(f"metrics.{col}", f"'{n}' is not in the JSON of `tessera {tool} --json`"
@@ -670,6 +753,29 @@ def smaller(given, cheap):
         return cheap if float(given) > float(cheap) else given
     except ValueError:
         return given
+
+
+def shape_probes(points):
+    """The points whose statistics decide which paths a group of points
+    (one platform, program and set of non-numeric values) has: the first,
+    and for each numeric parameter one with its smallest and one with its
+    largest value, each point once."""
+    chosen = [points[0]]
+    for k in model_params(points[0]):
+        values = [(model_params(p).get(k), i) for i, p in enumerate(points)]
+        numeric = [(v, i) for v, i in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if not numeric:
+            continue
+        for _, i in (min(numeric), max(numeric)):
+            if all(points[i] is not c for c in chosen):
+                chosen.append(points[i])
+    return chosen
+
+
+def describe_point(point):
+    """platform, program and parameter values of a point, for messages."""
+    params = ", ".join(f"{k}={set_value(v)}" for k, v in model_params(point).items())
+    return f"{point['platform_name']} {point['program_name']}" + (f" {params}" if params else "")
 
 
 def structural_values(point):
