@@ -163,6 +163,44 @@ class Spec(FakeTesseraCase):
             with self.subTest(derived=derived), self.assertRaisesRegex(SweepError, message):
                 self.load(parameters={"icnt.model": ["noc"], "sm.max_warps": [8, 16]}, derived=derived)
 
+    def test_a_platform_with_fixed_values_and_parameters_of_its_own(self):
+        # plat as is; "noc" is plat with icnt.model=noc and noc.vcs swept for it
+        # alone; both sweep sm.max_warps.
+        sweep = self.load(platforms=["plat.yaml", {"name": "noc", "platform": "plat.yaml",
+                                                   "set": {"icnt.model": "noc"}, "parameters": {"noc.vcs": [1, 4]}}],
+                          parameters={"sm.max_warps": [8, 16]})
+        got = [(p["platform_name"], p["params"]) for p in sweep["points"]]
+        self.assertEqual(got, [("plat", {"sm.max_warps": 8}), ("plat", {"sm.max_warps": 16}),
+                               ("noc", {"icnt.model": "noc", "noc.vcs": 1, "sm.max_warps": 8}),
+                               ("noc", {"icnt.model": "noc", "noc.vcs": 4, "sm.max_warps": 8}),
+                               ("noc", {"icnt.model": "noc", "noc.vcs": 1, "sm.max_warps": 16}),
+                               ("noc", {"icnt.model": "noc", "noc.vcs": 4, "sm.max_warps": 16})])
+        self.assertEqual(len(set(p["platform"] for p in sweep["points"])), 1)  # one file, two names
+
+    def test_bad_platform_mappings_are_refused(self):
+        noc = {"platform": "plat.yaml", "set": {"icnt.model": "noc"}}
+        cases = [([{"platform": "plat.yaml", "sets": {}}], r"platforms\[0\]: unknown key 'sets'"),
+                 ([{"name": "x"}], r"platforms\[0\]: a platform given as a mapping needs platform:"),
+                 (["plat.yaml", {"platform": "plat.yaml"}], r"platforms\[1\]: a second platform named 'plat'"),
+                 ([{"platform": "plat.yaml", "set": {"sm.max_warps": [8]}}],
+                  r"platforms\[0\].set.sm.max_warps: expected one number or text, got \[8\]"),
+                 ([{"platform": "plat.yaml", "set": {"sm.max_warps": 8}}],
+                  r"platforms\[0\]: 'sm.max_warps' is swept under parameters for every platform"),
+                 ([dict(noc, set={"icnt.model": "noc", "noc.vcs": 16})],
+                  r"platforms\[0\].set.noc.vcs: value 16 is out of range \[1, 8\]"),
+                 ([dict(noc, parameters={"noc.vcz": [1]})], r"platforms\[0\].parameters.noc.vcz: unknown parameter"),
+                 ([dict(noc, name="a/b")], r"platforms\[0\].name: expected a name of letters")]
+        for platforms, message in cases:
+            with self.subTest(platforms=platforms), self.assertRaisesRegex(SweepError, message):
+                self.load(platforms=platforms, parameters={"sm.max_warps": [8, 16]})
+
+    def test_a_platforms_own_parameters_count_toward_max_points(self):
+        with self.assertRaisesRegex(SweepError, r"the sweep would have 102 points \(51 platform configurations "
+                                                r"\(with their own parameters\) x 2 values of sm.max_warps\)"):
+            self.load(platforms=["plat.yaml", {"name": "n", "platform": "plat.yaml", "set": {"icnt.model": "noc"},
+                                               "parameters": {"noc.vcs": {"range": [1, 50]}}}],
+                      parameters={"sm.max_warps": [8, 16]}, max_points=100)
+
     def test_points_and_files(self):
         sweep = self.load(parameters={"sm.max_warps": [8, 16]}, programs=["vecadd", {"name": "sx", "elf": "saxpy",
                                                                                        "args": [4, "x"]}])

@@ -97,6 +97,7 @@ class Loader:
         self.files = {}
         self._listings = {}
         self.spec_json = None
+        self.origins = {}
 
     def err(self, key, msg):
         return SweepError(f"{self.path}: {key}: {msg}" if key else f"{self.path}: {msg}")
@@ -164,6 +165,44 @@ class Loader:
         known = sorted(f[:-5] for f in os.listdir(os.path.join(REPO_DIR, "platforms")) if f.endswith(".yaml")) \
             if os.path.isdir(os.path.join(REPO_DIR, "platforms")) else []
         raise self.err(key, f"unknown platform '{item}'{nearest(item, known)} (known: {', '.join(known)})")
+
+    def platform_overlay(self, i, item):
+        """{name, set, parameters} of a platform given as a mapping: a platform
+        under another name with fixed parameter values (`set`) and parameters
+        swept for it alone (`parameters`)."""
+        key = f"platforms[{i}]"
+        unknown = set(item) - {"platform", "name", "set", "parameters"}
+        if unknown:
+            raise self.err(key, f"unknown key '{sorted(map(str, unknown))[0]}' (platform, name, set, parameters)")
+        if "platform" not in item:
+            raise self.err(key, "a platform given as a mapping needs platform: (a name or .yaml path)")
+        out = {}
+        if "name" in item:
+            n = item["name"]
+            if not isinstance(n, str) or not re.fullmatch(r"[A-Za-z0-9._-]+", n):
+                raise self.err(f"{key}.name", f"expected a name of letters, digits, . _ -, got {n!r}")
+            out["name"] = n
+        fixed = item.get("set") or {}
+        if not isinstance(fixed, dict):
+            raise self.err(f"{key}.set", "expected a mapping of parameter -> value")
+        for k, v in fixed.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float, str)) or \
+                    (isinstance(v, float) and not math.isfinite(v)):
+                raise self.err(f"{key}.set.{k}", f"expected one number or text, got {v!r}")
+        out["set"] = {str(k): v for k, v in fixed.items()}
+        own = item.get("parameters") or {}
+        if not isinstance(own, dict):
+            raise self.err(f"{key}.parameters", "expected a mapping of parameter -> values")
+        axes = []
+        for k, v in own.items():
+            if str(k) in out["set"]:
+                raise self.err(f"{key}.parameters.{k}", f"'{k}' is also fixed under set")
+            try:
+                axes.append((str(k), space.axis(str(k), v)))
+            except SweepError as e:
+                raise self.err(f"{key}.parameters.{k}", str(e).replace(f"parameter '{k}': ", "")) from None
+        out["parameters"] = axes
+        return out
 
     def program(self, i, item):
         key = f"programs[{i}]"
@@ -264,7 +303,7 @@ class Loader:
             if isinstance(tool_args, str) or not isinstance(tool_args, list) or \
                     not all(isinstance(a, (str, int, float)) for a in tool_args):
                 raise self.err("tool_args", f"expected a list of arguments, got {tool_args!r}")
-            platforms = [(tool, None)]
+            platforms = [(tool, None, {}, [])]
             programs = [(f"tessera {tool}", None, [a if isinstance(a, str) else set_value(a) for a in tool_args])]
         elif "tool_args" in spec:
             raise self.err("tool_args", "tool_args needs tool (dram or noc)")
@@ -292,8 +331,16 @@ class Loader:
             raise self.err("platforms", "expected a non-empty list of platform names or .yaml paths")
         platforms = []
         for i, p in enumerate(plats):
+            overlay = {}
+            if isinstance(p, dict):
+                overlay = self.platform_overlay(i, p)
+                p = p.get("platform")
             pname, ppath = self.platform(i, p)
-            platforms.append((pname, self.add_file("platform", pname, ppath)))
+            pname = overlay.get("name", pname)
+            if any(pname == q[0] for q in platforms):
+                raise self.err(f"platforms[{i}]", f"a second platform named '{pname}' (give it a name: of its own)")
+            platforms.append((pname, self.add_file("platform", pname, ppath), overlay.get("set", {}),
+                              overlay.get("parameters", [])))
 
         progs = spec.get("programs")
         if isinstance(progs, (str, dict)):
@@ -340,6 +387,14 @@ class Loader:
             raise self.err("constraints", "expected a list of expressions")
         constraints = []
         known_params = [k for k, _ in axes]
+        # (platform name, key) -> the spec key of a platform's own parameter, for messages
+        for i, (pname, _, fixed, own) in enumerate(platforms):
+            self.origins.update({(pname, k): f"platforms[{i}].set.{k}" for k in fixed})
+            self.origins.update({(pname, k): f"platforms[{i}].parameters.{k}" for k, _ in own})
+            for k in list(fixed) + [k for k, _ in own]:
+                if k in known_params:
+                    raise self.err(f"platforms[{i}]", f"'{k}' is swept under parameters for every platform; a "
+                                   "platform may set or sweep only parameters the others do not sweep")
         for i, c in enumerate(cons):
             try:
                 e = space.Expr(c)
@@ -395,6 +450,8 @@ class Loader:
         param_points = list(space.iter_repeats(sampled, rep))
 
         referenced = set()
+        known_params = known_params + [k for _, _, fixed, own in platforms for k in list(fixed) + [a for a, _ in own]
+                                       if k not in known_params]
         for i, (gname, _, args) in enumerate(programs):
             for a in args:
                 for ref in ARG_REF.findall(a):
@@ -408,9 +465,10 @@ class Loader:
                                f"but no {'tool_args' if tool else 'program args'} name '{{{k}}}'")
 
         points = []
-        for pname, pkey in platforms:
+        for pname, pkey, fixed, own in platforms:
+            own_points = [dict(fixed, **q) for q in space.iter_sample(own, "grid", [], {})] if own else [fixed]
             for gname, gkey, args in programs:
-                for params_, r in param_points:
+                for params_, r in ((dict(q, **shared), r) for shared, r in param_points for q in own_points):
                     # "{cluster.cores}" in an argument is the point's value of that parameter.
                     point_args = [ARG_REF.sub(lambda m: set_value(params_[m.group(1)]), a) for a in args]
                     if tool:
@@ -507,7 +565,10 @@ class Loader:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise self.err("max_points", f"expected a positive integer (the most points the sweep may have), "
                            f"got {limit!r}")
-        factors = [(len(platforms), "platforms", f"{len(platforms):,} platforms"),
+        # Each platform with its own parameters counts as the grid of their values.
+        configs = sum(math.prod(v.count for _, v in own) for _, _, _, own in platforms)
+        what = "platforms" if configs == len(platforms) else "platform configurations (with their own parameters)"
+        factors = [(configs, "platforms", f"{configs:,} {what}"),
                    (len(programs), "programs", f"{len(programs):,} programs")]
         if space.parse_sampling(sampling)[0] == "grid":
             factors += [(v.count, f"parameters.{k}", f"{v.count:,} values of {k}") for k, v in axes]
@@ -549,24 +610,26 @@ class Loader:
                 if m:
                     base = self.listing(path, [])
                     hint = nearest(m.group(1), base if isinstance(base, dict) else {})
-                    raise self.err(f"{self.param_key(m.group(1), derived)}", f"unknown parameter '{m.group(1)}' on platform "
+                    raise self.err(self.param_key(m.group(1), derived, pts[0]), f"unknown parameter '{m.group(1)}' on platform "
                                    f"{os.path.basename(path)}{hint}")
                 m = re.match(r"--set ([^:\s]+): (.*)", listing)
                 if m:
-                    raise self.err(f"{self.param_key(m.group(1), derived)}", f"{m.group(2)} (platform {os.path.basename(path)})")
+                    raise self.err(self.param_key(m.group(1), derived, pts[0]), f"{m.group(2)} (platform {os.path.basename(path)})")
                 raise self.err("parameters", f"platform {os.path.basename(path)}: {listing}")
             for p in pts:
                 for k, v in model_params(p).items():
                     if k not in listing:
-                        raise self.err(f"{self.param_key(k, derived)}", f"unknown parameter '{k}' on platform "
+                        raise self.err(self.param_key(k, derived, p), f"unknown parameter '{k}' on platform "
                                        f"{os.path.basename(path)}{nearest(k, listing)}")
                     msg = check_value(v, *listing[k])
                     if msg:
-                        raise self.err(f"{self.param_key(k, derived)}", msg)
+                        raise self.err(self.param_key(k, derived, p), msg)
 
-    @staticmethod
-    def param_key(k, derived):
-        """The spec key a parameter comes from."""
+    def param_key(self, k, derived, point):
+        """The spec key a parameter of a point comes from."""
+        origin = self.origins.get((point["platform_name"], k))
+        if origin:
+            return origin
         return f"derived.{k}" if k in derived else f"parameters.{k}"
 
     def validate_metrics(self, points, metric_exprs):
