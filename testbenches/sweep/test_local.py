@@ -348,6 +348,13 @@ class Provenance(SweepCase):
         self.assertEqual(status(0)["inputs"], old)
         self.assertEqual(status(1)["inputs"], {**old, "platform": sha256(plat)})
         self.assertNotEqual(sha256(plat), old["platform"])
+        # results.csv carries each row's inputs: the two rows differ in the platform's.
+        rows = self.read_csv(out)
+        short = {k: v[:12] for k, v in old.items()}
+        self.assertEqual(rows[0]["inputs"], f"tessera={short['tessera']} platform={short['platform']} "
+                                            f"program={short['program']}")
+        self.assertEqual(rows[1]["inputs"], f"tessera={short['tessera']} platform={sha256(plat)[:12]} "
+                                            f"program={short['program']}")
 
 
 if __name__ == "__main__":

@@ -300,6 +300,32 @@ class Aggregation(SweepDir):
         m = plot.mean_by(r, ["sm.max_warps"], ["cycles"])
         self.assertEqual(m[("8",)]["cycles"], 730)
 
+    def test_derived_and_platform_parameters_are_configuration_columns(self):
+        # The fixture with a derived sm.max_threads (32 x warps) and an
+        # l1.size_kb that only histogram's rows vary (16 for repeat 0, 32
+        # for repeat 1), as a platform's own parameter would.
+        import csv
+        path = os.path.join(self.out, "results.csv")
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        cols = list(rows[0].keys())
+        cols[cols.index("cycles"):cols.index("cycles")] = ["sm.max_threads", "l1.size_kb"]
+        for r in rows:
+            r["sm.max_threads"] = str(32 * int(r["sm.max_warps"]))
+            r["l1.size_kb"] = ("16" if r["repeat"] == "0" else "32") if r["program"] == "histogram" else ""
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=cols)
+            w.writeheader()
+            w.writerows(rows)
+        r = plot.Results(self.out)
+        self.assertEqual(r.parameters, ["sm.scheduler", "sm.max_warps", "sm.max_threads", "l1.size_kb"])
+        self.assertEqual(r.config_columns(["cycles"]),
+                         ["program", "platform", "sm.scheduler", "sm.max_warps", "sm.max_threads", "l1.size_kb"])
+        # Shown by warps and scheduler per program: sm.max_threads follows the
+        # warps (nothing averaged over it); l1.size_kb varies within histogram's.
+        used = {"program", "sm.scheduler", "sm.max_warps"}
+        self.assertEqual(plot._averaged_over(r, used, ["cycles"]), ["l1.size_kb"])
+
     def test_value_order_and_log_axis(self):
         r = plot.Results(self.out)
         self.assertEqual(r.value_order("sm.scheduler", ["gto", "lrr", "gto"]), ["lrr", "gto"])

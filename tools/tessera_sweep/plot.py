@@ -47,7 +47,7 @@ except ImportError:  # loaded on its own from its file (the plot tests): the pac
     from tessera_sweep import safefile
 
 FIXED_COLUMNS = ["id", "program", "platform", "repeat"]
-TRAILING_COLUMNS = ["status", "exit_code", "host_seconds", "message"]
+TRAILING_COLUMNS = ["status", "exit_code", "host_seconds", "inputs", "message"]
 DEFAULT_DPI = 90
 
 
@@ -85,7 +85,12 @@ class Results:
         else:
             metrics = []
         self.parameters = [c for c in (self.spec.get("parameters") or {}) if c in self.columns]
-        if not self.parameters:
+        if self.parameters:
+            # Derived parameters and a platform's own (set, parameters) are
+            # parameter columns too: configurations differ by them.
+            self.parameters += [c for c in self.columns if c not in FIXED_COLUMNS + TRAILING_COLUMNS + metrics +
+                                self.parameters]
+        else:
             # Without sweep.json: every column between the fixed ones and the
             # trailing ones that is not a metric.
             middle = [c for c in self.columns if c not in FIXED_COLUMNS + TRAILING_COLUMNS]
@@ -282,12 +287,18 @@ def _log_y(ax):
 
 
 def _averaged_over(results, used, metrics):
-    """The varying configuration columns a plot does not show (averaged)."""
+    """The configuration columns a plot does not show that vary among rows it
+    shows as one (averaged); a column that follows the shown ones (a derived
+    parameter) is not."""
+    used = sorted(used)
+    groups = {}
+    for r in results.ok:
+        groups.setdefault(tuple(r.get(c, "") for c in used), []).append(r)
     hidden = []
     for c in results.config_columns(metrics):
         if c in used:
             continue
-        if len({r.get(c, "") for r in results.ok}) > 1:
+        if any(len({r.get(c, "") for r in rows}) > 1 for rows in groups.values()):
             hidden.append(c)
     return hidden
 

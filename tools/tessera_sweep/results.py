@@ -99,7 +99,17 @@ def _cell(v):
 def columns(sweep):
     """The header of results.csv."""
     return ["id", "program", "platform", "repeat"] + parameter_columns(sweep) + list(sweep.get("metrics", {})) + \
-        ["status", "exit_code", "host_seconds", "message"]
+        ["status", "exit_code", "host_seconds", "inputs", "message"]
+
+
+def inputs_cell(st):
+    """The inputs column: the first 12 hex digits of each input's SHA-256
+    the point ran with (tessera, platform file, program), so that rows of a
+    resumed sweep whose inputs changed (--allow-changed) tell themselves apart."""
+    recorded = st.get("inputs")
+    if not isinstance(recorded, dict):
+        return None
+    return " ".join(f"{k}={v[:12] if isinstance(v, str) else 'unreadable'}" for k, v in recorded.items())
 
 
 def message(st):
@@ -120,7 +130,7 @@ def iter_rows(out_dir, sweep):
         m = st.get("metrics", {})
         yield p, st, [p["id"], p.get("program_name", p["program"]), p.get("platform_name", p["platform"]),
                       p.get("repeat", 0)] + [p["params"].get(k) for k in params] + [m.get(k) for k in metrics] + \
-            [st.get("status"), st.get("exit_code"), st.get("host_seconds"), message(st)]
+            [st.get("status"), st.get("exit_code"), st.get("host_seconds"), inputs_cell(st), message(st)]
 
 
 def rows(out_dir, sweep=None):
