@@ -16,6 +16,7 @@
 #include "platforms/component_registry.h"
 #include "platforms/netlist.h"
 #include "platforms/run_summary.h"
+#include "sm/kernel_launch.h"
 
 namespace tessera::sim {
 class BackingMemory;
@@ -127,6 +128,8 @@ struct BuildContext {
   sim::Waveform* wave = nullptr;  // null when nothing is traced
   bool echo_console = true;
   std::function<void(bool begin)> on_roi;
+  // The dispatcher's kernels, as they start and end (per-kernel statistics).
+  std::function<void(bool begin, const std::string& name, const sm::KernelLaunch& k)> on_kernel;
   sim::Timeline* timeline = nullptr;            // --timeline; null when off
   isa::InstTrace* inst_trace = nullptr;         // --trace-insts; null when off
   debug::Debugger* debugger = nullptr;          // --gdb; null when off

@@ -104,6 +104,7 @@ Platform::Platform(sim::Config& cfg, const std::string& elf_path, const RunOptio
   ctx.wave = wave_.get();
   ctx.echo_console = options.echo_console;
   ctx.on_roi = [this](bool begin) { roi(begin); };
+  ctx.on_kernel = [this](bool begin, const std::string& name, const sm::KernelLaunch& k) { kernel(begin, name, k); };
   ctx.program_argc = program_argc_;
   ctx.program_argv = program_argv_;
   if (!options.timeline.path.empty()) {
@@ -364,11 +365,85 @@ void Platform::roi(bool begin) {
     roi_active_ = roi_used_ = true;
     for (int i = 0; i < 3; ++i) roi_start_[i] = now[i];
     roi_host_start_ = std::chrono::steady_clock::now();
+    root_.sync();
+    root_.snapshot(roi_snapshot_);
   } else if (!begin && roi_active_) {
     roi_active_ = false;
     for (int i = 0; i < 3; ++i) roi_total_[i] += now[i] - roi_start_[i];
     roi_host_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - roi_host_start_).count();
+    root_.sync();
+    root_.accumulate(roi_snapshot_, roi_counts_);
   }
+}
+
+namespace {
+
+// A counter's path summed over instances: a path component of at least two
+// letters and a number is an instance of many, and loses the number ("sm3",
+// "slice0", "l1_half1" become "sm", "slice", "l1_half"; "l2" stays), so
+// that "sm.l1_half.hit_sectors" is the chip's (a name sweep metrics can
+// use). "" for a histogram bucket (left out).
+std::string instance_path(const std::string& path) {
+  if (path.find('[') != std::string::npos) return "";
+  std::string out;
+  size_t from = 0;
+  while (from <= path.size()) {
+    const size_t dot = std::min(path.find('.', from), path.size());
+    std::string part = path.substr(from, dot - from);
+    const size_t letters = part.find_last_not_of("0123456789");
+    if (letters != std::string::npos && letters >= 1 && letters + 1 < part.size()) part = part.substr(0, letters + 1);
+    out += (out.empty() ? "" : ".") + part;
+    from = dot + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void Platform::kernel(bool begin, const std::string& name, const sm::KernelLaunch& k) {
+  root_.sync();
+  if (begin) {
+    root_.snapshot(kernel_snapshot_);
+    kernel_start_cycle_ = sm_clock_->now_cycle();
+    return;
+  }
+  sim::StatCounts share;
+  root_.accumulate(kernel_snapshot_, share);
+  if (kernel_sum_of_slot_.size() != share.size()) {  // the first kernel, or the tree changed shape
+    std::vector<std::string> paths;
+    root_.slot_paths(paths);
+    std::map<std::string, size_t> index;
+    kernel_sum_names_.clear();
+    kernel_sum_of_slot_.assign(paths.size(), SIZE_MAX);
+    for (size_t i = 0; i < paths.size(); ++i) {
+      const std::string p = instance_path(paths[i]);
+      if (p.empty()) continue;
+      const auto [it, fresh] = index.try_emplace(p, kernel_sum_names_.size());
+      if (fresh) kernel_sum_names_.push_back(p);
+      kernel_sum_of_slot_[i] = it->second;
+    }
+  }
+  std::vector<uint64_t> sums(kernel_sum_names_.size(), 0);
+  for (size_t i = 0; i < share.size() && i < kernel_sum_of_slot_.size(); ++i) {
+    const size_t s = kernel_sum_of_slot_[i];
+    if (s == SIZE_MAX) continue;
+    sums[s] = share.value(i) == sim::kNoShare || sums[s] == sim::kNoShare ? sim::kNoShare : sums[s] + share.value(i);
+  }
+  nlohmann::json counters = nlohmann::json::object();
+  uint64_t insts = 0;
+  for (size_t s = 0; s < sums.size(); ++s) {
+    counters[kernel_sum_names_[s]] = sums[s] == sim::kNoShare ? nlohmann::json(nullptr) : nlohmann::json(sums[s]);
+    if (kernel_sum_names_[s] == "sm.warp_insts" && sums[s] != sim::kNoShare) insts = sums[s];
+  }
+  const uint64_t cycles = sm_clock_->now_cycle() - kernel_start_cycle_;
+  kernels_.push_back({{"name", name},
+                      {"grid", {k.grid.x, k.grid.y, k.grid.z}},
+                      {"block", {k.block.x, k.block.y, k.block.z}},
+                      {"start_cycle", kernel_start_cycle_},
+                      {"cycles", cycles},
+                      {"warp_insts", insts},
+                      {"ipc", cycles ? static_cast<double>(insts) / static_cast<double>(cycles) : 0.0},
+                      {"counters", counters}});
 }
 
 int Platform::run() {
@@ -567,7 +642,9 @@ nlohmann::json Platform::stats_json() const {
     j["roi"] = {{"sim_cycles", roi_total_[0]},
                 {"warp_insts", roi_total_[1]},
                 {"thread_insts", roi_total_[2]},
-                {"host_seconds", roi_host_seconds_}};
+                {"host_seconds", roi_host_seconds_},
+                {"chip", root_.to_json(roi_counts_)}};
+  if (!kernels_.empty()) j["kernels"] = kernels_;
   if (cluster_ && options_.fast_forward) {
     const cpu::FastForwardInfo& ff = cluster_->fast_forward_info();
     j["fast_forward"] = {

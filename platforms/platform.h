@@ -152,6 +152,16 @@ class Platform {
   std::chrono::steady_clock::time_point roi_host_start_;
   double roi_host_seconds_ = 0;                                   // host time inside the region
   uint64_t roi_start_[3] = {0, 0, 0}, roi_total_[3] = {0, 0, 0};  // cycles, warp insts, thread insts
+  // Every counter's share of the region of interest (roi.chip) and of each
+  // kernel (kernels[i]): snapshots at their start, gains at their end.
+  sim::StatCounts roi_snapshot_, roi_counts_, kernel_snapshot_;
+  uint64_t kernel_start_cycle_ = 0;
+  // Each snapshot slot's sum over instances (kernels[i].counters): its
+  // index in kernel_sum_names_ (SIZE_MAX: a histogram bucket, left out).
+  std::vector<size_t> kernel_sum_of_slot_;
+  std::vector<std::string> kernel_sum_names_;
+  nlohmann::json kernels_ = nlohmann::json::array();
+  void kernel(bool begin, const std::string& name, const sm::KernelLaunch& k);
 };
 
 }  // namespace tessera::platform

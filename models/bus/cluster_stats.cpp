@@ -25,7 +25,7 @@ void Cluster::register_stats(sim::StatGroup* parent) {
   bus.add_counter("wb_snoop_hits", &counters_.wb_snoop_hits, "snoops answered by a write-back buffer");
   bus.add_counter("data_beats", &counters_.data_beats, "response bus cycles carrying data");
   bus.add_counter("request_busy_cycles", &counters_.request_bus_busy, "request bus cycles in use");
-  bus.add_counter("max_grant_wait", &counters_.max_grant_wait, "longest wait for a request grant, cycles");
+  bus.add_maximum("max_grant_wait", &counters_.max_grant_wait, "longest wait for a request grant, cycles");
   bridge_stats_ = std::make_unique<sim::StatGroup>("bridge", stats_.get());
   bridge_stats_->add_counter("memory_reads", &counters_.memory_reads, "lines supplied by memory through the bridge");
   bridge_stats_->add_counter("memory_writes", &counters_.memory_writes, "write-backs and flushes reaching memory");
@@ -38,7 +38,7 @@ void Cluster::register_stats(sim::StatGroup* parent) {
     g->add_counter("bus_transactions", &a->counters.bus_transactions, "transactions this cache had ordered");
     g->add_counter("invalidations", &a->counters.invalidations, "copies lost to another cache's transaction");
     g->add_counter("nacked", &a->counters.nacked, "this cache's requests that were NACKed");
-    g->add_counter("grant_wait_max", &a->counters.grant_wait_max, "longest wait for a request grant, cycles");
+    g->add_maximum("grant_wait_max", &a->counters.grant_wait_max, "longest wait for a request grant, cycles");
     agent_stats_.push_back(std::move(g));
   }
   // HTM, per core and summed over the cluster.

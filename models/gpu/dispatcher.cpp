@@ -279,6 +279,7 @@ void Dispatcher::launch(const sm::KernelLaunch& k) {
   total_blocks_ = k.grid.count();
   if (wave_) trace_waves();
   kernel_start_cycle_ = clock_.now_cycle();
+  if (observer_) observer_(true, kernel_name(k), k);
   if (inst_trace_) inst_trace_->set_kernel(kernel_name(k));
   if (timeline_)
     for (const int t : kernel_tracks_)
@@ -339,6 +340,7 @@ void Dispatcher::count_finished() {
   if (timeline_)
     for (const int t : kernel_tracks_) timeline_->end(t, sim::Timeline::cycle_ps(clock_, clock_.now_cycle()));
   log_.info("kernel {} done after {} cycles", current_.id, clock_.now_cycle() - kernel_start_cycle_);
+  if (observer_) observer_(false, kernel_name(current_), current_);
   if (!queue_.empty()) {
     const sm::KernelLaunch k = queue_.front();
     queue_.pop_front();

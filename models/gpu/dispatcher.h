@@ -89,6 +89,10 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
   // --trace-insts: told each kernel's name (its kernel filter).
   void set_inst_trace(isa::InstTrace* t) { inst_trace_ = t; }
   void set_device_info(const DeviceInfo& info) { device_ = info; }
+  // Told when each kernel starts (begin) and when its last block ends, with
+  // its name: the per-kernel statistics (Platform).
+  using KernelObserver = std::function<void(bool begin, const std::string& name, const sm::KernelLaunch& k)>;
+  void set_kernel_observer(KernelObserver o) { observer_ = std::move(o); }
   // The launch as the dispatcher places it: DISP_SHARED_BYTES is the dynamic
   // area; the record (or the whole .shared section) gives the static window
   // and, when DISP_REGS is 0, the registers per thread. Pure.
@@ -167,6 +171,7 @@ class Dispatcher : public sc_core::sc_module, public sm::BlockListener, public s
 
   sim::Timeline* timeline_ = nullptr;
   std::vector<int> kernel_tracks_;  // the dispatcher's, then each SM's
+  KernelObserver observer_;
 };
 
 }  // namespace tessera::gpu

@@ -25,6 +25,7 @@ class BlockDispatcher : public Component {
     dispatcher_->set_timeline(ctx.timeline);
     dispatcher_->set_program(ctx.image);
     dispatcher_->set_inst_trace(ctx.inst_trace);
+    if (ctx.on_kernel) dispatcher_->set_kernel_observer(ctx.on_kernel);
   }
   void set_device_info(const gpu::DeviceInfo& info) override { dispatcher_->set_device_info(info); }
   TargetSocket* target_socket(const std::string& socket) override {

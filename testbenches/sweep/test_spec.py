@@ -137,6 +137,10 @@ class Spec(FakeTesseraCase):
         with self.assertRaisesRegex(SweepError, r"metrics.ipc: sum\(chip.sm\*.ipcc\) matches no statistic of "
                                                 r"these runs"):
             self.load(parameters={"sm.max_warps": [8, 64]}, metrics={"ipc": "sum(chip.sm*.ipcc)"})
+        # Paths under roi. and kernels. are accepted unprobed (a probe of one cycle has neither).
+        sweep = self.load(parameters={"sm.max_warps": [8]},
+                          metrics={"r": "sum(roi.chip.sm*.ipc)", "k": "kernels.0.counters.sm.warp_insts"})
+        self.assertEqual(sorted(sweep["metrics"]), ["k", "r"])
         with self.assertRaisesRegex(SweepError, r"constraints\[0\]: .*sum\(chip.sm\*.ipc\) is an aggregate of "
                                                 r"statistics, for metrics"):
             self.load(parameters={"sm.max_warps": [8, 64]}, constraints=["sum(chip.sm*.ipc) > 1"])

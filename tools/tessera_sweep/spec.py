@@ -22,7 +22,7 @@ ARG_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 TOP_KEYS = ("name", "description", "tool", "tool_args", "platforms", "programs", "parameters", "derived", "sampling",
             "repeats", "constraints", "metrics", "timeout", "fast_forward", "plots", "max_points")
 DEFAULT_METRICS = {"cycles": "summary.sim_cycles", "warp_insts": "summary.warp_insts"}
-ALWAYS_ALLOWED = ("roi.", "summary.", "fast_forward.")
+ALWAYS_ALLOWED = ("roi.", "summary.", "fast_forward.", "kernels.")
 TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO_DIR = os.path.dirname(TOOLS_DIR)
 
@@ -670,9 +670,12 @@ class Loader:
                         print(f"tessera sweep: {self.path}: note: the point with {describe_point(p)} does not run "
                               f"(status {r.returncode}: {why}); it will be recorded as failed", file=sys.stderr)
         every = set().union(*(leaves for _, leaves in probes)) if probes else set()
+        def checked(text):  # an aggregate's path outside roi., summary., ... (which probes may lack)
+            return not text[text.index("(") + 1:].startswith(ALWAYS_ALLOWED)
+
         for col, e in metric_exprs.items():
             for text, regex in sorted(e.patterns.items()):
-                if not any(regex.match(leaf) for leaf in every):
+                if checked(text) and not any(regex.match(leaf) for leaf in every):
                     raise self.err(f"metrics.{col}", f"{text} matches no statistic of these runs"
                                    f"{nearest_path(text[text.index('(') + 1:-1], every)}")
             for n in sorted(e.names):
@@ -682,7 +685,8 @@ class Loader:
             # only the larger chips have) leaves the others without a value:
             # said once, with the values of a point that lacks it.
             for p, leaves in probes:
-                lacking = [t for t, regex in sorted(e.patterns.items()) if not any(regex.match(x) for x in leaves)]
+                lacking = [t for t, regex in sorted(e.patterns.items())
+                           if checked(t) and not any(regex.match(x) for x in leaves)]
                 lacking += [n for n in sorted(e.names) if not n.startswith(ALWAYS_ALLOWED) and n not in leaves]
                 if lacking:
                     print(f"tessera sweep: {self.path}: metrics.{col}: {', '.join(lacking)} does not exist in runs with "

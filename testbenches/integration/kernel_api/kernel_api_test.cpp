@@ -3,11 +3,14 @@
 // names and atomics / __ldg of every integer type, kernel printf (lines per
 // thread, in order; overflow drops whole lines and counts them), and the
 // compile errors of the header (void pointer, array or oversized launch
-// arguments, unsupported atomic and __ldg types).
+// arguments, unsupported atomic and __ldg types); each launch's statistics
+// and the region of interest's share of every counter.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -354,4 +357,65 @@ TEST(KernelApiCompile, SixtyFourBitAtomicsUseTheContractEncodings) {
   EXPECT_GT(add64, 0u) << dis;
   EXPECT_GT(exch64, 0u);
   EXPECT_GT(cas64, 0u);
+}
+
+namespace {
+
+// Every unsigned counter of a stats subtree by dotted path.
+void counters(const nlohmann::json& j, const std::string& prefix, std::map<std::string, uint64_t>& out) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string path = prefix + it.key();
+    if (it->is_object()) counters(*it, path + ".", out);
+    if (it->is_number_unsigned()) out[path] = it->get<uint64_t>();
+  }
+}
+
+}  // namespace
+
+// particles_sort launches four kernels one after another inside its region
+// of interest. Each launch is recorded in order with its grid, its cycles
+// and its share of every counter summed over instances; the shares add up
+// to the run's totals (every warp instruction is in some kernel), and the
+// kernels follow each other. roi.chip holds every counter's share of the
+// region: its SMs' warp instructions are roi.warp_insts, and no counter's
+// share exceeds its whole-run value.
+TEST(KernelStats, EachLaunchAndTheRegionHaveTheirShare) {
+  const std::string stats = temp_path("particles_sort.json");
+  const auto r =
+      run_tessera({"run", "chip", std::string(PROGRAMS_DIR) + "/particles_sort.elf", "-q", "--stats", stats});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream in(stats);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  const nlohmann::json& kernels = j.at("kernels");
+  std::vector<std::string> names;
+  uint64_t insts = 0, cycles = 0, end = 0;
+  for (const auto& k : kernels) {
+    names.push_back(k.at("name"));
+    EXPECT_EQ(k.at("warp_insts"), k.at("counters").at("sm.warp_insts")) << k.at("name");
+    EXPECT_GE(k.at("start_cycle").get<uint64_t>(), end) << k.at("name");
+    end = k.at("start_cycle").get<uint64_t>() + k.at("cycles").get<uint64_t>();
+    EXPECT_EQ(k.at("counters").at("dispatcher.kernels"), 1) << k.at("name");
+    EXPECT_EQ(k.at("grid").size(), 3u);
+    insts += k.at("warp_insts").get<uint64_t>();
+    cycles += k.at("cycles").get<uint64_t>();
+    EXPECT_DOUBLE_EQ(k.at("ipc").get<double>(), k.at("warp_insts").get<double>() / k.at("cycles").get<double>());
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"compute_cells", "scan_counts", "scatter", "find_starts"}));
+  EXPECT_EQ(insts, j.at("summary").at("warp_insts").get<uint64_t>());
+  EXPECT_EQ(cycles, j.at("chip").at("dispatcher").at("kernel_cycles").get<uint64_t>());
+
+  const nlohmann::json& roi = j.at("roi");
+  uint64_t roi_insts = 0;
+  for (unsigned sm = 0; sm < 4; ++sm)
+    roi_insts += roi.at("chip").at("sm" + std::to_string(sm)).at("warp_insts").get<uint64_t>();
+  EXPECT_EQ(roi_insts, roi.at("warp_insts").get<uint64_t>());
+  std::map<std::string, uint64_t> whole, region;
+  counters(j.at("chip"), "", whole);
+  counters(roi.at("chip"), "", region);
+  ASSERT_GT(region.size(), 100u);
+  for (const auto& [path, v] : region) {
+    ASSERT_TRUE(whole.count(path)) << path;
+    EXPECT_LE(v, whole.at(path)) << path;
+  }
+  EXPECT_FALSE(roi.at("chip").at("cluster").at("bus").contains("max_grant_wait"));  // a maximum has no share
 }

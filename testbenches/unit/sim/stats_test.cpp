@@ -121,3 +121,43 @@ TEST(StatGroup, EmptyGroupIsEmptyObject) {
 }
 
 }  // namespace
+
+// A span's share (a region of interest, a kernel): counters and histogram
+// buckets gain what they gained between snapshot and accumulate, summed
+// over several spans; maxima and formulas are left out; a counter that went
+// down has no share (null); one added after the snapshot starts from 0.
+TEST(StatGroup, ASpansShareIsWhatEachCounterGainedInIt) {
+  StatGroup root("chip");
+  StatGroup sm("sm0", &root);
+  uint64_t insts = 10, wait_max = 7, level = 5;
+  std::vector<uint64_t> hist = {1, 2};
+  sm.add_counter("insts", &insts, "");
+  sm.add_maximum("wait_max", &wait_max, "");
+  sm.add_counter("level", &level, "");
+  sm.add_histogram("hist", &hist, "");
+  sm.add_formula(
+      "ipc", [] { return 0.5; }, "");
+  tessera::sim::StatCounts start, share;
+  root.snapshot(start);
+  insts += 5;
+  hist = {3, 2, 4};  // a bucket added within the span
+  level = 4;         // a level that went down
+  uint64_t late = 6;
+  StatGroup late_group("sm1", &root);
+  late_group.add_counter("insts", &late, "");
+  root.accumulate(start, share);
+  // A second span: 100 more instructions, the rest unchanged.
+  root.snapshot(start);
+  insts += 100;
+  root.accumulate(start, share);
+  const auto j = root.to_json(share);
+  EXPECT_EQ(j["sm0"]["insts"], 105);
+  EXPECT_EQ(j["sm0"]["hist"], nlohmann::json::parse("[2, 0, 4]"));
+  EXPECT_TRUE(j["sm0"]["level"].is_null());
+  EXPECT_FALSE(j["sm0"].contains("wait_max"));
+  EXPECT_FALSE(j["sm0"].contains("ipc"));
+  EXPECT_EQ(j["sm1"]["insts"], 6);
+  // The whole-run JSON still has the maximum and the formula.
+  EXPECT_EQ(root.to_json()["sm0"]["wait_max"], 7);
+  EXPECT_EQ(root.to_json()["sm0"]["ipc"], 0.5);
+}
