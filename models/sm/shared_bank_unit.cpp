@@ -100,7 +100,7 @@ void SharedBankUnit::plan_writes(const BankRequest& req) {
     values[touched] = mem_[word];
     return touched++;
   };
-  first_lane_.assign(banks_, -1);
+  first_lane_.resize(banks_);  // each pass fills it
   uint32_t pending = req.mask;
   for (unsigned pass = 1; pending; ++pass) {
     std::fill(first_lane_.begin(), first_lane_.end(), -1);
