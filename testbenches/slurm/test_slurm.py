@@ -7,6 +7,7 @@ slurm-wlm; without them it fails saying why (slurm_cluster.SlurmHarnessError).
 
 import csv
 import glob
+import json
 import os
 import signal
 import subprocess
@@ -358,6 +359,31 @@ class SlurmCluster(unittest.TestCase):
         with open(os.path.join(out, "slurm", "jobs.txt")) as f:
             self.assertEqual(len(f.read().splitlines()), 1, "--resume submitted a second array")
         self.assert_same_results(out)
+
+    def test_a_search_asks_for_the_same_configurations_as_on_the_local_executor(self):
+        import yaml
+        with open(self.spec) as f:
+            spec = yaml.safe_load(f)
+        spec["name"] = "slurm_search"
+        spec["search"] = {"objectives": {"cycles": "minimize"}, "trials": 4, "seed": 2, "batch": 2}
+        path = os.path.join(self.tmp.name, "search.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(spec, f)
+        reports = []
+        for executor, out in (("local", "search-local"), ("slurm", "search-slurm")):
+            out = os.path.join(self.tmp.name, out)
+            extra = ["--executor", "slurm", "--poll", "0.5"] if executor == "slurm" else ["-j", "2"]
+            r = sweep([path, "-o", out] + extra, env=self.cluster.env())
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(out, "search.json")) as f:
+                reports.append(json.load(f))
+            self.assertEqual(len(read_csv(os.path.join(out, "results.csv"))), 8)  # 4 configurations x 2 programs
+        local, slurm = reports
+        self.assertEqual(len(local["run"]), 4)
+        self.assertEqual(slurm["run"], local["run"])  # the same configurations, in order, with the same values
+        self.assertEqual(slurm["best"], local["best"])
+        with open(os.path.join(self.tmp.name, "search-slurm", "slurm", "jobs.txt")) as f:
+            self.assertEqual(len(f.read().splitlines()), 2, "one job array per batch of 2 configurations")
 
 
 if __name__ == "__main__":

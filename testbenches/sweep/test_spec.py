@@ -368,5 +368,96 @@ class SpecInput(FakeTesseraCase):
             self.load(metrics={"m": "- " * 1500 + "summary.sim_cycles"})
 
 
+class SearchSpec(FakeTesseraCase):
+    """`search:` checked when the spec is loaded: every refusal names its key."""
+
+    def load_search(self, search, **kw):
+        kw.setdefault("parameters", {"sm.max_warps": [8, 16, 32]})
+        kw.setdefault("metrics", {"cycles": "summary.sim_cycles", "ipc": "chip.sm0.ipc"})
+        return self.load(search=search, **kw)
+
+    def test_the_search_is_recorded_with_its_defaults(self):
+        sweep = self.load_search({"objectives": {"cycles": "minimize"}, "trials": 2})
+        self.assertEqual(sweep["search"], {"objectives": [["cycles", "minimize"]], "sampler": "tpe", "trials": 2,
+                                           "seed": 0, "batch": None, "combine": "geomean", "constraints": [],
+                                           "axes": [["sm.max_warps", [8, 16, 32]]]})
+        self.assertEqual(len(sweep["points"]), 3)  # the whole space, validated as a grid's
+        two = self.load_search({"objectives": [{"cycles": "minimize"}, {"ipc": "maximize"}], "trials": 2})
+        self.assertEqual(two["search"]["sampler"], "nsga2")
+
+    def test_bad_searches_are_refused_naming_the_key(self):
+        cases = [
+            ("x", {}, r"search: expected a mapping"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 2, "budget": 3}, {}, r"search.budget: unknown key"),
+            ({"trials": 2}, {}, r"search.objectives: expected metric columns"),
+            ({"objectives": {"cycels": "minimize"}, "trials": 2}, {},
+             r"search.objectives.cycels: 'cycels' is not a metric column of the spec \(metrics: cycles, ipc\)"),
+            ({"objectives": {"cycles": "lowest"}, "trials": 2}, {}, r"search.objectives.cycles: expected minimize"),
+            ({"objectives": {"cycles": "minimize"}}, {}, r"search.trials: missing"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 0}, {}, r"search.trials: expected a positive integer"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 2, "batch": -1}, {}, r"search.batch: expected a posit"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 2, "seed": "x"}, {}, r"search.seed: expected an int"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 2, "sampler": "bayes"}, {},
+             r"search.sampler: unknown sampler 'bayes' \(samplers: tpe, cmaes, random, nsga2\)"),
+            ({"objectives": {"cycles": "minimize", "ipc": "maximize"}, "trials": 2, "sampler": "cmaes"}, {},
+             r"search.sampler: cmaes optimises one objective"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 2, "combine": "median"}, {},
+             r"search.combine: expected one of geomean, mean, sum, min, max"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 2, "constraints": ["ipcc > 1"]}, {},
+             r"search.constraints\[0\]: 'ipcc > 1' names 'ipcc', which is neither a metric column nor a parameter"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 2, "constraints": ["sum(chip.sm*.ipc) > 1"]}, {},
+             r"search.constraints\[0\]: .*an aggregate belongs in a metric"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 2, "sampler": "cmaes", "constraints": ["ipc > 1"]}, {},
+             r"search.constraints: the cmaes sampler takes no constraints"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 2}, {"parameters": {"sm.max_warps": [8]}},
+             r"search: no parameter has more than one value: there is nothing to search"),
+            ({"objectives": {"cycles": "minimize"}, "trials": 2}, {"sampling": {"method": "random", "points": 2}},
+             r"search: sampling and search are both given"),
+        ]
+        for search, kw, message in cases:
+            with self.subTest(search=search, kw=kw), self.assertRaisesRegex(SweepError, message):
+                self.load_search(search, **kw)
+
+    def test_a_platforms_own_parameters_are_not_searched(self):
+        with self.assertRaisesRegex(SweepError, r"platforms\[1\].parameters: a search chooses among the values"):
+            self.load_search({"objectives": {"cycles": "minimize"}, "trials": 2},
+                             platforms=["plat.yaml", {"name": "noc", "platform": "plat.yaml",
+                                                      "set": {"icnt.model": "noc"}, "parameters": {"noc.vcs": [1, 4]}}])
+
+
+class SearchParts(unittest.TestCase):
+    """The search's pure parts: combining a configuration's points, constraint
+    violations, dominance and the best configurations."""
+
+    def test_combine(self):
+        from tessera_sweep import search
+        self.assertAlmostEqual(search.combine([2, 8], "geomean"), 4.0)
+        self.assertEqual(search.combine([2, 8], "mean"), 5)
+        self.assertEqual(search.combine([2, 8], "sum"), 10)
+        self.assertEqual(search.combine([2, 8], "max"), 8)
+        with self.assertRaisesRegex(ValueError, "positive"):
+            search.combine([0, 8], "geomean")
+
+    def test_a_constraints_violation_is_its_gap(self):
+        from tessera_sweep import search
+        env = {"area": 12, "cycles": 100}
+        self.assertEqual(search.violation("area <= 10", env), 2)
+        self.assertEqual(search.violation("area >= 10", env), 0)
+        self.assertEqual(search.violation("cycles > area * 10", env), 20)
+        self.assertEqual(search.violation("cycles > area * 10 - 20", env), 1e-12)  # equal: false by the least amount
+        self.assertEqual(search.violation("area == 10", env), 1)
+        self.assertEqual(search.violation("area == 12 and cycles < 200", env), 0)
+
+    def test_the_pareto_front_and_the_single_best(self):
+        from tessera_sweep import search
+        ev = {"a": {"values": [1, 9], "feasible": True}, "b": {"values": [2, 2], "feasible": True},
+              "c": {"values": [3, 3], "feasible": True}, "d": {"values": [0, 0], "feasible": False},
+              "e": {"values": None, "feasible": False}, "f": {"values": [9, 1], "feasible": True}}
+        self.assertEqual(search.best(ev, ["minimize", "minimize"]), ["a", "b", "f"])
+        self.assertEqual(search.best(ev, ["minimize"]), ["a"])
+        self.assertEqual(search.best(ev, ["maximize"]), ["f"])
+        self.assertEqual(search.best(ev, ["maximize", "minimize"]), ["f"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,6 +1,6 @@
 """The sweep tool behind `tessera sweep`: spec loading (spec), the parameter
 space (space), running one point (runner), the local executor (local), the
-results table (results) and the command line (cli)."""
+results table (results), adaptive search (search) and the command line (cli)."""
 
 
 class SweepError(Exception):

@@ -25,7 +25,8 @@ def sweep_parser():
     p = argparse.ArgumentParser(
         prog="tessera sweep", usage=USAGE,
         description="Run a design-space sweep: every point of SPEC (platforms x programs x parameter values) is a "
-                    "`tessera run`; results go to OUT/results.csv. See docs/dse.md.")
+                    "`tessera run`; results go to OUT/results.csv. With `search:` in SPEC, Optuna chooses which "
+                    "configurations run (OUT/search.json, OUT/sweep.db). See docs/dse.md.")
     p.add_argument("spec", help="the sweep spec (YAML)")
     p.add_argument("-o", "--out", help="sweep directory (default sweeps/<name>)")
     p.add_argument("-j", "--jobs", type=int, default=None, help="points run at once (default: the cores)")
@@ -48,6 +49,11 @@ def run_points_parser():
     p.add_argument("--ids", required=True, help="point ids: 0,5,7 or ranges 10-19")
     p.add_argument("--stage", help="staged copy: DIR/tessera and DIR/files/KEY")
     return p
+
+
+# Configurations a search on Slurm asks for at once when neither search.batch
+# nor --max-running says: each batch is one job array.
+search_batch = 32
 
 
 def _same_spec(a, b):
@@ -93,9 +99,31 @@ def cmd_sweep(argv, tessera):
                              "status.json records the hashes it ran with)")
         sweep = old
     else:
+        if sweep.get("search") and sweep["search"]["batch"] is None:
+            # Recorded, so that a --resume with another -j asks as this run would.
+            sweep["search"]["batch"] = (args.max_running or search_batch) if slurm else \
+                max(1, args.jobs or os.cpu_count() or 1)
         safefile.Dir(out, "points", create=True).close()
         results.write_sweep(out, sweep)
-    if slurm is not None:
+    if sweep.get("search"):
+        from . import search
+        if slurm is not None:
+            def execute(ids):
+                return slurm.run(out, sweep, args, ids, final=False)
+        else:
+            from . import local
+
+            def execute(ids):
+                return local.run(out, sweep, args, ids, final=False)
+        try:
+            status = search.run(out, sweep, args, execute)
+        finally:
+            summary = results.write_csv(out, sweep)  # the points that ran, also when the search stopped
+        for line in summary.report():
+            print(line, file=sys.stderr)
+        if status == 0 and summary.metric_failures:
+            status = 1
+    elif slurm is not None:
         status = slurm.run(out, sweep, args)
     else:
         from . import local

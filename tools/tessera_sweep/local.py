@@ -55,13 +55,16 @@ class Progress:
             self.stream.flush()
 
 
-def run(out_dir, sweep, args):
-    """Run the unfinished points of the sweep with args.jobs workers. Returns
-    the exit status: 0, 1 when a point could not be run (it stays unfinished)
-    or a metric could not be computed, 130 when interrupted."""
+def run(out_dir, sweep, args, ids=None, final=True):
+    """Run the unfinished points of the sweep (of ids, when given) with
+    args.jobs workers. Returns the exit status: 0, 1 when a point could not
+    be run (it stays unfinished) or a metric could not be computed, 130 when
+    interrupted. final: write results.csv and the summary (a search does so
+    once, after its last batch)."""
     jobs = max(1, args.jobs or os.cpu_count() or 1)
-    todo = [p for p in sweep["points"] if not results.is_finished(out_dir, p["id"])]
-    total = len(sweep["points"])
+    chosen = sweep["points"] if ids is None else [sweep["points"][i] for i in ids]
+    todo = [p for p in chosen if not results.is_finished(out_dir, p["id"])]
+    total = len(chosen)
     progress = Progress(total, total - len(todo), quiet=getattr(args, "quiet", False))
     killer = Killer()
     work = queue.Queue()
@@ -123,6 +126,10 @@ def run(out_dir, sweep, args):
             signal.signal(s, h)
     wall = time.monotonic() - start
     progress.finish()
+    if not final:
+        for pid, reason in sorted(not_run):
+            print(f"tessera sweep: point {pid} not run: {reason}", file=sys.stderr)
+        return STATUS_INTERRUPTED if signalled else (1 if not_run else 0)
     summary = results.write_csv(out_dir, sweep)
     statuses = summary.statuses
     finished = summary.rows

@@ -333,6 +333,7 @@ class Executor:
         self.slurm_dir = os.path.join(self.out, "slurm")
         self.job = None
         self.interrupted = False
+        self.final = True
 
     def log(self, msg):
         print(msg, file=self.stream, flush=True)
@@ -389,11 +390,13 @@ class Executor:
                 return
             time.sleep(self.args.poll)
 
-    def run(self):
+    def run(self, ids=None, final=True):
         a = self.args
         if not getattr(a, "slurm_preflight_done", False):
             preflight(a)
-        all_ids = [p["id"] for p in self.sweep["points"]]
+            a.slurm_preflight_done = True
+        self.final = final
+        all_ids = [p["id"] for p in self.sweep["points"]] if ids is None else list(ids)
         t0 = time.monotonic()
         n = 0
         earlier = []  # job ids an earlier driver of this sweep submitted
@@ -454,6 +457,8 @@ class Executor:
 
     def finish(self, all_ids, t0):
         from tessera_sweep import results
+        if not self.final:  # a search's batch: its driver writes results.csv at the end
+            return 0 if not self.unfinished(all_ids) else 1
         summary = results.write_csv(self.out, self.sweep)
         for line in summary.report():
             self.log(line)
@@ -482,10 +487,11 @@ class Executor:
                 self.log(f"cancelled Slurm job {self.job}")
 
 
-def run(out_dir, sweep, args):
-    """Run the sweep's unfinished points as Slurm job arrays; the process exit status
-    (0 all finished, 1 some unfinished after the retries or a metric that could not be computed,
-    130 interrupted; SlurmError: refused)."""
+def run(out_dir, sweep, args, ids=None, final=True):
+    """Run the sweep's unfinished points (of ids, when given) as Slurm job
+    arrays; the process exit status (0 all finished, 1 some unfinished after
+    the retries or a metric that could not be computed, 130 interrupted;
+    SlurmError: refused). final: write results.csv and the summary."""
     ex = Executor(out_dir, sweep, args)
 
     def interrupt(signum, frame):
@@ -493,7 +499,7 @@ def run(out_dir, sweep, args):
 
     old = signal.signal(signal.SIGTERM, interrupt)
     try:
-        return ex.run()
+        return ex.run(ids, final)
     except _Base:  # SlurmError, or a file of the sweep refused (safefile): the job must not outlive it
         ex.cancel()
         raise

@@ -20,7 +20,7 @@ from .runner import PROGRAM_PARAM, flatten, json_object, model_params, set_value
 ARG_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
 
 TOP_KEYS = ("name", "description", "tool", "tool_args", "platforms", "programs", "parameters", "derived", "sampling",
-            "repeats", "constraints", "metrics", "timeout", "fast_forward", "plots", "max_points")
+            "repeats", "constraints", "metrics", "timeout", "fast_forward", "plots", "max_points", "search")
 DEFAULT_METRICS = {"cycles": "summary.sim_cycles", "warp_insts": "summary.warp_insts"}
 ALWAYS_ALLOWED = ("roi.", "summary.", "fast_forward.", "kernels.")
 TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -428,6 +428,9 @@ class Loader:
         if not isinstance(ff, bool):
             raise self.err("fast_forward", f"expected true or false, got {ff!r}")
 
+        if "search" in spec and "sampling" in spec:
+            raise self.err("search", "sampling and search are both given: a search chooses its own points from "
+                           "the grid of the parameters' values")
         sampling = spec.get("sampling", "grid")
         try:
             n_samples = space.count(axes, sampling)
@@ -486,6 +489,9 @@ class Loader:
             self.validate_metrics(points, metric_exprs)
 
         extra = {"tool": tool} if tool else {}
+        if "search" in spec:
+            from . import search
+            extra["search"] = search.parse(self, spec["search"], metric_exprs, axes, platforms, known_params)
         sweep = {"version": 1, "name": name, **extra, "spec": self.spec_json, "spec_file": os.path.abspath(self.path),
                  "tessera": self.tessera, "files": self.files,
                  "metrics": {c: e.text for c, e in metric_exprs.items()}, "timeout": timeout, "fast_forward": ff}
