@@ -76,8 +76,11 @@ def _real_memory_mb():
 
 
 class LocalSlurm:
-    def __init__(self, start_timeout=60.0, keep_dir=False):
+    def __init__(self, start_timeout=60.0, keep_dir=False, max_array_size=100001, max_time="INFINITE"):
+        """max_array_size and max_time (minutes, or INFINITE): the limits of slurm.conf and its partition."""
         self.start_timeout = start_timeout
+        self.max_array_size = max_array_size
+        self.max_time = max_time
         self.keep_dir = keep_dir
         self.dir = None
         self.conf = None
@@ -248,9 +251,9 @@ SlurmdTimeout=30
 SlurmctldTimeout=30
 InactiveLimit=0
 KillWait=5
-MaxArraySize=100001
+MaxArraySize={self.max_array_size}
 NodeName=localhost CPUs={os.cpu_count()} RealMemory={_real_memory_mb()} State=UNKNOWN
-PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+PartitionName=debug Nodes=localhost Default=YES MaxTime={self.max_time} State=UP
 """
         with open(self.conf, "w") as f:
             f.write(conf)

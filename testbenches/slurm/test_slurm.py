@@ -78,6 +78,51 @@ class SlurmPieces(unittest.TestCase):
         with self.assertRaisesRegex(slurm.SlurmError, "--chunk-size must be at least 1"):
             slurm.make_chunks(range(3), 0)
 
+    def test_the_clusters_limits_are_read_from_scontrol_and_sinfo(self):
+        self.assertEqual(slurm.parse_config_limits("MaxArraySize            = 1001\nMaxJobCount             = 10000\n"
+                                                   "MaxStepCount            = 40000\n"),
+                         {"MaxArraySize": 1001, "MaxJobCount": 10000})
+        self.assertEqual(slurm.parse_partitions("debug*|1:00:00|0/8/0/8\nlong|2-00:00:00|4/60/0/64\n"
+                                                "any|infinite|0/2/0/2\n"),
+                         ({"debug": (60, 8), "long": (2880, 64), "any": (None, 2)}, "debug"))
+        for text, minutes in (("30", 30), ("30:30", 30.5), ("1:30:00", 90), ("1-0", 1440), ("1-2:30", 1590),
+                              ("UNLIMITED", None)):
+            self.assertEqual(slurm.parse_minutes(text), minutes, text)
+
+    def test_100000_points_are_planned_within_every_limit(self):
+        limits = {"partition": "batch", "max_array_size": 1001, "max_job_count": 10000, "max_time": 24 * 60,
+                  "cpus": 512}
+        chunk, tasks, minutes = slurm.plan(100_000, 600, limits)
+        self.assertEqual((chunk, tasks), (100, 1000))  # 2,048 tasks wanted (4 a CPU), 1,001 allowed
+        self.assertLessEqual(tasks, 1001)  # array indices 0..1000: less than MaxArraySize
+        self.assertEqual(minutes, 100 * 10 + 5)  # 100 points at 600 s, + 5 minutes, within 24 h
+        # a shorter MaxTime shrinks the chunks, until they are more than an array holds
+        with self.assertRaisesRegex(slurm.SlurmError, r"100,000 points in chunks of 5 make 20,000 array tasks, more "
+                                    r"than the cluster allows in one array \(1,001: MaxArraySize 1,001, MaxJobCount "
+                                    r"10,000\); even 100 points a task would outlast partition batch's MaxTime "
+                                    r"\(1:00:00\)"):
+            slurm.plan(100_000, 600, dict(limits, max_time=60))
+        self.assertEqual(slurm.plan(100_000, 30, dict(limits, max_time=60)), (100, 1000, 55))
+        # the cluster's width sets the default chunks of a small sweep
+        self.assertEqual(slurm.plan(1_000, 60, dict(limits, cpus=8))[:2], (10, 100))
+        self.assertEqual(slurm.plan(1_000, 60, dict(limits, cpus=64))[:2], (4, 250))
+
+    def test_options_beyond_the_limits_are_refused_with_what_would_fit(self):
+        limits = {"partition": "debug", "max_array_size": 11, "max_job_count": 10000, "max_time": 60, "cpus": 2}
+        with self.assertRaisesRegex(slurm.SlurmError, r"--time 2:00:00 is more than partition debug's MaxTime "
+                                    r"\(1:00:00\); give --time 1:00:00 or less"):
+            slurm.plan(12, 60, limits, time_limit="2:00:00")
+        with self.assertRaisesRegex(slurm.SlurmError, r"12 points in chunks of 1 make 12 array tasks, more than the "
+                                    r"cluster allows in one array \(11: .*\); give --chunk-size 2 or more"):
+            slurm.plan(12, 60, limits, chunk_size=1)
+        with self.assertRaisesRegex(slurm.SlurmError, r"--chunk-size 12 at the spec's timeout \(600 s a point\) needs "
+                                    r"2:05:00 a task, more than partition debug's MaxTime \(1:00:00\); give a "
+                                    r"--chunk-size of at most 5"):
+            slurm.plan(12, 600, limits, chunk_size=12)
+        with self.assertRaisesRegex(slurm.SlurmError, r"the spec's timeout \(3600 s\) plus 5 minutes is more than "
+                                    r"partition debug's MaxTime"):
+            slurm.plan(12, 3600, limits)
+
     def test_default_time_limit_covers_every_point_at_its_timeout(self):
         self.assertEqual(slurm.default_time_limit(3, 120), 6 + 5)  # 3 x 120 s = 6 min, + 5 min slack
         self.assertEqual(slurm.default_time_limit(1, 61), 2 + 5)  # 61 s rounds up to 2 min
@@ -384,6 +429,53 @@ class SlurmCluster(unittest.TestCase):
         self.assertEqual(slurm["best"], local["best"])
         with open(os.path.join(self.tmp.name, "search-slurm", "slurm", "jobs.txt")) as f:
             self.assertEqual(len(f.read().splitlines()), 2, "one job array per batch of 2 configurations")
+
+
+class SlurmLimits(unittest.TestCase):
+    """A one-node Slurm with lowered limits (MaxArraySize 4, the partition's MaxTime 15 minutes):
+    sweeps beyond them are refused before anything is created, naming the limit and what would
+    fit, and the default chunking fits within them."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="tessera-slurm-limits-")
+        cls.cluster = slurm_cluster.LocalSlurm(start_timeout=60, max_array_size=4, max_time=15)
+        try:
+            cls.cluster.start()
+        except BaseException:
+            cls.cluster.stop()
+            cls.tmp.cleanup()
+            raise
+        cls.spec = twelve_point_spec(cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.cluster.stop()
+        cls.tmp.cleanup()
+
+    def refused(self, extra, message):
+        out = os.path.join(self.tmp.name, "refused")
+        r = sweep([self.spec, "-o", out, "--executor", "slurm"] + extra, env=self.cluster.env())
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertRegex(r.stderr, message)
+        self.assertFalse(os.path.exists(out), "nothing is created for a refused sweep")
+
+    def test_beyond_the_limits_is_refused_before_anything_is_created(self):
+        self.refused(["--chunk-size", "2"], r"12 points in chunks of 2 make 6 array tasks, more than the cluster "
+                     r"allows in one array \(4: MaxArraySize 4, MaxJobCount [\d,]+\); give --chunk-size 3 or more")
+        self.refused(["--time", "30"], r"--time 30 is more than partition debug's MaxTime \(0:15:00\)")
+        self.refused(["--chunk-size", "12"], r"--chunk-size 12 at the spec's timeout \(120 s a point\) needs 0:29:00 "
+                     r"a task, more than partition debug's MaxTime \(0:15:00\); give a --chunk-size of at most 5")
+
+    def test_the_default_chunks_fit_the_limits_and_run(self):
+        out = os.path.join(self.tmp.name, "fits")
+        r = sweep([self.spec, "-o", out, "--executor", "slurm", "--poll", "0.5"], env=self.cluster.env())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "slurm", "chunks-0.txt")) as f:
+            self.assertEqual(len(f.read().splitlines()), 4)  # 4 tasks of 3: MaxArraySize 4
+        with open(os.path.join(out, "slurm", "job-0.sh")) as f:
+            self.assertIn("#SBATCH --time=11\n", f.read())  # 3 points at 120 s, + 5 minutes, within 15
+        self.assertEqual(len(read_csv(os.path.join(out, "results.csv"))), 12)
 
 
 if __name__ == "__main__":

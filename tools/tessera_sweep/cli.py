@@ -78,7 +78,7 @@ def cmd_sweep(argv, tessera):
         slurm = _slurm()
         if slurm is None:
             raise SweepError("--executor slurm: the Slurm executor (tessera_sweep/slurm.py) is not installed")
-        slurm.preflight(args)  # an unreachable Slurm is refused before the sweep directory exists
+        slurm.preflight(args, sweep)  # an unreachable Slurm or a sweep beyond its limits: refused before OUT exists
         args.slurm_preflight_done = True
     out = args.out or os.path.join("sweeps", sweep["name"])
     lock = hold_lock(out)  # noqa: F841 - held until the driver exits

@@ -50,7 +50,8 @@ def add_arguments(parser):
                    "default: chunk size x the spec's timeout + 5 minutes")
     g.add_argument("--mem", help="memory per array task (sbatch --mem, e.g. 2G); default: the cluster's default")
     g.add_argument("--chunk-size", type=int, metavar="N",
-                   help=f"points per array task; default: enough that there are at most {MAX_TASKS} tasks")
+                   help=f"points per array task; default: 4 tasks per CPU of the partition (at least {MAX_TASKS} tasks), "
+                   "within the cluster's MaxArraySize, MaxJobCount and MaxTime")
     g.add_argument("--max-running", type=int, metavar="M",
                    help="at most M array tasks run at once (the %%M of sbatch --array)")
     g.add_argument("--retries", type=int, default=2, metavar="R",
@@ -84,6 +85,111 @@ def make_chunks(ids, chunk_size=None, max_tasks=MAX_TASKS):
     if chunk_size < 1:
         raise SlurmError(f"--chunk-size must be at least 1 (got {chunk_size})")
     return [ids[i:i + chunk_size] for i in range(0, len(ids), chunk_size)]
+
+
+def parse_config_limits(text):
+    """`scontrol show config` -> {"MaxArraySize": int, "MaxJobCount": int} (those it lists)."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^\s*(MaxArraySize|MaxJobCount)\s*=\s*(\d+)", line)
+        if m:
+            out[m.group(1)] = int(m.group(2))
+    return out
+
+
+def parse_minutes(text):
+    """A Slurm time limit (`infinite`, `30`, `30:00`, `1:00:00`, `2-12:00:00`) in minutes; None: unlimited."""
+    text = text.strip()
+    if text.lower() in ("infinite", "unlimited", "n/a", ""):
+        return None
+    days = 0
+    if "-" in text:
+        d, text = text.split("-", 1)
+        days = int(d)
+    parts = [int(x) for x in text.split(":")]
+    if len(parts) == 1:
+        minutes = parts[0] if not days else parts[0] * 60  # "M", or "D-H"
+    elif len(parts) == 2:
+        minutes = parts[0] + parts[1] / 60 if not days else parts[0] * 60 + parts[1]  # "M:S", or "D-H:M"
+    else:
+        minutes = parts[0] * 60 + parts[1] + parts[2] / 60
+    return days * 24 * 60 + minutes
+
+
+def parse_partitions(text):
+    """`sinfo -h -o "%P|%l|%C"` -> ({partition: (MaxTime minutes or None, CPUs)}, the default's name)."""
+    parts, default = {}, None
+    for line in text.splitlines():
+        fields = line.strip().split("|")
+        if len(fields) != 3:
+            continue
+        name = fields[0]
+        if name.endswith("*"):
+            name = name[:-1]
+            default = name
+        cpus = fields[2].split("/")[-1]
+        parts[name] = (parse_minutes(fields[1]), int(cpus) if cpus.isdigit() else 0)
+    return parts, default
+
+
+def cluster_limits(partition=None):
+    """What the cluster allows an array: MaxArraySize and MaxJobCount (scontrol show config), and the
+    partition's MaxTime and CPUs (sinfo)."""
+    limits = parse_config_limits(_run(["scontrol", "show", "config"]).stdout)
+    parts, default = parse_partitions(_run(["sinfo", "-h", "-o", "%P|%l|%C"]).stdout)
+    name = partition or default
+    max_time, cpus = parts.get(name, (None, 0))
+    return {"partition": name, "max_array_size": limits.get("MaxArraySize", 1001),
+            "max_job_count": limits.get("MaxJobCount", 10000), "max_time": max_time, "cpus": cpus}
+
+
+def _fmt_minutes(m):
+    m = int(math.ceil(m))
+    return f"{m // 60}:{m % 60:02d}:00"
+
+
+def plan(n_points, point_timeout, limits, chunk_size=None, time_limit=None):
+    """(chunk size, tasks, minutes per task) of one job array of n_points within the cluster's limits,
+    or a SlurmError saying which limit and what to change. By default the chunks are as small as
+    the cluster is wide (4 tasks per CPU of the partition, at least MAX_TASKS) and no smaller than
+    MaxArraySize and MaxJobCount force; each task's time is its chunk at the spec's timeout per
+    point, plus 5 minutes."""
+    max_tasks = max(1, min(limits["max_array_size"], limits["max_job_count"] // 2 or 1))
+    where = f"partition {limits['partition']}" if limits.get("partition") else "the default partition"
+    max_time = limits["max_time"]
+    if time_limit is not None:
+        given = parse_minutes(str(time_limit))
+        if max_time is not None and given is not None and given > max_time:
+            raise SlurmError(f"--time {time_limit} is more than {where}'s MaxTime ({_fmt_minutes(max_time)}); "
+                             f"give --time {_fmt_minutes(max_time)} or less (and a --chunk-size whose points fit)")
+    if max_time is not None and point_timeout / 60 + 5 > max_time:
+        raise SlurmError(f"the spec's timeout ({point_timeout:g} s) plus 5 minutes is more than {where}'s MaxTime "
+                         f"({_fmt_minutes(max_time)}): a point could be killed by Slurm and never finish; lower "
+                         "the spec's timeout or use a partition with a longer MaxTime (--partition)")
+    if chunk_size is None:
+        want = max(MAX_TASKS, 4 * limits.get("cpus", 0))
+        chunk_size = max(1, math.ceil(n_points / min(want, max_tasks)))
+        if max_time is not None and time_limit is None:
+            fit = max(1, int((max_time - 5) * 60 // point_timeout))  # points a task's MaxTime holds
+            chunk_size = min(chunk_size, fit)
+    tasks = math.ceil(n_points / chunk_size)
+    if tasks > max_tasks:
+        least = math.ceil(n_points / max_tasks)
+        if max_time is not None and time_limit is None and least * point_timeout / 60 + 5 > max_time:
+            fix = (f"even {least} points a task would outlast {where}'s MaxTime ({_fmt_minutes(max_time)}) at the "
+                   "spec's timeout: lower the timeout, or split the sweep")
+        else:
+            fix = f"give --chunk-size {least} or more"
+        raise SlurmError(f"{n_points:,} points in chunks of {chunk_size} make {tasks:,} array tasks, more than the "
+                         f"cluster allows in one array ({max_tasks:,}: MaxArraySize {limits['max_array_size']:,}, "
+                         f"MaxJobCount {limits['max_job_count']:,}); {fix}")
+    minutes = parse_minutes(str(time_limit)) if time_limit is not None else default_time_limit(chunk_size,
+                                                                                              point_timeout)
+    if time_limit is None and max_time is not None and minutes > max_time:
+        raise SlurmError(f"--chunk-size {chunk_size} at the spec's timeout ({point_timeout:g} s a point) needs "
+                         f"{_fmt_minutes(minutes)} a task, more than {where}'s MaxTime ({_fmt_minutes(max_time)}); "
+                         f"give a --chunk-size of at most {max(1, int((max_time - 5) * 60 // point_timeout))}")
+    return chunk_size, tasks, minutes
 
 
 def default_time_limit(chunk_len, point_timeout):
@@ -201,12 +307,16 @@ def check_options(args):
         raise SlurmError(f"--poll {args.poll}: must be more than 0 seconds")
 
 
-def preflight(args):
-    """Every refusal of the Slurm executor that needs no sweep directory: the options, then
-    whether the controller answers. run() calls it first; a caller may call it earlier, before
-    it creates the sweep directory, so that a refused sweep leaves nothing behind."""
+def preflight(args, sweep=None):
+    """Every refusal of the Slurm executor that needs no sweep directory: the options, whether
+    the controller answers, and (given the sweep) whether its points fit the cluster's limits
+    (plan). run() calls it first; a caller may call it earlier, before it creates the sweep
+    directory, so that a refused sweep leaves nothing behind."""
     check_options(args)
     check_reachable(getattr(args, "partition", None))
+    args.slurm_limits = cluster_limits(getattr(args, "partition", None))
+    if sweep is not None and not sweep.get("search"):  # a search plans each batch
+        plan(len(sweep["points"]), float(sweep.get("timeout") or 600), args.slurm_limits, args.chunk_size, args.time)
 
 
 # --- the executor -------------------------------------------------------------------------------
@@ -334,6 +444,7 @@ class Executor:
         self.job = None
         self.interrupted = False
         self.final = True
+        self.minutes = None  # each task's time limit (plan)
 
     def log(self, msg):
         print(msg, file=self.stream, flush=True)
@@ -351,7 +462,7 @@ class Executor:
         with self.slurm_files() as d:
             d.write_atomic(os.path.basename(chunks_file), "".join(",".join(str(i) for i in c) + "\n" for c in chunks))
         a = self.args
-        time_limit = a.time or default_time_limit(max(len(c) for c in chunks), self.sweep.get("timeout") or 600)
+        time_limit = a.time or self.minutes
         script = batch_script(name=self.sweep.get("name", "sweep"), out_dir=self.out, stage=self.stage,
                               chunks_file=chunks_file, ntasks=len(chunks), max_running=a.max_running,
                               output_pattern=os.path.join(self.slurm_dir, "task-%A_%a.out"), partition=a.partition,
@@ -423,9 +534,11 @@ class Executor:
         if not todo:
             self.log(f"all {len(all_ids)} points of {self.out} are finished")
             return self.finish(all_ids, t0)
+        chunk_size, _, self.minutes = plan(len(todo), float(self.sweep.get("timeout") or 600), a.slurm_limits,
+                                           a.chunk_size, a.time)  # refused before anything is staged
         self.slurm_files().close()
         stage_files(self.sweep, self.stage, own=not getattr(a, "shared_dir", None))
-        chunks = make_chunks(todo, a.chunk_size)
+        chunks = make_chunks(todo, chunk_size)
         progress = _Progress(self.out, todo, self.stream, quiet=getattr(a, "quiet", False))
         for attempt in range(a.retries + 1):
             self.job = self.submit(n, chunks)
