@@ -86,6 +86,27 @@ class InterruptResume(SweepCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("the spec changed", r.stderr)
 
+    def test_a_closed_terminal_stops_the_sweep_as_ctrl_c_does(self):
+        # SIGHUP (a closed terminal or SSH session): runs killed, results.csv written, 130, resumable.
+        spec = self.write_spec(twelve_points())
+        b = os.path.join(self.tmp, "B")
+        proc = subprocess.Popen([self.tessera, "sweep", spec, "-o", b, "-j", "1", "-q"], cwd=self.tmp,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while self.finished(b) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGHUP)
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130, err)
+        self.assertIn("interrupted (SIGHUP)", err)
+        done_before = self.finished(b)
+        self.assertLess(done_before, 12, "the sweep finished before the signal: cannot test it")
+        self.assertEqual(len(self.read_csv(b)), done_before)
+        self.assertEqual(subprocess.run(["pgrep", "-f", os.path.join(b, "points")], capture_output=True).stdout, b"")
+        r = self.sweep(spec, "-o", b, "--resume", "-j", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len(self.read_csv(b)), 12)
+
     def test_command_line_is_recorded(self):
         spec = self.write_spec(dict(twelve_points(), parameters={"memory.latency": [250]}, programs=[firmware("vecadd")]))
         out = os.path.join(self.tmp, "C")

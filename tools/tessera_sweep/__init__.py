@@ -7,5 +7,11 @@ class SweepError(Exception):
     """A user error: printed as `tessera sweep: error: ...`, exit status 2."""
 
 
+import signal
+
+# The signals that stop a sweep cleanly (its runs killed, results.csv written,
+# exit status 130): Ctrl-C, kill, and a closed terminal or SSH session.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
 STATUS_USAGE = 2
 STATUS_INTERRUPTED = 130

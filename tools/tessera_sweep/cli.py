@@ -3,6 +3,7 @@ import argparse
 import fcntl
 import json
 import os
+import signal
 import sys
 
 from . import STATUS_USAGE, SweepError
@@ -197,6 +198,15 @@ def main(argv):
     if len(argv) >= 2 and argv[0] == "--tessera":
         tessera, argv = argv[1], argv[2:]
     tessera = tessera or os.environ.get("TESSERA") or default_tessera()
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    # SIGTERM and SIGHUP stop the driver as Ctrl-C does, also between the
+    # executors' runs (a search asking for its next batch); each executor
+    # handles them itself while points run.
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, stop)
     try:
         if argv and argv[0] == "run-points":
             return cmd_run_points(argv[1:])

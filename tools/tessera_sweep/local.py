@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 
-from . import STATUS_INTERRUPTED, SweepError
+from . import STATUS_INTERRUPTED, STOP_SIGNALS, SweepError
 from . import results
 from .runner import Killer, run_point
 
@@ -111,7 +111,7 @@ def run(out_dir, sweep, args, ids=None, final=True):
         signalled.append(signum)
         killer.stop()
 
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    old = {s: signal.signal(s, on_signal) for s in STOP_SIGNALS}
     start = time.monotonic()
     try:
         threads = [threading.Thread(target=worker, daemon=True) for _ in range(min(jobs, len(todo)))]

@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 
-from . import SweepError
+from . import STOP_SIGNALS, SweepError
 from . import provenance, results
 from .space import Expr, ExprError, MissingName
 
@@ -319,7 +319,7 @@ def parse_ids(text, sweep):
 
 def run_points(out_dir, ids, stage=None):
     """The worker: run the given points one after another, skipping finished
-    ones. On SIGTERM/SIGINT the running point is killed and stays unfinished."""
+    ones. On SIGTERM, SIGINT or SIGHUP the running point is killed and stays unfinished."""
     sweep = results.load_sweep(out_dir)
     by_id = {p["id"]: p for p in sweep["points"]}
     killer = Killer()
@@ -327,7 +327,7 @@ def run_points(out_dir, ids, stage=None):
     def on_signal(signum, frame):
         killer.stop()
 
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    old = {s: signal.signal(s, on_signal) for s in STOP_SIGNALS}
     troubled = 0
     try:
         for i in parse_ids(ids, sweep) if isinstance(ids, str) else ids:

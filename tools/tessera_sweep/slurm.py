@@ -610,7 +610,7 @@ def run(out_dir, sweep, args, ids=None, final=True):
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
-    old = signal.signal(signal.SIGTERM, interrupt)
+    old = {s: signal.signal(s, interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
         return ex.run(ids, final)
     except _Base:  # SlurmError, or a file of the sweep refused (safefile): the job must not outlive it
@@ -627,4 +627,5 @@ def run(out_dir, sweep, args, ids=None, final=True):
                f"`tessera sweep {spec} -o {out_dir} --resume` finishes the sweep")
         return 130
     finally:
-        signal.signal(signal.SIGTERM, old)
+        for s, h in old.items():
+            signal.signal(s, h)
