@@ -23,6 +23,7 @@
 #include "platforms/trace_query.h"
 #include "platforms/waves_command.h"
 #include "sim/cli_checks.h"
+#include "sim/host_timeout.h"
 #include "sim/log.h"
 #include "sim/output_file.h"
 #include "sim/source_tree.h"
@@ -271,6 +272,12 @@ int sc_main(int argc, char** argv) {
                    "Refuse, before building it, a model whose estimated host memory exceeds this many MiB "
                    "(default: the memory available to this process, from /proc/meminfo and its cgroup; 0: no check)")
       ->check(tessera::sim::unsigned_in(0, 1ull << 40));
+  double host_timeout = 0;
+  run_cmd
+      ->add_option("--host-timeout", host_timeout,
+                   "Stop the run after this many seconds of host (wall-clock) time, with exit status 11 and no "
+                   "statistics (a sweep gives each run its timeout)")
+      ->check(CLI::Range(0.001, 31.0 * 24 * 3600));
   run_cmd->add_flag("-q,--quiet", quiet, "Do not print the summary");
   tessera::platform::RunCoverageOption rtl_coverage;
   rtl_coverage.add_to(run_cmd);
@@ -338,6 +345,7 @@ int sc_main(int argc, char** argv) {
     if (run_cmd->parsed() && !timeline_window.empty())
       tessera::sim::parse_timeline_window(timeline_window, options.timeline);
     for (const std::string& p : plugins) tessera::platform::load_plugin(p, "--plugin");
+    if (run_cmd->parsed() && host_timeout > 0) tessera::sim::arm_host_timeout(host_timeout);
     if (run_cmd->parsed()) status = run(platform_arg, elf, sets, stats_path, options, quiet, rtl_coverage);
     if (config_cmd->parsed()) status = list_config(platform_arg, sets);
     if (netlist_cmd->parsed()) status = show_netlist(platform_arg, sets, dot, types);

@@ -30,6 +30,7 @@ inline constexpr int kStatusOutputError = 7;  // an output file could not be wri
 inline constexpr int kStatusLockstepMismatch = 8;
 inline constexpr int kStatusHostMemory = 9;      // the host ran out of memory
 inline constexpr int kStatusKilled = 10;         // killed from gdb (--gdb)
+inline constexpr int kStatusHostTimeout = 11;    // --host-timeout reached (sim/host_timeout.h)
 inline constexpr int kStatusInternalError = 70;  // a bug of the simulator (sysexits.h EX_SOFTWARE)
 
 class RunControl {

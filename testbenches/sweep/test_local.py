@@ -117,6 +117,8 @@ class InterruptResume(SweepCase):
         self.assertEqual(cmd[:4], [self.tessera, "run", os.path.join(os.path.dirname(os.path.dirname(
             os.path.dirname(os.path.abspath(__file__)))), "platforms", "sm1.yaml"), firmware("vecadd")])
         self.assertIn("memory.latency=250", cmd)
+        # the run's own limit: the spec's timeout (120 s) plus 10 s
+        self.assertEqual(cmd[cmd.index("--host-timeout") + 1], "130")
         with open(os.path.join(out, "sweep.json")) as f:
             sweep = json.load(f)
         self.assertEqual(sweep["version"], 1)

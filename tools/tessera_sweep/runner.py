@@ -16,6 +16,8 @@ from . import provenance, results
 from .space import Expr, ExprError, MissingName
 
 STATUS_FAULT = 3  # tessera run: the guest faulted
+STATUS_HOST_TIMEOUT = 11  # tessera run: its own --host-timeout was reached
+HOST_TIMEOUT_GRACE = 10  # seconds a run's own limit lies beyond the spec's timeout
 
 
 def flatten(obj, prefix="", out=None):
@@ -99,6 +101,9 @@ def command(sweep, point, out_dir, stage=None):
     for k, v in model_params(point).items():
         cmd += ["--set", f"{k}={set_value(v)}"]
     cmd += ["--stats", os.path.join(os.path.abspath(results.point_dir(out_dir, point["id"])), "stats.json"), "-q"]
+    # The run's own limit, past the one this driver enforces: a run whose
+    # driver died (and whose parent-death signal was lost) still ends.
+    cmd += ["--host-timeout", f"{float(sweep.get('timeout') or 600) + HOST_TIMEOUT_GRACE:g}"]
     if sweep.get("fast_forward"):
         cmd.append("--fast-forward")
     if point.get("args"):
@@ -268,6 +273,8 @@ def _run_point(d, out_dir, sweep, point, stage, killer):
         message = f"`tessera {tool}` exited 0 but printed no JSON object on stdout"
     if timed_out:
         status, message = "timeout", f"killed after the {timeout} s timeout"
+    elif rc == STATUS_HOST_TIMEOUT and not tool:
+        status = "timeout"
     elif no_json:
         status = "failed"
     elif rc == 0:

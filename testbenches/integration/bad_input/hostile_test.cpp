@@ -304,6 +304,22 @@ TEST(Hostile, WatchdogCanBeTurnedOff) {
   expect_not_contains(r, "livelock");
 }
 
+TEST(Hostile, ARunStopsAtItsOwnHostTimeout) {
+  // Spinning forever with the watchdog off: only the run's own limit ends it
+  // (a sweep's run whose driver is gone).
+  const RunResult r = run_tessera({"run", "sm1", hostile("host_spin"), "-q", "--set", "watchdog.cycles=0",
+                                   "--host-timeout", "0.5", "--stats", scratch_dir("host_timeout") + "/s.json"});
+  expect_clean_exit(r, 11);
+  expect_contains(r, "the run reached its host time limit of 0.5 s (--host-timeout) and was stopped");
+  EXPECT_FALSE(fs::exists(fs::path(BAD_INPUT_DIR) / "scratch_host_timeout" / "s.json")) << r;
+}
+
+TEST(Hostile, AHostTimeoutOutOfRangeIsRefused) {
+  const RunResult r = run_tessera({"run", "sm1", elf("ok"), "-q", "--host-timeout", "0"});
+  expect_clean_exit(r, 2);
+  expect_contains(r, "--host-timeout");
+}
+
 // ---------------------------------------------------------------- the ABI, strictly
 
 TEST(Hostile, AtomicOnAnMmioRegisterIsAFault) {
