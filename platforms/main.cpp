@@ -122,14 +122,17 @@ int show_netlist(const std::string& platform_arg, const std::vector<std::string>
 }
 
 int run(const std::string& platform_arg, const std::string& elf, const std::vector<std::string>& sets,
-        const std::string& stats_path, tessera::platform::RunOptions options, bool quiet,
-        tessera::platform::RunCoverageOption& rtl_coverage) {
+        const std::string& stats_path, const std::string& describe_path, tessera::platform::RunOptions options,
+        bool quiet, tessera::platform::RunCoverageOption& rtl_coverage) {
   tessera::sim::Config cfg;
   const std::string platform_file = resolve_platform(platform_arg);
   options.inputs = {platform_file, elf, options.restore};
   // Outputs are opened before the run, so a bad path costs nothing.
   tessera::sim::OutputFile stats_out;
   if (!stats_path.empty()) stats_out = tessera::sim::OutputFile("--stats", stats_path, options.inputs);
+  tessera::sim::OutputFile describe_out;
+  if (!describe_path.empty())
+    describe_out = tessera::sim::OutputFile("--stats-describe", describe_path, options.inputs);
   rtl_coverage.open(options.inputs);
   cfg.load_yaml_file(platform_file);
   for (const auto& s : sets) cfg.set_override(s);
@@ -150,6 +153,14 @@ int run(const std::string& platform_arg, const std::string& elf, const std::vect
     stats_out.write(platform.stats_json().dump(2) + "\n");
     try {
       stats_out.close();
+    } catch (const tessera::sim::OutputError& e) {
+      output_error += (output_error.empty() ? "" : "; ") + std::string(e.what());
+    }
+  }
+  if (describe_out.is_open()) {
+    describe_out.write(platform.stats_descriptions().dump(1) + "\n");
+    try {
+      describe_out.close();
     } catch (const tessera::sim::OutputError& e) {
       output_error += (output_error.empty() ? "" : "; ") + std::string(e.what());
     }
@@ -215,6 +226,10 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("args", options.program_args, "Arguments of the program's main(), after '--' (argv[1..])");
   run_cmd->add_option("--set", sets, "Override a parameter: key=value (repeatable)");
   run_cmd->add_option("--stats", stats_path, "Write hierarchical statistics as JSON");
+  std::string describe_path;
+  run_cmd->add_option("--stats-describe", describe_path,
+                      "Write each statistic's path and description as JSON (roi.* and kernels.*.counters.* paths "
+                      "are described by their chip.* counters)");
   std::string trace_window;
   run_cmd->add_option("--vcd", options.trace.path,
                       "Write a waveform: VCD, or FST when FILE ends in .fst (open with gtkwave; views in waves/)");
@@ -346,7 +361,8 @@ int sc_main(int argc, char** argv) {
       tessera::sim::parse_timeline_window(timeline_window, options.timeline);
     for (const std::string& p : plugins) tessera::platform::load_plugin(p, "--plugin");
     if (run_cmd->parsed() && host_timeout > 0) tessera::sim::arm_host_timeout(host_timeout);
-    if (run_cmd->parsed()) status = run(platform_arg, elf, sets, stats_path, options, quiet, rtl_coverage);
+    if (run_cmd->parsed())
+      status = run(platform_arg, elf, sets, stats_path, describe_path, options, quiet, rtl_coverage);
     if (config_cmd->parsed()) status = list_config(platform_arg, sets);
     if (netlist_cmd->parsed()) status = show_netlist(platform_arg, sets, dot, types);
     for (const auto& tool : tools)

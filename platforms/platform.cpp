@@ -663,6 +663,32 @@ nlohmann::json Platform::stats_json() const {
   return j;
 }
 
+nlohmann::json Platform::stats_descriptions() const {
+  nlohmann::json d = {
+      {"summary.sim_cycles", "cycles simulated (SM clock)"},
+      {"summary.warp_insts", "warp instructions issued"},
+      {"summary.thread_insts", "thread instructions executed (active lanes of the warp instructions)"},
+      {"summary.host_seconds", "host seconds the simulation took (s)"},
+      {"summary.warp_insts_per_host_second", "simulation speed (warp instructions per host second)"},
+      {"summary.host_seconds_in_kernels", "host seconds the simulation took while kernels ran (s)"},
+      {"summary.kernel_warp_insts_per_host_second",
+       "simulation speed while kernels ran (warp instructions per host second)"},
+      {"roi.sim_cycles", "cycles in the region of interest (SM clock)"},
+      {"roi.warp_insts", "warp instructions issued in the region of interest"},
+      {"roi.thread_insts", "thread instructions executed in the region of interest"},
+      {"roi.host_seconds", "host seconds the region of interest took (s)"},
+      {"kernels.*.cycles", "cycles of the kernel launch, from launch to completion (SM clock)"},
+      {"kernels.*.start_cycle", "SM cycle of the kernel launch"},
+      {"kernels.*.warp_insts", "warp instructions of the kernel launch"},
+      {"kernels.*.ipc", "warp instructions per SM cycle of the kernel launch"},
+      {"fast_forward.instructions", "control-core instructions run functionally before the switch to detail"},
+      {"fast_forward.host_seconds", "host seconds of the functional part (s)"},
+      {"fast_forward.mips", "speed of the functional part (million instructions per host second)"},
+  };
+  root_.describe(d);
+  return d;
+}
+
 std::string Platform::report() const {
   if (flight_path_.empty()) return run_.message();
   return fmt::format("{}\n  flight recorder: the last {} {} cycles of every traced signal are in {}",

@@ -92,6 +92,10 @@ class Platform {
   const std::string& output_error() const { return output_error_; }
   std::string summary() const;  // the end-of-run summary
   nlohmann::json stats_json() const;
+  // Every path stats_json() can hold -> its description ("roi.chip.*" and
+  // "kernels.N.counters.*" are described by their chip.* counters;
+  // kernels' own fields under "kernels.*"), for `--stats-describe`.
+  nlohmann::json stats_descriptions() const;
   const std::string& console() const { return regs_->console(); }
   const Netlist& netlist() const { return netlist_; }
   // The waveform (null when nothing is traced): its signals, for `tessera waves`.

@@ -172,4 +172,10 @@ void StatGroup::dump_text(std::string& out) const {
   for (const StatGroup* child : children_) child->dump_text(out);
 }
 
+void StatGroup::describe(nlohmann::json& out) const {
+  const std::string prefix = path();
+  for (const Entry& e : entries_) out[prefix + "." + e.name] = e.desc;
+  for (const StatGroup* child : children_) child->describe(out);
+}
+
 }  // namespace tessera::sim

@@ -95,6 +95,8 @@ class StatGroup {
  public:
   // Flat "path.name value # description" lines, for people.
   void dump_text(std::string& out) const;
+  // Each statistic's dotted path (as dump_text writes it) -> its description.
+  void describe(nlohmann::json& out) const;
 
   StatGroup* parent() const { return parent_; }
 

@@ -123,6 +123,10 @@ class InterruptResume(SweepCase):
             sweep = json.load(f)
         self.assertEqual(sweep["version"], 1)
         self.assertEqual(sweep["points"][0]["params"], {"memory.latency": 250})
+        # axis labels from the statistics' descriptions (`tessera run --stats-describe` of a probe)
+        self.assertEqual(sweep["metric_labels"], {"cycles": "cycles: cycles simulated (SM clock)",
+                                                  "roi_cycles": "roi_cycles: cycles in the region of interest (SM clock)",
+                                                  "warp_insts": "warp_insts: warp instructions issued"})
         self.assertEqual(sweep["files"][sweep["points"][0]["program"]], firmware("vecadd"))
 
     def test_repeats_run_each_point_again(self):

@@ -425,6 +425,31 @@ class SearchSpec(FakeTesseraCase):
                                                       "set": {"icnt.model": "noc"}, "parameters": {"noc.vcs": [1, 4]}}])
 
 
+class MetricLabels(unittest.TestCase):
+    """Axis labels of metric columns from the statistics' descriptions."""
+    D = {"chip.sm0.l1_half0.hit_sectors": "sectors that hit in L1", "chip.sm1.l1_half0.hit_sectors": "sectors that hit",
+         "chip.sm0.ipc": "warp instructions per cycle", "summary.sim_cycles": "cycles simulated (SM clock)",
+         "kernels.*.cycles": "cycles of the kernel launch (SM clock)"}
+
+    def label(self, text):
+        from tessera_sweep import space
+        return spec_mod.metric_label("m", space.Expr(text), self.D)
+
+    def test_one_statistic_or_one_aggregate_is_described(self):
+        self.assertEqual(self.label("summary.sim_cycles"), "m: cycles simulated (SM clock)")
+        self.assertEqual(self.label("roi.chip.sm0.ipc"), "m: warp instructions per cycle, in the region of interest")
+        self.assertEqual(self.label("kernels.0.cycles"), "m: cycles of the kernel launch (SM clock)")
+        self.assertEqual(self.label("sum(kernels.*.cycles)"), "m: sum of cycles of the kernel launch (SM clock)")
+        self.assertEqual(self.label("mean(chip.sm*.ipc)"), "m: mean of warp instructions per cycle")
+        self.assertEqual(self.label("kernels.2.counters.sm.l1_half.hit_sectors"),
+                         "m: sectors that hit in L1, during the kernel launch")
+
+    def test_other_expressions_and_unknown_paths_have_none(self):
+        self.assertIsNone(self.label("summary.sim_cycles / 1000"))
+        self.assertIsNone(self.label("sum(chip.sm*.ipc) / 2"))
+        self.assertIsNone(self.label("chip.sm9.ipc"))
+
+
 class SearchParts(unittest.TestCase):
     """The search's pure parts: combining a configuration's points, constraint
     violations, dominance and the best configurations."""

@@ -498,6 +498,10 @@ class Loader:
         if sampling_note:
             sweep["sampling_note"] = sampling_note
             print(f"tessera sweep: {self.path}: {sampling_note}", file=sys.stderr)
+        labels = {c: metric_label(c, e, getattr(self, "descriptions", {})) for c, e in metric_exprs.items()}
+        labels = {c: v for c, v in labels.items() if v}
+        if labels:
+            sweep["metric_labels"] = labels
         sweep["inputs"] = provenance.inputs(sweep)
         sweep["git_commit"] = provenance.git_commit(self.tessera)
         sweep["points"] = points  # last: sweep.json lists its points after what they came from
@@ -651,6 +655,7 @@ class Loader:
         points have no value for the metric). Either way whatever the order
         of the values."""
         probes = []  # (point, leaves)
+        self.descriptions = {}  # stats path -> description, from the first probe of each group
         groups = {}
         for p in points:
             groups.setdefault((p["platform"], p["program"], structural_values(p)), []).append(p)
@@ -660,9 +665,18 @@ class Loader:
                     stats = os.path.join(tmp, f"{len(probes)}-{n}.json")
                     args = ["run", self.files[p["platform"]], self.files[p["program"]], "--max-cycles", "1",
                             "--stats", stats, "-q"]
+                    described = os.path.join(tmp, f"{len(probes)}-{n}.describe.json")
+                    if n == 0:
+                        args += ["--stats-describe", described]
                     for k, v in model_params(p).items():
                         args += ["--set", f"{k}={set_value(v)}"]
                     r = self.run_tessera(args)
+                    if n == 0:
+                        try:
+                            with open(described) as f:
+                                self.descriptions.update(json.load(f))
+                        except (OSError, ValueError):
+                            pass  # no labels from this probe: the plots name the column
                     try:
                         with open(stats) as f:
                             probes.append((p, set(flatten(json.load(f)))))
@@ -826,6 +840,50 @@ def smaller(given, cheap):
         return cheap if float(given) > float(cheap) else given
     except ValueError:
         return given
+
+
+def describe_path(path, descriptions):
+    """The description of one statistics path (`tessera run --stats-describe`):
+    roi.chip.X and kernels.N.counters.A.B (per-instance numbers dropped) are
+    described by their chip counters; None when unknown."""
+    if path in descriptions:
+        return descriptions[path]
+    if path.startswith("roi.chip."):
+        d = descriptions.get(path[len("roi."):])
+        return f"{d}, in the region of interest" if d else None
+    m = re.fullmatch(r"kernels\.(?:\d+|\*)\.(.*)", path)
+    if m:
+        rest = m.group(1)
+        if rest.startswith("counters."):
+            # sm.l1_half.hit_sectors -> chip.sm0.l1_half1.hit_sectors
+            regex = re.compile(r"^chip\." + r"\.".join(re.escape(part) + r"\d*" for part in
+                                                       rest[len("counters."):].split(".")) + "$")
+            d = next((v for k, v in sorted(descriptions.items()) if regex.match(k)), None)
+            return f"{d}, during the kernel launch" if d else None
+        return descriptions.get(f"kernels.*.{rest}")
+    return None
+
+
+AGGREGATE_WORDS = {"sum": "sum", "mean": "mean", "count": "number", "min": "least", "max": "largest"}
+
+
+def metric_label(column, expr, descriptions):
+    """An axis label for a metric column from the statistics' descriptions
+    (which carry the unit where there is one): the description of a metric
+    that is one statistic, or of the statistic one aggregate is over; None
+    for other expressions (a plot then names the column)."""
+    text = expr.text.strip()
+    if len(expr.patterns) == 1 and not expr.names and text == next(iter(expr.patterns)):
+        func, _, inner = text.partition("(")
+        pattern = inner[:-1]
+        regex = expr.patterns[text]
+        d = describe_path(pattern, descriptions) or next(
+            (describe_path(k, descriptions) for k in sorted(descriptions) if regex.match(k)), None)
+        return f"{column}: {AGGREGATE_WORDS[func]} of {d}" if d else None
+    if not expr.patterns and expr.names == {text}:
+        d = describe_path(text, descriptions)
+        return f"{column}: {d}" if d else None
+    return None
 
 
 def shape_probes(points):

@@ -44,6 +44,24 @@ TEST(StatGroup, NestedJsonWithCountersReadAtDumpTime) {
   EXPECT_EQ(chip.to_json()["sm0"]["sched0"]["issued"].get<uint64_t>(), 43u);
 }
 
+TEST(StatGroup, DescribeGivesEveryStatisticsPathItsDescription) {
+  StatGroup chip("chip");
+  StatGroup sm0("sm0", &chip);
+  uint64_t issued = 0, longest = 0;
+  std::vector<uint64_t> buckets(4);
+  sm0.add_counter("issued", &issued, "warp instructions issued");
+  sm0.add_maximum("longest", &longest, "longest wait, cycles");
+  sm0.add_formula(
+      "ipc", [] { return 0.5; }, "warp instructions per cycle");
+  chip.add_histogram("latency", &buckets, "load latency, cycles");
+  nlohmann::json d;
+  chip.describe(d);
+  EXPECT_EQ(d, nlohmann::json({{"chip.latency", "load latency, cycles"},
+                               {"chip.sm0.issued", "warp instructions issued"},
+                               {"chip.sm0.longest", "longest wait, cycles"},
+                               {"chip.sm0.ipc", "warp instructions per cycle"}}));
+}
+
 TEST(StatGroup, LargeCounterIsExact) {
   StatGroup g("g");
   uint64_t big = std::numeric_limits<uint64_t>::max() - 1;
