@@ -1,6 +1,7 @@
-"""The shipped studies (studies/*): every plot of each study's spec exists,
-is a real image and names its axes (read back from the SVG text), from the
-committed files, without re-running the studies."""
+"""The shipped studies (studies/*): every plot of each study's spec exists
+as a PNG at 300 dpi, an SVG and a PDF, and names its axes with their units
+(read back from the SVG text), from the committed files, without re-running
+the studies."""
 
 import csv
 import json
@@ -8,7 +9,8 @@ import math
 import os
 import unittest
 
-from test_plot import plot, svg_texts  # the plot module and the SVG text reader of the plot tests
+# The plot module, the SVG text reader and the PNG size/dpi reader of the plot tests.
+from test_plot import plot, png_info, svg_texts
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("TESSERA_SOURCE_DIR", os.path.join(HERE, "..", ".."))
@@ -17,15 +19,33 @@ STUDIES = os.path.join(SOURCE, "studies")
 NAMES = ["warp_sched", "l1_cache", "interconnect", "hbm_policy", "coherence", "vector_lanes", "vector_stride"]
 
 
+# The units docs/dse.md's table reads from column names, for the columns of
+# the studies' plots.
+UNITS = {"roi_cycles": "cycles", "l1.size_kb": "KiB", "avg_read_latency_ns": "ns", "bandwidth_gbps": "GB/s"}
+
+
+def label(column):
+    return f"{column} ({UNITS[column]})" if column in UNITS else column
+
+
 def expected_labels(p):
     """The axis labels (and legend title) a plot of this description shows."""
     if p["kind"] == "line":
         # A speedup plot's y label is "speedup over X = FIRST VALUE".
-        y = f"speedup over {p['x']} = " if p.get("speedup") else p["y"]
-        return [p["x"], y] + ([p["series"]] if p.get("series") else [])
+        y = f"speedup over {p['x']} = " if p.get("speedup") else label(p["y"])
+        return [label(p["x"]), y] + ([label(p["series"])] if p.get("series") else [])
     if p["kind"] == "heatmap":
-        return [p["x"], p["y"], p["value"]]
-    return [f"{p['x']} (lower is better)", f"{p['y']} (lower is better)", "Pareto front"]
+        return [label(p["x"]), label(p["y"]), label(p["value"])]
+    if p["kind"] == "bars":
+        # The y label is two lines: the metric (a ratio has no unit), then the baseline.
+        (col, value), = p["baseline"].items()
+        return [p["x"], p["y"], f"relative to {col} = {value}", p["series"]] + \
+            (["geomean"] if p.get("geomean") else [])
+
+    def better(c):
+        return f"{c} ({UNITS[c]}; lower is better)" if c in UNITS else f"{c} (lower is better)"
+
+    return [better(p["x"]), better(p["y"]), "Pareto front"]
 
 
 class Studies(unittest.TestCase):
@@ -48,10 +68,18 @@ class Studies(unittest.TestCase):
             pname = p.get("name") or plot.default_name(p)
             png = os.path.join(out, "plots", pname + ".png")
             svg = os.path.join(out, "plots", pname + ".svg")
+            pdf = os.path.join(out, "plots", pname + ".pdf")
             with open(png, "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", png)
-            self.assertGreater(os.path.getsize(png), 8000, f"{png}: a drawn plot")
-            self.assertLess(os.path.getsize(png), 400000, f"{png}: small enough to commit")
+            width, height, dpi = png_info(png)
+            self.assertEqual(dpi, 300, f"{png}: drawn at 300 dpi")
+            # Panels of at least 3.6 x 2.7 inches: at 300 dpi, not an 80 dpi picture relabelled.
+            self.assertGreaterEqual(min(width, height), 800, png)
+            self.assertGreater(os.path.getsize(png), 50000, f"{png}: a drawn plot")
+            self.assertLess(os.path.getsize(png), 600000, f"{png}: small enough to commit")
+            with open(pdf, "rb") as f:
+                self.assertEqual(f.read(5), b"%PDF-", pdf)
+            self.assertGreater(os.path.getsize(pdf), 5000, f"{pdf}: a drawn plot")
             texts = svg_texts(svg)
             for label in expected_labels(p):
                 if label.endswith(" = "):
@@ -59,6 +87,7 @@ class Studies(unittest.TestCase):
                 else:
                     self.assertIn(label, texts, f"{svg}: axis label")
             self.assertIn(f'<img src="{pname}.png"', index)
+            self.assertIn(f'<a href="{pname}.pdf">PDF</a>', index)
 
     def test_warp_sched(self):
         self.check_study("warp_sched")
@@ -90,6 +119,15 @@ class Studies(unittest.TestCase):
 
     def test_coherence(self):
         self.check_study("coherence")
+        # The protocols at 16 cores relative to MSI: MESI is MSI to the cycle
+        # (both geometric means 1.00); Dragon's is the lowest.
+        texts = svg_texts(os.path.join(STUDIES, "coherence", "plots", "protocols-16-cores.svg"))
+        self.assertEqual(texts.count("1.00"), 2)
+        rows = [r for r in self.rows("coherence") if r["cluster.cores"] == "16"]
+        per = {(r["program"], r["cluster.protocol"]): float(r["cycles_per_acquire"]) for r in rows}
+        locks = sorted({p for p, _ in per})
+        dragon = math.exp(sum(math.log(per[(lock, "dragon")] / per[(lock, "msi")]) for lock in locks) / len(locks))
+        self.assertIn(f"{dragon:.2f}", texts)
 
     def rows(self, name):
         with open(os.path.join(STUDIES, name, "results.csv"), newline="") as f:
