@@ -267,7 +267,7 @@ class SlurmCluster(unittest.TestCase):
     def test_twelve_points_as_4_array_tasks_equal_the_local_run(self):
         out = os.path.join(self.tmp.name, "slurm")
         t0 = time.monotonic()
-        r = self.slurm_sweep(out)
+        r = self.slurm_sweep(out, ["--keep-point-files"])
         print(f"12-point Slurm sweep (4 tasks of 3): {time.monotonic() - t0:.2f} s", file=sys.stderr)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_same_results(out)

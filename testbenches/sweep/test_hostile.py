@@ -22,7 +22,7 @@ import unittest.mock
 
 import yaml
 
-from sweeptest import SweepCase, firmware
+from sweeptest import SweepCase, firmware, records, set_record
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -88,8 +88,7 @@ class MetricReport(RealCase):
             self.assertEqual((row["status"], row["c"]), ("ok", ""))
             self.assertGreater(int(row["cycles"]), 0)
             self.assertEqual(row["message"], f"metric c: (-{row['cycles']}) ** 0.5 is not a real number")
-            with open(os.path.join(out, "points", f"{int(row['id']):05d}", "status.json")) as f:
-                st = json.load(f)
+            st = records(out)[int(row["id"])]
             self.assertEqual(st["metrics"]["c"], None)
             self.assertIn("not a real number", st["metric_errors"]["c"])
 
@@ -215,7 +214,14 @@ class FakeCase(unittest.TestCase):
                               preexec_fn=pre)
 
     def sweep(self, *args, **kw):
-        return self.run_tool(self.spec(**kw), "-o", self.out, "-q", *args)
+        # The point files are what these tests are about: every point keeps them.
+        return self.run_tool(self.spec(**kw), "-o", self.out, "-q", "--keep-point-files", *args)
+
+    def unfinish(self, pid):
+        """Makes a finished point unfinished: its stored record and its status.json gone."""
+        set_record(self.out, pid, None)
+        if os.path.lexists(self.point(pid, "status.json")):
+            os.unlink(self.point(pid, "status.json"))
 
     def rows(self):
         import csv
@@ -249,7 +255,7 @@ class MetricFailures(FakeCase):
     def test_run_points_exits_1_when_a_metric_fails(self):
         r = self.sweep(metrics={"c": "(0 - summary.sim_cycles) ** 0.5"})
         self.assertEqual(r.returncode, 1, r.stderr)
-        os.unlink(self.point(0, "status.json"))
+        self.unfinish(0)
         r = self.run_tool("run-points", self.out, "--ids", "0")
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertIn("tessera sweep: point 0: metric c: (-5000) ** 0.5 is not a real number", r.stderr)
@@ -311,7 +317,7 @@ class SweepFiles(FakeCase):
         # --resume followed it and overwrote its target.
         self.make()
         victim = self.victim()
-        os.unlink(self.point(0, "status.json"))
+        self.unfinish(0)
         os.unlink(self.point(0, "cmd.txt"))
         os.symlink(victim, self.point(0, "cmd.txt"))
         r = self.sweep("--resume")
@@ -331,8 +337,7 @@ class SweepFiles(FakeCase):
         for name in ("stdout.txt", "stderr.txt"):
             with self.subTest(name=name):
                 victim = self.victim()
-                if os.path.exists(self.point(0, "status.json")):
-                    os.unlink(self.point(0, "status.json"))
+                self.unfinish(0)
                 os.unlink(self.point(0, name))
                 os.symlink(victim, self.point(0, name))
                 r = self.sweep("--resume")
@@ -344,8 +349,7 @@ class SweepFiles(FakeCase):
         for name in ("status.json", "stats.json"):
             with self.subTest(name=name):
                 victim = self.victim()
-                if os.path.exists(self.point(0, "status.json")):
-                    os.unlink(self.point(0, "status.json"))
+                self.unfinish(0)
                 if os.path.lexists(self.point(0, name)):
                     os.unlink(self.point(0, name))
                 os.symlink(victim, self.point(0, name))
@@ -356,7 +360,7 @@ class SweepFiles(FakeCase):
         victim = self.victim()
         os.unlink(os.path.join(self.out, "results.csv"))
         os.symlink(victim, os.path.join(self.out, "results.csv"))
-        os.unlink(self.point(1, "status.json"))
+        self.unfinish(1)
         self.assertEqual(self.sweep("--resume").returncode, 0)
         self.assert_untouched(victim)
         self.assertEqual(len(self.rows()), 2)
@@ -364,7 +368,7 @@ class SweepFiles(FakeCase):
     def test_a_hard_link_or_a_fifo_is_refused_not_written(self):
         self.make()
         victim = self.victim()
-        os.unlink(self.point(0, "status.json"))
+        self.unfinish(0)
         os.unlink(self.point(0, "cmd.txt"))
         os.link(victim, self.point(0, "cmd.txt"))
         r = self.sweep("--resume")
@@ -383,6 +387,7 @@ class SweepFiles(FakeCase):
         elsewhere = os.path.join(self.tmp, "elsewhere")
         os.makedirs(elsewhere)
         shutil.rmtree(self.point(0))
+        set_record(self.out, 0, None)
         os.symlink(elsewhere, self.point(0).rstrip("/"))
         r = self.sweep("--resume")
         self.assertEqual(r.returncode, 1, r.stderr)
@@ -413,10 +418,10 @@ class SweepFiles(FakeCase):
         for umask, file_mode, dir_mode in ((0o022, 0o644, 0o755), (0o027, 0o640, 0o750)):
             with self.subTest(umask=oct(umask)):
                 shutil.rmtree(self.out, ignore_errors=True)
-                r = self.run_tool(self.spec(), "-o", self.out, "-q", umask=umask)
+                r = self.run_tool(self.spec(), "-o", self.out, "-q", "--keep-point-files", umask=umask)
                 self.assertEqual(r.returncode, 0, r.stderr)
-                for path in ("sweep.json", "results.csv", "points/00000/cmd.txt", "points/00000/stdout.txt",
-                             "points/00000/stderr.txt", "points/00000/status.json"):
+                for path in ("sweep.json", "results.csv", "sweep.db", "points/00000/cmd.txt",
+                             "points/00000/stdout.txt", "points/00000/stderr.txt", "points/00000/status.json"):
                     self.assertEqual(stat.S_IMODE(os.stat(os.path.join(self.out, path)).st_mode), file_mode, path)
                 for path in ("", "points", "points/00000"):
                     self.assertEqual(stat.S_IMODE(os.stat(os.path.join(self.out, path)).st_mode), dir_mode, path)

@@ -14,7 +14,7 @@ import subprocess
 import time
 import unittest
 
-from sweeptest import SweepCase, bad_input_elf, firmware
+from sweeptest import SweepCase, bad_input_elf, firmware, records, set_record, stored_stats
 
 METRICS = {"cycles": "summary.sim_cycles", "roi_cycles": "roi.sim_cycles",
            "ipc": "roi.warp_insts / roi.sim_cycles", "warp_insts": "summary.warp_insts"}
@@ -28,7 +28,7 @@ def twelve_points():
 
 class InterruptResume(SweepCase):
     def finished(self, out):
-        return len(glob.glob(os.path.join(out, "points", "*", "status.json")))
+        return len(records(out))
 
     def test_interrupted_and_resumed_equals_uninterrupted(self):
         spec = self.write_spec(twelve_points())
@@ -36,6 +36,9 @@ class InterruptResume(SweepCase):
         r = self.sweep(spec, "-o", a, "-j", "2")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertRegex(r.stderr, r"12 ok, 0 failed, 0 fault, 0 timeout of 12")
+        # Every point ended ok: its record and statistics are in sweep.db, and no file of it is left.
+        self.assertEqual(sorted(os.listdir(a)), ["lock", "points", "results.csv", "sweep.db", "sweep.json"])
+        self.assertEqual(os.listdir(os.path.join(a, "points")), [])
 
         # -j 1 so the interrupt lands with points still to run.
         proc = subprocess.Popen([self.tessera, "sweep", spec, "-o", b, "-j", "1", "-q"], cwd=self.tmp,
@@ -70,10 +73,10 @@ class InterruptResume(SweepCase):
         self.assertEqual({row["status"] for row in rows_b}, {"ok"})
         self.assertEqual([row["memory.latency"] for row in rows_b[:6]], ["100", "200", "300", "400", "500", "600"])
 
-        # Each metric is its expression over the point's own stats.json.
+        # Each metric is its expression over the point's statistics (kept in OUT/sweep.db).
+        self.assertEqual(os.listdir(os.path.join(b, "points")), [], "the files of points that ended ok are removed")
         for row in rows_b:
-            with open(os.path.join(b, "points", f"{int(row['id']):05d}", "stats.json")) as f:
-                stats = json.load(f)
+            stats = stored_stats(b, int(row["id"]))
             self.assertEqual(int(row["cycles"]), stats["summary"]["sim_cycles"])
             self.assertEqual(int(row["roi_cycles"]), stats["roi"]["sim_cycles"])
             self.assertEqual(float(row["ipc"]), stats["roi"]["warp_insts"] / stats["roi"]["sim_cycles"])
@@ -110,7 +113,7 @@ class InterruptResume(SweepCase):
     def test_command_line_is_recorded(self):
         spec = self.write_spec(dict(twelve_points(), parameters={"memory.latency": [250]}, programs=[firmware("vecadd")]))
         out = os.path.join(self.tmp, "C")
-        r = self.sweep(spec, "-o", out, "-q")
+        r = self.sweep(spec, "-o", out, "-q", "--keep-point-files")
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(os.path.join(out, "points", "00000", "cmd.txt")) as f:
             cmd = f.read().split()
@@ -151,7 +154,7 @@ class InterruptResume(SweepCase):
                     metrics={"detailed": "chip.cluster.core0.instructions", "ff": "fast_forward.instructions"})
         full, ff = os.path.join(self.tmp, "full"), os.path.join(self.tmp, "ff")
         self.assertEqual(self.sweep(self.write_spec(base, "full.yaml"), "-o", full, "-q").returncode, 0)
-        r = self.sweep(self.write_spec(dict(base, fast_forward=True), "ff.yaml"), "-o", ff, "-q")
+        r = self.sweep(self.write_spec(dict(base, fast_forward=True), "ff.yaml"), "-o", ff, "-q", "--keep-point-files")
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(os.path.join(ff, "points", "00000", "cmd.txt")) as f:
             self.assertIn("--fast-forward", f.read().split())
@@ -307,6 +310,20 @@ class CrashSafety(SweepCase):
             proc.communicate(timeout=60)
         self.assertEqual(proc.returncode, 130)
 
+    def test_a_results_store_without_its_sweep_is_not_taken_for_a_new_ones(self):
+        # Its records would make the new sweep's points look finished.
+        spec = twelve_points()
+        spec["parameters"] = {"memory.latency": [100]}
+        spec["programs"] = [firmware("vecadd")]
+        path = self.write_spec(spec)
+        out = os.path.join(self.tmp, "S")
+        self.assertEqual(self.sweep(path, "-o", out).returncode, 0)
+        os.unlink(os.path.join(out, "sweep.json"))
+        r = self.sweep(path, "-o", out)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(f"{out} holds a results store (sweep.db) but no sweep.json", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(out, "sweep.json")))
+
     def test_an_unreadable_point_record_is_run_again(self):
         spec = twelve_points()
         spec["parameters"] = {"memory.latency": [100, 200]}
@@ -317,10 +334,8 @@ class CrashSafety(SweepCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         first = self.read_csv(out)
         # Point 0's record cut short (a full disk), point 1's without a status.
-        with open(os.path.join(out, "points", "00000", "status.json"), "w") as f:
-            f.write('{"id": 0, "status": "o')
-        with open(os.path.join(out, "points", "00001", "status.json"), "w") as f:
-            f.write('{"id": 1}\n')
+        set_record(out, 0, '{"id": 0, "status": "o')
+        set_record(out, 1, '{"id": 1}')
         self.assertEqual(self.read_csv(out), first)  # results.csv is not rewritten until the resume
         r = self.sweep(path, "-o", out, "--resume")
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -356,20 +371,19 @@ class Provenance(SweepCase):
         self.assertRegex(sweep["git_commit"] or "", r"^([0-9a-f]{40}(-dirty)?)?$")
 
         def status(i):
-            with open(os.path.join(out, "points", f"{i:05d}", "status.json")) as f:
-                return json.load(f)
+            return records(out)[i]
         old = {"tessera": sha256(self.tessera), "platform": sha256(plat), "program": sha256(elf)}
         self.assertEqual([status(i)["inputs"] for i in (0, 1)], [old, old])
 
         # The platform changes (one byte more) with point 1 unfinished.
-        os.unlink(os.path.join(out, "points", "00001", "status.json"))
+        set_record(out, 1, None)
         with open(plat, "a") as f:
             f.write("# changed\n")
         r = self.sweep(path, "-o", out, "--resume")
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("input changed since", r.stderr)
         self.assertIn(plat, r.stderr)
-        self.assertFalse(os.path.exists(os.path.join(out, "points", "00001", "status.json")), "refused yet ran")
+        self.assertNotIn(1, records(out), "refused yet ran")
         r = self.sweep(path, "-o", out, "--resume", "--allow-changed")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(status(0)["inputs"], old)

@@ -9,7 +9,7 @@ import sqlite3
 import subprocess
 import time
 
-from sweeptest import SweepCase, firmware, tessera
+from sweeptest import SweepCase, firmware, records, tessera
 
 SPACE = {"gpu.num_sms": {"range": [1, 16]}, "l2.slices": [2, 4, 8]}
 METRICS = {"kcycles": "sum(kernels.*.cycles)",
@@ -103,21 +103,19 @@ class Search(SweepCase):
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
         def finished():
-            d = os.path.join(out, "points")
-            return sorted(p for p in os.listdir(d) if os.path.exists(os.path.join(d, p, "status.json"))) \
-                if os.path.isdir(d) else []
+            return sorted(records(out)) if os.path.exists(os.path.join(out, "sweep.db")) else []
 
         deadline = time.monotonic() + 120
         while len(finished()) < 4 and time.monotonic() < deadline and driver.poll() is None:
             time.sleep(0.05)
         driver.send_signal(signal.SIGKILL)
         driver.communicate()
-        before = {p: os.stat(os.path.join(out, "points", p, "status.json")).st_mtime_ns for p in finished()}
+        before = {p: records(out)[p]["host_seconds"] for p in finished()}  # a point run again would differ
         self.assertGreaterEqual(len(before), 4)
         self.assertLess(len(before), 10)
         r = self.sweep(path, "-o", "out", "-j", "1", "--resume", timeout=300)
         self.assertEqual(r.returncode, 0, r.stderr)
-        after = {p: os.stat(os.path.join(out, "points", p, "status.json")).st_mtime_ns for p in finished()}
+        after = {p: records(out)[p]["host_seconds"] for p in finished()}
         self.assertEqual({p: after[p] for p in before}, before)  # no finished point ran again
         self.assertEqual(len(after), 10)
         s = self.search_json(out)

@@ -9,7 +9,7 @@ import stat
 import subprocess
 import sys
 
-from sweeptest import SweepCase
+from sweeptest import SweepCase, set_record
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SWEEP_TOOL = os.path.join(REPO, "tools", "tessera-sweep")
@@ -44,7 +44,7 @@ class DramSweep(ToolCase):
     def test_grid_metrics_cmd_and_resume(self):
         spec = self.write_spec(dram_spec())
         out = os.path.join(self.tmp, "OUT")
-        r = self.run_sweep(spec, "-o", out, "-j", "2", "-q")
+        r = self.run_sweep(spec, "-o", out, "-j", "2", "-q", "--keep-point-files")
         self.assertEqual(r.returncode, 0, r.stderr)
         rows = self.read_csv(out)
         self.assertEqual(len(rows), 6)
@@ -83,8 +83,9 @@ class DramSweep(ToolCase):
         # Resume: two points lose their status; only they run again.
         first = os.path.join(out, "points", "00000", "status.json")
         mtime = os.stat(first).st_mtime_ns
-        os.unlink(os.path.join(out, "points", "00002", "status.json"))
-        os.unlink(os.path.join(out, "points", "00005", "status.json"))
+        for pid in (2, 5):
+            set_record(out, pid, None)
+            os.unlink(os.path.join(out, "points", f"{pid:05d}", "status.json"))
         r = self.run_sweep(spec, "-o", out, "-q")
         self.assertEqual(r.returncode, 2)
         self.assertIn("--resume", r.stderr)
@@ -103,7 +104,7 @@ class DramSweep(ToolCase):
         out = os.path.join(self.tmp, "OUT")
         s["parameters"] = {"dram.read_queue": [8, 16]}
         s["tool_args"] = ["--requests", "700", "--seed", "{dram.read_queue}"]
-        r = self.run_sweep(self.write_spec(s), "-o", out, "-q")
+        r = self.run_sweep(self.write_spec(s), "-o", out, "-q", "--keep-point-files")
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(os.path.join(out, "points", "00001", "cmd.txt")) as f:
             self.assertEqual(f.read(), shlex.join([self.tessera, "dram", "--requests", "700", "--seed", "16", "--set",

@@ -7,7 +7,7 @@ import signal
 import sys
 
 from . import STATUS_USAGE, SweepError
-from . import provenance, results, safefile
+from . import provenance, results, safefile, store
 
 USAGE = """tessera sweep SPEC.yaml [-o OUT] [-j N] [--resume [--allow-changed]] [--executor local|slurm] ...
        tessera sweep plot OUT ...
@@ -36,6 +36,9 @@ def sweep_parser():
                    help="with --resume: go on although tessera, a platform, a program or the spec changed since "
                         "OUT was created (each point's status.json records what it ran with)")
     p.add_argument("--executor", choices=["local", "slurm"], default="local", help="where points run")
+    p.add_argument("--keep-point-files", action="store_true",
+                   help="keep every point's files (points/NNNNN/: command, output, stats.json); by default only "
+                        "those of points that did not end ok are kept, the results being in OUT/sweep.db")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     slurm = _slurm()
     if slurm is not None and hasattr(slurm, "add_arguments"):
@@ -100,11 +103,16 @@ def cmd_sweep(argv, tessera):
                              "status.json records the hashes it ran with)")
         sweep = old
     else:
+        if os.path.lexists(os.path.join(out, store.NAME)):
+            # Its records are of points of another sweep, which a new sweep would take as its own.
+            raise SweepError(f"{out} holds a results store ({store.NAME}) but no sweep.json: remove {store.NAME} "
+                             "(the results of an earlier sweep there), or choose another directory with -o")
         if sweep.get("search") and sweep["search"]["batch"] is None:
             # Recorded, so that a --resume with another -j asks as this run would.
             sweep["search"]["batch"] = (args.max_running or search_batch) if slurm else \
                 max(1, args.jobs or os.cpu_count() or 1)
         safefile.Dir(out, "points", create=True).close()
+        store.of(out, create=True)  # OUT/sweep.db, the results store, from the start
         results.write_sweep(out, sweep)
     if sweep.get("search"):
         from . import search

@@ -8,7 +8,7 @@ import threading
 import time
 
 from . import STATUS_INTERRUPTED, STOP_SIGNALS, SweepError
-from . import results
+from . import results, store
 from .runner import Killer, run_point
 
 
@@ -63,7 +63,10 @@ def run(out_dir, sweep, args, ids=None, final=True):
     once, after its last batch)."""
     jobs = max(1, args.jobs or os.cpu_count() or 1)
     chosen = sweep["points"] if ids is None else [sweep["points"][i] for i in ids]
-    todo = [p for p in chosen if not results.is_finished(out_dir, p["id"])]
+    recorded = results.finished_records(out_dir)
+    todo = [p for p in chosen if p["id"] not in recorded]
+    db = store.of(out_dir, create=True)
+    keep = getattr(args, "keep_point_files", False)
     total = len(chosen)
     progress = Progress(total, total - len(todo), quiet=getattr(args, "quiet", False))
     killer = Killer()
@@ -84,7 +87,7 @@ def run(out_dir, sweep, args, ids=None, final=True):
             with progress.lock:
                 progress.running += 1
             try:
-                st = run_point(out_dir, sweep, p, killer=killer)
+                st = run_point(out_dir, sweep, p, killer=killer, store=db, keep_files=keep)
             except (SweepError, OSError) as e:
                 # One point's trouble (a link planted in its directory, a full
                 # disk) leaves it unfinished and the worker goes on.

@@ -7,7 +7,7 @@ import os
 import stat
 
 from . import SweepError
-from . import safefile
+from . import safefile, store
 
 
 def atomic_write(path, text):
@@ -61,8 +61,20 @@ def load_sweep(out_dir):
 
 
 def load_status(out_dir, point_id):
-    """The point's status.json, or None while it is unfinished (no status.json,
-    or one that is not a regular file holding a JSON object)."""
+    """The point's record: from the results store (store.py) when it holds it,
+    else from its status.json (a sweep made before the store, or a Slurm
+    task's point not ingested yet); None while it is unfinished (neither, or a
+    status.json that is not a regular file holding a JSON object)."""
+    s = store.of(out_dir)
+    if s is not None:
+        rec = s.get(point_id)
+        if rec is not None:
+            return rec
+    return load_status_file(out_dir, point_id)
+
+
+def load_status_file(out_dir, point_id):
+    """The point's status.json as load_status reads it."""
     try:
         fd = os.open(status_path(out_dir, point_id), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
@@ -119,12 +131,31 @@ def message(st):
     return "; ".join(p for p in parts if p)
 
 
+def finished_records(out_dir):
+    """{id: record} of every finished point: the store's, and the status.json
+    of each point directory the store does not hold (one listing of points/,
+    not a lookup per point)."""
+    s = store.of(out_dir)
+    recs = s.records() if s is not None else {}
+    try:
+        names = os.listdir(os.path.join(out_dir, "points"))
+    except OSError:
+        names = []
+    for name in names:
+        if name.isdigit() and int(name) not in recs:
+            st = load_status_file(out_dir, int(name))
+            if st is not None:
+                recs[int(name)] = st
+    return {i: st for i, st in recs.items() if st.get("status") in STATUSES}
+
+
 def iter_rows(out_dir, sweep):
     """The rows of the finished points, by id, one at a time."""
     params = parameter_columns(sweep)
     metrics = list(sweep.get("metrics", {}))
+    recs = finished_records(out_dir)
     for p in sorted(sweep["points"], key=lambda p: p["id"]):
-        st = load_status(out_dir, p["id"])
+        st = recs.get(p["id"])
         if st is None or st.get("status") not in STATUSES:
             continue
         m = st.get("metrics", {})

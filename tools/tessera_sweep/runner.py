@@ -12,7 +12,7 @@ import threading
 import time
 
 from . import STOP_SIGNALS, SweepError
-from . import provenance, results
+from . import provenance, results, safefile
 from .space import Expr, ExprError, MissingName
 
 STATUS_FAULT = 3  # tessera run: the guest faulted
@@ -217,13 +217,32 @@ def _kill_group(proc):
         pass
 
 
-def run_point(out_dir, sweep, point, stage=None, killer=None):
-    """Run one point and write its status.json (last, atomically). Returns the
-    status dict, or None when the run was stopped by killer (the point stays
-    unfinished). Every file is written through the point directory held open
+# The files of a point directory (points/NNNNN/).
+POINT_FILES = ("cmd.txt", "stdout.txt", "stderr.txt", "stats.json", "status.json")
+
+
+def run_point(out_dir, sweep, point, stage=None, killer=None, store=None, keep_files=False):
+    """Run one point and record it: in store (the driver's results store,
+    store.py) when given, else in its status.json (written last,
+    atomically: a Slurm task's). Returns the status dict, or None when the
+    run was stopped by killer (the point stays unfinished). With a store, the
+    point's directory is removed when it ended ok, unless keep_files. Every
+    file is written through the point directory held open
     (results.open_point_dir): a link planted there is refused, not followed."""
     with results.open_point_dir(out_dir, point["id"], create=True) as d:
-        return _run_point(d, out_dir, sweep, point, stage, killer)
+        st = _run_point(d, out_dir, sweep, point, stage, killer)
+        if st is None:
+            return None
+        if store is None:
+            d.write_atomic("status.json", json.dumps(st, indent=1) + "\n")
+            return st
+        store.put(st, d.read("stats.json"))
+        if st["status"] != "ok" or keep_files:
+            d.write_atomic("status.json", json.dumps(st, indent=1) + "\n")  # beside the files, for people
+            return st
+    with safefile.Dir(out_dir, "points") as points:
+        points.remove_tree(f"{int(point['id']):05d}", POINT_FILES)
+    return st
 
 
 def _run_point(d, out_dir, sweep, point, stage, killer):
@@ -299,7 +318,6 @@ def _run_point(d, out_dir, sweep, point, stage, killer):
     sim = flat.get("summary.host_seconds")
     if isinstance(sim, (int, float)) and not isinstance(sim, bool) and math.isfinite(sim):
         st["sim_host_seconds"] = sim  # the simulation alone, inside tessera
-    d.write_atomic("status.json", json.dumps(st, indent=1) + "\n")
     return st
 
 
@@ -340,7 +358,8 @@ def run_points(out_dir, ids, stage=None):
         for i in parse_ids(ids, sweep) if isinstance(ids, str) else ids:
             if killer.stopping.is_set():
                 break
-            if results.is_finished(out_dir, i):
+            st = results.load_status_file(out_dir, i)  # a task never opens the driver's store
+            if st is not None and st.get("status") in results.STATUSES:
                 continue
             try:
                 st = run_point(out_dir, sweep, by_id[i], stage, killer)

@@ -188,6 +188,17 @@ class Dir:
         except FileNotFoundError:
             pass
 
+    def remove_tree(self, name, files):
+        """Removes the directory name below this one, holding only files
+        (names; any other entry leaves it in place), without following links."""
+        with Dir(self.path, plain_name(name, self.path)) as d:
+            for f in files:
+                d.unlink(f)
+        try:
+            os.rmdir(name, dir_fd=self.fd)
+        except OSError:
+            pass  # something else is there: the directory stays
+
     def read(self, name, binary=False):
         """The contents of the regular file name, or None when it is absent, a link or not regular."""
         plain_name(name, self.path)

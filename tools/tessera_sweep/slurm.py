@@ -452,6 +452,26 @@ class Executor:
     def unfinished(self, ids):
         return [i for i in ids if not is_finished(self.out, i)]
 
+    def ingest(self, ids):
+        """The records the array tasks wrote (status.json, stats.json) into the
+        driver's store; the directory of a point that ended ok is then removed
+        (unless --keep-point-files). Returns how many were ingested."""
+        from tessera_sweep import results, runner, safefile, store
+        db = store.of(self.out, create=True)
+        keep = getattr(self.args, "keep_point_files", False)
+        n = 0
+        for pid in ids:
+            st = results.load_status_file(self.out, pid)
+            if st is None or st.get("status") not in results.STATUSES or db.get(pid) is not None:
+                continue
+            with results.open_point_dir(self.out, pid) as d:
+                db.put(st, d.read("stats.json"))
+            n += 1
+            if st["status"] == "ok" and not keep:
+                with safefile.Dir(self.out, "points") as points:
+                    points.remove_tree(f"{int(pid):05d}", runner.POINT_FILES)
+        return n
+
     def slurm_files(self):
         """OUT/slurm held open: its files are written without following links."""
         from tessera_sweep import safefile
@@ -530,6 +550,7 @@ class Executor:
             self.wait(job, progress)
             progress.end_line()
             self.job = None
+        self.ingest(all_ids)  # what earlier arrays of this sweep left
         todo = self.unfinished(all_ids)
         if not todo:
             self.log(f"all {len(all_ids)} points of {self.out} are finished")
@@ -548,6 +569,7 @@ class Executor:
             progress.scan()
             progress.show(self.job, {}, force=True)
             progress.end_line()
+            self.ingest([i for c in chunks for i in c])
             left_tasks = [(i, u) for i, u in enumerate(self.unfinished(c) for c in chunks) if u]
             if not left_tasks:
                 break
