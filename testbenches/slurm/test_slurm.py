@@ -123,6 +123,22 @@ class SlurmPieces(unittest.TestCase):
                                     r"partition debug's MaxTime"):
             slurm.plan(12, 3600, limits)
 
+    def test_progress_counts_the_points_of_the_tasks_squeue_no_longer_lists(self):
+        import io
+        out = io.StringIO()
+        p = slurm._Progress(list(range(12)), None, out)
+        p.resubmitted([[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]])
+        p.update({0: "RUNNING", 1: "PENDING", None: "PENDING"})  # tasks 2 and 3 have finished
+        self.assertEqual(p.done, 6)
+        p.show(42, {0: "RUNNING", 1: "PENDING"}, force=True)
+        self.assertRegex(out.getvalue(), r"^slurm job 42: 6/12 points done; tasks 1 pending, 1 running; ")
+        p.resubmitted([[3, 4, 5]])  # a retry of one chunk: the other 9 points are finished
+        p.update({0: "PENDING"})
+        self.assertEqual(p.done, 9)
+        p.final(10, 2)
+        p.show(43, {}, force=True)
+        self.assertIn("slurm job 43: 12/12 points done, 2 failed; tasks 0 pending, 0 running;", out.getvalue())
+
     def test_default_time_limit_covers_every_point_at_its_timeout(self):
         self.assertEqual(slurm.default_time_limit(3, 120), 6 + 5)  # 3 x 120 s = 6 min, + 5 min slack
         self.assertEqual(slurm.default_time_limit(1, 61), 2 + 5)  # 61 s rounds up to 2 min

@@ -361,37 +361,43 @@ def stage_files(sweep, stage, own=False):
 
 
 class _Progress:
-    def __init__(self, out_dir, ids, stream=sys.stderr, quiet=False):
-        self.out_dir, self.total, self.stream, self.quiet = out_dir, len(ids), stream, quiet
-        self.pending_ids = set(ids)
-        self.ok = self.failed = 0
+    """The progress line of an array, from Slurm alone: a task squeue no
+    longer lists has finished, and its chunk's points with it (whether each
+    ended ok is known when the driver ingests their records, at the end).
+    The driver reads no file of a point while the array runs."""
+
+    def __init__(self, ids, chunks=None, stream=sys.stderr, quiet=False):
+        self.total, self.chunks, self.stream, self.quiet = len(ids), chunks, stream, quiet
+        self.done = self.before = 0
+        self.failed = None  # known at the end
         self.t0 = time.monotonic()
         self.tty = stream.isatty()
         self.last_print = 0.0
         self.last_line = None
 
-    def scan(self):
-        from tessera_sweep import results
+    def resubmitted(self, chunks):
+        """A new array of these chunks: the points outside them are finished."""
+        self.chunks, self.before = chunks, self.total - sum(map(len, chunks))
+        self.done, self.failed = self.before, None
 
-        for pid in sorted(self.pending_ids):
-            st = results.load_status(self.out_dir, pid)
-            if st is None or st.get("status") not in results.STATUSES:
-                continue  # not written yet, or being written on another node's cache: next poll
-            self.pending_ids.discard(pid)
-            if st.get("status") == "ok":
-                self.ok += 1
-            else:
-                self.failed += 1
+    def update(self, states):
+        if self.chunks is not None and states:
+            active = {k for k in states if k is not None}
+            self.done = self.before + sum(len(c) for i, c in enumerate(self.chunks) if i not in active)
+
+    def final(self, ok, failed):
+        self.done, self.failed = ok + failed, failed
 
     def show(self, job, states, force=False):
-        done = self.ok + self.failed
+        done = self.done
         pending = sum(1 for k, s in states.items() if k is not None and s == "PENDING")
         running = sum(1 for k, s in states.items() if k is not None and s in ("RUNNING", "CONFIGURING", "COMPLETING"))
         el = time.monotonic() - self.t0
         eta = ""
         if 0 < done < self.total:
             eta = f", ETA {_hms(el / done * (self.total - done))}"
-        line = (f"slurm job {job}: {done}/{self.total} points done, {self.failed} failed; "
+        failed = f", {self.failed} failed" if self.failed is not None else ""
+        line = (f"slurm job {job}: {done}/{self.total} points done{failed}; "
                 f"tasks {pending} pending, {running} running; {_hms(el)} elapsed{eta}")
         now = time.monotonic()
         if self.quiet:
@@ -451,6 +457,16 @@ class Executor:
 
     def unfinished(self, ids):
         return [i for i in ids if not is_finished(self.out, i)]
+
+    def outcome(self, ids):
+        """(ok, otherwise finished) among ids, from their records."""
+        from tessera_sweep import results
+        ok = failed = 0
+        for pid in ids:
+            st = results.load_status(self.out, pid)
+            if st is not None and st.get("status") in results.STATUSES:
+                ok, failed = (ok + 1, failed) if st["status"] == "ok" else (ok, failed + 1)
+        return ok, failed
 
     def ingest(self, ids):
         """The records the array tasks wrote (status.json, stats.json) into the
@@ -515,7 +531,7 @@ class Executor:
     def wait(self, job, progress):
         while True:
             states = self.poll(job)
-            progress.scan()
+            progress.update(states)
             progress.show(job, states)
             if not states:
                 return
@@ -546,7 +562,7 @@ class Executor:
             self.log(f"Slurm job {job} of an earlier run of this sweep is still there ({len(states)} tasks "
                      f"queued or running): waiting for it instead of submitting its points again")
             self.job = job
-            progress = _Progress(self.out, pending, self.stream, quiet=getattr(a, "quiet", False))
+            progress = _Progress(pending, None, self.stream, quiet=getattr(a, "quiet", False))
             self.wait(job, progress)
             progress.end_line()
             self.job = None
@@ -560,16 +576,17 @@ class Executor:
         self.slurm_files().close()
         stage_files(self.sweep, self.stage, own=not getattr(a, "shared_dir", None))
         chunks = make_chunks(todo, chunk_size)
-        progress = _Progress(self.out, todo, self.stream, quiet=getattr(a, "quiet", False))
+        progress = _Progress(todo, chunks, self.stream, quiet=getattr(a, "quiet", False))
         for attempt in range(a.retries + 1):
+            progress.resubmitted(chunks)
             self.job = self.submit(n, chunks)
             self.log(f"submitted Slurm job {self.job}: {len(chunks)} array tasks, {sum(map(len, chunks))} points, "
                      f"script {os.path.join(self.slurm_dir, f'job-{n}.sh')}")
             self.wait(self.job, progress)
-            progress.scan()
+            self.ingest([i for c in chunks for i in c])
+            progress.final(*self.outcome(todo))
             progress.show(self.job, {}, force=True)
             progress.end_line()
-            self.ingest([i for c in chunks for i in c])
             left_tasks = [(i, u) for i, u in enumerate(self.unfinished(c) for c in chunks) if u]
             if not left_tasks:
                 break
