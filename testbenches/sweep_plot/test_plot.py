@@ -752,6 +752,7 @@ class Bars(SweepDir):
                      "--baseline takes PARAMETER=VALUE, not 'sm.scheduler'")
         self.refused(["--line", "sm.max_warps", "cycles", "--geomean"], "--geomean belongs to a --bars plot")
         self.refused(["--bars", "program", "cycles", "--logy"], "plot 1: logy: a bars plot has a linear axis")
+        self.refused(["--pareto", "cycles", "cycles", "--logy"], "plot 1: logy belongs to a line plot (a pareto plot")
         for p, msg in (({"kind": "line", "x": "sm.max_warps", "y": "cycles", "geomean": True},
                         "plots[0]: geomean belongs to a bars plot"),
                        ({"kind": "bars", "x": "program", "y": "cycles", "series": "sm.scheduler",

@@ -1030,6 +1030,8 @@ def _check_shape(p, where):
             raise PlotError(f"{where}: {k} belongs to a bars plot")
     if kind == "bars" and p.get("logy"):
         raise PlotError(f"{where}: logy: a bars plot has a linear axis from 0 (bar lengths compare)")
+    if kind in ("heatmap", "pareto") and p.get("logy"):  # it would be ignored: refused rather than dropped
+        raise PlotError(f"{where}: logy belongs to a line plot (a {kind} plot has no log y axis)")
     if p.get("geomean") is not None and not isinstance(p["geomean"], bool):
         raise PlotError(f"{where}: geomean is true or false, got {p['geomean']!r}")
     base = p.get("baseline")
