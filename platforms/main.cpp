@@ -149,22 +149,18 @@ int run(const std::string& platform_arg, const std::string& elf, const std::vect
   if (!options.timeline.path.empty() && !quiet)
     fmt::print(stderr, "  timeline             {}\n", options.timeline.path);
   std::string output_error = platform.output_error();
-  if (stats_out.is_open()) {
-    stats_out.write(platform.stats_json().dump(2) + "\n");
+  // Writes an output asked for (its text made only then); a failure joins the others.
+  const auto write_output = [&output_error](tessera::sim::OutputFile& out, const auto& text) {
+    if (!out.is_open()) return;
+    out.write(text() + "\n");
     try {
-      stats_out.close();
+      out.close();
     } catch (const tessera::sim::OutputError& e) {
       output_error += (output_error.empty() ? "" : "; ") + std::string(e.what());
     }
-  }
-  if (describe_out.is_open()) {
-    describe_out.write(platform.stats_descriptions().dump(1) + "\n");
-    try {
-      describe_out.close();
-    } catch (const tessera::sim::OutputError& e) {
-      output_error += (output_error.empty() ? "" : "; ") + std::string(e.what());
-    }
-  }
+  };
+  write_output(stats_out, [&] { return platform.stats_json().dump(2); });
+  write_output(describe_out, [&] { return platform.stats_descriptions().dump(1); });
   if (const std::string e = rtl_coverage.write(); !e.empty()) output_error += (output_error.empty() ? "" : "; ") + e;
   if (!output_error.empty()) {
     fmt::print(stderr, "tessera: error: {} (the run itself ended with status {})\n", output_error, status);

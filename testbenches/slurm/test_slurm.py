@@ -51,6 +51,20 @@ def sweep(args, env=None, timeout=500):
                           text=True, env=env, timeout=timeout)
 
 
+def start_cluster(prefix, **limits):
+    """(a temporary directory, a started one-node Slurm with slurm_cluster.LocalSlurm's limits);
+    both are cleaned up when the start fails."""
+    tmp = tempfile.TemporaryDirectory(prefix=prefix)
+    cluster = slurm_cluster.LocalSlurm(start_timeout=60, **limits)
+    try:
+        cluster.start()
+    except BaseException:
+        cluster.stop()
+        tmp.cleanup()
+        raise
+    return tmp, cluster
+
+
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
@@ -237,16 +251,9 @@ class SlurmCluster(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="tessera-slurm-test-")
         # The sweep directory must be readable by slurmd's tasks: they run as root here too.
-        cls.cluster = slurm_cluster.LocalSlurm(start_timeout=60)
         t0 = time.monotonic()
-        try:
-            cls.cluster.start()
-        except BaseException:
-            cls.cluster.stop()
-            cls.tmp.cleanup()
-            raise
+        cls.tmp, cls.cluster = start_cluster("tessera-slurm-test-")
         print(f"\nlocal Slurm started in {time.monotonic() - t0:.2f} s", file=sys.stderr)
         cls.local_dir = os.path.join(cls.tmp.name, "local")
         cls.spec = twelve_point_spec(cls.tmp.name)
@@ -454,14 +461,7 @@ class SlurmLimits(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="tessera-slurm-limits-")
-        cls.cluster = slurm_cluster.LocalSlurm(start_timeout=60, max_array_size=4, max_time=15)
-        try:
-            cls.cluster.start()
-        except BaseException:
-            cls.cluster.stop()
-            cls.tmp.cleanup()
-            raise
+        cls.tmp, cls.cluster = start_cluster("tessera-slurm-limits-", max_array_size=4, max_time=15)
         cls.spec = twelve_point_spec(cls.tmp.name)
 
     @classmethod
